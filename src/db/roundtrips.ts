@@ -1,0 +1,35 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Counts SQL statements sent to the database, per request and in total. Every statement goes
+ * through Drizzle's logger, so the count is exact; tests and the benchmark read it to prove that a
+ * page of N members costs a fixed number of round trips.
+ */
+export interface RoundTripCounter {
+  count: number;
+}
+
+const scope = new AsyncLocalStorage<RoundTripCounter>();
+let total = 0;
+
+export function countRoundTrip(): void {
+  total += 1;
+  const counter = scope.getStore();
+  if (counter) counter.count += 1;
+}
+
+/** Runs `work` with a fresh counter and returns its result with the number of statements it sent. */
+export async function withRoundTripCount<T>(work: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
+  const counter: RoundTripCounter = { count: 0 };
+  const result = await scope.run(counter, work);
+  return { result, roundTrips: counter.count };
+}
+
+/** Runs `work` inside an existing counter (the HTTP layer opens one per request). */
+export function runCounted<T>(counter: RoundTripCounter, work: () => T): T {
+  return scope.run(counter, work);
+}
+
+export function totalRoundTrips(): number {
+  return total;
+}

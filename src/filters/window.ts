@@ -1,0 +1,48 @@
+import { invalidParameter } from '../graphql/errors.js';
+import { shiftByPeriod, type PeriodUnitName } from '../lib/time.js';
+import type { PeriodInput, WindowInput } from './window.types.js';
+
+export interface Period {
+  amount: number;
+  unit: PeriodUnitName;
+}
+
+export interface WindowRules {
+  /** Span used when the caller gives no start (the interface's default is one week). */
+  defaultPeriod: Period;
+  /** Longest span the operation serves; a longer request is clamped to it, ending at the same end. */
+  maxPeriod: Period;
+}
+
+export interface ResolvedWindow {
+  start: Date;
+  end: Date;
+}
+
+export const oneWeek: Period = { amount: 1, unit: 'WEEK' };
+export const threeMonths: Period = { amount: 3, unit: 'MONTH' };
+export const sixMonths: Period = { amount: 6, unit: 'MONTH' };
+
+function checkPeriod(period: PeriodInput | undefined, param: string): Period | undefined {
+  if (!period) return undefined;
+  if (!Number.isInteger(period.amount) || period.amount < 1 || period.amount > 10_000) {
+    throw invalidParameter(param, 'expected a whole number of at least 1 followed by Day, Week or Month');
+  }
+  return { amount: period.amount, unit: period.unit };
+}
+
+/**
+ * The window rules of the interface, in one place: end at `end`, or `periodEnd` before now, or
+ * now; start at `start` or `period` before the end (default one week); clamp to the maximum.
+ */
+export function resolveWindow(input: WindowInput | undefined | null, rules: WindowRules, now = new Date()): ResolvedWindow {
+  const period = checkPeriod(input?.period ?? undefined, 'period');
+  const periodEnd = checkPeriod(input?.periodEnd ?? undefined, 'period_end');
+  const end = input?.end ?? (periodEnd ? shiftByPeriod(now, -periodEnd.amount, periodEnd.unit) : now);
+  const span = period ?? rules.defaultPeriod;
+  let start = input?.start ?? shiftByPeriod(end, -span.amount, span.unit);
+  if (start >= end) throw invalidParameter(input?.start ? 'start_date' : 'period', 'the window must start before it ends');
+  const earliest = shiftByPeriod(end, -rules.maxPeriod.amount, rules.maxPeriod.unit);
+  if (start < earliest) start = earliest;
+  return { start, end };
+}

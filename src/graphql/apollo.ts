@@ -1,0 +1,95 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import type { FastifyInstance } from 'fastify';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { Config } from '../config.js';
+import type { Context } from './context.js';
+import { appErrorOf, errorCatalogue } from './errors.js';
+import { costLimitPlugin, limitRules } from './limits.js';
+
+/** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
+const callerErrorCodes = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/**
+ * Known errors keep their message and gain `aeCode`; anything unexpected is masked outside
+ * development. The detail goes to the log with the request id, which the response carries too.
+ */
+export function formatError(exposeInternals: boolean) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const known = original instanceof GraphQLError ? appErrorOf(original) : undefined;
+    if (known) {
+      const { code, aeCode, param } = known.extensions;
+      return { ...formatted, extensions: { code, aeCode, param } };
+    }
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && callerErrorCodes.has(code)) {
+      return { ...formatted, extensions: { ...formatted.extensions, aeCode: errorCatalogue.INVALID_PARAMETER.aeCode } };
+    }
+    if (exposeInternals) {
+      return { ...formatted, extensions: { ...formatted.extensions, code: 'INTERNAL', aeCode: errorCatalogue.INTERNAL.aeCode } };
+    }
+    return {
+      message: 'Internal error: the request id in extensions identifies it in the server log.',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL', aeCode: errorCatalogue.INTERNAL.aeCode },
+    };
+  };
+}
+
+/** Logs unexpected errors in full and adds the request id to every error of the response. */
+const requestIdPlugin: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        for (const error of errors) {
+          const original = unwrapResolverError(error);
+          if (!(original instanceof GraphQLError && appErrorOf(original)) && !callerErrorCodes.has(String(error.extensions?.code))) {
+            contextValue.log.error({ err: original, path: error.path }, 'unexpected GraphQL error');
+          }
+        }
+      },
+      async willSendResponse({ response, contextValue }) {
+        if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+        response.body.singleResult.errors = response.body.singleResult.errors.map((error) => ({
+          ...error,
+          extensions: { ...error.extensions, requestId: contextValue.requestId },
+        }));
+      },
+    };
+  },
+};
+
+export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config): ApolloServer<Context> {
+  const production = config.env === 'production';
+  return new ApolloServer<Context>({
+    schema,
+    introspection: !production,
+    validationRules: limitRules(config.graphqlLimits),
+    formatError: formatError(config.env === 'development'),
+    // Errors are logged by requestIdPlugin with the request's own logger.
+    logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns shutdown (drain HTTP, flush usage, close the pool), in that order.
+    stopOnTerminationSignals: false,
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      costLimitPlugin(schema, config.graphqlLimits),
+      requestIdPlugin,
+      production
+        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
+        : ApolloServerPluginLandingPageLocalDefault({ footer: false, embed: true }),
+    ],
+  });
+}

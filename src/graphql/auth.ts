@@ -1,0 +1,43 @@
+import type { AuthChecker } from 'type-graphql';
+import { AppError } from './errors.js';
+import type { Caller, Context } from './context.js';
+
+/**
+ * Access rules, attached per field with `@Authorized(...)` (never as global middleware, which would
+ * run on every field of every response). Roles:
+ * - none: any application key;
+ * - `advanced` / `enterprise`: an application key whose plan includes that level;
+ * - `global`: the account's global key is accepted too.
+ * The checker throws the precise error instead of returning false, so callers learn what is missing.
+ */
+export type Role = 'advanced' | 'enterprise' | 'global';
+
+const planRank = { basic: 0, advanced: 1, enterprise: 2 } as const;
+
+export const authChecker: AuthChecker<Context, Role> = ({ context }, roles) => {
+  assertAccess(context.caller, roles);
+  return true;
+};
+
+export function assertAccess(caller: Caller, roles: readonly Role[]): void {
+  if (caller.kind === 'anonymous') {
+    throw new AppError('MISSING_API_KEY', 'An API key is required: send it as apiKey, x-api-key or a Bearer token.', 'apiKey');
+  }
+  if (caller.kind === 'account') {
+    if (roles.includes('global')) return;
+    throw new AppError('WRONG_APPLICATION', 'The global key only reads account usage; use an application key.', 'apiKey');
+  }
+  if (roles.includes('enterprise') && planRank[caller.plan] < planRank.enterprise) {
+    throw new AppError('PLAN_REQUIRED', 'This operation needs an enterprise plan.');
+  }
+  if (roles.includes('advanced') && planRank[caller.plan] < planRank.advanced) {
+    throw new AppError('PLAN_REQUIRED', 'This operation needs an advanced plan.');
+  }
+}
+
+/** Narrows the caller for resolvers that run after `@Authorized()`. */
+export function applicationCaller(context: Context): Extract<Caller, { kind: 'application' }> {
+  const { caller } = context;
+  if (caller.kind !== 'application') assertAccess(caller, []);
+  return caller as Extract<Caller, { kind: 'application' }>;
+}

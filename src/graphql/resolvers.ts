@@ -1,0 +1,7 @@
+import type { NonEmptyArray } from 'type-graphql';
+import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
+import { UsageResolver } from '../modules/usage/usage.resolver.js';
+
+/** Every resolver class of the schema; a module adds its own here. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver];

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+/**
+ * A fixed window of `perMinute` calls per API key (or per client address without one). In process
+ * by default; shared through Redis when configured, so several gateways enforce one budget.
+ */
+export class RateLimiter {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly redis: Redis | undefined;
+
+  constructor(private readonly perMinute: number, redisUrl?: string) {
+    if (redisUrl) {
+      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+      // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
+      this.limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        points: perMinute,
+        duration: 60,
+        keyPrefix: 'marquee:rl',
+        insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: 60 }),
+      });
+    } else {
+      this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+    }
+  }
+
+  /** Keys are hashed before they are used as limiter keys, so Redis never holds a usable key. */
+  async consume(identity: string): Promise<RateDecision> {
+    const key = createHash('sha256').update(identity).digest('base64url');
+    try {
+      const result = await this.limiter.consume(key);
+      return this.decision(true, result);
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return this.decision(false, rejection);
+      throw rejection;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.quit().catch(() => {});
+  }
+
+  private decision(allowed: boolean, result: RateLimiterRes): RateDecision {
+    return {
+      allowed,
+      limit: this.perMinute,
+      remaining: Math.max(0, result.remainingPoints),
+      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+    };
+  }
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
+import { createApollo } from '../graphql/apollo.js';
+import { createContext, type Caller, type Context } from '../graphql/context.js';
+import { AppError } from '../graphql/errors.js';
+import { getSchema } from '../graphql/schema.js';
+import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
+import { UsageMeter } from '../modules/usage/usage.meter.js';
+import { errorBody, toRestFailure } from '../rest/errors.js';
+import { registerRestRoutes } from '../rest/plugin.js';
+import { restRoutes } from '../rest/table.js';
+import { apiKeyOf } from './credentials.js';
+import { createMetrics } from './metrics.js';
+import { RateLimiter } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    context: Context;
+    roundTrips: RoundTripCounter;
+  }
+  interface FastifyContextConfig {
+    /** Which error format a route speaks: the REST error body or GraphQL's `errors` list. */
+    kind?: 'rest' | 'graphql' | 'plain';
+  }
+}
+
+export interface GatewayDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  logger: Logger;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  meter: UsageMeter;
+  /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
+  close(): Promise<void>;
+}
+
+const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildGateway({ config, database, logger }: GatewayDependencies): Promise<Gateway> {
+  const schema = await getSchema();
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    // A caller's own request id is kept when it is sane, so logs can be joined across services.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    trustProxy: true,
+  });
+  const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
+  const limiter = new RateLimiter(config.rateLimitPerMinute, config.redisUrl);
+  const metrics = createMetrics();
+  const exposeRoundTrips = config.env !== 'production';
+
+  await app.register(formbody);
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.roundTrips = { count: 0 };
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (exposeRoundTrips) reply.header('x-sql-round-trips', String(request.roundTrips.count));
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unknown';
+    metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    metrics.roundTrips.observe({ route }, request.roundTrips.count);
+    const caller = request.context?.caller;
+    if (caller?.kind === 'application') meter.count(caller.accountId, caller.applicationId);
+  });
+
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/v1.0/')) {
+      return reply.code(410).send(errorBody('NOT_FOUND', 'Version 1.0 is retired: use the same path under /v1.1.', null));
+    }
+    return reply.code(404).send(errorBody('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`, null));
+  });
+
+  // Probes and metrics take no key and are never rate limited or metered.
+  app.get('/healthz', { config: { kind: 'plain' } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { kind: 'plain' } }, async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready', database: database.kind };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: database.kind });
+    }
+  });
+  app.get('/metrics', { config: { kind: 'plain' } }, async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  const apollo = createApollo(app, schema, config);
+  await apollo.start();
+
+  await app.register(async (api) => {
+    api.addHook('preHandler', async (request, reply) => {
+      const key = apiKeyOf(request);
+      const decision = await limiter.consume(key ?? `ip:${request.ip}`);
+      reply.header('RateLimit-Limit', String(decision.limit));
+      reply.header('RateLimit-Remaining', String(decision.remaining));
+      reply.header('RateLimit-Reset', String(decision.resetSeconds));
+      if (!decision.allowed) {
+        metrics.rateLimited.inc();
+        reply.header('Retry-After', String(decision.resetSeconds));
+        throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
+      }
+      let caller: Caller = { kind: 'anonymous' };
+      if (key) {
+        const resolved = await runCounted(request.roundTrips, () => resolveApiKey(database.db, key));
+        if (!resolved) throw new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
+        caller = resolved;
+      }
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller });
+    });
+
+    const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });
+    api.route({
+      method: ['GET', 'POST', 'OPTIONS'],
+      url: '/graphql',
+      config: { kind: 'graphql' },
+      handler(request, reply) {
+        return runCounted(request.roundTrips, () => graphqlHandler.call(this, request as never, reply as never));
+      },
+    });
+
+    registerRestRoutes(api, schema, restRoutes);
+  });
+
+  meter.start();
+  return {
+    app,
+    meter,
+    async close() {
+      // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
+      await apollo.stop();
+      await meter.stop();
+      await limiter.close();
+    },
+  };
+}
+
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const kind = request.routeOptions.config?.kind ?? (request.url.startsWith('/graphql') ? 'graphql' : 'rest');
+  const failure = toRestFailure(requestError(error), request.id);
+  if (failure.unexpected) request.log.error({ err: error }, 'unexpected error');
+  reply.code(failure.status);
+  if (kind === 'graphql') {
+    const { code, message, type } = { ...failure.body.error, code: failure.body.error.code };
+    return reply.send({ errors: [{ message, extensions: { code: type, aeCode: code, requestId: request.id } }] });
+  }
+  return reply.send(failure.body);
+}
+
+/** Fastify's own 4xx errors (malformed JSON, unsupported body) are the caller's: a parameter error. */
+function requestError(error: unknown): unknown {
+  const status = (error as { statusCode?: number }).statusCode;
+  if (!(error instanceof AppError) && typeof status === 'number' && status >= 400 && status < 500) {
+    const message = error instanceof Error ? error.message : 'The request could not be read.';
+    const appError = new AppError('INVALID_PARAMETER', `The request could not be read: ${message}`, null);
+    appError.extensions.http.status = status;
+    return appError;
+  }
+  return error;
+}

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
+import { lockDataDir } from './db/lock.js';
+import { buildGateway } from './http/server.js';
+import { createLogger } from './logger.js';
+import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
+  const database = await openDatabase(config.database);
+  const demo = config.database.kind === 'pglite' && config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
+  const gateway = await buildGateway({ config, database, logger });
+  const address = await gateway.app.listen({ host: config.host, port: config.port });
+  printBanner(config, address, demo);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    timer.unref();
+    try {
+      await gateway.close();
+      await database.close();
+      releaseLock();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printBanner(config: Config, address: string, demo: DemoCredentials | undefined): void {
+  const base = config.publicUrl ?? address.replace('://127.0.0.1', '://localhost');
+  const lines = [
+    '',
+    `Marquee is running (${config.env}, ${config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'})`,
+    `  GraphQL:  ${base}/graphql`,
+    config.env === 'production' ? undefined : `  Sandbox:  ${base}/graphql  (open it in a browser; add the header x-api-key)`,
+    `  REST:     ${base}/v1.1/...`,
+    demo ? `  Demo API key${demo.created ? ' (new)' : ''}: ${demo.apiKey}` : undefined,
+    demo ? `  Try:      curl '${base}/v1.1/app/info?apiKey=${demo.apiKey}'` : undefined,
+    '',
+  ];
+  console.log(lines.filter((line) => line !== undefined).join('\n'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

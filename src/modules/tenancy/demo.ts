@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from '../../db/client.js';
+import { createApplication, listAccounts, resolveApiKey } from './tenancy.service.js';
+
+export interface DemoCredentials {
+  accountId: number;
+  applicationId: number;
+  apiKey: string;
+  created: boolean;
+}
+
+/**
+ * On an empty embedded database, creates a demo account with an enterprise application so that
+ * `npm start` is immediately usable. Its key is kept in DATA_DIR (readable by this user only) so the
+ * banner can show it again on the next start; a database that already has accounts is left alone.
+ */
+export async function ensureDemoAccount(db: Database, dataDir: string): Promise<DemoCredentials | undefined> {
+  const file = path.join(dataDir, 'demo-key.json');
+  if (fs.existsSync(file)) {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Omit<DemoCredentials, 'created'>;
+    const caller = await resolveApiKey(db, saved.apiKey);
+    return caller ? { ...saved, created: false } : undefined;
+  }
+  if ((await listAccounts(db)).length > 0) return undefined;
+  const { account, application, apiKey } = await createApplication(db, {
+    accountName: 'demo',
+    name: 'Demo application',
+    plan: 'enterprise',
+  });
+  const credentials = { accountId: account.id, applicationId: application.id, apiKey };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return { ...credentials, created: true };
+}

@@ -1,0 +1,136 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { accounts, apiKeys, applications, whitelistedDomains, type Plan } from '../../db/schema/index.js';
+
+export async function findAccountByName(db: Executor, name: string) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.name, name));
+  return row;
+}
+
+export async function findAccountById(db: Executor, id: number) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}
+
+export async function insertAccount(db: Executor, name: string) {
+  const [row] = await db
+    .insert(accounts)
+    .values({ name })
+    .onConflictDoUpdate({ target: accounts.name, set: { name } })
+    .returning();
+  return row;
+}
+
+export async function listAccounts(db: Executor) {
+  return db.select().from(accounts).orderBy(asc(accounts.id));
+}
+
+export async function insertApplication(db: Executor, accountId: number, name: string, plan: Plan) {
+  const [row] = await db.insert(applications).values({ accountId, name, plan }).returning();
+  return row;
+}
+
+export async function findApplication(db: Executor, accountId: number, applicationId: number) {
+  const [row] = await db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.accountId, accountId), eq(applications.id, applicationId)));
+  return row;
+}
+
+export async function findApplicationById(db: Executor, applicationId: number) {
+  const [row] = await db.select().from(applications).where(eq(applications.id, applicationId));
+  return row;
+}
+
+export async function listApplications(db: Executor, accountId: number) {
+  return db.select().from(applications).where(eq(applications.accountId, accountId)).orderBy(asc(applications.id));
+}
+
+export async function updateApplicationPlan(db: Executor, applicationId: number, plan: Plan) {
+  const [row] = await db.update(applications).set({ plan }).where(eq(applications.id, applicationId)).returning();
+  return row;
+}
+
+export async function insertApiKey(
+  db: Executor,
+  values: { accountId: number; applicationId: number | null; keyHash: string; prefix: string },
+) {
+  const [row] = await db.insert(apiKeys).values(values).returning();
+  return row;
+}
+
+/** The key, its application and plan in one round trip: this runs on every request. */
+export async function findLiveKeyByHash(db: Executor, keyHash: string) {
+  const [row] = await db
+    .select({
+      keyId: apiKeys.id,
+      keyHash: apiKeys.keyHash,
+      accountId: apiKeys.accountId,
+      applicationId: apiKeys.applicationId,
+      applicationName: applications.name,
+      plan: applications.plan,
+    })
+    .from(apiKeys)
+    .leftJoin(applications, eq(applications.id, apiKeys.applicationId))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  return row;
+}
+
+export async function listKeys(db: Executor, accountId: number) {
+  return db
+    .select({
+      id: apiKeys.id,
+      applicationId: apiKeys.applicationId,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(asc(apiKeys.id));
+}
+
+export async function revokeKey(db: Executor, keyId: number) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+  return row;
+}
+
+export async function revokeGlobalKeys(db: Executor, accountId: number) {
+  return db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.applicationId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+}
+
+export async function listWhitelist(db: Executor, accountId: number, applicationId: number) {
+  const rows = await db
+    .select({ domain: whitelistedDomains.domain })
+    .from(whitelistedDomains)
+    .where(and(eq(whitelistedDomains.accountId, accountId), eq(whitelistedDomains.applicationId, applicationId)))
+    .orderBy(asc(whitelistedDomains.domain));
+  return rows.map((row) => row.domain);
+}
+
+export async function insertWhitelistedDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
+  await db.insert(whitelistedDomains).values({ accountId, applicationId, domain }).onConflictDoNothing();
+}
+
+export async function deleteWhitelistedDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
+  const rows = await db
+    .delete(whitelistedDomains)
+    .where(
+      and(
+        eq(whitelistedDomains.accountId, accountId),
+        eq(whitelistedDomains.applicationId, applicationId),
+        eq(whitelistedDomains.domain, domain),
+      ),
+    )
+    .returning({ domain: whitelistedDomains.domain });
+  return rows.length > 0;
+}

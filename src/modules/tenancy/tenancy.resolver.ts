@@ -1,0 +1,41 @@
+import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { getApplication, listWhitelist, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
+import { Application, type PlanLevel } from './tenancy.types.js';
+
+async function loadApplication(context: Context): Promise<Application> {
+  const caller = applicationCaller(context);
+  const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
+  return { ...row, plan: row.plan as PlanLevel };
+}
+
+@Resolver(() => Application)
+export class ApplicationResolver {
+  @Authorized()
+  @Query(() => Application)
+  application(@Ctx() context: Context): Promise<Application> {
+    return loadApplication(context);
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Application, { description: 'Adds a domain (a host name or a URL) to the whitelist.' })
+  async whitelistDomain(@Ctx() context: Context, @Arg('domain', () => String) domain: string): Promise<Application> {
+    const caller = applicationCaller(context);
+    await whitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
+    return loadApplication(context);
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Application, { description: 'Removes a domain from the whitelist; not found when it is not on it.' })
+  async unwhitelistDomain(@Ctx() context: Context, @Arg('domain', () => String) domain: string): Promise<Application> {
+    const caller = applicationCaller(context);
+    await unwhitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
+    return loadApplication(context);
+  }
+
+  @FieldResolver(() => [String], { description: 'Domains allowed to host the sign-in widget and receive its tokens.' })
+  whitelist(@Root() application: Application, @Ctx() context: Context): Promise<string[]> {
+    return listWhitelist(context.database.db, application.accountId, application.id);
+  }
+}

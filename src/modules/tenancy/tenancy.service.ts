@@ -1,0 +1,143 @@
+import type { Database, Executor } from '../../db/client.js';
+import type { Plan } from '../../db/schema/index.js';
+import type { Caller } from '../../graphql/context.js';
+import { AppError, invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { digestsEqual, generateApiKey, hashApiKey, keyPrefix } from './tenancy.keys.js';
+import * as q from './tenancy.queries.js';
+
+export const plans: readonly Plan[] = ['basic', 'advanced', 'enterprise'];
+
+export function parsePlan(value: string): Plan {
+  if (!(plans as readonly string[]).includes(value)) {
+    throw invalidParameter('plan', `expected one of ${plans.join(', ')}`);
+  }
+  return value as Plan;
+}
+
+export async function createAccount(db: Executor, name: string) {
+  const trimmed = name.trim();
+  if (!trimmed) throw missingParameter('name');
+  return q.insertAccount(db, trimmed);
+}
+
+async function issueKey(db: Executor, accountId: number, applicationId: number | null) {
+  const apiKey = generateApiKey();
+  const row = await q.insertApiKey(db, { accountId, applicationId, keyHash: hashApiKey(apiKey), prefix: keyPrefix(apiKey) });
+  return { keyId: row.id, apiKey };
+}
+
+/** Creates the application (and its account when the name is new) with a first key. */
+export async function createApplication(db: Database, input: { accountName: string; name: string; plan: Plan }) {
+  const name = input.name.trim();
+  if (!name) throw missingParameter('name');
+  return db.transaction(async (tx) => {
+    const account = await createAccount(tx, input.accountName);
+    const application = await q.insertApplication(tx, account.id, name, input.plan);
+    const { apiKey, keyId } = await issueKey(tx, account.id, application.id);
+    return { account, application, apiKey, keyId };
+  });
+}
+
+export async function createApplicationKey(db: Executor, applicationId: number) {
+  const application = await q.findApplicationById(db, applicationId);
+  if (!application) throw new AppError('NOT_FOUND', `Application ${applicationId} not found.`, 'application');
+  return issueKey(db, application.accountId, application.id);
+}
+
+/** An account has at most one live global key: issuing a new one revokes the previous one. */
+export async function createGlobalKey(db: Database, accountId: number) {
+  return db.transaction(async (tx) => {
+    const account = await q.findAccountById(tx, accountId);
+    if (!account) throw new AppError('NOT_FOUND', `Account ${accountId} not found.`, 'account');
+    const revoked = await q.revokeGlobalKeys(tx, accountId);
+    revoked.forEach((key) => keyCache.delete(key.keyHash));
+    return issueKey(tx, accountId, null);
+  });
+}
+
+export async function revokeApiKey(db: Executor, keyId: number) {
+  const revoked = await q.revokeKey(db, keyId);
+  if (revoked) keyCache.delete(revoked.keyHash);
+  return Boolean(revoked);
+}
+
+/**
+ * Key → caller, with a short in-process cache: the lookup runs on every request, and a key changes
+ * rarely. Revocation through this process takes effect at once; through another gateway, within
+ * the cache's lifetime.
+ */
+const keyCacheTtlMs = 5_000;
+const keyCache = new Map<string, { caller: Caller | null; expires: number }>();
+
+export async function resolveApiKey(db: Executor, rawKey: string): Promise<Caller | null> {
+  const keyHash = hashApiKey(rawKey);
+  const cached = keyCache.get(keyHash);
+  if (cached && cached.expires > Date.now()) return cached.caller;
+  const row = await q.findLiveKeyByHash(db, keyHash);
+  let caller: Caller | null = null;
+  // The index lookup compares digests, not keys; the explicit check is constant-time regardless.
+  if (row && digestsEqual(row.keyHash, keyHash)) {
+    caller =
+      row.applicationId === null
+        ? { kind: 'account', accountId: row.accountId, keyId: row.keyId }
+        : {
+            kind: 'application',
+            accountId: row.accountId,
+            applicationId: row.applicationId,
+            applicationName: row.applicationName ?? '',
+            plan: row.plan ?? 'basic',
+            keyId: row.keyId,
+          };
+  }
+  if (keyCache.size > 10_000) keyCache.clear();
+  keyCache.set(keyHash, { caller, expires: Date.now() + keyCacheTtlMs });
+  return caller;
+}
+
+/** Test and CLI hook: forget cached keys (for example after changing a plan directly). */
+export function clearKeyCache(): void {
+  keyCache.clear();
+}
+
+/**
+ * A whitelisted domain is a host name: callers may send a bare host or a whole URL, and both
+ * `https://Fans.Example.com/page` and `fans.example.com` store `fans.example.com`.
+ */
+export function normaliseDomain(input: string): string {
+  const trimmed = input.trim();
+  if (!trimmed) throw missingParameter('domain');
+  let host: string;
+  try {
+    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`).hostname;
+  } catch {
+    throw invalidParameter('domain', 'expected a host name such as fans.example.com, or a URL');
+  }
+  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) {
+    throw invalidParameter('domain', 'expected a host name such as fans.example.com, or a URL');
+  }
+  return host;
+}
+
+export async function getApplication(db: Executor, accountId: number, applicationId: number) {
+  const application = await q.findApplication(db, accountId, applicationId);
+  if (!application) throw new AppError('NOT_FOUND', 'Application not found.', 'apiKey');
+  return application;
+}
+
+export async function whitelistDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
+  await q.insertWhitelistedDomain(db, accountId, applicationId, normaliseDomain(domain));
+}
+
+export async function unwhitelistDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
+  const host = normaliseDomain(domain);
+  const removed = await q.deleteWhitelistedDomain(db, accountId, applicationId, host);
+  if (!removed) throw new AppError('NOT_FOUND', `The domain ${host} is not whitelisted.`, 'domain');
+}
+
+export const listWhitelist = q.listWhitelist;
+export const listAccounts = q.listAccounts;
+export const listApplications = q.listApplications;
+export const listKeys = q.listKeys;
+export const findAccountByName = q.findAccountByName;
+export const findAccountById = q.findAccountById;
+export const setApplicationPlan = q.updateApplicationPlan;

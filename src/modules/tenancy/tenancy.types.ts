@@ -1,0 +1,27 @@
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum PlanLevel {
+  BASIC = 'basic',
+  ADVANCED = 'advanced',
+  ENTERPRISE = 'enterprise',
+}
+registerEnumType(PlanLevel, { name: 'Plan', description: 'What an application may do: advanced and enterprise operations need those plans.' });
+
+@ObjectType('Application', { description: 'The application whose API key made the call.' })
+export class Application {
+  @Field(() => ID)
+  id!: number;
+
+  @Field(() => ID)
+  accountId!: number;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => PlanLevel)
+  plan!: PlanLevel;
+
+  @Field(() => GraphQLDateTime)
+  createdAt!: Date;
+}

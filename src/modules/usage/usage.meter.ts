@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.js';
+import { apiHits } from '../../db/schema/index.js';
+import { truncate } from '../../lib/time.js';
+
+interface Tally {
+  accountId: number;
+  applicationId: number;
+  hour: Date;
+  hits: number;
+}
+
+/**
+ * Counts API calls per application and hour in memory and writes them with one multi-row upsert
+ * per flush, so metering adds no database work to a request. A failed flush puts its counts back;
+ * `stop()` flushes whatever is left, so a graceful shutdown loses nothing.
+ */
+export class UsageMeter {
+  private pending = new Map<string, Tally>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly flushEveryMs: number,
+  ) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush(), this.flushEveryMs);
+    this.timer.unref();
+  }
+
+  count(accountId: number, applicationId: number, at = new Date()): void {
+    const hour = truncate(at, 'hour');
+    this.add({ accountId, applicationId, hour, hits: 1 });
+  }
+
+  /** Calls counted but not yet written. */
+  get pendingHits(): number {
+    let sum = 0;
+    for (const tally of this.pending.values()) sum += tally.hits;
+    return sum;
+  }
+
+  /** Flushes are serialised so two never write the same counts. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.writePending());
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private add(tally: Tally): void {
+    const key = `${tally.accountId}:${tally.applicationId}:${tally.hour.getTime()}`;
+    const existing = this.pending.get(key);
+    if (existing) existing.hits += tally.hits;
+    else this.pending.set(key, { ...tally });
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      await this.db
+        .insert(apiHits)
+        .values(batch)
+        .onConflictDoUpdate({
+          target: [apiHits.accountId, apiHits.applicationId, apiHits.hour],
+          set: { hits: sql`${apiHits.hits} + excluded.hits` },
+        });
+    } catch (error) {
+      batch.forEach((tally) => this.add(tally));
+      this.log.error({ err: error, tallies: batch.length }, 'usage flush failed; counts kept for the next flush');
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import type { FastifyRequest } from 'fastify';
+import type { Period } from '../filters/window.js';
+import { invalidParameter, missingParameter } from '../graphql/errors.js';
+import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
+
+/**
+ * The parameters of one REST call, by the interface's rules: they come from the query string, a
+ * form body or a JSON body (the query string wins on a clash); names match case-insensitively;
+ * unknown names are ignored. Each reader reports the parameter by the name the caller knows.
+ */
+export class Params {
+  private constructor(private readonly values: Map<string, string>) {}
+
+  static fromRequest(request: FastifyRequest): Params {
+    const values = new Map<string, string>();
+    const absorb = (source: unknown) => {
+      if (!source || typeof source !== 'object' || Array.isArray(source)) return;
+      for (const [name, raw] of Object.entries(source as Record<string, unknown>)) {
+        const value = scalarText(raw);
+        if (value !== undefined) values.set(name.toLowerCase(), value);
+      }
+    };
+    absorb(request.body);
+    absorb(request.query);
+    return new Params(values);
+  }
+
+  static of(record: Record<string, string>): Params {
+    return new Params(new Map(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value])));
+  }
+
+  /** The trimmed value, or undefined when absent or empty. */
+  string(name: string): string | undefined {
+    const value = this.values.get(name.toLowerCase())?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  requiredString(name: string): string {
+    const value = this.string(name);
+    if (value === undefined) throw missingParameter(name);
+    return value;
+  }
+
+  /** `1`/`true` on; `0`/`false`/absent off; anything else is an error, not a silent off. */
+  boolean(name: string): boolean {
+    const value = this.string(name)?.toLowerCase();
+    if (value === undefined || value === '0' || value === 'false') return false;
+    if (value === '1' || value === 'true') return true;
+    throw invalidParameter(name, 'expected 1, 0, true or false');
+  }
+
+  int(name: string, { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    if (!/^-?\d+$/.test(value)) throw invalidParameter(name, 'expected a whole number');
+    const number = Number(value);
+    if (number < min || number > max) throw invalidParameter(name, `expected a number from ${min} to ${max}`);
+    return number;
+  }
+
+  /** A comma list, trimmed, empty items dropped; undefined when absent. */
+  list(name: string): string[] | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    return items.length ? items : undefined;
+  }
+
+  /** `YYYY-MM-DD HH:MM:SS` in UTC (the date alone is midnight). */
+  timestamp(name: string): Date | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const date = parseTimestamp(value);
+    if (!date) throw invalidParameter(name, "expected a time as 'YYYY-MM-DD HH:MM:SS' (UTC)");
+    return date;
+  }
+
+  /** `'<n> <unit>'`, unit case-insensitive and optionally plural, among the units the operation allows. */
+  period(name: string, units: readonly PeriodUnitName[] = ['DAY', 'WEEK', 'MONTH']): Period | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const match = /^(\d{1,5})\s*([a-z]+?)s?$/i.exec(value);
+    const unit = match?.[2].toUpperCase() as PeriodUnitName | undefined;
+    const amount = match ? Number(match[1]) : 0;
+    if (!unit || !units.includes(unit) || amount < 1) {
+      const names = units.map((u) => u[0] + u.slice(1).toLowerCase()).join(', ');
+      throw invalidParameter(name, `expected a number followed by one of ${names}, such as '2 ${names.split(', ')[0]}'`);
+    }
+    return { amount, unit };
+  }
+
+  /** `limit=n` or `limit=offset,n`: default 10, at most 1000 items, offset at most 100000. */
+  limit(name = 'limit', defaults = { limit: 10, max: 1000 }): { offset: number; limit: number } {
+    const value = this.string(name);
+    if (value === undefined) return { offset: 0, limit: defaults.limit };
+    const match = /^(?:(\d+)\s*,\s*)?(\d+)$/.exec(value);
+    if (!match) throw invalidParameter(name, "expected 'n' or 'offset,n' with whole numbers");
+    const offset = Number(match[1] ?? 0);
+    const limit = Number(match[2]);
+    if (limit < 1) throw invalidParameter(name, 'expected at least 1 item');
+    if (offset > 100_000) throw invalidParameter(name, 'the offset is at most 100000');
+    return { offset, limit: Math.min(limit, defaults.max) };
+  }
+}
+
+function scalarText(raw: unknown): string | undefined {
+  if (typeof raw === 'string') return raw;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  // A name repeated in the query string arrives as an array: read it as one comma list.
+  if (Array.isArray(raw)) return raw.map(scalarText).filter((item) => item !== undefined).join(',');
+  return undefined;
+}

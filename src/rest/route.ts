@@ -1,0 +1,57 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { FastifyRequest } from 'fastify';
+import { execute, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Context } from '../graphql/context.js';
+import { AppError } from '../graphql/errors.js';
+import type { Params } from './params.js';
+
+export type HttpMethod = 'GET' | 'POST';
+
+/**
+ * One `/v1.1` operation: which GraphQL document it runs, how the parameters become its variables,
+ * and how its data becomes the interface's envelope. A route never touches the database itself.
+ */
+export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>> {
+  methods: readonly HttpMethod[];
+  /** Fastify path below `/v1.1`, such as `/member/:id`. */
+  path: string;
+  document: TypedDocumentNode<TData, TVariables>;
+  variables(params: Params, request: FastifyRequest): TVariables;
+  shape(data: TData, params: Params, request: FastifyRequest): unknown;
+}
+
+/** Keeps each route's data and variable types tied to its document. */
+export function defineRoute<TData, TVariables>(route: RestRoute<TData, TVariables>): RestRoute {
+  return route as unknown as RestRoute;
+}
+
+/** Validates every route's document against the schema once, at start: a broken route stops the boot. */
+export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[]): void {
+  for (const route of routes) {
+    const errors = validate(schema, route.document as DocumentNode);
+    if (errors.length) {
+      throw new Error(`REST route ${route.path}: its GraphQL document is invalid: ${errors.map((e) => e.message).join('; ')}`);
+    }
+  }
+}
+
+/** Runs the route's document in-process, with the request's context; the first error is thrown. */
+export async function runRoute(
+  schema: GraphQLSchema,
+  route: RestRoute,
+  context: Context,
+  variables: Record<string, unknown>,
+): Promise<unknown> {
+  const result = await execute({
+    schema,
+    document: route.document as DocumentNode,
+    contextValue: context,
+    variableValues: variables,
+  });
+  if (result.errors?.length) {
+    const [first] = result.errors;
+    throw first.originalError instanceof AppError ? first.originalError : first.originalError ?? first;
+  }
+  if (!result.data) throw new Error(`REST route ${route.path} returned no data`);
+  return result.data;
+}

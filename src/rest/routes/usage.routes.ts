@@ -1,0 +1,56 @@
+import { AccountUsageDocument, type AccountUsageQuery, type UsageInterval } from '../../generated/graphql.js';
+import { invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { formatDay, formatMonth, formatTimestamp } from '../../lib/time.js';
+import { defineRoute } from '../route.js';
+
+/** How each interval names itself and its buckets in the seed's usage response. */
+const intervalNames = {
+  HOUR: { text: 'per hour', bucket: 'hour', total: 'TotalHitsPerHour', perApp: 'HitsPerHour', label: formatTimestamp },
+  DAY: { text: 'per day', bucket: 'day', total: 'TotalHitsPerDay', perApp: 'HitsPerDay', label: formatDay },
+  MONTH: { text: 'per month', bucket: 'month', total: 'TotalHitsPerMonth', perApp: 'HitsPerMonth', label: formatMonth },
+} as const;
+
+const scopes: Record<string, 'APP' | 'ACCOUNT'> = { app: 'APP', businessunit: 'ACCOUNT' };
+
+export const accountUsageRoute = defineRoute({
+  methods: ['GET'],
+  path: '/account/usage',
+  document: AccountUsageDocument,
+  variables(params) {
+    const interval = params.requiredString('interval').toUpperCase();
+    if (!(interval in intervalNames)) throw invalidParameter('interval', 'expected hour, day or month');
+    const start = params.timestamp('start_date');
+    if (!start) throw missingParameter('start_date');
+    const scopeName = (params.string('app_scope') ?? 'app').toLowerCase();
+    const scope = scopes[scopeName];
+    if (!scope) throw invalidParameter('app_scope', 'expected app or businessunit');
+    return {
+      interval: interval as UsageInterval,
+      start,
+      end: params.timestamp('end_date'),
+      period: params.period('period', ['HOUR', 'DAY', 'MONTH']),
+      scope,
+    };
+  },
+  shape({ usage }: AccountUsageQuery) {
+    const names = intervalNames[usage.interval];
+    // The seed marks TotalHitsForPeriod a number; per-bucket hits follow the rule for counts (strings).
+    const buckets = (list: { start: string; hits: number }[]) =>
+      list.map((bucket) => ({ [names.bucket]: names.label(new Date(bucket.start)), hits: String(bucket.hits) }));
+    return [
+      {
+        start_date: formatTimestamp(new Date(usage.start)),
+        end_date: formatTimestamp(new Date(usage.end)),
+        timezone: usage.timezone,
+        interval: names.text,
+        hits_total: { TotalHitsForPeriod: usage.hits, [names.total]: buckets(usage.buckets) },
+        hits_per_application: usage.applications.map((app) => ({
+          ApplicationID: app.applicationId,
+          ApplicationName: app.name,
+          TotalHitsForPeriod: app.hits,
+          [names.perApp]: buckets(app.buckets),
+        })),
+      },
+    ];
+  },
+});
