@@ -1,0 +1,177 @@
+import 'reflect-metadata';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from './config.js';
+import { openDatabase, type Database } from './db/client.js';
+import { lockDataDir } from './db/lock.js';
+import {
+  createAccount,
+  createApplication,
+  createApplicationKey,
+  createGlobalKey,
+  findAccountById,
+  findAccountByName,
+  listAccounts,
+  listApplications,
+  listKeys,
+  parsePlan,
+  revokeApiKey,
+  setApplicationPlan,
+} from './modules/tenancy/tenancy.service.js';
+
+/**
+ * The operators' tool: accounts, applications and keys. It opens the same database as the server
+ * (DATABASE_URL, or the embedded one in DATA_DIR) and applies pending migrations first.
+ * `--json` prints one JSON value on stdout for scripts; otherwise a readable line or table.
+ */
+type Print = (value: unknown, text: () => string) => void;
+
+function positiveId(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return Number(value);
+}
+
+async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const release = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the CLI') : () => {};
+  const database = await openDatabase(config.database);
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+async function accountIdOf(db: Database, reference: string): Promise<number> {
+  const account = /^\d+$/.test(reference) ? await findAccountById(db, Number(reference)) : await findAccountByName(db, reference);
+  if (!account) throw new Error(`No account ${reference}.`);
+  return account.id;
+}
+
+function printer(options: { json?: boolean }): Print {
+  return (value, text) => console.log(options.json ? JSON.stringify(value) : text());
+}
+
+const program = new Command('marquee').description('Marquee administration').showHelpAfterError();
+
+const account = program.command('account').description('accounts');
+account
+  .command('create')
+  .requiredOption('--name <name>', 'account name (unique)')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const row = await createAccount(db, options.name);
+      printer(options)({ accountId: row.id, name: row.name }, () => `account ${row.id} ${row.name}`);
+    }),
+  );
+account
+  .command('list')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const rows = await listAccounts(db);
+      printer(options)(rows.map((row) => ({ accountId: row.id, name: row.name })), () => rows.map((row) => `${row.id}\t${row.name}`).join('\n'));
+    }),
+  );
+
+const app = program.command('app').description('applications');
+app
+  .command('create')
+  .requiredOption('--account <name>', 'account name; created when new')
+  .requiredOption('--name <name>', 'application name')
+  .option('--plan <plan>', 'basic | advanced | enterprise', 'basic')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const created = await createApplication(db, { accountName: options.account, name: options.name, plan: parsePlan(options.plan) });
+      printer(options)(
+        { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey },
+        () => `application ${created.application.id} in account ${created.account.id}\nAPI key (shown once): ${created.apiKey}`,
+      );
+    }),
+  );
+app
+  .command('list')
+  .requiredOption('--account <name or id>', 'account')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const rows = await listApplications(db, await accountIdOf(db, options.account));
+      const value = rows.map((row) => ({ applicationId: row.id, name: row.name, plan: row.plan }));
+      printer(options)(value, () => rows.map((row) => `${row.id}\t${row.plan}\t${row.name}`).join('\n'));
+    }),
+  );
+app
+  .command('plan')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .requiredOption('--plan <plan>', 'basic | advanced | enterprise')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const row = await setApplicationPlan(db, options.application, parsePlan(options.plan));
+      if (!row) throw new Error(`No application ${options.application}.`);
+      printer(options)({ applicationId: row.id, plan: row.plan }, () => `application ${row.id} is now ${row.plan}`);
+    }),
+  );
+
+const key = program.command('key').description('API keys');
+key
+  .command('create')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const { keyId, apiKey } = await createApplicationKey(db, options.application);
+      printer(options)({ keyId, apiKey }, () => `key ${keyId}\nAPI key (shown once): ${apiKey}`);
+    }),
+  );
+key
+  .command('global')
+  .description('issue the account-wide key (usage totals); replaces the previous one')
+  .requiredOption('--account <id>', 'account id', positiveId)
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const { keyId, apiKey } = await createGlobalKey(db, options.account);
+      printer(options)({ apiKey }, () => `global key ${keyId}\nAPI key (shown once): ${apiKey}`);
+    }),
+  );
+key
+  .command('list')
+  .requiredOption('--account <name or id>', 'account')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const rows = await listKeys(db, await accountIdOf(db, options.account));
+      const value = rows.map((row) => ({
+        keyId: row.id,
+        applicationId: row.applicationId,
+        global: row.applicationId === null,
+        prefix: row.prefix,
+        createdAt: row.createdAt.toISOString(),
+        revokedAt: row.revokedAt?.toISOString() ?? null,
+      }));
+      printer(options)(value, () =>
+        value
+          .map((row) => `${row.keyId}\t${row.global ? 'global' : `app ${row.applicationId}`}\t${row.prefix}…\t${row.revokedAt ? `revoked ${row.revokedAt}` : 'live'}`)
+          .join('\n'),
+      );
+    }),
+  );
+key
+  .command('revoke')
+  .argument('<keyId>', 'key id', positiveId)
+  .option('--json', 'print JSON')
+  .action((keyId: number, options) =>
+    withDatabase(async (db) => {
+      const revoked = await revokeApiKey(db, keyId);
+      if (!revoked) throw new Error(`No live key ${keyId}.`);
+      printer(options)({ keyId, revoked: true }, () => `key ${keyId} revoked`);
+    }),
+  );
+
+program.parseAsync().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
+import { buildGateway, type Gateway } from '../../src/http/server.js';
+import type { Plan } from '../../src/db/schema/index.js';
+import { clearKeyCache, createApplication } from '../../src/modules/tenancy/tenancy.service.js';
+import { createTestDatabase } from './database.js';
+
+export interface Tenant {
+  accountId: number;
+  applicationId: number;
+  apiKey: string;
+}
+
+export interface TestGateway {
+  gateway: Gateway;
+  database: DatabaseHandle;
+  config: Config;
+  /** A new account with one application of the given plan, and its key. */
+  tenant(plan?: Plan, accountName?: string): Promise<Tenant>;
+  /** A real HTTP request through Fastify's injector; JSON bodies are parsed. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json: <T = any>() => T }>;
+  graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
+  close(): Promise<void>;
+}
+
+let tenantCounter = 0;
+
+export async function startTestGateway(env: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestGateway> {
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', ...env });
+  const db = database ?? (await createTestDatabase());
+  const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }) });
+  clearKeyCache();
+  return {
+    gateway,
+    database: db,
+    config,
+    async tenant(plan = 'advanced', accountName) {
+      tenantCounter += 1;
+      const created = await createApplication(db.db, {
+        accountName: accountName ?? `account-${process.pid}-${tenantCounter}`,
+        name: `app-${tenantCounter}`,
+        plan,
+      });
+      return { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
+    },
+    request: (options) => gateway.app.inject(options) as never,
+    async graphql(apiKey, query, variables) {
+      const response = await gateway.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+        payload: { query, variables },
+      });
+      return { status: response.statusCode, body: response.json() };
+    },
+    async close() {
+      await gateway.close();
+      if (!database) await db.close();
+    },
+  };
+}
