@@ -60,19 +60,26 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   };
 }
 
+/**
+ * Several gateways may start at once against one database: a session lock lets one apply the
+ * migrations while the others wait, then find nothing left to do. A single-connection client keeps
+ * the lock and the migration on the same session.
+ */
+async function migrateUnderLock(url: string): Promise<void> {
+  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrator`select pg_advisory_lock(7305861)`;
+    await migratePostgres(drizzlePostgres(migrator), { migrationsFolder });
+    await migrator`select pg_advisory_unlock(7305861)`;
+  } finally {
+    await migrator.end({ timeout: 5 });
+  }
+}
+
 async function openPostgres(url: string, readUrl: string | undefined, poolSize: number): Promise<DatabaseHandle> {
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
-  // Several gateways may start at once against one database: a session lock lets one apply the
-  // migrations while the others wait, then find nothing left to do.
-  const reserved = await client.reserve();
-  try {
-    await reserved`select pg_advisory_lock(7305861)`;
-    await migratePostgres(drizzlePostgres(reserved), { migrationsFolder });
-  } finally {
-    await reserved`select pg_advisory_unlock(7305861)`.catch(() => {});
-    reserved.release();
-  }
+  await migrateUnderLock(url);
   const readClient = readUrl ? postgres(readUrl, { max: poolSize, onnotice: () => {} }) : undefined;
   const read = readClient
     ? (drizzlePostgres(readClient, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database)
