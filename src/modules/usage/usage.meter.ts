@@ -1,8 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { apiHits } from '../../db/schema/index.js';
-import { truncate } from '../../lib/time.js';
+import { shiftByPeriod, truncate } from '../../lib/time.js';
+import { usageRetention } from './usage.service.js';
+
+const pruneEveryMs = 60 * 60 * 1000;
 
 interface Tally {
   accountId: number;
@@ -14,12 +17,14 @@ interface Tally {
 /**
  * Counts API calls per application and hour in memory and writes them with one multi-row upsert
  * per flush, so metering adds no database work to a request. A failed flush puts its counts back;
- * `stop()` flushes whatever is left, so a graceful shutdown loses nothing.
+ * `stop()` flushes whatever is left, so a graceful shutdown loses nothing. About once an hour a
+ * flush also deletes hours older than the retention period, which usage never reports.
  */
 export class UsageMeter {
   private pending = new Map<string, Tally>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private lastPruneAt = 0;
 
   constructor(
     private readonly db: Database,
@@ -46,8 +51,25 @@ export class UsageMeter {
 
   /** Flushes are serialised so two never write the same counts. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writePending());
+    this.flushing = this.flushing.then(async () => {
+      await this.writePending();
+      if (Date.now() - this.lastPruneAt >= pruneEveryMs) await this.prune();
+    });
     return this.flushing;
+  }
+
+  /** Deletes hours that have left the retention period. */
+  async prune(now = new Date()): Promise<number> {
+    this.lastPruneAt = now.getTime();
+    const oldest = shiftByPeriod(now, -usageRetention.amount, usageRetention.unit);
+    try {
+      const deleted = await this.db.delete(apiHits).where(lt(apiHits.hour, oldest)).returning({ hour: apiHits.hour });
+      return deleted.length;
+    } catch (error) {
+      this.log.error({ err: error }, 'usage retention prune failed; retried at the next interval');
+      this.lastPruneAt = 0;
+      return 0;
+    }
   }
 
   async stop(): Promise<void> {
