@@ -1,7 +1,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { separateOperations, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { separateOperations, type GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
@@ -9,11 +9,20 @@ import { AppError } from './errors.js';
 
 export type Limits = Config['graphqlLimits'];
 
+/**
+ * graphql-armor throws its rejection out of the validator by default, which Apollo reports as an
+ * internal error; reporting it on the validation context makes it an ordinary validation failure.
+ */
+const reportOnContext = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
+
 /** Depth and alias limits: static, so they run as validation rules, once per document. */
 export function limitRules(limits: Limits): ValidationRule[] {
   return [
-    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, exposeLimits: true }),
-    maxAliasesRule({ n: limits.maxAliases, exposeLimits: true }),
+    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, exposeLimits: true, ...reportOnContext }),
+    maxAliasesRule({ n: limits.maxAliases, exposeLimits: true, ...reportOnContext }),
   ];
 }
 

@@ -21,7 +21,7 @@ export interface TestGateway {
   tenant(plan?: Plan, accountName?: string): Promise<Tenant>;
   /** A real HTTP request through Fastify's injector; JSON bodies are parsed. */
   request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json: <T = any>() => T }>;
-  graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any[] } }>;
+  graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any } }>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+
+let t: TestGateway;
+let tenant: Tenant;
+beforeAll(async () => {
+  t = await startTestGateway({ GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_ALIASES: '2', GRAPHQL_MAX_COST: '10' });
+  tenant = await t.tenant('basic');
+});
+afterAll(() => t.close());
+
+const usageArgs = 'interval: HOUR, start: "2026-11-01T00:00:00Z", period: { amount: 1, unit: HOUR }';
+
+describe('GraphQL limits', () => {
+  it('accepts an operation within every limit', async () => {
+    const { status, body } = await t.graphql(tenant.apiKey, '{ application { id name } }');
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+  });
+
+  it('refuses a query nested deeper than GRAPHQL_MAX_DEPTH', async () => {
+    const { status, body } = await t.graphql(tenant.apiKey, `{ usage(${usageArgs}) { applications { buckets { hits } } } }`);
+    expect(status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors[0].message).toMatch(/depth/i);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', aeCode: 4 });
+  });
+
+  it('refuses more aliases than GRAPHQL_MAX_ALIASES', async () => {
+    const { status, body } = await t.graphql(tenant.apiKey, '{ a: application { id } b: application { id } c: application { id } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toMatch(/aliases/i);
+  });
+
+  it('refuses an operation costing more than GRAPHQL_MAX_COST, before running it', async () => {
+    const { body } = await t.graphql(tenant.apiKey, `{ usage(${usageArgs}) { start end timezone interval hits buckets { start hits } applications { name hits } } }`);
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors[0].message).toMatch(/costs \d+, above the limit of 10/);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
+  });
+
+  it('counts the cost of the operation named, not of every operation in the document', async () => {
+    const document = `query Small { application { id } }
+      query Large { usage(${usageArgs}) { start end timezone interval hits buckets { start hits } applications { name hits } } }`;
+    const response = await t.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      payload: { query: document, operationName: 'Small' },
+    });
+    expect(response.json()).toEqual({ data: { application: { id: String(tenant.applicationId) } } });
+  });
+});
