@@ -13,5 +13,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     setupFiles: ['reflect-metadata'],
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

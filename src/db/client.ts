@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
@@ -12,6 +11,8 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
 import { countRoundTrip } from './roundtrips.js';
+import { migrationsFolder } from './paths.js';
+import { readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -30,8 +31,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
-
 const roundTripLogger: Logger = { logQuery: () => countRoundTrip() };
 
 export type DatabaseOptions = Config['database'] | { kind: 'pglite-memory' };
@@ -42,9 +41,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  const isNew = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir);
-  await client.waitReady;
+  const template = isNew ? readTemplate() : undefined;
+  const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   const db = drizzlePglite(client, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
   return {

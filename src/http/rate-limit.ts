@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateDecision {
@@ -15,23 +15,26 @@ export interface RateDecision {
  * by default; shared through Redis when configured, so several gateways enforce one budget.
  */
 export class RateLimiter {
-  private readonly limiter: RateLimiterAbstract;
-  private readonly redis: Redis | undefined;
+  private constructor(
+    private readonly perMinute: number,
+    private readonly limiter: RateLimiterAbstract,
+    private readonly redis?: Redis,
+  ) {}
 
-  constructor(private readonly perMinute: number, redisUrl?: string) {
-    if (redisUrl) {
-      this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-      // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
-      this.limiter = new RateLimiterRedis({
-        storeClient: this.redis,
-        points: perMinute,
-        duration: 60,
-        keyPrefix: 'marquee:rl',
-        insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: 60 }),
-      });
-    } else {
-      this.limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
-    }
+  static async create(perMinute: number, redisUrl?: string): Promise<RateLimiter> {
+    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory({ points: perMinute, duration: 60 }));
+    // Loaded only when configured: the embedded setup never pays for the Redis client.
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
+    const limiter = new RateLimiterRedis({
+      storeClient: redis,
+      points: perMinute,
+      duration: 60,
+      keyPrefix: 'marquee:rl',
+      insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: 60 }),
+    });
+    return new RateLimiter(perMinute, limiter, redis);
   }
 
   /** Keys are hashed before they are used as limiter keys, so Redis never holds a usable key. */

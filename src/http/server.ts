@@ -58,7 +58,7 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
     trustProxy: true,
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
-  const limiter = new RateLimiter(config.rateLimitPerMinute, config.redisUrl);
+  const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
 

@@ -1,5 +1,12 @@
 import { UTCDate } from '@date-fns/utc';
-import { addDays, addHours, addMonths, addWeeks, startOfDay, startOfHour, startOfMonth } from 'date-fns';
+// One module per function: the package index loads all of date-fns, a third of a second at start.
+import { addDays } from 'date-fns/addDays';
+import { addHours } from 'date-fns/addHours';
+import { addMonths } from 'date-fns/addMonths';
+import { addWeeks } from 'date-fns/addWeeks';
+import { startOfDay } from 'date-fns/startOfDay';
+import { startOfHour } from 'date-fns/startOfHour';
+import { startOfMonth } from 'date-fns/startOfMonth';
 
 /** Every time the interface shows or reads is UTC, in the seed's `YYYY-MM-DD HH:MM:SS` form. */
 export function formatTimestamp(date: Date): string {

@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
+
+/**
+ * The CLI exactly as operators and scripts call it: `npm run cli -- … --json`, one JSON value on
+ * stdout, against the embedded database of a temporary DATA_DIR.
+ */
+const run = promisify(execFile);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-cli-'));
+const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function cli(...args: string[]) {
+  const { stdout } = await run('npm', ['run', 'cli', '--', ...args, '--json'], { env, cwd: process.cwd() });
+  return JSON.parse(stdout);
+}
+
+async function callerOf(apiKey: string) {
+  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+  try {
+    clearKeyCache();
+    return await resolveApiKey(database.db, apiKey);
+  } finally {
+    await database.close();
+  }
+}
+
+describe('npm run cli', () => {
+  let created: { accountId: number; applicationId: number; apiKey: string };
+
+  it('app create makes the account when needed and prints ids and the key once', async () => {
+    created = await cli('app', 'create', '--account', 'Label One', '--name', 'Website', '--plan', 'advanced');
+    expect(created).toEqual({ accountId: expect.any(Number), applicationId: expect.any(Number), apiKey: expect.stringMatching(/^mq_/) });
+    expect(await callerOf(created.apiKey)).toMatchObject({ kind: 'application', accountId: created.accountId, applicationId: created.applicationId, plan: 'advanced' });
+
+    const second = await cli('app', 'create', '--account', 'Label One', '--name', 'Shop', '--plan', 'basic');
+    expect(second.accountId).toBe(created.accountId);
+  });
+
+  it('key global prints an account-wide key; a new one replaces the old', async () => {
+    const first = await cli('key', 'global', '--account', String(created.accountId));
+    expect(Object.keys(first)).toEqual(['apiKey']);
+    const second = await cli('key', 'global', '--account', String(created.accountId));
+    expect(await callerOf(second.apiKey)).toMatchObject({ kind: 'account', accountId: created.accountId });
+    expect(await callerOf(first.apiKey)).toBeNull();
+  });
+
+  it('key list shows prefixes, never keys, and key revoke ends a key', async () => {
+    const listed: { keyId: number; applicationId: number | null; prefix: string; revokedAt: string | null }[] = await cli('key', 'list', '--account', 'Label One');
+    expect(JSON.stringify(listed)).not.toContain(created.apiKey);
+    const appKey = listed.find((row) => row.applicationId === created.applicationId)!;
+    expect(created.apiKey.startsWith(appKey.prefix)).toBe(true);
+
+    expect(await cli('key', 'revoke', String(appKey.keyId))).toEqual({ keyId: appKey.keyId, revoked: true });
+    expect(await callerOf(created.apiKey)).toBeNull();
+  });
+
+  it('refuses bad input with a message and a failing exit status', async () => {
+    await expect(cli('app', 'create', '--account', 'X', '--name', 'Y', '--plan', 'gold')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/plan/i),
+    });
+    await expect(cli('key', 'global', '--account', '999999')).rejects.toMatchObject({ stderr: expect.stringMatching(/999999/) });
+  });
+});

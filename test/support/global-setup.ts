@@ -1,0 +1,6 @@
+import { ensureTemplate } from '../../src/db/pglite-template.js';
+
+/** Every test database starts from the migrated template; make it once if the install did not. */
+export default async function setup(): Promise<void> {
+  await ensureTemplate();
+}
