@@ -36,6 +36,7 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(20000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
   DEMO_ACCOUNT: booleanFlag.default(true),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -57,6 +58,11 @@ export interface Config {
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number };
   shutdownGraceMs: number;
   demoAccount: boolean;
+  /**
+   * Encrypts network tokens at rest and signs member tokens. Required in production; elsewhere,
+   * when unset, main.ts keeps a generated one in DATA_DIR (see secret.ts).
+   */
+  secretKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +82,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
+    throw new ConfigError(['SECRET_KEY: required in production (at least 32 characters)']);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -97,5 +106,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     demoAccount: e.DEMO_ACCOUNT,
+    secretKey: e.SECRET_KEY,
   };
 }

@@ -4,12 +4,13 @@ import { openDatabase } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { buildGateway } from './http/server.js';
 import { createLogger } from './logger.js';
+import { withSecretKey } from './secret.js';
 import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
 
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = loadConfig();
+    config = withSecretKey(loadConfig());
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

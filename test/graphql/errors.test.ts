@@ -59,7 +59,7 @@ describe('an unexpected failure in production', () => {
     t = await startTestGateway({}, database);
     const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
     gateway = await buildGateway({
-      config: loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error', USAGE_FLUSH_SECONDS: '3600' }),
+      config: loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: 'x'.repeat(32) }),
       database: { ...database, db: brokenDatabase(database.db) },
       logger: pino({ level: 'error' }, sink),
     });

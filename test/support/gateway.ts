@@ -28,7 +28,13 @@ export interface TestGateway {
 let tenantCounter = 0;
 
 export async function startTestGateway(env: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestGateway> {
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    USAGE_FLUSH_SECONDS: '3600',
+    SECRET_KEY: 'test-secret-key-of-at-least-32-characters',
+    ...env,
+  });
   const db = database ?? (await createTestDatabase());
   const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }) });
   clearKeyCache();
