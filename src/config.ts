@@ -14,6 +14,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: booleanFlag.default(false),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -47,6 +48,8 @@ export interface Config {
   port: number;
   /** The address printed in URLs handed to callers (widget script, sign-in pages). */
   publicUrl: string | undefined;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, logs). */
+  trustProxy: boolean;
   dataDir: string;
   database:
     | { kind: 'pglite'; dataDir: string }
@@ -91,6 +94,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    trustProxy: e.TRUST_PROXY,
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE }

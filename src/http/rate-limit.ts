@@ -26,6 +26,9 @@ export class RateLimiter {
     // Loaded only when configured: the embedded setup never pays for the Redis client.
     const { Redis } = await import('ioredis');
     const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // Without an offline queue, calls made before the connection is up would all go to the
+    // in-process fallback; waiting (briefly) for it makes the shared budget real from the first call.
+    await connected(redis, 2000);
     // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
     const limiter = new RateLimiterRedis({
       storeClient: redis,
@@ -61,4 +64,18 @@ export class RateLimiter {
       resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
     };
   }
+}
+
+/** Resolves once connected, or after `timeoutMs` (the fallback limiter covers the gap); never rejects. */
+function connected(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+  });
 }

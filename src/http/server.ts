@@ -55,7 +55,7 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
-    trustProxy: true,
+    trustProxy: config.trustProxy,
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl);

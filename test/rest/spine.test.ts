@@ -196,4 +196,21 @@ describe('rate limit', () => {
       await limited.gateway.close();
     }
   });
+
+  // CI sets TEST_REDIS_URL; without a Redis server the shared budget cannot be exercised.
+  it.skipIf(!process.env.TEST_REDIS_URL)('shares one budget between gateways through Redis', async () => {
+    const env = { RATE_LIMIT_PER_MINUTE: '4', REDIS_URL: process.env.TEST_REDIS_URL! };
+    const [first, second] = [await startTestGateway(env, t.database), await startTestGateway(env, t.database)];
+    try {
+      // A fresh key, so budgets left by earlier runs against the same Redis do not interfere.
+      const { apiKey } = await createApplicationKey(t.database.db, advanced.applicationId);
+      const url = `/v1.1/app/info?apiKey=${apiKey}`;
+      const statuses = [];
+      for (const gateway of [first, second, first, second, first]) statuses.push((await gateway.request({ url })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    } finally {
+      await first.gateway.close();
+      await second.gateway.close();
+    }
+  });
 });
