@@ -1,3 +1,4 @@
 // Every table of the product, one file per domain. drizzle-kit reads this module to generate
 // the migrations in drizzle/; the query builders import it for typed relational queries.
 export * from './tenancy.js';
+export * from './members.js';
