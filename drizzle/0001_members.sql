@@ -4,6 +4,7 @@ CREATE TABLE "login_events" (
 	"member_id" integer NOT NULL,
 	"service_id" integer,
 	"application_id" integer,
+	"kind" text NOT NULL,
 	"network" text NOT NULL,
 	"domain" text,
 	"ip" text,

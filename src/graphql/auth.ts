@@ -7,10 +7,11 @@ import type { Caller, Context } from './context.js';
  * run on every field of every response). Roles:
  * - none: any application key;
  * - `advanced` / `enterprise`: an application key whose plan includes that level;
- * - `global`: the account's global key is accepted too.
+ * - `global`: the account's global key is accepted too;
+ * - `member`: a member's JWT is accepted too (the field then answers for that member only).
  * The checker throws the precise error instead of returning false, so callers learn what is missing.
  */
-export type Role = 'advanced' | 'enterprise' | 'global';
+export type Role = 'advanced' | 'enterprise' | 'global' | 'member';
 
 const planRank = { basic: 0, advanced: 1, enterprise: 2 } as const;
 
@@ -22,6 +23,10 @@ export const authChecker: AuthChecker<Context, Role> = ({ context }, roles) => {
 export function assertAccess(caller: Caller, roles: readonly Role[]): void {
   if (caller.kind === 'anonymous') {
     throw new AppError('MISSING_API_KEY', 'An API key is required: send it as apiKey, x-api-key or a Bearer token.', 'apiKey');
+  }
+  if (caller.kind === 'member') {
+    if (roles.includes('member')) return;
+    throw new AppError('WRONG_APPLICATION', 'A member token reads only viewer; use an API key.', 'apiKey');
   }
   if (caller.kind === 'account') {
     if (roles.includes('global')) return;

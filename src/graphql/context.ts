@@ -1,12 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
-import type { Plan } from '../db/schema/index.js';
+import type { ApplicationSettings, Plan } from '../db/schema/index.js';
+import type { IdentityServices } from '../modules/members/identity-services.js';
 
 /** Who is calling, decided once per request from the credentials it carries. */
 export type Caller =
   | { kind: 'anonymous' }
   /** An application's API key: the usual caller, scoped to one account and one plan. */
-  | { kind: 'application'; accountId: number; applicationId: number; applicationName: string; plan: Plan; keyId: number }
+  | {
+      kind: 'application';
+      accountId: number;
+      applicationId: number;
+      applicationName: string;
+      plan: Plan;
+      settings: ApplicationSettings;
+      keyId: number;
+    }
+  /** A member's JWT, sent by a front end: that member's own data and nothing else. */
+  | { kind: 'member'; accountId: number; applicationId: number; memberId: number }
   /** The account's global key: usage totals across applications, nothing else. */
   | { kind: 'account'; accountId: number; keyId: number };
 
@@ -15,6 +26,8 @@ export interface Context {
   log: FastifyBaseLogger;
   database: DatabaseHandle;
   caller: Caller;
+  /** Gateway-wide helpers of the identity side: token sealing, JWT keys, login throttle, networks. */
+  identity: IdentityServices;
   /** Per-request DataLoaders, created lazily by `loaderFor` (see loaders.ts). */
   loaderCache: Map<unknown, unknown>;
 }

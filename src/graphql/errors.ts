@@ -21,6 +21,8 @@ export const errorCatalogue = {
   CONFLICT: { aeCode: 17, status: 409 },
   WRONG_PASSWORD: { aeCode: 18, status: 401 },
   INTERNAL: { aeCode: 20, status: 500 },
+  /** A network (Spotify, YouTube, …) did not answer: not the caller's fault, worth a retry. */
+  NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -7,10 +7,25 @@ import type { FastifyRequest } from 'fastify';
 export function apiKeyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header.trim()) return header.trim();
-  const authorization = request.headers.authorization;
-  const bearer = authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  if (bearer) return bearer;
+  const bearer = bearerOf(request);
+  if (bearer && !looksLikeJwt(bearer)) return bearer;
   return parameter(request.query, 'apikey') ?? parameter(request.body, 'apikey');
+}
+
+/** A member's JWT sent by a front end as `Authorization: Bearer <jwt>`. */
+export function memberJwtOf(request: FastifyRequest): string | undefined {
+  const bearer = bearerOf(request);
+  return bearer && looksLikeJwt(bearer) ? bearer : undefined;
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  return (authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]) || undefined;
+}
+
+/** API keys never contain dots; a JWT is three dot-separated base64url parts. */
+function looksLikeJwt(value: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
 }
 
 function parameter(source: unknown, lowerName: string): string | undefined {

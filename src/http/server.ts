@@ -15,7 +15,9 @@ import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { restRoutes } from '../rest/table.js';
-import { apiKeyOf } from './credentials.js';
+import { apiKeyOf, memberJwtOf } from './credentials.js';
+import { createIdentityServices } from '../modules/members/identity-services.js';
+import type { NetworkOptions } from '../modules/networks/registry.js';
 import { createMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -34,6 +36,8 @@ export interface GatewayDependencies {
   config: Config;
   database: DatabaseHandle;
   logger: Logger;
+  /** Where the network adapters call (tests point them at a local fake); from the environment otherwise. */
+  networks?: NetworkOptions;
 }
 
 export interface Gateway {
@@ -45,7 +49,7 @@ export interface Gateway {
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildGateway({ config, database, logger }: GatewayDependencies): Promise<Gateway> {
+export async function buildGateway({ config, database, logger, networks }: GatewayDependencies): Promise<Gateway> {
   const schema = await getSchema();
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -59,6 +63,7 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl);
+  const identity = await createIdentityServices(database.db, config, { networks });
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
 
@@ -103,13 +108,20 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
     return metrics.registry.metrics();
   });
 
+  // Public keys of member JWTs, for anyone verifying them (Cache-Control lets verifiers keep them a while).
+  app.get('/.well-known/jwks.json', { config: { kind: 'plain' } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return identity.signingKeys.jwks();
+  });
+
   const apollo = createApollo(app, schema, config);
   await apollo.start();
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
       const key = apiKeyOf(request);
-      const decision = await limiter.consume(key ?? `ip:${request.ip}`);
+      const memberJwt = key ? undefined : memberJwtOf(request);
+      const decision = await limiter.consume(key ?? memberJwt ?? `ip:${request.ip}`);
       reply.header('RateLimit-Limit', String(decision.limit));
       reply.header('RateLimit-Remaining', String(decision.remaining));
       reply.header('RateLimit-Reset', String(decision.resetSeconds));
@@ -123,8 +135,12 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
         const resolved = await runCounted(request.roundTrips, () => resolveApiKey(database.db, key));
         if (!resolved) throw new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
         caller = resolved;
+      } else if (memberJwt) {
+        const claims = await identity.signingKeys.verify(memberJwt);
+        if (!claims) throw new AppError('INVALID_TOKEN', 'The member token is invalid or expired.', 'authorization');
+        caller = { kind: 'member', ...claims };
       }
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller });
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity });
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });
@@ -149,6 +165,7 @@ export async function buildGateway({ config, database, logger }: GatewayDependen
       await apollo.stop();
       await meter.stop();
       await limiter.close();
+      await identity.close();
     },
   };
 }

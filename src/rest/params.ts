@@ -66,6 +66,26 @@ export class Params {
     return items.length ? items : undefined;
   }
 
+  /** A calendar date written day first (`dd-mm-yyyy`, or `dd/mm/yyyy` where the operation says so), as ISO `YYYY-MM-DD`. */
+  dayFirstDate(name: string, separator: '-' | '/'): string | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const [day, month, year] = value.split(separator);
+    const iso = `${year}-${month?.padStart(2, '0')}-${day?.padStart(2, '0')}`;
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? parseTimestamp(iso) : undefined;
+    if (!date) throw invalidParameter(name, `expected a date as dd${separator}mm${separator}yyyy`);
+    return iso;
+  }
+
+  /** One of the given values, matched case-insensitively, returned as listed. */
+  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    const match = values.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
+    if (!match) throw invalidParameter(name, `expected one of ${values.join(', ')}`);
+    return match;
+  }
+
   /** `YYYY-MM-DD HH:MM:SS` in UTC (the date alone is midnight). */
   timestamp(name: string): Date | undefined {
     const value = this.string(name);

@@ -19,6 +19,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
       handler: async (request) => {
         // The key is checked before the parameters, so a caller without one learns that first.
         if (request.context.caller.kind === 'anonymous') assertAccess(request.context.caller, []);
+        if (route.plan) assertAccess(request.context.caller, [route.plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables));

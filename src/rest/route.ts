@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import { execute, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { AppError } from '../graphql/errors.js';
+import { AppError, invalidParameter } from '../graphql/errors.js';
 import type { Params } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST';
@@ -16,8 +16,17 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   /** Fastify path below `/v1.1`, such as `/member/:id`. */
   path: string;
   document: TypedDocumentNode<TData, TVariables>;
+  /** The plan the operation needs, checked before the parameters so a basic plan learns that first. */
+  plan?: 'advanced' | 'enterprise';
   variables(params: Params, request: FastifyRequest): TVariables;
   shape(data: TData, params: Params, request: FastifyRequest): unknown;
+}
+
+/** A numeric id from the path (`/member/:id`), checked before anything runs. */
+export function pathId(request: FastifyRequest, param = 'id'): string {
+  const value = (request.params as Record<string, string | undefined>)[param] ?? '';
+  if (!/^\d{1,15}$/.test(value)) throw invalidParameter(param, 'expected a numeric id in the path');
+  return value;
 }
 
 /** Keeps each route's data and variable types tied to its document. */

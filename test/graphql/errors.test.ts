@@ -63,6 +63,7 @@ describe('an unexpected failure in production', () => {
       database: { ...database, db: brokenDatabase(database.db) },
       logger: pino({ level: 'error' }, sink),
     });
+    outage = true;
   });
   afterAll(async () => {
     await gateway.close().catch(() => {});
@@ -83,11 +84,13 @@ describe('an unexpected failure in production', () => {
   });
 });
 
-/** A database whose queries all fail, as during an outage. */
+let outage = false;
+
+/** A database whose queries all fail once `outage` is set, as during an outage. */
 function brokenDatabase<T extends object>(db: T): T {
   return new Proxy(db, {
     get(target, property, receiver) {
-      if (['select', 'insert', 'update', 'delete', 'execute', 'transaction'].includes(String(property))) {
+      if (outage && ['select', 'insert', 'update', 'delete', 'execute', 'transaction'].includes(String(property))) {
         return () => {
           throw new Error('simulated outage: connection refused');
         };

@@ -125,13 +125,17 @@ export const memberDomains = pgTable('member_domains', {
   index('member_domains_account_domain_idx').on(t.accountId, t.domain),
 ]);
 
-/** Every successful login: the interface's login event. */
+/**
+ * Every registration and successful login (`kind`): the interface's login event, and the source of
+ * the registration statistics (channel, domain, time).
+ */
 export const loginEvents = pgTable('login_events', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
   serviceId: integer('service_id').references(() => memberServices.id, { onDelete: 'set null' }),
   applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
+  kind: text('kind').$type<'register' | 'login'>().notNull(),
   network: text('network').notNull(),
   domain: text('domain'),
   ip: text('ip'),

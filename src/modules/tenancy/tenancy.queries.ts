@@ -70,6 +70,7 @@ export async function findLiveKeyByHash(db: Executor, keyHash: string) {
       applicationId: apiKeys.applicationId,
       applicationName: applications.name,
       plan: applications.plan,
+      settings: applications.settings,
     })
     .from(apiKeys)
     .leftJoin(applications, eq(applications.id, apiKeys.applicationId))

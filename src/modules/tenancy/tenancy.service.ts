@@ -86,6 +86,7 @@ export async function resolveApiKey(db: Executor, rawKey: string): Promise<Calle
             applicationId: row.applicationId,
             applicationName: row.applicationName ?? '',
             plan: row.plan ?? 'basic',
+            settings: row.settings ?? {},
             keyId: row.keyId,
           };
   }

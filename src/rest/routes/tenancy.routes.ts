@@ -27,6 +27,7 @@ export const appInfoRoute = defineRoute({
 export const whitelistRoute = defineRoute({
   methods: ['POST'],
   path: '/app/whitelist',
+  plan: 'advanced',
   document: WhitelistDomainDocument,
   variables: (params) => ({ domain: params.requiredString('domain') }),
   shape: ({ whitelistDomain }: WhitelistDomainMutation) => ({ ID: whitelistDomain.id, Whitelist: whitelistDomain.whitelist }),
@@ -35,6 +36,7 @@ export const whitelistRoute = defineRoute({
 export const unwhitelistRoute = defineRoute({
   methods: ['POST'],
   path: '/app/unwhitelist',
+  plan: 'advanced',
   document: UnwhitelistDomainDocument,
   variables: (params) => ({ domain: params.requiredString('domain') }),
   shape: ({ unwhitelistDomain }: UnwhitelistDomainMutation) => ({ ID: unwhitelistDomain.id, Whitelist: unwhitelistDomain.whitelist }),

@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
+import { LoginThrottle } from '../identity/login-throttle.js';
+import { SigningKeys } from '../identity/signing-keys.js';
+import { createTokenCipher, type TokenCipher } from '../identity/token-cipher.js';
+import type { NetworkAdapter } from '../networks/adapter.js';
+import type { Network } from '../networks/networks.js';
+import { createNetworkAdapters, networkOptionsFromEnv, type NetworkOptions } from '../networks/registry.js';
+
+/** What the member operations need beyond the database, made once per gateway. */
+export interface IdentityServices {
+  cipher: TokenCipher;
+  signingKeys: SigningKeys;
+  throttle: LoginThrottle;
+  networks: Map<Network, NetworkAdapter>;
+  close(): Promise<void>;
+}
+
+export async function createIdentityServices(
+  db: Database,
+  config: Config,
+  options: { networks?: NetworkOptions; log?: Logger } = {},
+): Promise<IdentityServices> {
+  if (!config.secretKey) throw new Error('SECRET_KEY is required to seal network tokens and sign member tokens.');
+  const cipher = createTokenCipher(config.secretKey);
+  const signingKeys = await SigningKeys.load(db, cipher, { issuer: config.publicUrl ?? 'marquee' });
+  const throttle = await LoginThrottle.create({ redisUrl: config.redisUrl });
+  const networks = createNetworkAdapters(options.networks ?? networkOptionsFromEnv(process.env));
+  return {
+    cipher,
+    signingKeys,
+    throttle,
+    networks,
+    close: () => throttle.close(),
+  };
+}

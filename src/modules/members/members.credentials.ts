@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { ApplicationSettings } from '../../db/schema/index.js';
+import { AppError, invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { passwordProblem } from '../identity/passwords.js';
+import { NetworkError, type NetworkAdapter, type NetworkProfile } from '../networks/adapter.js';
+import { parseNetwork, type Network } from '../networks/networks.js';
+import type { ServiceCredentialsInput } from './members.types.js';
+
+/**
+ * Credentials as the interface sends them, checked and normalised. Error parameters use the REST
+ * names (service, email, password, authtoken, uid) so both interfaces report the same thing.
+ */
+export type Credentials =
+  | { network: 'email'; uid: string; email: string; password: string }
+  | { network: Exclude<Network, 'email'>; uid: string; token: string; secret?: string };
+
+const emailSchema = z.email();
+
+export function normaliseEmail(value: string, param = 'email'): string {
+  const email = value.trim();
+  if (!emailSchema.safeParse(email).success) throw invalidParameter(param, 'expected an email address');
+  return email;
+}
+
+/** A network identifier of the given set, or a clear error naming the `service` parameter. */
+export function readNetwork(value: string, set: 'register' | 'login'): Network {
+  const network = parseNetwork(value, set);
+  if (!network) throw invalidParameter('service', `expected a network identifier such as email, spotify or youtube (unknown: ${value})`);
+  return network;
+}
+
+export function readCredentials(input: ServiceCredentialsInput, set: 'register' | 'login'): Credentials {
+  const network = readNetwork(input.network, set);
+  if (network === 'email') {
+    if (!input.email) throw missingParameter('email', 'Email sign-in needs email and password.');
+    if (!input.password) throw missingParameter('password', 'Email sign-in needs email and password.');
+    const email = normaliseEmail(input.email);
+    return { network, uid: email.toLowerCase(), email, password: input.password };
+  }
+  if (!input.authToken) throw missingParameter('authtoken', `Signing in with ${network} needs authtoken and uid.`);
+  if (!input.uid) throw missingParameter('uid', `Signing in with ${network} needs authtoken and uid.`);
+  return { network, uid: input.uid.trim(), token: input.authToken, secret: input.authSecret ?? undefined };
+}
+
+/** A new password must be acceptable; an existing one is only compared. */
+export function assertNewPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw invalidParameter('password', problem);
+}
+
+/**
+ * With `networkVerification: verify`, a network token is checked with its network before it is
+ * trusted; by default the calling application vouches for it.
+ */
+export async function verifiedProfile(
+  credentials: Extract<Credentials, { token: string }>,
+  settings: ApplicationSettings,
+  adapters: Map<Network, NetworkAdapter>,
+  onInvalid: () => AppError,
+): Promise<NetworkProfile | undefined> {
+  if (settings.networkVerification !== 'verify') return undefined;
+  const adapter = adapters.get(credentials.network);
+  try {
+    if (!adapter) throw new NetworkError(credentials.network, 'retired', `${credentials.network} can no longer be verified.`);
+    return await adapter.verify({ token: credentials.token, secret: credentials.secret, uid: credentials.uid });
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    if (error.reason === 'unreachable') {
+      throw new AppError('NETWORK_UNAVAILABLE', `${credentials.network} did not answer; try again shortly.`, 'service');
+    }
+    if (error.reason === 'uid_mismatch') throw invalidParameter('uid', `the token belongs to another ${credentials.network} user`);
+    if (error.reason === 'retired' || error.reason === 'not_supported') {
+      throw invalidParameter('service', `${credentials.network} tokens cannot be verified`);
+    }
+    throw onInvalid();
+  }
+}

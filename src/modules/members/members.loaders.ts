@@ -1,0 +1,29 @@
+import DataLoader from 'dataloader';
+import { defineLoader, groupByKey } from '../../graphql/loaders.js';
+import type { Context } from '../../graphql/context.js';
+import { domainsOfMembers, servicesOfMembers } from './members.queries.js';
+
+/** The caller's account: every loader is scoped by it, so batching never mixes tenants. */
+function accountOf(context: Context): number {
+  const { caller } = context;
+  if (caller.kind === 'application' || caller.kind === 'member') return caller.accountId;
+  throw new Error('member loaders need an application or member caller');
+}
+
+/** Linked services of many members in one query. */
+export const servicesByMember = defineLoader(
+  (context) =>
+    new DataLoader(async (memberIds: readonly number[]) => {
+      const rows = await servicesOfMembers(context.database.db, accountOf(context), memberIds);
+      return groupByKey(memberIds, rows, (row) => row.memberId);
+    }),
+);
+
+/** Domain visits of many members in one query (per service; members' lists are derived). */
+export const domainsByMember = defineLoader(
+  (context) =>
+    new DataLoader(async (memberIds: readonly number[]) => {
+      const rows = await domainsOfMembers(context.database.db, accountOf(context), memberIds);
+      return groupByKey(memberIds, rows, (row) => row.memberId);
+    }),
+);

@@ -1,0 +1,134 @@
+import type { Context } from '../../graphql/context.js';
+import { formatTimestamp } from '../../lib/time.js';
+import type { MemberRow, ServiceRow } from './members.queries.js';
+import type { memberDomains } from '../../db/schema/index.js';
+import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';
+
+type DomainRow = typeof memberDomains.$inferSelect;
+
+export function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    email: row.email,
+    verifiedEmail: row.verifiedEmail,
+    firstName: row.firstName,
+    surname: row.surname,
+    username: row.username,
+    gender: (row.gender as Gender | null) ?? null,
+    birthDate: row.birthDate,
+    bio: row.bio,
+    avatarUrl: row.avatarUrl,
+    address: row.address,
+    addressLine2: row.addressLine2,
+    city: row.city,
+    state: row.state,
+    country: row.country,
+    postCode: row.postCode,
+    homePhone: row.homePhone,
+    mobilePhone: row.mobilePhone,
+    website: row.website,
+    geo: { country: row.geoCountry, city: row.geoCity, region: row.geoRegion, lat: row.geoLat, long: row.geoLong },
+    joinedAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    lastLoginAt: row.lastLoginAt,
+  };
+}
+
+/**
+ * A linked service as the caller may see it. Network tokens go to API-key callers only (they sent
+ * them); a password hash never leaves the server, whoever asks.
+ */
+export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Context): ServiceLink {
+  const mayReadTokens = context.caller.kind === 'application';
+  const open = (sealed: string | null) => (mayReadTokens && sealed ? context.identity.cipher.open(sealed) : null);
+  return {
+    id: row.id,
+    network: row.network,
+    valid: row.valid,
+    activitySharing: row.activitySharing,
+    userId: row.uid,
+    username: row.username,
+    userUrl: row.userUrl,
+    token: row.network === 'email' ? null : open(row.tokenSealed),
+    tokenSecret: row.network === 'email' ? null : open(row.tokenSecretSealed),
+    expiresAt: row.expiresAt,
+    lastUpdated: row.updatedAt,
+    lastLogin: row.lastLoginAt,
+    verifiedEmail: row.verifiedEmail,
+    paidAccount: row.paidAccount,
+    followers: row.followers,
+    likes: row.likes,
+    partnerCode: row.partnerCode,
+    partnerId: row.partnerId,
+    domains: domains.filter((domain) => domain.serviceId === row.id).map((domain) => domain.domain),
+  };
+}
+
+/** A member's domains across services: first and last visit over all of them. */
+export function memberDomainsOf(rows: DomainRow[]): MemberDomain[] {
+  const byDomain = new Map<string, MemberDomain>();
+  for (const row of rows) {
+    const seen = byDomain.get(row.domain);
+    if (!seen) {
+      byDomain.set(row.domain, { domain: row.domain, firstVisit: row.firstVisit, lastVisit: row.lastVisit, registered: row.registered });
+      continue;
+    }
+    if (row.firstVisit < seen.firstVisit) seen.firstVisit = row.firstVisit;
+    if (row.lastVisit > seen.lastVisit) seen.lastVisit = row.lastVisit;
+    seen.registered ||= row.registered;
+  }
+  return [...byDomain.values()].sort((a, b) => a.firstVisit.getTime() - b.firstVisit.getTime());
+}
+
+/**
+ * The Extended node of member show: the stored profile in the interface's own vocabulary, the
+ * domains, one profile per linked network, and the account's custom fields. Never a password hash.
+ */
+export function extendedNode(row: MemberRow, services: ServiceLink[], domains: MemberDomain[]): Record<string, unknown> {
+  const time = (date: Date | null) => (date ? formatTimestamp(date) : null);
+  return {
+    ...row.extended,
+    aeid: row.id,
+    uuid: row.uuid,
+    created: time(row.createdAt),
+    lastLogin: time(row.lastLoginAt),
+    lastUpdated: time(row.updatedAt),
+    givenName: row.firstName,
+    familyName: row.surname,
+    displayName: [row.firstName, row.surname].filter(Boolean).join(' ') || row.username,
+    email: row.email,
+    gender: row.gender,
+    emailVerified: row.emailVerifiedAt !== null,
+    cellPhone: row.mobilePhone,
+    domains: domains.map((domain) => ({ domain: domain.domain, firstVisit: time(domain.firstVisit), lastVisit: time(domain.lastVisit) })),
+    profiles: services
+      .filter((service) => service.network !== 'email')
+      .map((service) => ({
+        domain: service.domains[0] ?? null,
+        profile: { username: service.username, url: service.userUrl, followers: service.followers, likes: service.likes },
+        accessCredentials: { accessToken: service.token, type: service.network, uid: service.userId, expires: time(service.expiresAt) },
+        identifier: service.userId,
+        paidAccount: service.paidAccount,
+      })),
+  };
+}
+
+/** Keeps the named (dotted) paths of a node; an empty list keeps everything. */
+export function pickFields(node: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  if (!fields?.length) return node;
+  const picked: Record<string, unknown> = {};
+  for (const path of fields) {
+    const parts = path.split('.');
+    let source: unknown = node;
+    for (const part of parts) source = source && typeof source === 'object' ? (source as Record<string, unknown>)[part] : undefined;
+    if (source === undefined) continue;
+    let target = picked;
+    parts.slice(0, -1).forEach((part) => {
+      target[part] = (target[part] as Record<string, unknown>) ?? {};
+      target = target[part] as Record<string, unknown>;
+    });
+    target[parts.at(-1)!] = source;
+  }
+  return picked;
+}

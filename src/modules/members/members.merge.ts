@@ -1,0 +1,55 @@
+import { and, eq } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Transaction } from '../../db/client.js';
+import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
+import type { MemberRow } from './members.queries.js';
+
+/**
+ * Every table holding rows that belong to a member. A merge moves their rows to the survivor, so
+ * nothing is lost; a module that adds such a table adds it here (opt-ins, activities, rollups).
+ */
+const memberOwnedTables: { table: PgTable; accountId: PgColumn; memberId: PgColumn }[] = [
+  { table: memberServices, accountId: memberServices.accountId, memberId: memberServices.memberId },
+  { table: memberDomains, accountId: memberDomains.accountId, memberId: memberDomains.memberId },
+  { table: loginEvents, accountId: loginEvents.accountId, memberId: loginEvents.memberId },
+];
+
+/** Profile fields the survivor takes from the merged member when it has none of its own. */
+const profileFields = [
+  'email', 'verifiedEmail', 'emailVerifiedAt', 'firstName', 'surname', 'username', 'gender', 'birthDate', 'bio',
+  'avatarUrl', 'address', 'addressLine2', 'city', 'state', 'country', 'postCode', 'homePhone', 'mobilePhone',
+  'website', 'geoCountry', 'geoCity', 'geoRegion', 'geoLat', 'geoLong', 'importCode', 'lastLoginAt',
+] as const satisfies readonly (keyof MemberRow)[];
+
+/**
+ * Moves everything of `merged` to `survivor` inside the caller's transaction: owned rows, missing
+ * profile fields, custom fields the survivor lacks. The merged member's row stays as a pointer
+ * (`merged_into_id`), so its id keeps answering, as the survivor.
+ */
+export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: MemberRow): Promise<void> {
+  const { accountId } = survivor;
+  for (const owned of memberOwnedTables) {
+    await tx
+      .update(owned.table)
+      // Every owned table names its column `memberId`; the registry's type cannot say so.
+      .set({ memberId: survivor.id } as never)
+      .where(and(eq(owned.accountId, accountId), eq(owned.memberId, merged.id)));
+  }
+  const filled: Partial<MemberRow> = {};
+  for (const field of profileFields) {
+    if (survivor[field] === null && merged[field] !== null) (filled as Record<string, unknown>)[field] = merged[field];
+  }
+  await tx
+    .update(members)
+    .set({ ...filled, extended: { ...merged.extended, ...survivor.extended }, updatedAt: new Date() })
+    .where(and(eq(members.accountId, accountId), eq(members.id, survivor.id)));
+  // Members merged earlier into the merged one now point at the survivor directly.
+  await tx
+    .update(members)
+    .set({ mergedIntoId: survivor.id })
+    .where(and(eq(members.accountId, accountId), eq(members.mergedIntoId, merged.id)));
+  await tx
+    .update(members)
+    .set({ mergedIntoId: survivor.id, updatedAt: new Date() })
+    .where(and(eq(members.accountId, accountId), eq(members.id, merged.id)));
+}

@@ -1,0 +1,72 @@
+import { invalidParameter } from '../../graphql/errors.js';
+import type { NewMemberRow } from './members.queries.js';
+import type { MemberProfileInput, UpdateMemberInput } from './members.types.js';
+import { normaliseEmail } from './members.credentials.js';
+
+/** Longest free text a profile field keeps; longer input is refused, not cut. */
+const maxTextLength = 500;
+
+/** REST parameter names of the profile fields, for error messages. */
+const restNames: Record<string, string> = {
+  firstName: 'firstname', surname: 'surname', username: 'username', city: 'city', state: 'region',
+  postCode: 'postcode', address: 'address', addressLine2: 'addressline2', homePhone: 'homephone',
+  mobilePhone: 'mobilephone', website: 'website', bio: 'bio', country: 'country', birthDate: 'birthdate',
+};
+
+function text(field: string, value: string | undefined | null, max = maxTextLength): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed.length > max) throw invalidParameter(restNames[field] ?? field, `at most ${max} characters`);
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function countryCode(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z]{2}$/.test(value.trim())) throw invalidParameter('country', 'expected an ISO 3166-1 alpha-2 code such as GB');
+  return value.trim().toUpperCase();
+}
+
+function birthDate(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date > new Date() || date.getUTCFullYear() < 1900) {
+    throw invalidParameter('birthdate', 'expected a real date of birth in the past');
+  }
+  return value;
+}
+
+/** The member columns a profile input sets; absent fields are left out, so they stay unchanged. */
+export function profileValues(input: MemberProfileInput | undefined): Partial<NewMemberRow> {
+  if (!input) return {};
+  return defined({
+    firstName: text('firstName', input.firstName),
+    surname: text('surname', input.surname),
+    username: text('username', input.username),
+    gender: input.gender ?? undefined,
+    birthDate: birthDate(input.birthDate ?? undefined),
+    city: text('city', input.city),
+    country: countryCode(input.country ?? undefined),
+    state: text('state', input.state),
+    postCode: text('postCode', input.postCode, 20),
+  });
+}
+
+/** Update takes the profile fields and the contact fields registration does not ask for. */
+export function updateValues(input: UpdateMemberInput): Partial<NewMemberRow> {
+  return {
+    ...profileValues(input),
+    ...defined({
+      email: input.email === undefined || input.email === null ? undefined : normaliseEmail(input.email),
+      address: text('address', input.address),
+      addressLine2: text('addressLine2', input.addressLine2),
+      homePhone: text('homePhone', input.homePhone, 40),
+      mobilePhone: text('mobilePhone', input.mobilePhone, 40),
+      website: text('website', input.website),
+      bio: text('bio', input.bio, 5000),
+    }),
+  };
+}
+
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

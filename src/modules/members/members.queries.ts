@@ -1,0 +1,178 @@
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
+
+export type MemberRow = typeof members.$inferSelect;
+export type NewMemberRow = typeof members.$inferInsert;
+export type ServiceRow = typeof memberServices.$inferSelect;
+export type NewServiceRow = typeof memberServices.$inferInsert;
+
+/** A member by id, following merges: the id of a merged member answers as its survivor. */
+export async function findMember(db: Executor, accountId: number, id: number): Promise<MemberRow | undefined> {
+  const [row] = await db.select().from(members).where(and(eq(members.accountId, accountId), eq(members.id, id)));
+  if (row?.mergedIntoId) return findMember(db, accountId, row.mergedIntoId);
+  return row;
+}
+
+export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[]) {
+  return db.select().from(members).where(and(eq(members.accountId, accountId), inArray(members.id, [...ids])));
+}
+
+export async function findMemberByEmail(db: Executor, accountId: number, email: string) {
+  const [row] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.accountId, accountId), sql`lower(${members.email}) = ${email.toLowerCase()}`, isNull(members.mergedIntoId)))
+    .orderBy(asc(members.id))
+    .limit(1);
+  return row;
+}
+
+/** Members of the account with this verified address, oldest first (the oldest survives a merge). */
+export async function findMembersByVerifiedEmail(db: Executor, accountId: number, email: string) {
+  return db
+    .select()
+    .from(members)
+    .where(
+      and(eq(members.accountId, accountId), sql`lower(${members.verifiedEmail}) = ${email.toLowerCase()}`, isNull(members.mergedIntoId)),
+    )
+    .orderBy(asc(members.id));
+}
+
+export async function findMemberByAccessTokenDigest(db: Executor, accountId: number, digest: string) {
+  const [row] = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.accountId, accountId), eq(members.accessTokenHash, digest)));
+  return row;
+}
+
+export async function insertMember(db: Executor, values: NewMemberRow) {
+  const [row] = await db.insert(members).values(values).returning();
+  return row;
+}
+
+export async function updateMember(db: Executor, accountId: number, id: number, values: Partial<NewMemberRow>) {
+  const [row] = await db
+    .update(members)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(members.accountId, accountId), eq(members.id, id)))
+    .returning();
+  return row;
+}
+
+export async function findService(db: Executor, accountId: number, network: string, uid: string) {
+  const [row] = await db
+    .select()
+    .from(memberServices)
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.network, network), eq(memberServices.uid, uid)));
+  return row;
+}
+
+export async function findServiceById(db: Executor, accountId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(memberServices)
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.id, id)));
+  return row;
+}
+
+export async function findServiceByUsername(db: Executor, accountId: number, network: string, username: string) {
+  const [row] = await db
+    .select()
+    .from(memberServices)
+    .where(
+      and(
+        eq(memberServices.accountId, accountId),
+        eq(memberServices.network, network),
+        sql`lower(${memberServices.username}) = ${username.toLowerCase()}`,
+      ),
+    )
+    .orderBy(asc(memberServices.id))
+    .limit(1);
+  return row;
+}
+
+export async function findServiceByPartner(db: Executor, accountId: number, partnerCode: string, partnerId: string) {
+  const [row] = await db
+    .select()
+    .from(memberServices)
+    .where(
+      and(eq(memberServices.accountId, accountId), eq(memberServices.partnerCode, partnerCode), eq(memberServices.partnerId, partnerId)),
+    )
+    .orderBy(asc(memberServices.id))
+    .limit(1);
+  return row;
+}
+
+/** Inserts an identity unless one exists already: concurrent registrations meet here. */
+export async function insertServiceIfAbsent(db: Executor, values: NewServiceRow) {
+  const [row] = await db.insert(memberServices).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function updateService(db: Executor, accountId: number, id: number, values: Partial<NewServiceRow>) {
+  const [row] = await db
+    .update(memberServices)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.id, id)))
+    .returning();
+  return row;
+}
+
+export async function servicesOfMembers(db: Executor, accountId: number, memberIds: readonly number[]) {
+  return db
+    .select()
+    .from(memberServices)
+    .where(and(eq(memberServices.accountId, accountId), inArray(memberServices.memberId, [...memberIds])))
+    .orderBy(asc(memberServices.id));
+}
+
+export async function domainsOfMembers(db: Executor, accountId: number, memberIds: readonly number[]) {
+  return db
+    .select()
+    .from(memberDomains)
+    .where(and(eq(memberDomains.accountId, accountId), inArray(memberDomains.memberId, [...memberIds])))
+    .orderBy(asc(memberDomains.firstVisit), asc(memberDomains.domain));
+}
+
+/** Records a visit of a domain through a service; `registered` sticks once true. */
+export async function touchDomain(
+  db: Executor,
+  row: { accountId: number; memberId: number; serviceId: number; domain: string; registered: boolean; at: Date },
+) {
+  await db
+    .insert(memberDomains)
+    .values({ ...row, firstVisit: row.at, lastVisit: row.at })
+    .onConflictDoUpdate({
+      target: [memberDomains.accountId, memberDomains.serviceId, memberDomains.domain],
+      set: { lastVisit: row.at, registered: sql`${memberDomains.registered} or excluded.registered` },
+    });
+}
+
+export async function hasRegisteredOnDomain(db: Executor, accountId: number, memberId: number, domain: string) {
+  const [row] = await db
+    .select({ domain: memberDomains.domain })
+    .from(memberDomains)
+    .where(
+      and(
+        eq(memberDomains.accountId, accountId),
+        eq(memberDomains.memberId, memberId),
+        eq(memberDomains.domain, domain),
+        eq(memberDomains.registered, true),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function insertLoginEvent(db: Executor, values: typeof loginEvents.$inferInsert) {
+  await db.insert(loginEvents).values(values);
+}
+
+/** Deletes a member, what is theirs (by cascade), and the shells of members merged into it. */
+export async function deleteMember(db: Executor, accountId: number, id: number) {
+  await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.mergedIntoId, id), ne(members.id, id)));
+  const deleted = await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.id, id))).returning({ id: members.id });
+  return deleted.length > 0;
+}

@@ -1,0 +1,182 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { domainsByMember, servicesByMember } from './members.loaders.js';
+import { extendedNode, memberDomainsOf, pickFields, toMember, toServiceLink } from './members.mapping.js';
+import * as members from './members.service.js';
+import type { MemberScope, MemberResult } from './members.service.js';
+import { findMember } from './members.queries.js';
+import {
+  LoginInput,
+  Member,
+  MemberDomain,
+  MemberEnvelope,
+  MemberLookupInput,
+  MemberProfileInput,
+  RegisterMemberInput,
+  ResetPasswordInput,
+  ServiceCredentialsInput,
+  ServiceLink,
+  UpdateMemberInput,
+  VerifyEmailInput,
+  VisitInput,
+} from './members.types.js';
+
+function scopeOf(context: Context): MemberScope {
+  const caller = applicationCaller(context);
+  return {
+    db: context.database.db,
+    accountId: caller.accountId,
+    applicationId: caller.applicationId,
+    settings: caller.settings,
+    identity: context.identity,
+  };
+}
+
+function memberId(value: string, param = 'id'): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 1) throw invalidParameter(param, 'expected a member id');
+  return id;
+}
+
+async function envelope(context: Context, result: MemberResult): Promise<MemberEnvelope> {
+  const caller = applicationCaller(context);
+  const jwt = await context.identity.signingKeys.sign({
+    accountId: caller.accountId,
+    applicationId: caller.applicationId,
+    memberId: result.member.id,
+  });
+  return { member: toMember(result.member), jwt, created: result.created };
+}
+
+@Resolver(() => Member)
+export class MemberResolver {
+  @Authorized()
+  @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
+  async member(@Ctx() context: Context, @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput): Promise<Member> {
+    const caller = applicationCaller(context);
+    return toMember(await members.lookupMember(context.database.db, caller.accountId, lookup));
+  }
+
+  @Authorized('member')
+  @Query(() => Member, { nullable: true, description: 'The signed-in member, for callers holding a member JWT.' })
+  async viewer(@Ctx() context: Context): Promise<Member | null> {
+    const { caller } = context;
+    if (caller.kind !== 'member') return null;
+    const row = await findMember(context.database.db, caller.accountId, caller.memberId);
+    return row ? toMember(row) : null;
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
+  async registerMember(@Ctx() context: Context, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
+    const scope = scopeOf(context);
+    const result = input.memberId
+      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit)
+      : await members.registerMember(scope, input);
+    return envelope(context, result);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Adds an identity to a member, or updates it.' })
+  async attachService(
+    @Ctx() context: Context,
+    @Arg('memberId', () => ID) id: string,
+    @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
+    @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
+    @Arg('visit', () => VisitInput, { nullable: true }) visit: VisitInput | null,
+  ) {
+    const result = await members.attachService(scopeOf(context), memberId(id), credentials, profile ?? undefined, visit ?? undefined);
+    return envelope(context, result);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Signs a member in and records the login.' })
+  async login(@Ctx() context: Context, @Arg('input', () => LoginInput) input: LoginInput) {
+    return envelope(context, await members.login(scopeOf(context), input));
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope)
+  async updateMember(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput) {
+    return envelope(context, await members.updateMemberProfile(scopeOf(context), memberId(id), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => MemberEnvelope, { description: 'A new password for the email identity.' })
+  async resetPassword(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => ResetPasswordInput) input: ResetPasswordInput) {
+    return envelope(context, await members.resetPassword(scopeOf(context), memberId(id), input));
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
+  async verifyEmail(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
+    return envelope(context, await members.verifyEmail(scopeOf(context), memberId(id), input));
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: "Merges another member into this one; that member's access token is the proof." })
+  async mergeMembers(
+    @Ctx() context: Context,
+    @Arg('intoId', () => ID) intoId: string,
+    @Arg('fromId', () => ID) fromId: string,
+    @Arg('fromAccessToken', () => String) fromAccessToken: string,
+  ) {
+    return envelope(context, await members.mergeMembers(scopeOf(context), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
+  deleteMember(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return members.deleteMember(scopeOf(context), memberId(id));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => ServiceLink, { description: "New tokens for one of the member's networks, through that network." })
+  async refreshServiceTokens(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('network', () => String) network: string) {
+    const row = await members.refreshServiceTokens(scopeOf(context), memberId(id), network);
+    return toServiceLink(row, await domainsByMember(context).load(row.memberId), context);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'A fresh JWT for this member, signed for the calling application.' })
+  async jwt(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
+    if (context.caller.kind !== 'application') return null;
+    const { accountId, applicationId } = context.caller;
+    return context.identity.signingKeys.sign({ accountId, applicationId, memberId: member.id });
+  }
+
+  @FieldResolver(() => [ServiceLink])
+  async services(@Root() member: Member, @Ctx() context: Context): Promise<ServiceLink[]> {
+    const [rows, domains] = await Promise.all([servicesByMember(context).load(member.id), domainsByMember(context).load(member.id)]);
+    return rows.map((row) => toServiceLink(row, domains, context));
+  }
+
+  @FieldResolver(() => [MemberDomain], { description: 'Websites the member registered on or signed in from.' })
+  async domains(@Root() member: Member, @Ctx() context: Context): Promise<MemberDomain[]> {
+    return memberDomainsOf(await domainsByMember(context).load(member.id));
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })
+  async accessToken(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
+    if (context.caller.kind !== 'application') return null;
+    const row = await findMember(context.database.db, context.caller.accountId, member.id);
+    return row ? members.accessTokenOf(context.identity, row) : null;
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, { description: 'Profile, domains, network profiles and custom fields; `fields` keeps dotted paths.' })
+  async extended(
+    @Root() member: Member,
+    @Ctx() context: Context,
+    @Arg('fields', () => [String], { nullable: true }) fields: string[] | null,
+  ): Promise<Record<string, unknown>> {
+    const caller = context.caller.kind === 'application' || context.caller.kind === 'member' ? context.caller : undefined;
+    if (!caller) return {};
+    const row = await findMember(context.database.db, caller.accountId, member.id);
+    if (!row) return {};
+    const services = await this.services(member, context);
+    const domains = await this.domains(member, context);
+    return pickFields(extendedNode(row, services, domains), fields ?? undefined);
+  }
+}

@@ -1,0 +1,432 @@
+import type { Database, Executor } from '../../db/client.js';
+import type { ApplicationSettings } from '../../db/schema/index.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
+import { hashPassword, verifyPassword } from '../identity/passwords.js';
+import { normaliseDomain } from '../tenancy/tenancy.service.js';
+import type { IdentityServices } from './identity-services.js';
+import { NetworkError } from '../networks/adapter.js';
+import {
+  assertNewPassword,
+  normaliseEmail,
+  readCredentials,
+  readNetwork,
+  verifiedProfile,
+  type Credentials,
+} from './members.credentials.js';
+import { mergeInto } from './members.merge.js';
+import { profileValues, updateValues } from './members.profile.js';
+import * as q from './members.queries.js';
+import type { MemberRow, ServiceRow } from './members.queries.js';
+import type {
+  LoginInput,
+  MemberLookupInput,
+  MemberProfileInput,
+  RegisterMemberInput,
+  ResetPasswordInput,
+  ServiceCredentialsInput,
+  UpdateMemberInput,
+  VerifyEmailInput,
+  VisitInput,
+} from './members.types.js';
+
+/** Who acts: an application of an account, with the gateway's identity helpers. */
+export interface MemberScope {
+  db: Database;
+  accountId: number;
+  applicationId: number;
+  settings: ApplicationSettings;
+  identity: IdentityServices;
+}
+
+export interface MemberResult {
+  member: MemberRow;
+  created: boolean;
+}
+
+/** Registrations and logins through the API, without a website, are recorded under this domain. */
+const apiDomain = 'API';
+
+export async function requireMember(db: Executor, accountId: number, id: number): Promise<MemberRow> {
+  const member = await q.findMember(db, accountId, id);
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+/**
+ * Creates a member with this identity, or returns the member who has it: for email only when the
+ * password matches (otherwise CONFLICT, nothing changed); for a network, with its tokens updated.
+ */
+export async function registerMember(scope: MemberScope, input: RegisterMemberInput): Promise<MemberResult> {
+  const credentials = readCredentials(input.credentials, 'register');
+  const profile = profileValues(input.profile);
+  const visit = readVisit(input.visit);
+  if (credentials.network === 'email') {
+    const existing = await q.findService(scope.db, scope.accountId, 'email', credentials.uid);
+    if (existing) return { member: await existingEmailMember(scope, existing, credentials.password), created: false };
+    assertNewPassword(credentials.password);
+  } else {
+    const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
+    if (existing) return { member: await refreshNetworkIdentity(scope, existing, credentials, input.credentials), created: false };
+  }
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  const token = newAccessToken();
+  const created = await scope.db
+    .transaction(async (tx) => {
+      const member = await q.insertMember(tx, {
+        accountId: scope.accountId,
+        registeredByApplicationId: scope.applicationId,
+        email: credentials.network === 'email' ? credentials.email : emailOf(input.credentials),
+        ...profile,
+        importCode: input.importCode?.trim() || null,
+        accessTokenHash: digestToken(token),
+        accessTokenSealed: scope.identity.cipher.seal(token),
+      });
+      const service = await q.insertServiceIfAbsent(tx, {
+        accountId: scope.accountId,
+        memberId: member.id,
+        registeredByApplicationId: scope.applicationId,
+        ...sealed,
+        ...serviceDetails(input.credentials),
+      });
+      // Another registration of the same identity won the race: undo ours and answer with theirs.
+      if (!service) throw new IdentityTaken();
+      await recordVisit(tx, scope, member.id, service, 'register', visit);
+      return member;
+    })
+    .catch((error: unknown) => (error instanceof IdentityTaken ? undefined : Promise.reject(error)));
+  if (created) return { member: created, created: true };
+  return registerMember(scope, input);
+}
+
+class IdentityTaken extends Error {}
+
+/** Adds an identity to a member, or updates it when the member already has it. */
+export async function attachService(
+  scope: MemberScope,
+  memberId: number,
+  input: ServiceCredentialsInput,
+  profile?: MemberProfileInput,
+  visitInput?: VisitInput,
+): Promise<MemberResult> {
+  const member = await requireMember(scope.db, scope.accountId, memberId);
+  const credentials = readCredentials(input, 'register');
+  const values = profileValues(profile);
+  const visit = readVisit(visitInput);
+  const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
+  if (existing && existing.memberId !== member.id) {
+    throw new AppError('CONFLICT', `This ${credentials.network} identity belongs to another member; merge the members instead.`, 'uid');
+  }
+  if (credentials.network === 'email') assertNewPassword(credentials.password);
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  await scope.db.transaction(async (tx) => {
+    const service = existing
+      ? await q.updateService(tx, scope.accountId, existing.id, { ...sealed, ...serviceDetails(input), valid: true })
+      : await q.insertServiceIfAbsent(tx, {
+          accountId: scope.accountId,
+          memberId: member.id,
+          registeredByApplicationId: scope.applicationId,
+          ...sealed,
+          ...serviceDetails(input),
+        });
+    if (!service) throw new AppError('CONFLICT', `This ${credentials.network} identity was just registered by another member.`, 'uid');
+    if (Object.keys(values).length) await q.updateMember(tx, scope.accountId, member.id, values);
+    await recordVisit(tx, scope, member.id, service, 'register', visit);
+  });
+  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+}
+
+/**
+ * Signs a member in with email + password or a network identity, and records the login. Failed
+ * attempts back off per identity and per address (the throttle), never locking anyone out for good.
+ */
+export async function login(scope: MemberScope, input: LoginInput): Promise<MemberResult> {
+  const credentials = readCredentials(input.credentials, 'login');
+  const visit = readVisit(input.visit);
+  const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
+  const gate = await scope.identity.throttle.check(identity, visit.ip);
+  if (!gate.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${gate.retryAfterSeconds} s.`, null);
+  }
+  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
+  if (!service) {
+    await scope.identity.throttle.recordFailure(identity, visit.ip);
+    throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
+  }
+  let updates: Partial<q.NewServiceRow> = {};
+  if (credentials.network === 'email') {
+    const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
+    if (!checked.ok) {
+      await scope.identity.throttle.recordFailure(identity, visit.ip);
+      throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
+    }
+    if (checked.rehash) updates = { passwordHash: checked.rehash };
+  } else {
+    const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => {
+      void scope.identity.throttle.recordFailure(identity, visit.ip);
+      return new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authtoken');
+    });
+    updates = {
+      tokenSealed: scope.identity.cipher.seal(credentials.token),
+      ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
+      ...profileDetails(profile),
+      valid: true,
+    };
+  }
+  const member = await requireMember(scope.db, scope.accountId, service.memberId);
+  if (input.strictSso && visit.domain !== apiDomain) {
+    if (!(await q.hasRegisteredOnDomain(scope.db, scope.accountId, member.id, visit.domain))) {
+      throw new AppError('NO_ACCOUNT', `The member has not registered on ${visit.domain}.`, 'domain');
+    }
+  }
+  await scope.identity.throttle.recordSuccess(identity);
+  const now = new Date();
+  await scope.db.transaction(async (tx) => {
+    await q.updateService(tx, scope.accountId, service.id, { ...updates, lastLoginAt: now });
+    await q.updateMember(tx, scope.accountId, member.id, { lastLoginAt: now });
+    await recordVisit(tx, scope, member.id, service, 'login', visit, now);
+  });
+  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+}
+
+export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
+  const member = await requireMember(scope.db, scope.accountId, id);
+  const values = updateValues(input);
+  await scope.db.transaction(async (tx) => {
+    if (values.email && values.email.toLowerCase() !== member.email?.toLowerCase()) {
+      // The email identity follows the address, so the member signs in with the new one.
+      const [emailService] = (await q.servicesOfMembers(tx, scope.accountId, [member.id])).filter((s) => s.network === 'email');
+      if (emailService) {
+        const taken = await q.findService(tx, scope.accountId, 'email', values.email.toLowerCase());
+        if (taken) throw new AppError('CONFLICT', 'Another member signs in with this email address.', 'email');
+        await q.updateService(tx, scope.accountId, emailService.id, { uid: values.email.toLowerCase() });
+      }
+    }
+    const extended = input.extended ? { extended: { ...member.extended, ...input.extended } } : {};
+    await q.updateMember(tx, scope.accountId, member.id, { ...values, ...extended });
+  });
+  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+}
+
+/** A new password for the email identity, named by its service id and address (both must match). */
+export async function resetPassword(scope: MemberScope, id: number, input: ResetPasswordInput): Promise<MemberResult> {
+  const member = await requireMember(scope.db, scope.accountId, id);
+  const serviceId = Number(input.serviceId);
+  if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw invalidParameter('member_service_id', 'expected a service id');
+  const email = normaliseEmail(input.email);
+  assertNewPassword(input.password);
+  const service = await q.findServiceById(scope.db, scope.accountId, serviceId);
+  if (!service || service.memberId !== member.id || service.network !== 'email') {
+    throw notFound('Email service of this member', 'member_service_id');
+  }
+  if (!sameSecret(service.uid, email.toLowerCase())) {
+    throw invalidParameter('email', 'the address registered with this service');
+  }
+  await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: await hashPassword(input.password) });
+  return { member, created: false };
+}
+
+/**
+ * Marks an address verified (only the registering application may) and merges the account's
+ * members whose verified address is the same into the oldest of them, in one transaction.
+ */
+export async function verifyEmail(scope: MemberScope, id: number, input: VerifyEmailInput): Promise<MemberResult> {
+  const member = await requireMember(scope.db, scope.accountId, id);
+  if (member.registeredByApplicationId !== scope.applicationId) {
+    throw new AppError('WRONG_APPLICATION', 'Only the application that registered the member may verify its email.', 'apiKey');
+  }
+  const network = readNetwork(input.network, 'login');
+  const verifiedEmail = normaliseEmail(input.verifiedEmail, 'verified_email');
+  const services = await q.servicesOfMembers(scope.db, scope.accountId, [member.id]);
+  const service = input.serviceId
+    ? services.find((candidate) => String(candidate.id) === input.serviceId)
+    : services.find((candidate) => candidate.network === network);
+  if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceid' : 'service');
+  const survivor = await scope.db.transaction(async (tx) => {
+    const now = new Date();
+    await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
+    const verified = await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: now });
+    const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
+    const [oldest, ...others] = sharing.length ? sharing : [verified];
+    for (const other of others) await mergeInto(tx, oldest, other);
+    return oldest.id;
+  });
+  return { member: await requireMember(scope.db, scope.accountId, survivor), created: false };
+}
+
+/** Merges `fromId` into `intoId`; the other member's access token is the proof of ownership. */
+export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
+  const into = await requireMember(scope.db, scope.accountId, intoId);
+  const from = await requireMember(scope.db, scope.accountId, fromId);
+  if (into.id === from.id) throw invalidParameter('from', 'a member cannot be merged into itself');
+  if (!sameSecret(from.accessTokenHash, digestToken(fromAccessToken.trim()))) {
+    throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'accesstoken');
+  }
+  await scope.db.transaction((tx) => mergeInto(tx, into, from));
+  return { member: await requireMember(scope.db, scope.accountId, into.id), created: false };
+}
+
+export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
+  const member = await requireMember(scope.db, scope.accountId, id);
+  return q.deleteMember(scope.db, scope.accountId, member.id);
+}
+
+/** New network tokens from the network's refresh grant, stored sealed. */
+export async function refreshServiceTokens(scope: MemberScope, id: number, networkName: string): Promise<ServiceRow> {
+  const member = await requireMember(scope.db, scope.accountId, id);
+  const network = readNetwork(networkName, 'login');
+  if (network === 'email') throw invalidParameter('service', 'the email service has no tokens to refresh');
+  const [service] = (await q.servicesOfMembers(scope.db, scope.accountId, [member.id])).filter((s) => s.network === network);
+  if (!service?.tokenSealed) throw notFound(`The member's ${network} service`, 'service');
+  const adapter = scope.identity.networks.get(network);
+  if (!adapter) throw invalidParameter('service', `${network} tokens cannot be refreshed`);
+  try {
+    const refreshed = await adapter.refresh({
+      token: scope.identity.cipher.open(service.tokenSealed),
+      secret: service.tokenSecretSealed ? scope.identity.cipher.open(service.tokenSecretSealed) : undefined,
+      uid: service.uid,
+    });
+    return q.updateService(scope.db, scope.accountId, service.id, {
+      tokenSealed: scope.identity.cipher.seal(refreshed.token),
+      ...(refreshed.secret ? { tokenSecretSealed: scope.identity.cipher.seal(refreshed.secret) } : {}),
+      expiresAt: refreshed.expiresAt ?? null,
+      valid: true,
+    });
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    if (error.reason === 'unreachable') throw new AppError('NETWORK_UNAVAILABLE', `${network} did not answer; try again shortly.`, 'service');
+    if (error.reason === 'invalid_credentials') {
+      // The member revoked access on the network: the link stays, marked invalid, until they sign in again.
+      await q.updateService(scope.db, scope.accountId, service.id, { valid: false });
+      throw new AppError('INVALID_TOKEN', `${network} refused the stored tokens; the member must sign in with ${network} again.`, 'service');
+    }
+    throw invalidParameter('service', `${network} tokens cannot be refreshed`);
+  }
+}
+
+/** Finds a member by exactly one of: id, email, verified email, partner code + id, network + username. */
+export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput): Promise<MemberRow> {
+  if (lookup.id !== undefined && lookup.id !== null && lookup.id !== '0') {
+    const id = Number(lookup.id);
+    if (!Number.isSafeInteger(id) || id < 1) throw invalidParameter('id', 'expected a member id');
+    return requireMember(db, accountId, id);
+  }
+  let found: MemberRow | undefined;
+  if (lookup.email) {
+    found = await q.findMemberByEmail(db, accountId, lookup.email.trim());
+  } else if (lookup.verifiedEmail) {
+    [found] = await q.findMembersByVerifiedEmail(db, accountId, lookup.verifiedEmail.trim());
+  } else if (lookup.partnerCode || lookup.partnerId) {
+    if (!lookup.partnerCode) throw missingParameter('partnerCode', 'partnerID needs partnerCode.');
+    if (!lookup.partnerId) throw missingParameter('partnerID', 'partnerCode needs partnerID.');
+    const service = await q.findServiceByPartner(db, accountId, lookup.partnerCode.trim(), lookup.partnerId.trim());
+    found = service && (await q.findMember(db, accountId, service.memberId));
+  } else if (lookup.network || lookup.username) {
+    if (!lookup.network) throw missingParameter('service', 'username needs service.');
+    if (!lookup.username) throw missingParameter('username', 'service needs username.');
+    const service = await q.findServiceByUsername(db, accountId, lookup.network.trim().toLowerCase(), lookup.username.trim());
+    found = service && (await q.findMember(db, accountId, service.memberId));
+  } else {
+    throw missingParameter('id', 'Name the member by id, email, verified_email, partnerCode and partnerID, or service and username.');
+  }
+  if (!found) throw notFound('Member');
+  return found;
+}
+
+/** The member's access token, shown to API-key callers. */
+export function accessTokenOf(identity: IdentityServices, member: MemberRow): string {
+  return identity.cipher.open(member.accessTokenSealed);
+}
+
+// ——— helpers ———
+
+async function existingEmailMember(scope: MemberScope, service: ServiceRow, password: string): Promise<MemberRow> {
+  const checked = await verifyPassword(service.passwordHash ?? '', password);
+  if (!checked.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
+  if (checked.rehash) await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: checked.rehash });
+  return requireMember(scope.db, scope.accountId, service.memberId);
+}
+
+async function refreshNetworkIdentity(
+  scope: MemberScope,
+  service: ServiceRow,
+  credentials: Extract<Credentials, { token: string }>,
+  input: ServiceCredentialsInput,
+): Promise<MemberRow> {
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  await q.updateService(scope.db, scope.accountId, service.id, { ...sealed, ...serviceDetails(input), valid: true });
+  return requireMember(scope.db, scope.accountId, service.memberId);
+}
+
+/** The stored form of credentials: a password hash, or sealed network tokens (checked first when the application asks). */
+async function sealedCredentials(scope: MemberScope, credentials: Credentials, onInvalid: () => AppError) {
+  if (credentials.network === 'email') {
+    return { network: 'email', uid: credentials.uid, passwordHash: await hashPassword(credentials.password) };
+  }
+  const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, onInvalid);
+  return {
+    network: credentials.network,
+    uid: credentials.uid,
+    tokenSealed: scope.identity.cipher.seal(credentials.token),
+    tokenSecretSealed: credentials.secret ? scope.identity.cipher.seal(credentials.secret) : null,
+    ...profileDetails(profile),
+  };
+}
+
+function profileDetails(profile: Awaited<ReturnType<typeof verifiedProfile>>) {
+  if (!profile) return {};
+  return {
+    ...(profile.username ? { username: profile.username } : {}),
+    ...(profile.userUrl ? { userUrl: profile.userUrl } : {}),
+    ...(profile.paidAccount !== undefined ? { paidAccount: profile.paidAccount } : {}),
+    ...(profile.followers !== undefined ? { followers: profile.followers } : {}),
+    ...(profile.email && profile.emailVerified ? { verifiedEmail: profile.email } : {}),
+  };
+}
+
+function serviceDetails(input: ServiceCredentialsInput) {
+  return {
+    ...(input.partnerCode?.trim() ? { partnerCode: input.partnerCode.trim() } : {}),
+    ...(input.partnerId?.trim() ? { partnerId: input.partnerId.trim() } : {}),
+    ...(input.activitySharing !== undefined && input.activitySharing !== null ? { activitySharing: input.activitySharing } : {}),
+  };
+}
+
+function emailOf(input: ServiceCredentialsInput): string | null {
+  return input.email ? normaliseEmail(input.email) : null;
+}
+
+interface Visit {
+  domain: string;
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
+
+function readVisit(input: VisitInput | undefined): Visit {
+  const domain = input?.domain?.trim();
+  return { domain: domain ? normaliseDomain(domain) : apiDomain, ip: input?.ip?.trim() || undefined, userAgent: input?.userAgent?.trim().slice(0, 1000) || undefined };
+}
+
+async function recordVisit(
+  tx: Executor,
+  scope: MemberScope,
+  memberId: number,
+  service: ServiceRow,
+  kind: 'register' | 'login',
+  visit: Visit,
+  at = new Date(),
+): Promise<void> {
+  await q.touchDomain(tx, { accountId: scope.accountId, memberId, serviceId: service.id, domain: visit.domain, registered: kind === 'register', at });
+  await q.insertLoginEvent(tx, {
+    accountId: scope.accountId,
+    memberId,
+    serviceId: service.id,
+    applicationId: scope.applicationId,
+    kind,
+    network: service.network,
+    domain: visit.domain,
+    ip: visit.ip,
+    userAgent: visit.userAgent,
+    createdAt: at,
+  });
+}

@@ -1,0 +1,337 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  AttachServiceDocument,
+  DeleteMemberDocument,
+  LoginMemberDocument,
+  MemberDomainsDocument,
+  MergeMembersDocument,
+  RefreshServiceTokensDocument,
+  RegisterMemberDocument,
+  ResetPasswordDocument,
+  ShowMemberDocument,
+  UpdateMemberDocument,
+  VerifyEmailDocument,
+  type EnvelopeFragment,
+  type Gender,
+  type MemberRecordFragment,
+  type ServiceRecordFragment,
+} from '../../generated/graphql.js';
+import { formatTimestamp } from '../../lib/time.js';
+import type { Params } from '../params.js';
+import { defineRoute, pathId } from '../route.js';
+
+// ——— parameters ———
+
+const genders = ['M', 'F', 'Other'] as const;
+const genderValues: Record<(typeof genders)[number], Gender> = { M: 'M', F: 'F', Other: 'OTHER' };
+
+function gender(params: Params): Gender | undefined {
+  const value = params.oneOf('gender', genders);
+  return value && genderValues[value];
+}
+
+/** email + password, or a network token and user id, as register, attach and login send them. */
+function credentials(params: Params) {
+  const sharing = params.int('activity_sharing_enabled', { min: 0, max: 1 });
+  return {
+    network: params.requiredString('service'),
+    email: params.string('email'),
+    password: params.string('password'),
+    authToken: params.string('authtoken'),
+    authSecret: params.string('authsecret'),
+    uid: params.string('uid'),
+    partnerCode: params.string('partner'),
+    partnerId: params.string('sourceuid'),
+    activitySharing: sharing === undefined ? undefined : sharing === 1,
+  };
+}
+
+function registrationProfile(params: Params) {
+  return {
+    firstName: params.string('firstname'),
+    surname: params.string('surname'),
+    username: params.string('username'),
+    birthDate: params.dayFirstDate('birthdate', '-'),
+    gender: gender(params),
+    city: params.string('city'),
+    country: params.string('country'),
+    state: params.string('region'),
+    postCode: params.string('postcode'),
+  };
+}
+
+function visit(params: Params) {
+  return { domain: params.string('domain'), ip: params.string('ip'), userAgent: params.string('useragent') };
+}
+
+// ——— envelope ———
+
+const flag = (value: boolean) => (value ? '1' : '0');
+const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
+const count = (value: number | null) => (value === null ? null : String(value));
+
+export function serviceRecord(service: ServiceRecordFragment) {
+  return {
+    Service: service.network,
+    Valid: flag(service.valid),
+    ActivitySharing: flag(service.activitySharing),
+    ID: service.id,
+    UserID: service.userId,
+    Username: service.username,
+    UserURL: service.userUrl,
+    Token: service.token,
+    TokenSecret: service.tokenSecret,
+    LastUpdated: time(service.lastUpdated),
+    LastLogin: time(service.lastLogin),
+    VerifiedEmail: service.verifiedEmail,
+    PaidAccount: flag(service.paidAccount),
+    Followers: count(service.followers),
+    Likes: count(service.likes),
+    PartnerCode: service.partnerCode,
+    PartnerID: service.partnerId,
+    Domains: service.domains,
+  };
+}
+
+/** The member record of the seed: ID is a number; every other value a string or null. */
+export function memberRecord(member: MemberRecordFragment) {
+  return {
+    ID: Number(member.id),
+    Email: member.email,
+    FirstName: member.firstName,
+    Surname: member.surname,
+    Username: member.username,
+    Gender: member.gender === 'OTHER' ? 'Other' : member.gender,
+    Bio: member.bio,
+    AccessToken: member.accessToken,
+    AvatarURL: member.avatarUrl,
+    Country: member.country,
+    City: member.city,
+    State: member.state,
+    PostCode: member.postCode,
+    CountryCode: member.country,
+    GeoCountry: member.geo.country,
+    GeoCity: member.geo.city,
+    GeoRegion: member.geo.region,
+    GeoLat: member.geo.lat,
+    GeoLong: member.geo.long,
+    VerifiedEmail: member.verifiedEmail,
+  };
+}
+
+/**
+ * `{data, optins, services, jwt}`. Opt-ins are listed by the brands and segments module; until a
+ * member has any, the list is empty, as the seed shows for a member without opt-ins.
+ */
+function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
+  return { data, optins: [], services: member.services.map(serviceRecord), jwt };
+}
+
+const envelopeOf = (result: EnvelopeFragment) => envelopeBody(result.member, result.jwt);
+
+// ——— routes ———
+
+export const registerRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/register',
+  document: RegisterMemberDocument,
+  variables: (params) => ({
+    input: {
+      memberId: params.string('id'),
+      credentials: credentials(params),
+      profile: registrationProfile(params),
+      visit: visit(params),
+      importCode: params.string('code'),
+    },
+  }),
+  // Register alone answers with a one-element array.
+  shape: ({ registerMember }) => [envelopeOf(registerMember)],
+});
+
+export const attachServiceRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/register',
+  document: AttachServiceDocument,
+  variables: (params, request) => ({
+    memberId: pathId(request),
+    credentials: credentials(params),
+    profile: registrationProfile(params),
+    visit: visit(params),
+  }),
+  shape: ({ attachService }) => envelopeOf(attachService),
+});
+
+export const loginRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/login',
+  document: LoginMemberDocument,
+  variables: (params) => ({
+    input: { credentials: credentials(params), visit: visit(params), strictSso: params.boolean('strict_sso') },
+  }),
+  shape: ({ login }) => envelopeOf(login),
+});
+
+export const updateRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/update',
+  document: UpdateMemberDocument,
+  variables: (params, request) => ({
+    id: pathId(request),
+    input: {
+      firstName: params.string('firstname'),
+      surname: params.string('surname'),
+      username: params.string('username'),
+      email: params.string('email'),
+      // Update writes dates with slashes, unlike register.
+      birthDate: params.dayFirstDate('birthdate', '/'),
+      address: params.string('address'),
+      addressLine2: params.string('addressline2'),
+      city: params.string('city'),
+      state: params.string('state'),
+      country: params.string('country'),
+      postCode: params.string('postcode'),
+      homePhone: params.string('homephone'),
+      mobilePhone: params.string('mobilephone'),
+      website: params.string('website'),
+      bio: params.string('bio'),
+      gender: gender(params),
+    },
+  }),
+  shape: ({ updateMember }) => envelopeOf(updateMember),
+});
+
+export const resetRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/reset',
+  plan: 'advanced',
+  document: ResetPasswordDocument,
+  variables: (params, request) => ({
+    id: pathId(request),
+    input: {
+      email: params.requiredString('email'),
+      password: params.requiredString('password'),
+      serviceId: String(params.int('member_service_id', { min: 1 }) ?? params.requiredString('member_service_id')),
+    },
+  }),
+  shape: ({ resetPassword }) => envelopeOf(resetPassword),
+});
+
+export const verifyRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/verify',
+  document: VerifyEmailDocument,
+  variables: (params, request) => ({
+    id: pathId(request),
+    input: {
+      network: params.requiredString('service'),
+      verifiedEmail: params.requiredString('verified_email'),
+      serviceId: params.int('serviceid', { min: 1 })?.toString(),
+    },
+  }),
+  shape: ({ verifyEmail }) => envelopeOf(verifyEmail),
+});
+
+export const mergeRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/merge',
+  document: MergeMembersDocument,
+  variables: (params, request) => ({
+    intoId: pathId(request),
+    fromId: String(params.int('from', { min: 1 }) ?? params.requiredString('from')),
+    fromAccessToken: params.requiredString('accesstoken'),
+  }),
+  shape: ({ mergeMembers }) => envelopeOf(mergeMembers),
+});
+
+export const deleteRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/delete',
+  document: DeleteMemberDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ deleteMember }) => ({ Result: deleteMember }),
+});
+
+export const refreshRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/refresh',
+  plan: 'advanced',
+  document: RefreshServiceTokensDocument,
+  variables: (params, request) => ({ id: pathId(request), network: params.requiredString('service') }),
+  shape: ({ refreshServiceTokens }) => serviceRecord(refreshServiceTokens),
+});
+
+export const domainsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/member/:id/domains',
+  document: MemberDomainsDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ member }) =>
+    member.domains.map((domain) => ({ Domain: domain.domain, FirstVisit: time(domain.firstVisit), LastVisit: time(domain.lastVisit) })),
+});
+
+/**
+ * `fields` keeps the named fields of the member record (any case) and, with dotted names such as
+ * `extended.lastUpdated`, of the Extended node.
+ */
+function showVariables(params: Params, request: FastifyRequest) {
+  const id = (request.params as { id?: string }).id;
+  const fields = params.list('fields');
+  const extendedFields = fields?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
+  return {
+    lookup: {
+      id: id && id !== '0' ? pathId(request) : undefined,
+      email: params.string('email'),
+      verifiedEmail: params.string('verified_email'),
+      partnerCode: params.string('partnerCode'),
+      partnerId: params.int('partnerID', { min: 0 })?.toString(),
+      network: params.string('service'),
+      username: params.string('username'),
+    },
+    extended: params.boolean('extended') || Boolean(extendedFields?.length),
+    extendedFields: extendedFields?.length ? extendedFields : undefined,
+  };
+}
+
+function showShape(data: { member: MemberRecordFragment & { jwt: string | null; extended?: Record<string, unknown> } }, params: Params) {
+  const { member } = data;
+  const record: Record<string, unknown> = memberRecord(member);
+  if (member.extended) record.Extended = member.extended;
+  const fields = params.list('fields')?.filter((field) => !/^extended\./i.test(field));
+  const wanted = fields?.length ? new Set(fields.map((field) => field.toLowerCase())) : undefined;
+  const trimmed = wanted
+    ? Object.fromEntries(Object.entries(record).filter(([name]) => wanted.has(name.toLowerCase()) || name === 'Extended'))
+    : record;
+  return envelopeBody(member, member.jwt, trimmed);
+}
+
+export const showRoute = defineRoute({
+  methods: ['GET'],
+  path: '/member/:id',
+  document: ShowMemberDocument,
+  variables: showVariables,
+  shape: showShape,
+});
+
+/** Member show without an id in the path: the member is named by the other parameters. */
+export const showByParamsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/member',
+  document: ShowMemberDocument,
+  variables: showVariables,
+  shape: showShape,
+});
+
+export const memberRoutes = [
+  registerRoute,
+  loginRoute,
+  attachServiceRoute,
+  updateRoute,
+  resetRoute,
+  verifyRoute,
+  mergeRoute,
+  deleteRoute,
+  refreshRoute,
+  domainsRoute,
+  showRoute,
+  showByParamsRoute,
+];
