@@ -17,7 +17,8 @@ export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network
     adapters.set(network, profileAdapter(network, {
       ...spec,
       baseUrl: options.baseUrls?.[network] ?? spec.baseUrl,
-      tokenUrl: options.tokenUrls?.[network] ?? spec.tokenUrl,
+      // An override moves a refresh grant elsewhere; it cannot give a network one it lacks.
+      tokenUrl: spec.tokenUrl && (options.tokenUrls?.[network] ?? spec.tokenUrl),
     }, options.clients?.[network]));
   }
   return adapters;
