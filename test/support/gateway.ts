@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../../src/db/client.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import type { Plan } from '../../src/db/schema/index.js';
 import { clearKeyCache, createApplication } from '../../src/modules/tenancy/tenancy.service.js';
+import type { NetworkOptions } from '../../src/modules/networks/registry.js';
 import { createTestDatabase } from './database.js';
 
 export interface Tenant {
@@ -27,7 +28,11 @@ export interface TestGateway {
 
 let tenantCounter = 0;
 
-export async function startTestGateway(env: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestGateway> {
+export async function startTestGateway(
+  env: Record<string, string> = {},
+  database?: DatabaseHandle,
+  options: { networks?: NetworkOptions } = {},
+): Promise<TestGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -36,7 +41,7 @@ export async function startTestGateway(env: Record<string, string> = {}, databas
     ...env,
   });
   const db = database ?? (await createTestDatabase());
-  const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }) });
+  const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }), networks: options.networks ?? {} });
   clearKeyCache();
   return {
     gateway,
