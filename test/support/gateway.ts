@@ -28,6 +28,9 @@ export interface TestGateway {
 
 let tenantCounter = 0;
 
+/** Every test gateway seals and signs with this secret, so gateways can share a database. */
+export const testSecretKey = 'test-secret-key-of-at-least-32-characters';
+
 export async function startTestGateway(
   env: Record<string, string> = {},
   database?: DatabaseHandle,
@@ -37,7 +40,7 @@ export async function startTestGateway(
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     USAGE_FLUSH_SECONDS: '3600',
-    SECRET_KEY: 'test-secret-key-of-at-least-32-characters',
+    SECRET_KEY: testSecretKey,
     ...env,
   });
   const db = database ?? (await createTestDatabase());

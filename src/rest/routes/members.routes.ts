@@ -135,7 +135,17 @@ export const registerRoute = defineRoute({
   methods: ['POST'],
   path: '/member/register',
   document: RegisterMemberDocument,
-  variables: (params) => ({
+  variables: (params) => {
+    // Checked now; opting the member into the segment belongs to the segments module.
+    params.int('segmentid', { min: 1 });
+    return registerVariables(params);
+  },
+  // Register alone answers with a one-element array.
+  shape: ({ registerMember }) => [envelopeOf(registerMember)],
+});
+
+function registerVariables(params: Params) {
+  return {
     input: {
       memberId: params.string('id'),
       credentials: credentials(params),
@@ -143,10 +153,8 @@ export const registerRoute = defineRoute({
       visit: visit(params),
       importCode: params.string('code'),
     },
-  }),
-  // Register alone answers with a one-element array.
-  shape: ({ registerMember }) => [envelopeOf(registerMember)],
-});
+  };
+}
 
 export const attachServiceRoute = defineRoute({
   methods: ['POST'],
