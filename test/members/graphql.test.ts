@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members, memberServices } from '../../src/db/schema/index.js';
+import { mergeInto } from '../../src/modules/members/members.merge.js';
+import { findMember } from '../../src/modules/members/members.queries.js';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+
+let t: TestGateway;
+let app: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+  other = await t.tenant('advanced');
+});
+afterAll(() => t.close());
+
+let n = 0;
+async function register(tenant = app) {
+  const email = `gql${++n}-${Date.now()}@example.com`;
+  const { body } = await t.graphql(tenant.apiKey, `mutation ($email: String!) {
+    registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) {
+      member { id accessToken services { id } }
+    }
+  }`, { email });
+  expect(body.errors).toBeUndefined();
+  return { email, member: body.data.registerMember.member };
+}
+
+describe('member mutations over GraphQL', () => {
+  it('update, reset, verify, merge and delete', async () => {
+    const a = await register();
+    const b = await register();
+    const updated = await t.graphql(app.apiKey, `mutation ($id: ID!) {
+      updateMember(id: $id, input: { firstName: "Upd", extended: { tier: "gold" } }) { member { firstName extended(fields: ["tier", "givenName"]) } }
+    }`, { id: a.member.id });
+    expect(updated.body.data.updateMember.member).toEqual({ firstName: 'Upd', extended: { tier: 'gold', givenName: 'Upd' } });
+
+    const reset = await t.graphql(app.apiKey, `mutation ($id: ID!, $email: String!, $serviceId: ID!) {
+      resetPassword(id: $id, input: { email: $email, password: "brand new pass", serviceId: $serviceId }) { member { id } }
+    }`, { id: a.member.id, email: a.email, serviceId: a.member.services[0].id });
+    expect(reset.body.errors).toBeUndefined();
+
+    const verified = await t.graphql(app.apiKey, `mutation ($id: ID!, $email: String!) {
+      verifyEmail(id: $id, input: { network: "email", verifiedEmail: $email }) { member { verifiedEmail } }
+    }`, { id: a.member.id, email: a.email });
+    expect(verified.body.data.verifyEmail.member.verifiedEmail).toBe(a.email);
+
+    const merged = await t.graphql(app.apiKey, `mutation ($into: ID!, $from: ID!, $token: String!) {
+      mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id services { network } } }
+    }`, { into: a.member.id, from: b.member.id, token: b.member.accessToken });
+    expect(merged.body.data.mergeMembers.member.services).toHaveLength(2);
+
+    const deleted = await t.graphql(app.apiKey, 'mutation ($id: ID!) { deleteMember(id: $id) }', { id: a.member.id });
+    expect(deleted.body.data).toEqual({ deleteMember: true });
+    const gone = await t.graphql(app.apiKey, 'query ($id: ID!) { member(lookup: { id: $id }) { id } }', { id: b.member.id });
+    expect(gone.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
+  });
+
+  it('validates inputs with the parameter named', async () => {
+    const a = await register();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['mutation ($id: ID!) { updateMember(id: $id, input: { country: "Britain" }) { jwt } }', { id: a.member.id }, 'country'],
+      ['mutation ($id: ID!) { updateMember(id: $id, input: { email: "nope" }) { jwt } }', { id: a.member.id }, 'email'],
+      ['mutation ($id: ID!) { resetPassword(id: $id, input: { email: "x@example.com", password: "short", serviceId: "1" }) { jwt } }', { id: a.member.id }, 'password'],
+      ['mutation ($id: ID!) { verifyEmail(id: $id, input: { network: "myspace", verifiedEmail: "x@example.com" }) { jwt } }', { id: a.member.id }, 'service'],
+      ['mutation ($id: ID!) { mergeMembers(intoId: $id, fromId: $id, fromAccessToken: "x") { jwt } }', { id: a.member.id }, 'from'],
+      ['mutation { deleteMember(id: "abc") }', {}, 'id'],
+    ];
+    for (const [query, variables, param] of cases) {
+      const { body } = await t.graphql(app.apiKey, query, variables);
+      expect(body.errors?.[0]?.extensions, query).toMatchObject({ aeCode: 4, param });
+    }
+  });
+
+  it('answers not found for another account’s member', async () => {
+    const a = await register();
+    for (const query of [
+      'mutation ($id: ID!) { updateMember(id: $id, input: { firstName: "X" }) { jwt } }',
+      'mutation ($id: ID!) { deleteMember(id: $id) }',
+      'query ($id: ID!) { member(lookup: { id: $id }) { id } }',
+    ]) {
+      const { body } = await t.graphql(other.apiKey, query, { id: a.member.id });
+      expect(body.errors[0].extensions.code, query).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('a failed merge', () => {
+  it('leaves both members as they were', async () => {
+    const a = await register();
+    const b = await register();
+    const db = t.database.db;
+    const survivor = (await findMember(db, app.accountId, Number(a.member.id)))!;
+    const merged = (await findMember(db, app.accountId, Number(b.member.id)))!;
+    await expect(
+      db.transaction(async (tx) => {
+        await mergeInto(tx, survivor, merged);
+        throw new Error('failure after the rows moved');
+      }),
+    ).rejects.toThrow(/after the rows moved/);
+    const services = await db.select().from(memberServices).where(sql`${memberServices.memberId} = ${merged.id}`);
+    expect(services).toHaveLength(1);
+    const [row] = await db.select().from(members).where(sql`${members.id} = ${merged.id}`);
+    expect(row.mergedIntoId).toBeNull();
+  });
+});
