@@ -1,14 +1,24 @@
-import { randomUUID } from 'node:crypto';
-import { and, desc, gt, isNull, or } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, desc, gt, inArray, isNull, or } from 'drizzle-orm';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from 'jose';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { signingKeys } from '../../db/schema/index.js';
 import type { TokenCipher } from './token-cipher.js';
 
+/** What a member JWT asserts: this member, of this account, signed in through this application. */
 export interface MemberClaims {
   accountId: number;
   applicationId: number;
   memberId: number;
+}
+
+export interface SigningKeysOptions {
+  /** `iss` of every token; tokens of another issuer are refused. */
+  issuer: string;
+  /** How long a token is valid, and so how long a retired key stays published. Default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** The clock, in milliseconds since the epoch: tests move it instead of waiting. */
+  now?: () => number;
 }
 
 type ImportedKey = Awaited<ReturnType<typeof importJWK>>;
@@ -17,118 +27,228 @@ interface LoadedKey {
   kid: string;
   publicJwk: JWK;
   publicKey: ImportedKey;
+  /** Only for the key that signs (not retired); retired keys only verify. */
   privateKey?: ImportedKey;
-  retiredAt: Date | null;
+  /** After this the key is no longer published nor accepted; null while it signs. */
+  expiresAt: Date | null;
 }
 
+/** Ed25519: small keys and signatures, fast, and no parameters to get wrong. */
 const algorithm = 'EdDSA';
+const defaultLifetimeSeconds = 3600;
 
 /**
- * The keys that sign member JWTs (Ed25519). The newest unretired key signs; every key whose tokens
- * may still be valid is published at /.well-known/jwks.json and accepted. Rotation retires the
- * signing key without unpublishing it until its last token has expired.
+ * The keys that sign member JWTs. Exactly one key signs at a time; every key whose tokens may still
+ * be valid is published (`jwks()`, served at /.well-known/jwks.json) and accepted by `verify`.
+ * Rotation retires the signing key without unpublishing it until the last token it signed has
+ * expired, so rotating never breaks a token already handed out.
+ *
+ * Private keys are stored sealed with the token cipher (SECRET_KEY), never in the clear.
+ *
+ * Each instance holds the keys it last read; a rotation by another process is seen after `reload`.
  */
 export class SigningKeys {
+  /** Newest first: the first key with a private key is the one that signs. */
   private keys: LoadedKey[] = [];
 
   private constructor(
     private readonly cipher: TokenCipher,
     private readonly issuer: string,
     readonly tokenLifetimeSeconds: number,
+    private readonly now: () => number,
   ) {}
 
-  static async load(db: Database, cipher: TokenCipher, options: { issuer: string; tokenLifetimeSeconds?: number }) {
-    const keys = new SigningKeys(cipher, options.issuer, options.tokenLifetimeSeconds ?? 3600);
-    await keys.reload(db);
-    if (!keys.keys.some((key) => !key.retiredAt)) {
-      await keys.insertKey(db);
-      await keys.reload(db);
+  /**
+   * Loads the published keys, creating the first signing key when there is none. Processes that
+   * start together all derive the same id for that key (see `successorKid`), so their inserts meet
+   * on the primary key: one row is written, the others insert nothing and read it back.
+   */
+  static async load(db: Database, cipher: TokenCipher, options: SigningKeysOptions): Promise<SigningKeys> {
+    const lifetime = options.tokenLifetimeSeconds ?? defaultLifetimeSeconds;
+    if (!Number.isSafeInteger(lifetime) || lifetime <= 0) {
+      throw new Error(`tokenLifetimeSeconds must be a positive whole number of seconds, not ${lifetime}.`);
     }
+    const keys = new SigningKeys(cipher, options.issuer, lifetime, options.now ?? Date.now);
+    // Whether to create a key and which id it gets must come from one read: deciding on one read
+    // and naming the key from a later one would let a process that saw no key name a successor of
+    // the key another process created in between, and leave two signing keys.
+    const head = await chainHead(db);
+    if (head.signing.length === 0) await keys.insertSuccessor(db, head.previous);
+    await keys.reload(db);
+    if (!keys.signingKey()) throw new Error('No member-token signing key is active, and none could be created.');
     return keys;
   }
 
-  /** Reads the published keys again (after a rotation by another process). */
-  async reload(db: Database): Promise<void> {
+  /** Reads the published keys again, to pick up a rotation made by another process. */
+  async reload(db: Executor): Promise<void> {
     const rows = await db
       .select()
       .from(signingKeys)
-      .where(or(isNull(signingKeys.expiresAt), gt(signingKeys.expiresAt, new Date())))
+      .where(or(isNull(signingKeys.expiresAt), gt(signingKeys.expiresAt, new Date(this.now()))))
       .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
+    // Built aside and swapped in whole, so a failed reload leaves the previous keys in service.
     this.keys = await Promise.all(
-      rows.map(async (row) => ({
-        kid: row.kid,
-        publicJwk: row.publicJwk as JWK,
-        publicKey: await importJWK(row.publicJwk as JWK, algorithm),
-        privateKey: row.retiredAt ? undefined : await importJWK(JSON.parse(this.cipher.open(row.privateJwkSealed)) as JWK, algorithm),
-        retiredAt: row.retiredAt,
-      })),
+      rows.map(async (row): Promise<LoadedKey> => {
+        const publicJwk = publicPart(row.publicJwk as JWK);
+        return {
+          kid: row.kid,
+          publicJwk,
+          publicKey: await importJWK(publicJwk, algorithm),
+          privateKey: row.retiredAt ? undefined : await importJWK(this.openPrivateJwk(row.kid, row.privateJwkSealed), algorithm),
+          expiresAt: row.expiresAt,
+        };
+      }),
     );
   }
 
+  /** A member JWT: `iss`, `sub` (member id), `aud` (`app:<application id>`), `acc` (account id), `iat`, `exp`; `kid` in the header. */
   async sign(claims: MemberClaims): Promise<string> {
-    const key = this.keys.find((candidate) => candidate.privateKey && !candidate.retiredAt);
-    if (!key?.privateKey) throw new Error('No signing key is active.');
+    const key = this.signingKey();
+    if (!key?.privateKey) throw new Error('No member-token signing key is active.');
+    const issuedAt = Math.floor(this.now() / 1000);
     return new SignJWT({ acc: claims.accountId })
       .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT' })
       .setIssuer(this.issuer)
       .setSubject(String(claims.memberId))
       .setAudience(`app:${claims.applicationId}`)
-      .setIssuedAt()
-      .setExpirationTime(`${this.tokenLifetimeSeconds}s`)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.tokenLifetimeSeconds)
       .sign(key.privateKey);
   }
 
-  /** The claims of a valid token of ours; null for anything else (never throws on bad input). */
-  async verify(token: string): Promise<MemberClaims | null> {
+  /**
+   * The claims of a valid token of ours, or null for anything else: unknown or unpublished key, bad
+   * signature, another issuer, expired, malformed. Never throws for bad input, so callers need only
+   * one branch.
+   */
+  async verify(jwt: string): Promise<MemberClaims | null> {
     try {
       const { payload } = await jwtVerify(
-        token,
-        async (header) => {
-          const key = this.keys.find((candidate) => candidate.kid === header.kid);
+        jwt,
+        (header) => {
+          const key = this.published().find((candidate) => candidate.kid === header.kid);
           if (!key) throw new Error('unknown key');
           return key.publicKey;
         },
-        { issuer: this.issuer, algorithms: [algorithm] },
+        {
+          issuer: this.issuer,
+          // Pinning the algorithm refuses `alg: none` and any algorithm swap.
+          algorithms: [algorithm],
+          typ: 'JWT',
+          requiredClaims: ['sub', 'aud', 'iat', 'exp'],
+          currentDate: new Date(this.now()),
+        },
       );
-      const audience = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
-      const applicationId = Number(audience?.replace(/^app:/, ''));
-      const memberId = Number(payload.sub);
-      const accountId = Number(payload.acc);
-      if (![applicationId, memberId, accountId].every((id) => Number.isSafeInteger(id) && id > 0)) return null;
-      return { accountId, applicationId, memberId };
+      // The signature already vouches for these; reading them strictly still costs nothing.
+      const audience = typeof payload.aud === 'string' ? /^app:([1-9]\d*)$/.exec(payload.aud) : null;
+      const subject = typeof payload.sub === 'string' && /^[1-9]\d*$/.test(payload.sub) ? Number(payload.sub) : NaN;
+      const claims = { accountId: payload.acc, applicationId: Number(audience?.[1]), memberId: subject };
+      const valid = Object.values(claims).every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0);
+      return valid ? (claims as MemberClaims) : null;
     } catch {
       return null;
     }
   }
 
+  /** The public keys still published (a retired key until its last token has expired). */
   jwks(): { keys: JWK[] } {
-    return { keys: this.keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: algorithm, use: 'sig' })) };
+    return { keys: this.published().map((key) => ({ ...key.publicJwk, kid: key.kid, alg: algorithm, use: 'sig' })) };
   }
 
-  /** A new signing key from now on; the old one stays published until its tokens expire. */
+  /**
+   * Makes a new key the signing key, for this instance at once and for other processes at their
+   * next `reload`. The key it replaces stops signing now and stays published for one token
+   * lifetime, which covers every token signed with it up to now. (A process that has not reloaded
+   * yet keeps signing with the old key, and such a token stops verifying when the key expires, up
+   * to its reload delay early: reload soon after a rotation elsewhere.) Returns the new key's id.
+   *
+   * Retirement and creation share a transaction, so there is never a moment without a signing
+   * key; two rotations at the same moment yield one new key or two in a row, never two signing.
+   */
   async rotate(db: Database): Promise<string> {
-    const now = new Date();
+    const now = new Date(this.now());
     const expiresAt = new Date(now.getTime() + this.tokenLifetimeSeconds * 1000);
     const kid = await db.transaction(async (tx) => {
-      await tx.update(signingKeys).set({ retiredAt: now, expiresAt }).where(and(isNull(signingKeys.retiredAt)));
-      return this.insertKey(tx as unknown as Database);
+      const { signing, previous } = await chainHead(tx);
+      // Only the keys seen signing are retired. When another process rotates at the same moment,
+      // one of the two updates waits for the other's commit, then finds those keys retired and
+      // changes nothing, and its insert of the same successor id does nothing either.
+      if (signing.length > 0) {
+        await tx
+          .update(signingKeys)
+          .set({ retiredAt: now, expiresAt })
+          .where(and(inArray(signingKeys.kid, signing), isNull(signingKeys.retiredAt)));
+      }
+      return this.insertSuccessor(tx, previous);
     });
     await this.reload(db);
     return kid;
   }
 
-  private async insertKey(db: Database): Promise<string> {
+  private signingKey(): LoadedKey | undefined {
+    return this.keys.find((key) => key.privateKey);
+  }
+
+  /** Keys past their expiry are dropped here too, so they stop counting before the next reload. */
+  private published(): LoadedKey[] {
+    const now = this.now();
+    return this.keys.filter((key) => !key.expiresAt || key.expiresAt.getTime() > now);
+  }
+
+  private openPrivateJwk(kid: string, sealed: string): JWK {
+    try {
+      return JSON.parse(this.cipher.open(sealed)) as JWK;
+    } catch (error) {
+      throw new Error(`The private part of signing key ${kid} could not be opened; was SECRET_KEY changed?`, { cause: error });
+    }
+  }
+
+  /** Creates the key that follows `previousKid`, unless another process already did; returns its id. */
+  private async insertSuccessor(db: Executor, previousKid: string | undefined): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(algorithm, { crv: 'Ed25519', extractable: true });
-    const kid = randomUUID();
+    const kid = successorKid(previousKid);
     await db
       .insert(signingKeys)
       .values({
         kid,
         algorithm,
-        publicJwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+        publicJwk: publicPart(await exportJWK(publicKey)) as Record<string, unknown>,
         privateJwkSealed: this.cipher.seal(JSON.stringify(await exportJWK(privateKey))),
       })
       .onConflictDoNothing();
     return kid;
   }
+}
+
+/**
+ * A new key's id is derived from the id of the key it follows, so processes that create "the next
+ * key" at the same moment pick the same id and only one insert takes effect. Ids only need to be
+ * unique within the table; 128 bits of SHA-256 are plenty.
+ */
+function successorKid(previousKid: string | undefined): string {
+  return createHash('sha256')
+    .update(`marquee signing key after:${previousKid ?? ''}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+}
+
+/**
+ * The keys still signing (newest first), and the key the next one follows: the newest signing key,
+ * or the newest key of all when none signs (none at all on the first start). Creation times come
+ * from the database, not from a process clock. The table holds one row per rotation, so reading it
+ * whole is cheap.
+ */
+async function chainHead(db: Executor): Promise<{ signing: string[]; previous: string | undefined }> {
+  const rows = await db
+    .select({ kid: signingKeys.kid, retiredAt: signingKeys.retiredAt })
+    .from(signingKeys)
+    .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
+  const signing = rows.filter((row) => !row.retiredAt).map((row) => row.kid);
+  return { signing, previous: signing[0] ?? rows[0]?.kid };
+}
+
+/** Only the public members of an Ed25519 JWK, whatever else was stored, so `d` is never published. */
+function publicPart(jwk: JWK): JWK {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x };
 }
