@@ -1,84 +1,231 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError } from '../../src/modules/networks/adapter.js';
-import { loginNetworks, parseNetwork, registerNetworks, type Network } from '../../src/modules/networks/networks.js';
-import { profileSpecs } from '../../src/modules/networks/profiles.js';
-import { createNetworkAdapters, networkOptionsFromEnv } from '../../src/modules/networks/registry.js';
-import { startFakeNetworks } from '../support/fake-networks.js';
+import { NetworkError, type NetworkFailure, type NetworkProfile } from '../../src/modules/networks/adapter.js';
+import { externalNetworks, type ExternalNetwork } from '../../src/modules/networks/networks.js';
+import { createNetworkAdapters } from '../../src/modules/networks/registry.js';
+import { startFakeNetworks, type FakeNetworks, type FakeUser } from '../support/fake-networks.js';
 
-let fake: Awaited<ReturnType<typeof startFakeNetworks>>;
+let fake: FakeNetworks;
+let closedUrl: string;
 beforeAll(async () => {
   fake = await startFakeNetworks();
+  // A port that was just free: connections to it are refused.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 afterAll(() => fake.close());
 
-const reachable = Object.keys(profileSpecs) as Network[];
-const refreshable = reachable.filter((network) => profileSpecs[network as keyof typeof profileSpecs].tokenUrl);
+const adapterFor = (network: ExternalNetwork) =>
+  createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: fake.clients }).get(network)!;
 
-async function failure(promise: Promise<unknown>) {
+async function failure(promise: Promise<unknown>): Promise<NetworkFailure> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(NetworkError);
   return (error as NetworkError).reason;
 }
 
-describe.each(reachable)('%s adapter', (network) => {
-  const adapters = () => createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls });
+let next = 1000;
+function user(network: ExternalNetwork, extra: Partial<FakeUser> = {}): FakeUser {
+  const n = ++next;
+  return fake.addUser({
+    network, uid: String(n), token: `${network}-token-${n}`, refreshToken: `${network}-refresh-${n}`,
+    username: 'fan', email: 'fan@example.com', paid: true, followers: 12, ...extra,
+  });
+}
 
-  it('names the owner of a valid token', async () => {
-    const user = fake.addUser({ network, uid: `${network}-u1`, token: `${network}-t1`, username: 'fan', followers: 12, paid: true, email: 'fan@example.com' });
-    const profile = await adapters().get(network)!.verify({ token: user.token, uid: user.uid });
-    expect(profile.uid).toBe(user.uid);
+/** What each adapter makes of the fake's answer for `user()`, and how its tokens are refreshed. */
+const cases: Record<ExternalNetwork, { profile: (uid: string) => Omit<NetworkProfile, 'uid'>; refresh: 'rotates' | 'keeps' | 'not_supported' }> = {
+  twitter: {
+    profile: (uid) => ({ username: 'fan', userUrl: 'https://twitter.com/fan', avatarUrl: `https://pbs.twimg.com/profile_images/${uid}.jpg`, followers: 12 }),
+    refresh: 'rotates',
+  },
+  facebook: {
+    profile: (uid) => ({ username: 'fan', firstName: 'fan', email: 'fan@example.com', avatarUrl: `https://graph.facebook.com/${uid}/picture` }),
+    refresh: 'not_supported',
+  },
+  google: {
+    profile: () => ({ username: 'fan', firstName: 'fan', email: 'fan@example.com', emailVerified: true }),
+    refresh: 'keeps',
+  },
+  youtube: {
+    profile: (uid) => ({ username: '@fan', userUrl: 'https://www.youtube.com/@fan', avatarUrl: `https://yt3.ggpht.com/${uid}`, followers: 12 }),
+    refresh: 'keeps',
+  },
+  instagram: {
+    profile: () => ({ username: 'fan', userUrl: 'https://www.instagram.com/fan' }),
+    refresh: 'keeps',
+  },
+  lastfm: {
+    profile: (uid) => ({ username: uid, userUrl: `https://www.last.fm/user/${uid}`, avatarUrl: `https://lastfm.freetls.fastly.net/i/u/174s/${uid}.png`, paidAccount: true }),
+    refresh: 'not_supported',
+  },
+  spotify: {
+    profile: (uid) => ({
+      username: 'fan', userUrl: `https://open.spotify.com/user/${uid}`, email: 'fan@example.com', paidAccount: true, followers: 12,
+      avatarUrl: `https://i.scdn.co/image/${uid}`,
+    }),
+    refresh: 'keeps',
+  },
+  tumblr: {
+    profile: (uid) => ({ username: uid, userUrl: `https://${uid}.tumblr.com/`, followers: 12 }),
+    refresh: 'rotates',
+  },
+  soundcloud: {
+    profile: (uid) => ({
+      username: 'fan', userUrl: 'https://soundcloud.com/fan', avatarUrl: `https://i1.sndcdn.com/avatars-${uid}-large.jpg`, followers: 12, paidAccount: true,
+    }),
+    refresh: 'rotates',
+  },
+  foursquare: {
+    profile: (uid) => ({
+      username: 'fan', firstName: 'fan', email: 'fan@example.com', userUrl: `https://foursquare.com/user/${uid}`,
+      avatarUrl: `https://fastly.4sqi.net/img/user/original/${uid}.jpg`,
+    }),
+    refresh: 'not_supported',
+  },
+  deezer: {
+    profile: (uid) => ({
+      username: 'fan', firstName: 'fan', email: 'fan@example.com', userUrl: `https://www.deezer.com/profile/${uid}`, paidAccount: true,
+      avatarUrl: `https://e-cdns-images.dzcdn.net/images/user/${uid}/250x250.jpg`,
+    }),
+    refresh: 'not_supported',
+  },
+};
+
+describe.each([...externalNetworks])('%s', (network) => {
+  const { profile, refresh } = cases[network];
+
+  it('verifies a token and reads the profile', async () => {
+    const owner = user(network);
+    expect(await adapterFor(network).verify({ token: owner.token, uid: owner.uid })).toEqual({ uid: owner.uid, ...profile(owner.uid) });
   });
 
-  it('refuses an unknown token, and a token of another user', async () => {
-    expect(await failure(adapters().get(network)!.verify({ token: 'nope', uid: 'x' }))).toBe('invalid_credentials');
-    const user = fake.addUser({ network, uid: `${network}-u2`, token: `${network}-t2` });
-    expect(await failure(adapters().get(network)!.verify({ token: user.token, uid: 'someone-else' }))).toBe('uid_mismatch');
+  it('reads a free account as one', async () => {
+    const owner = user(network, { paid: false });
+    const read = await adapterFor(network).verify({ token: owner.token, uid: owner.uid });
+    if ('paidAccount' in profile(owner.uid)) expect(read.paidAccount).toBe(false);
+    else expect(read.paidAccount).toBeUndefined();
   });
 
-  it('says when the network cannot be reached', async () => {
-    const offline = createNetworkAdapters({ baseUrls: { [network]: 'http://127.0.0.1:9' } });
-    expect(await failure(offline.get(network)!.verify({ token: 't', uid: 'u' }))).toBe('unreachable');
+  it('refuses an unknown token as invalid_credentials', async () => {
+    const owner = user(network);
+    expect(await failure(adapterFor(network).verify({ token: `${owner.token}-forged`, uid: owner.uid }))).toBe('invalid_credentials');
   });
 
-  it('refreshes tokens through the refresh grant, where the network has one', async () => {
-    const user = fake.addUser({ network, uid: `${network}-u3`, token: `${network}-t3`, refreshToken: `${network}-r3` });
-    const adapter = adapters().get(network)!;
-    if (!refreshable.includes(network)) {
-      expect(await failure(adapter.refresh({ token: user.token, secret: user.refreshToken, uid: user.uid }))).toBe('not_supported');
-      return;
+  it("refuses another user's token as uid_mismatch", async () => {
+    const owner = user(network);
+    const error = await adapterFor(network).verify({ token: owner.token, uid: 'someone-else' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ network, reason: 'uid_mismatch' });
+  });
+
+  it('says unreachable when nothing listens, when the network fails, and when it answers something other than JSON', async () => {
+    const owner = user(network);
+    const offline = createNetworkAdapters({ baseUrls: { [network]: closedUrl }, clients: fake.clients }).get(network)!;
+    expect(await failure(offline.verify({ token: owner.token, uid: owner.uid }))).toBe('unreachable');
+    for (const status of [503, 200]) {
+      fake.failWith(network, status);
+      try {
+        expect(await failure(adapterFor(network).verify({ token: owner.token, uid: owner.uid }))).toBe('unreachable');
+      } finally {
+        fake.failWith(network, undefined);
+      }
     }
-    const refreshed = await adapter.refresh({ token: user.token, secret: user.refreshToken, uid: user.uid });
+  });
+
+  if (refresh === 'not_supported') {
+    it('has no refresh (not_supported), even with a token URL configured', async () => {
+      const owner = user(network);
+      expect(await failure(adapterFor(network).refresh({ token: owner.token, secret: owner.refreshToken, uid: owner.uid }))).toBe('not_supported');
+    });
+    return;
+  }
+
+  it(`refreshes the token (the refresh token ${refresh === 'rotates' ? 'rotates' : 'stays'})`, async () => {
+    const owner = user(network);
+    const [oldToken, oldSecret] = [owner.token, owner.refreshToken];
+    const adapter = adapterFor(network);
+    const refreshed = await adapter.refresh({ token: oldToken, secret: oldSecret, uid: owner.uid });
     expect(refreshed.token).toMatch(new RegExp(`^${network}-fresh-`));
-    expect(refreshed.secret).toBe(user.refreshToken);
+    expect(refreshed.token).toBe(owner.token);
     expect(refreshed.expiresAt!.getTime()).toBeGreaterThan(Date.now());
-    expect((await adapter.verify({ token: refreshed.token, uid: user.uid })).uid).toBe(user.uid);
-    expect(await failure(adapter.refresh({ token: 'x', secret: 'wrong', uid: user.uid }))).toBe('invalid_credentials');
+    if (refresh === 'rotates') expect(refreshed.secret).toBe(owner.refreshToken);
+    expect(refreshed.secret === oldSecret).toBe(refresh === 'keeps');
+    expect((await adapter.verify({ token: refreshed.token, uid: owner.uid })).uid).toBe(owner.uid);
+    expect(await failure(adapter.verify({ token: oldToken, uid: owner.uid }))).toBe('invalid_credentials');
+    // A rotated refresh token is single-use; Instagram refreshes with the (now replaced) token itself.
+    if (refresh === 'rotates' || network === 'instagram') {
+      expect(await failure(adapter.refresh({ token: oldToken, secret: oldSecret, uid: owner.uid }))).toBe('invalid_credentials');
+    }
+  });
+
+  it('refuses a revoked refresh token as invalid_credentials', async () => {
+    const owner = user(network);
+    const token = network === 'instagram' ? 'revoked' : owner.token;
+    expect(await failure(adapterFor(network).refresh({ token, secret: 'revoked', uid: owner.uid }))).toBe('invalid_credentials');
+  });
+
+  if (network !== 'instagram') {
+    it("reports a refused gateway client as not_supported, not as the member's fault; without a client the grant is still tried", async () => {
+      const owner = user(network);
+      const misconfigured = createNetworkAdapters({
+        baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: { [network]: { clientId: 'wrong', clientSecret: 'wrong' } },
+      }).get(network)!;
+      expect(await failure(misconfigured.refresh({ token: owner.token, secret: owner.refreshToken, uid: owner.uid }))).toBe('not_supported');
+      const clientless = createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls }).get(network)!;
+      expect((await clientless.refresh({ token: owner.token, secret: owner.refreshToken, uid: owner.uid })).token).toBe(owner.token);
+    });
+
+    it('cannot refresh without a stored refresh token (not_supported)', async () => {
+      const owner = user(network);
+      expect(await failure(adapterFor(network).refresh({ token: owner.token, uid: owner.uid }))).toBe('not_supported');
+    });
+  }
+
+  it('says unreachable when the token endpoint cannot be reached', async () => {
+    const owner = user(network);
+    const offline = createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: { [network]: `${closedUrl}/token` }, clients: fake.clients }).get(network)!;
+    expect(await failure(offline.refresh({ token: owner.token, secret: owner.refreshToken, uid: owner.uid }))).toBe('unreachable');
   });
 });
 
-describe('network identifiers', () => {
-  it('has email and eleven networks to register, two more to sign in', () => {
-    expect(registerNetworks).toHaveLength(12);
-    expect(loginNetworks.filter((n) => !(registerNetworks as readonly string[]).includes(n))).toEqual(['rdio', 'beatsmusic']);
-    expect(createNetworkAdapters().has('rdio')).toBe(false);
+describe('network-specific rules', () => {
+  it('Last.fm cannot verify without its API key and shared secret, and refuses a wrong signature', async () => {
+    const owner = user('lastfm');
+    const keyless = createNetworkAdapters({ baseUrls: fake.baseUrls }).get('lastfm')!;
+    expect(await failure(keyless.verify({ token: owner.token, uid: owner.uid }))).toBe('not_supported');
+    const wrongSecret = createNetworkAdapters({ baseUrls: fake.baseUrls, clients: { lastfm: { clientId: fake.clients.lastfm!.clientId, clientSecret: 'nope' } } }).get('lastfm')!;
+    expect(await failure(wrongSecret.verify({ token: owner.token, uid: owner.uid }))).toBe('not_supported');
   });
 
-  it.each([
-    [' Spotify ', 'register', 'spotify'],
-    ['LASTFM', 'login', 'lastfm'],
-    ['rdio', 'register', undefined],
-    ['rdio', 'login', 'rdio'],
-    ['myspace', 'login', undefined],
-  ] as const)('parses %s in the %s set as %s', (value, set, expected) => {
-    expect(parseNetwork(value, set)).toBe(expected);
+  it.each([['lastfm'], ['tumblr']] as const)('%s user names match whatever their case', async (network) => {
+    const owner = user(network, { uid: `Fan${++next}` });
+    expect((await adapterFor(network).verify({ token: owner.token, uid: owner.uid.toLowerCase() })).uid).toBe(owner.uid);
+    const spotify = user('spotify', { uid: `Fan${++next}` });
+    expect(await failure(adapterFor('spotify').verify({ token: spotify.token, uid: spotify.uid.toLowerCase() }))).toBe('uid_mismatch');
   });
 
-  it('reads base URLs and clients from the environment, refusing non-http URLs', () => {
-    expect(networkOptionsFromEnv({ NETWORK_SPOTIFY_BASE_URL: 'http://localhost:1/s', NETWORK_SPOTIFY_CLIENT_ID: 'id', NETWORK_SPOTIFY_CLIENT_SECRET: 's' })).toEqual({
-      baseUrls: { spotify: 'http://localhost:1/s' },
-      tokenUrls: {},
-      clients: { spotify: { clientId: 'id', clientSecret: 's' } },
-    });
-    expect(() => networkOptionsFromEnv({ NETWORK_DEEZER_BASE_URL: 'ftp://x' })).toThrow(/NETWORK_DEEZER_BASE_URL/);
+  it('Facebook sends appsecret_proof only with a client, and verifies either way', async () => {
+    const owner = user('facebook');
+    const clientless = createNetworkAdapters({ baseUrls: fake.baseUrls }).get('facebook')!;
+    expect((await clientless.verify({ token: owner.token, uid: owner.uid })).uid).toBe(owner.uid);
+    expect((await adapterFor('facebook').verify({ token: owner.token, uid: owner.uid })).uid).toBe(owner.uid);
+  });
+
+  it('Google marks the email verified only when Google says so; others never do', async () => {
+    const owner = user('google', { email: undefined });
+    expect((await adapterFor('google').verify({ token: owner.token, uid: owner.uid })).emailVerified).toBeUndefined();
+    for (const network of externalNetworks.filter((n) => n !== 'google')) {
+      const member = user(network);
+      expect((await adapterFor(network).verify({ token: member.token, uid: member.uid })).emailVerified).toBeUndefined();
+    }
+  });
+
+  it('network errors name the network for people and never contain the token', async () => {
+    const error = (await adapterFor('lastfm').verify({ token: 'secret-session-key', uid: 'x' }).catch((caught: unknown) => caught)) as NetworkError;
+    expect(error.message).toMatch(/^Last\.fm refused the credentials \(HTTP 403: Invalid session key/);
+    expect(error.message).not.toContain('secret-session-key');
   });
 });

@@ -1,10 +1,10 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createHash, createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Network } from '../../src/modules/networks/networks.js';
-import { profileSpecs } from '../../src/modules/networks/profiles.js';
+import { externalNetworks, type ExternalNetwork, type Network } from '../../src/modules/networks/networks.js';
 
 export interface FakeUser {
-  network: Network;
+  network: ExternalNetwork;
   uid: string;
   token: string;
   refreshToken?: string;
@@ -14,68 +14,271 @@ export interface FakeUser {
   followers?: number;
 }
 
-/** What each network's profile endpoint answers, in that network's own JSON shape. */
-const bodies: Record<keyof typeof profileSpecs, (user: FakeUser) => unknown> = {
-  twitter: (u) => ({ data: { id: u.uid, username: u.username, public_metrics: { followers_count: u.followers } } }),
-  facebook: (u) => ({ id: u.uid, name: u.username, email: u.email }),
-  google: (u) => ({ sub: u.uid, name: u.username, email: u.email, email_verified: Boolean(u.email) }),
-  youtube: (u) => ({ items: [{ id: u.uid, snippet: { customUrl: u.username }, statistics: { subscriberCount: String(u.followers ?? 0) } }] }),
-  instagram: (u) => ({ id: u.uid, username: u.username }),
-  lastfm: (u) => ({ user: { name: u.uid, url: `https://www.last.fm/user/${u.uid}`, subscriber: u.paid ? '1' : '0' } }),
-  spotify: (u) => ({ id: u.uid, display_name: u.username, email: u.email, product: u.paid ? 'premium' : 'free', followers: { total: u.followers ?? 0 } }),
-  tumblr: (u) => ({ response: { user: { name: u.uid } } }),
-  soundcloud: (u) => ({ id: u.uid, username: u.username, permalink_url: `https://soundcloud.com/${u.username}`, followers_count: u.followers, plan: u.paid ? 'Pro' : 'Free' }),
-  foursquare: (u) => ({ response: { user: { id: u.uid, firstName: u.username } } }),
-  deezer: (u) => ({ id: u.uid, name: u.username, link: `https://www.deezer.com/profile/${u.uid}`, status: u.paid ? 1 : 0 }),
-};
-
-function tokenOf(request: IncomingMessage, url: URL): string | undefined {
-  const header = request.headers.authorization?.match(/^(?:Bearer|OAuth)\s+(.+)$/)?.[1];
-  return header ?? url.searchParams.get('access_token') ?? url.searchParams.get('oauth_token') ?? url.searchParams.get('sk') ?? undefined;
+export interface FakeClient {
+  clientId: string;
+  clientSecret: string;
 }
 
-async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
-  let text = '';
-  for await (const chunk of request) text += chunk;
-  return new URLSearchParams(text);
+interface Answer {
+  status: number;
+  body: unknown;
 }
 
 /**
- * A stand-in for every network on 127.0.0.1: `/<network>/…` answers that network's profile for a
- * known token (401 otherwise), and `/<network>/token` runs the refresh grant, issuing a new token.
+ * How one network is imitated: its profile path (below `/<network>`), where it reads the token,
+ * what it answers for a known user, how it refuses an unknown token, and its refresh flavour.
+ */
+interface FakeNetwork {
+  profilePath: string;
+  /** Extra query parameters the real endpoint requires. */
+  requires?: Record<string, string>;
+  token(request: IncomingMessage, url: URL): string | undefined;
+  /** Checks beyond the token (signatures, proofs); an answer refuses the call. */
+  check?(url: URL, client: FakeClient): Answer | undefined;
+  profile(user: FakeUser): unknown;
+  refused: Answer;
+  refresh?: { kind: 'oauth2'; rotates: boolean } | { kind: 'instagram' };
+}
+
+const bearer = (request: IncomingMessage) => request.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
+const query = (name: string) => (_request: IncomingMessage, url: URL) => url.searchParams.get(name) ?? undefined;
+const graphRefusal: Answer = { status: 400, body: { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } } };
+
+const networks: Record<ExternalNetwork, FakeNetwork> = {
+  twitter: {
+    profilePath: '/2/users/me',
+    token: bearer,
+    profile: (u) => ({
+      data: {
+        id: u.uid, name: u.username, username: u.username, profile_image_url: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`,
+        public_metrics: { followers_count: u.followers ?? 0, following_count: 0 },
+      },
+    }),
+    refused: { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } },
+    refresh: { kind: 'oauth2', rotates: true },
+  },
+  facebook: {
+    profilePath: '/me',
+    token: query('access_token'),
+    check: (url, client) => {
+      const proof = url.searchParams.get('appsecret_proof');
+      const expected = createHmac('sha256', client.clientSecret).update(url.searchParams.get('access_token') ?? '').digest('hex');
+      if (proof !== null && proof !== expected) {
+        return { status: 400, body: { error: { message: 'Invalid appsecret_proof provided in the API argument', type: 'GraphMethodException', code: 100 } } };
+      }
+      return undefined;
+    },
+    profile: (u) => ({
+      id: u.uid, name: u.username, first_name: u.username?.split(' ')[0], last_name: u.username?.split(' ')[1], email: u.email,
+      picture: { data: { url: `https://graph.facebook.com/${u.uid}/picture`, is_silhouette: false } },
+    }),
+    refused: graphRefusal,
+  },
+  google: {
+    profilePath: '/oauth2/v3/userinfo',
+    token: bearer,
+    profile: (u) => ({ sub: u.uid, name: u.username, given_name: u.username, email: u.email, email_verified: Boolean(u.email) }),
+    refused: { status: 401, body: { error: 'invalid_request', error_description: 'Invalid Credentials' } },
+    refresh: { kind: 'oauth2', rotates: false },
+  },
+  youtube: {
+    profilePath: '/youtube/v3/channels',
+    requires: { mine: 'true', part: 'snippet,statistics' },
+    token: bearer,
+    profile: (u) => ({
+      kind: 'youtube#channelListResponse',
+      items: [{
+        kind: 'youtube#channel', id: u.uid,
+        snippet: { title: u.username ?? u.uid, customUrl: u.username && `@${u.username}`, thumbnails: { default: { url: `https://yt3.ggpht.com/${u.uid}` } } },
+        statistics: { subscriberCount: String(u.followers ?? 0), hiddenSubscriberCount: false },
+      }],
+    }),
+    refused: { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError' }] } } },
+    refresh: { kind: 'oauth2', rotates: false },
+  },
+  instagram: {
+    profilePath: '/me',
+    requires: { fields: 'id,username' },
+    token: query('access_token'),
+    profile: (u) => ({ id: u.uid, username: u.username }),
+    refused: graphRefusal,
+    refresh: { kind: 'instagram' },
+  },
+  lastfm: {
+    profilePath: '/2.0/',
+    requires: { method: 'user.getInfo', format: 'json' },
+    token: query('sk'),
+    check: (url, client) => {
+      if (url.searchParams.get('api_key') !== client.clientId) return { status: 403, body: { error: 10, message: 'Invalid API key - You must be granted a valid key by last.fm' } };
+      const signed = [...url.searchParams].filter(([name]) => name !== 'format' && name !== 'api_sig').sort(([a], [b]) => (a < b ? -1 : 1));
+      const signature = createHash('md5').update(signed.map(([name, value]) => name + value).join('') + client.clientSecret).digest('hex');
+      if (url.searchParams.get('api_sig') !== signature) return { status: 403, body: { error: 13, message: 'Invalid method signature supplied' } };
+      return undefined;
+    },
+    profile: (u) => ({
+      user: {
+        name: u.uid, realname: u.username ?? '', url: `https://www.last.fm/user/${u.uid}`, subscriber: u.paid ? '1' : '0', playcount: '42',
+        image: [{ size: 'small', '#text': `https://lastfm.freetls.fastly.net/i/u/34s/${u.uid}.png` }, { size: 'large', '#text': `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png` }],
+      },
+    }),
+    refused: { status: 403, body: { error: 9, message: 'Invalid session key - Please re-authenticate' } },
+  },
+  spotify: {
+    profilePath: '/v1/me',
+    token: bearer,
+    profile: (u) => ({
+      id: u.uid, display_name: u.username, email: u.email, product: u.paid ? 'premium' : 'free', followers: { href: null, total: u.followers ?? 0 },
+      external_urls: { spotify: `https://open.spotify.com/user/${u.uid}` }, images: [{ url: `https://i.scdn.co/image/${u.uid}`, height: 300, width: 300 }],
+    }),
+    refused: { status: 401, body: { error: { status: 401, message: 'Invalid access token' } } },
+    refresh: { kind: 'oauth2', rotates: false },
+  },
+  tumblr: {
+    profilePath: '/v2/user/info',
+    token: bearer,
+    profile: (u) => ({
+      meta: { status: 200, msg: 'OK' },
+      response: { user: { name: u.uid, likes: 0, following: 0, blogs: [{ name: u.uid, url: `https://${u.uid}.tumblr.com/`, primary: true, followers: u.followers ?? 0 }] } },
+    }),
+    refused: { status: 401, body: { meta: { status: 401, msg: 'Unauthorized' }, response: [] } },
+    refresh: { kind: 'oauth2', rotates: true },
+  },
+  soundcloud: {
+    profilePath: '/me',
+    token: (request) => request.headers.authorization?.match(/^OAuth (.+)$/)?.[1],
+    profile: (u) => ({
+      id: Number(u.uid) || u.uid, kind: 'user', username: u.username, permalink_url: `https://soundcloud.com/${u.username ?? u.uid}`,
+      avatar_url: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`, followers_count: u.followers ?? 0, plan: u.paid ? 'Pro Unlimited' : 'Free',
+    }),
+    refused: { status: 401, body: { code: 401, message: '' } },
+    refresh: { kind: 'oauth2', rotates: true },
+  },
+  foursquare: {
+    profilePath: '/v2/users/self',
+    token: query('oauth_token'),
+    check: (url) => (url.searchParams.get('v') ? undefined : { status: 400, body: { meta: { code: 400, errorType: 'param_error', errorDetail: 'Missing version' } } }),
+    profile: (u) => ({
+      meta: { code: 200 },
+      response: { user: { id: u.uid, firstName: u.username, contact: { email: u.email }, photo: { prefix: 'https://fastly.4sqi.net/img/user/', suffix: `/${u.uid}.jpg` }, canonicalUrl: `https://foursquare.com/user/${u.uid}` } },
+    }),
+    refused: { status: 401, body: { meta: { code: 401, errorType: 'invalid_auth', errorDetail: 'OAuth token invalid or revoked.' }, response: {} } },
+  },
+  deezer: {
+    profilePath: '/user/me',
+    token: query('access_token'),
+    profile: (u) => ({
+      id: Number(u.uid) || u.uid, name: u.username, firstname: u.username, email: u.email, status: u.paid ? 1 : 0,
+      link: `https://www.deezer.com/profile/${u.uid}`, picture_medium: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`, type: 'user',
+    }),
+    // Deezer reports errors with HTTP 200.
+    refused: { status: 200, body: { error: { type: 'OAuthException', message: 'Invalid OAuth access token.', code: 300 } } },
+  },
+};
+
+async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  return new URLSearchParams(body);
+}
+
+/** The client a token request presents (HTTP Basic or form fields); undefined when it presents none. */
+function presentedClient(request: IncomingMessage, form: URLSearchParams): FakeClient | undefined {
+  const basic = request.headers.authorization?.match(/^Basic (.+)$/)?.[1];
+  if (basic) {
+    const [clientId, clientSecret] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+    return { clientId: clientId ?? '', clientSecret: clientSecret ?? '' };
+  }
+  const clientId = form.get('client_id');
+  return clientId === null ? undefined : { clientId, clientSecret: form.get('client_secret') ?? '' };
+}
+
+export type FakeNetworks = Awaited<ReturnType<typeof startFakeNetworks>>;
+
+/**
+ * A stand-in for every network with an API, on 127.0.0.1 at a random port. `/<network>/<real path>`
+ * answers that network's profile for a known token (and refuses others as the network does), and
+ * `/<network>/token` runs its refresh, issuing a new token. A token request that presents a client
+ * must present the one in `clients`; one that presents none is accepted.
  */
 export async function startFakeNetworks() {
   const users: FakeUser[] = [];
+  const outages = new Map<ExternalNetwork, number>();
+  const clients = Object.fromEntries(externalNetworks.map((n) => [n, { clientId: `${n}-client-id`, clientSecret: `${n}-client-secret` }])) as Record<ExternalNetwork, FakeClient>;
   let issued = 0;
-  const server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://fake');
-    const network = url.pathname.split('/')[1] as keyof typeof bodies;
-    const reply = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    if (!(network in bodies)) return reply(404, { error: 'no such network' });
-    if (url.pathname === `/${network}/token` && request.method === 'POST') {
-      const form = await formOf(request);
-      const user = users.find((u) => u.network === network && u.refreshToken && u.refreshToken === form.get('refresh_token'));
-      if (form.get('grant_type') !== 'refresh_token' || !user) return reply(400, { error: 'invalid_grant' });
-      user.token = `${network}-fresh-${++issued}`;
-      return reply(200, { access_token: user.token, token_type: 'Bearer', expires_in: 3600 });
+
+  async function answer(request: IncomingMessage, network: ExternalNetwork, path: string, url: URL): Promise<Answer> {
+    const fake = networks[network];
+    const outage = outages.get(network);
+    if (outage) return { status: outage, body: 'Service Unavailable' };
+    if (path === '/token') return refresh(request, network, url);
+    if (path !== fake.profilePath || request.method !== 'GET') return { status: 404, body: { error: 'not found' } };
+    for (const [name, value] of Object.entries(fake.requires ?? {})) {
+      if (url.searchParams.get(name) !== value) return { status: 400, body: { error: `${name} must be ${value}` } };
     }
-    const token = tokenOf(request, url);
+    const refusal = fake.check?.(url, clients[network]);
+    if (refusal) return refusal;
+    const token = fake.token(request, url);
     const user = users.find((u) => u.network === network && u.token === token);
-    if (!user) return reply(401, { error: 'invalid token' });
-    return reply(200, bodies[network](user));
+    return user ? { status: 200, body: fake.profile(user) } : fake.refused;
+  }
+
+  async function refresh(request: IncomingMessage, network: ExternalNetwork, url: URL): Promise<Answer> {
+    const flavour = networks[network].refresh;
+    if (!flavour) return { status: 404, body: { error: 'not found' } };
+    if (flavour.kind === 'instagram') {
+      const user = users.find((u) => u.network === network && u.token === url.searchParams.get('access_token'));
+      if (request.method !== 'GET' || url.searchParams.get('grant_type') !== 'ig_refresh_token') return { status: 400, body: { error: { message: 'Unsupported request', type: 'IGApiException', code: 100 } } };
+      if (!user) return graphRefusal;
+      user.token = `${network}-fresh-${++issued}`;
+      return { status: 200, body: { access_token: user.token, token_type: 'bearer', expires_in: 5184000 } };
+    }
+    if (request.method !== 'POST') return { status: 405, body: { error: 'invalid_request' } };
+    const form = await formOf(request);
+    const client = presentedClient(request, form);
+    const expected = clients[network];
+    if (client && (client.clientId !== expected.clientId || client.clientSecret !== expected.clientSecret)) {
+      return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+    }
+    if (form.get('grant_type') !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type' } };
+    const user = users.find((u) => u.network === network && u.refreshToken !== undefined && u.refreshToken === form.get('refresh_token'));
+    if (!user) return { status: 400, body: { error: 'invalid_grant', error_description: 'Invalid refresh token' } };
+    user.token = `${network}-fresh-${++issued}`;
+    if (flavour.rotates) user.refreshToken = `${network}-refresh-${issued}`;
+    return {
+      status: 200,
+      body: { access_token: user.token, token_type: 'bearer', expires_in: 3600, ...(flavour.rotates ? { refresh_token: user.refreshToken } : {}) },
+    };
+  }
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    const [, network = '', ...rest] = url.pathname.split('/');
+    const reply = ({ status, body }: Answer) => {
+      response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
+      response.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    if (!(network in networks)) return reply({ status: 404, body: { error: 'no such network' } });
+    answer(request, network as ExternalNetwork, `/${rest.join('/')}`, url).then(reply, (error: unknown) => reply({ status: 500, body: { error: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const networks = Object.keys(bodies) as (keyof typeof bodies)[];
+
   return {
-    baseUrls: Object.fromEntries(networks.map((n) => [n, `${base}/${n}`])) as Partial<Record<Network, string>>,
-    tokenUrls: Object.fromEntries(networks.map((n) => [n, `${base}/${n}/token`])) as Partial<Record<Network, string>>,
-    addUser(user: FakeUser) {
-      users.push(user);
-      return user;
+    url: base,
+    baseUrls: Object.fromEntries(externalNetworks.map((n) => [n, `${base}/${n}`])) as Partial<Record<Network, string>>,
+    tokenUrls: Object.fromEntries(externalNetworks.map((n) => [n, `${base}/${n}/token`])) as Partial<Record<Network, string>>,
+    /** The clients the fake expects; pass them as `clients` (Last.fm needs its one to sign calls). */
+    clients: clients as Partial<Record<Network, FakeClient>>,
+    /** Registers a user; the returned object follows refreshes (its token and refresh token change). */
+    addUser(user: FakeUser): FakeUser {
+      const stored = { ...user };
+      users.push(stored);
+      return stored;
+    },
+    /** Makes a network answer every call with this HTTP status and a plain-text body; undefined restores it. */
+    failWith(network: ExternalNetwork, status: number | undefined) {
+      if (status === undefined) outages.delete(network);
+      else outages.set(network, status);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,84 +1,99 @@
 import { z } from 'zod';
-import { NetworkError, type NetworkAdapter, type NetworkCredentials, type RefreshedTokens } from './adapter.js';
-import { callNetwork } from './http.js';
-import { loginNetworks, type Network } from './networks.js';
-import { profileSpecs, type ProfileSpec } from './profiles.js';
+import { ConfigError } from '../../config.js';
+import type { NetworkAdapter } from './adapter.js';
+import { deezer } from './adapters/deezer.js';
+import type { AdapterDefinition, NetworkClient } from './adapters/define.js';
+import { facebook } from './adapters/facebook.js';
+import { foursquare } from './adapters/foursquare.js';
+import { google } from './adapters/google.js';
+import { instagram } from './adapters/instagram.js';
+import { lastfm } from './adapters/lastfm.js';
+import { retiredAdapter } from './adapters/retired.js';
+import { soundcloud } from './adapters/soundcloud.js';
+import { spotify } from './adapters/spotify.js';
+import { tumblr } from './adapters/tumblr.js';
+import { twitter } from './adapters/twitter.js';
+import { youtube } from './adapters/youtube.js';
+import { externalNetworks, isLoginNetwork, retiredNetworks, type ExternalNetwork, type Network } from './networks.js';
 
 export interface NetworkOptions {
+  /** API roots, replacing the networks' own (tests point them at a local fake). */
   baseUrls?: Partial<Record<Network, string>>;
+  /** Token endpoints, for networks that have one. */
   tokenUrls?: Partial<Record<Network, string>>;
-  clients?: Partial<Record<Network, { clientId: string; clientSecret: string }>>;
+  /** The gateway's client with each network: refresh calls, Last.fm signatures, Facebook's appsecret_proof. */
+  clients?: Partial<Record<Network, NetworkClient>>;
 }
 
-/** One adapter per reachable network; retired networks (rdio, beatsmusic) have none. */
+const definitions: Record<ExternalNetwork, AdapterDefinition> = {
+  twitter, facebook, google, instagram, lastfm, youtube, spotify, tumblr, soundcloud, foursquare, deezer,
+};
+
+/**
+ * One adapter per network with an API, and one per retired network (which refuses every call);
+ * email has none. A token URL override moves a network's refresh grant; it cannot give a network
+ * one it lacks.
+ */
 export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network, NetworkAdapter> {
   const adapters = new Map<Network, NetworkAdapter>();
-  for (const [network, spec] of Object.entries(profileSpecs) as [Network, ProfileSpec][]) {
-    adapters.set(network, profileAdapter(network, {
-      ...spec,
-      baseUrl: options.baseUrls?.[network] ?? spec.baseUrl,
-      // An override moves a refresh grant elsewhere; it cannot give a network one it lacks.
-      tokenUrl: spec.tokenUrl && (options.tokenUrls?.[network] ?? spec.tokenUrl),
-    }, options.clients?.[network]));
+  for (const network of externalNetworks) {
+    const definition = definitions[network];
+    adapters.set(network, definition.create({
+      baseUrl: options.baseUrls?.[network] ?? definition.baseUrl,
+      tokenUrl: definition.tokenUrl && (options.tokenUrls?.[network] ?? definition.tokenUrl),
+      client: options.clients?.[network],
+    }));
   }
+  for (const network of retiredNetworks) adapters.set(network, retiredAdapter(network));
   return adapters;
 }
 
-function profileAdapter(network: Network, spec: ProfileSpec, client?: { clientId: string; clientSecret: string }): NetworkAdapter {
-  return {
-    network,
-    async verify(credentials: NetworkCredentials) {
-      const url = new URL(spec.baseUrl.replace(/\/$/, '') + spec.profilePath);
-      const headers: Record<string, string> = {};
-      if (spec.auth === 'bearer') headers.authorization = `Bearer ${credentials.token}`;
-      else if (spec.auth === 'oauth-header') headers.authorization = `OAuth ${credentials.token}`;
-      else url.searchParams.set(spec.auth.query, credentials.token);
-      if (network === 'lastfm' && client) url.searchParams.set('api_key', client.clientId);
-      const profile = spec.read(await callNetwork(network, url.toString(), { headers }));
-      if (profile.uid !== credentials.uid) {
-        throw new NetworkError(network, 'uid_mismatch', `The ${network} token belongs to user ${profile.uid}, not ${credentials.uid}.`);
-      }
-      return profile;
-    },
-    async refresh(credentials: NetworkCredentials): Promise<RefreshedTokens> {
-      if (!spec.tokenUrl) throw new NetworkError(network, 'not_supported', `${network} tokens are not refreshed.`);
-      if (!credentials.secret) throw new NetworkError(network, 'invalid_credentials', `No ${network} refresh token is stored.`);
-      const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: credentials.secret });
-      const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-      if (client) headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
-      const body = await callNetwork(network, spec.tokenUrl, { method: 'POST', headers, body: form.toString() });
-      if (typeof body.access_token !== 'string') throw new NetworkError(network, 'unreachable', `${network} returned no access token.`);
-      return {
-        token: body.access_token,
-        // Some networks rotate the refresh token; others keep the one we have.
-        secret: typeof body.refresh_token === 'string' ? body.refresh_token : credentials.secret,
-        expiresAt: typeof body.expires_in === 'number' ? new Date(Date.now() + body.expires_in * 1000) : undefined,
-      };
-    },
-  };
-}
+const settings = { BASE_URL: 'baseUrl', TOKEN_URL: 'tokenUrl', CLIENT_ID: 'clientId', CLIENT_SECRET: 'clientSecret' } as const;
+const variablePattern = /^NETWORK_([A-Z0-9]+)_(BASE_URL|TOKEN_URL|CLIENT_ID|CLIENT_SECRET)$/;
 
-const url = z.url({ protocol: /^https?$/ });
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const networkSettingsSchema = z.object({
+  baseUrl: httpUrl.optional(),
+  tokenUrl: httpUrl.optional(),
+  clientId: z.string().trim().min(1).optional(),
+  clientSecret: z.string().trim().min(1).optional(),
+});
 
-/** `NETWORK_<NAME>_BASE_URL`, `_TOKEN_URL`, `_CLIENT_ID`, `_CLIENT_SECRET` for each network. */
+/**
+ * `NETWORK_<NAME>_BASE_URL`, `_TOKEN_URL`, `_CLIENT_ID` and `_CLIENT_SECRET` (NAME upper case),
+ * validated like the rest of the configuration: a typo stops the start with a ConfigError naming
+ * the variable. Empty values count as unset.
+ */
 export function networkOptionsFromEnv(env: NodeJS.ProcessEnv): NetworkOptions {
+  const problems: string[] = [];
+  const raw = new Map<ExternalNetwork, Record<string, string>>();
+  for (const [name, value] of Object.entries(env)) {
+    const match = variablePattern.exec(name);
+    if (!match || value === undefined || value === '') continue;
+    const network = match[1].toLowerCase();
+    if (!(externalNetworks as readonly string[]).includes(network)) {
+      problems.push(`${name}: ${isLoginNetwork(network) ? `${network} has no network API to configure` : `unknown network ${network}`}`);
+      continue;
+    }
+    const entry = raw.get(network as ExternalNetwork) ?? {};
+    entry[settings[match[2] as keyof typeof settings]] = value;
+    raw.set(network as ExternalNetwork, entry);
+  }
   const options: Required<NetworkOptions> = { baseUrls: {}, tokenUrls: {}, clients: {} };
-  for (const network of loginNetworks) {
+  for (const [network, entry] of raw) {
     const prefix = `NETWORK_${network.toUpperCase()}_`;
-    const read = (name: string, schema: z.ZodType<string> = z.string().min(1)) => {
-      const value = env[prefix + name];
-      if (!value) return undefined;
-      const parsed = schema.safeParse(value);
-      if (!parsed.success) throw new Error(`${prefix}${name}: must be an http(s) URL`);
-      return parsed.data;
-    };
-    const baseUrl = read('BASE_URL', url);
-    const tokenUrl = read('TOKEN_URL', url);
-    const clientId = read('CLIENT_ID');
-    const clientSecret = read('CLIENT_SECRET');
+    const parsed = networkSettingsSchema.safeParse(entry);
+    if (!parsed.success) {
+      const names = Object.fromEntries(Object.entries(settings).map(([suffix, key]) => [key, prefix + suffix]));
+      problems.push(...parsed.error.issues.map((issue) => `${names[String(issue.path[0])] ?? prefix}: ${issue.message}`));
+      continue;
+    }
+    const { baseUrl, tokenUrl, clientId, clientSecret } = parsed.data;
     if (baseUrl) options.baseUrls[network] = baseUrl;
     if (tokenUrl) options.tokenUrls[network] = tokenUrl;
     if (clientId && clientSecret) options.clients[network] = { clientId, clientSecret };
+    else if (clientId || clientSecret) problems.push(`${prefix}${clientId ? 'CLIENT_SECRET' : 'CLIENT_ID'}: required with ${prefix}${clientId ? 'CLIENT_ID' : 'CLIENT_SECRET'}`);
   }
+  if (problems.length > 0) throw new ConfigError(problems.sort());
   return options;
 }

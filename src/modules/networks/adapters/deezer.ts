@@ -1,0 +1,29 @@
+import { at, refusedByStatus, text, type Classifier } from '../http.js';
+import { defineProfileAdapter } from './define.js';
+
+/** Deezer answers errors with HTTP 200 and an `error` object; `OAuthException` refuses the token. */
+const deezerFailure: Classifier = (status, body) => {
+  if (at(body, 'error.type') === 'OAuthException') return 'invalid_credentials';
+  if (at(body, 'error') !== undefined) return 'unreachable';
+  return refusedByStatus(status, body);
+};
+
+/** Deezer `/user/me` with `access_token`; tokens with `offline_access` do not expire and cannot be refreshed. */
+export const deezer = defineProfileAdapter({
+  network: 'deezer',
+  baseUrl: 'https://api.deezer.com',
+  profilePath: '/user/me',
+  auth: { query: 'access_token' },
+  classify: deezerFailure,
+  read: (body) => ({
+    uid: text(body.id),
+    username: text(body.name),
+    userUrl: text(body.link),
+    firstName: text(body.firstname),
+    surname: text(body.lastname),
+    email: text(body.email),
+    avatarUrl: text(body.picture_medium) ?? text(body.picture),
+    // status: 0 free, 1 Premium, 2 Premium+ (and later tiers).
+    paidAccount: typeof body.status === 'number' ? body.status > 0 : undefined,
+  }),
+});

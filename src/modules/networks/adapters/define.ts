@@ -1,0 +1,98 @@
+import { NetworkError, type NetworkAdapter, type NetworkCredentials, type NetworkProfile, type RefreshedTokens } from '../adapter.js';
+import { callNetwork, endpoint, type Classifier } from '../http.js';
+import { displayName, type ExternalNetwork } from '../networks.js';
+
+export interface NetworkClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Where one adapter calls, after configuration: the API root, the token endpoint, and the gateway's client. */
+export interface Endpoints {
+  baseUrl: string;
+  /** Absent when the network has no way to refresh tokens. */
+  tokenUrl?: string;
+  client?: NetworkClient;
+}
+
+/** One network's adapter, before configuration: its real endpoints, and how to build it for others. */
+export interface AdapterDefinition {
+  network: ExternalNetwork;
+  baseUrl: string;
+  tokenUrl?: string;
+  create(endpoints: Endpoints): NetworkAdapter;
+}
+
+export interface RefreshCall {
+  network: ExternalNetwork;
+  tokenUrl: string;
+  client?: NetworkClient;
+  credentials: NetworkCredentials;
+}
+
+export type RefreshGrant = (call: RefreshCall) => Promise<RefreshedTokens>;
+
+/** Adds the token (and anything else the network wants) to the profile request. */
+export type Authorise = (request: { url: URL; headers: Record<string, string> }, credentials: NetworkCredentials, endpoints: Endpoints) => void;
+
+/** A profile as read from an answer: the id may be missing when the answer is not what was expected. */
+export type ProfileReading = Partial<NetworkProfile>;
+
+/**
+ * A network whose `verify` is one GET of the token owner's profile. `auth` says where the token
+ * goes: an `Authorization: Bearer` header, SoundCloud's `Authorization: OAuth`, a query parameter,
+ * or a function for networks that sign requests.
+ */
+export interface ProfileSpec {
+  network: ExternalNetwork;
+  baseUrl: string;
+  /** Path and fixed query below the API root. */
+  profilePath: string;
+  auth: 'bearer' | 'oauth' | { query: string } | Authorise;
+  /** Failures the network reports in its own way; 401 and 403 always refuse the credentials. */
+  classify?: Classifier;
+  read(body: Record<string, unknown>): ProfileReading;
+  /** User names that differ only in case are the same user (the network's spelling is returned). */
+  caseInsensitiveUid?: boolean;
+  /** The network's token endpoint and grant; absent: its tokens are not refreshed. */
+  refresh?: { tokenUrl: string; grant: RefreshGrant };
+}
+
+export function defineProfileAdapter(spec: ProfileSpec): AdapterDefinition {
+  const { network } = spec;
+  const name = displayName(network);
+  return {
+    network,
+    baseUrl: spec.baseUrl,
+    tokenUrl: spec.refresh?.tokenUrl,
+    create: (endpoints) => ({
+      network,
+      async verify(credentials) {
+        const request = { url: endpoint(endpoints.baseUrl, spec.profilePath), headers: {} as Record<string, string> };
+        authorise(spec.auth, request, credentials, endpoints);
+        const reading = spec.read(await callNetwork(network, request.url, { headers: request.headers, classify: spec.classify }));
+        if (!reading.uid) throw new NetworkError(network, 'unreachable', `${name} answered without a user id.`);
+        const same = spec.caseInsensitiveUid ? reading.uid.toLowerCase() === credentials.uid.toLowerCase() : reading.uid === credentials.uid;
+        if (!same) {
+          throw new NetworkError(network, 'uid_mismatch', `The ${name} token belongs to user ${reading.uid}, not ${credentials.uid}.`);
+        }
+        return withoutUndefined({ ...reading, uid: reading.uid });
+      },
+      async refresh(credentials) {
+        if (!spec.refresh || !endpoints.tokenUrl) throw new NetworkError(network, 'not_supported', `${name} tokens cannot be refreshed.`);
+        return spec.refresh.grant({ network, tokenUrl: endpoints.tokenUrl, client: endpoints.client, credentials });
+      },
+    }),
+  };
+}
+
+function authorise(auth: ProfileSpec['auth'], request: { url: URL; headers: Record<string, string> }, credentials: NetworkCredentials, endpoints: Endpoints) {
+  if (typeof auth === 'function') auth(request, credentials, endpoints);
+  else if (auth === 'bearer') request.headers.authorization = `Bearer ${credentials.token}`;
+  else if (auth === 'oauth') request.headers.authorization = `OAuth ${credentials.token}`;
+  else request.url.searchParams.set(auth.query, credentials.token);
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}

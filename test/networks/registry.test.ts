@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.js';
+import { NetworkError } from '../../src/modules/networks/adapter.js';
+import { externalNetworks, loginNetworks, retiredNetworks } from '../../src/modules/networks/networks.js';
+import { createNetworkAdapters, networkOptionsFromEnv } from '../../src/modules/networks/registry.js';
+
+describe('createNetworkAdapters', () => {
+  it('has an adapter for every login network but email', () => {
+    const adapters = createNetworkAdapters();
+    expect([...adapters.keys()].sort()).toEqual(loginNetworks.filter((n) => n !== 'email').sort());
+    for (const [network, adapter] of adapters) expect(adapter.network).toBe(network);
+  });
+
+  it.each([...retiredNetworks])('%s is retired: verify and refresh fail without calling out', async (network) => {
+    const adapter = createNetworkAdapters({ baseUrls: { [network]: 'http://127.0.0.1:9' } }).get(network)!;
+    for (const call of [adapter.verify({ token: 't', uid: 'u' }), adapter.refresh({ token: 't', secret: 's', uid: 'u' })]) {
+      const error = await call.catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ network, reason: 'retired', message: expect.stringMatching(/retired network/) });
+    }
+  });
+
+  it('a token URL cannot give a refresh grant to a network without one', async () => {
+    const adapter = createNetworkAdapters({ tokenUrls: { deezer: 'http://127.0.0.1:9/token' } }).get('deezer')!;
+    await expect(adapter.refresh({ token: 't', secret: 's', uid: 'u' })).rejects.toMatchObject({ reason: 'not_supported' });
+  });
+});
+
+describe('networkOptionsFromEnv', () => {
+  it('reads base URLs, token URLs and clients per network', () => {
+    expect(networkOptionsFromEnv({
+      PATH: '/usr/bin',
+      NETWORK_SPOTIFY_BASE_URL: 'http://localhost:1/spotify',
+      NETWORK_SPOTIFY_TOKEN_URL: 'https://accounts.example/api/token',
+      NETWORK_SPOTIFY_CLIENT_ID: 'id',
+      NETWORK_SPOTIFY_CLIENT_SECRET: 'secret',
+      NETWORK_LASTFM_CLIENT_ID: ' key ',
+      NETWORK_LASTFM_CLIENT_SECRET: 'shared',
+      NETWORK_DEEZER_BASE_URL: '',
+    })).toEqual({
+      baseUrls: { spotify: 'http://localhost:1/spotify' },
+      tokenUrls: { spotify: 'https://accounts.example/api/token' },
+      clients: { spotify: { clientId: 'id', clientSecret: 'secret' }, lastfm: { clientId: 'key', clientSecret: 'shared' } },
+    });
+  });
+
+  it('has nothing to say for an empty environment', () => {
+    expect(networkOptionsFromEnv({})).toEqual({ baseUrls: {}, tokenUrls: {}, clients: {} });
+  });
+
+  it.each([
+    ['NETWORK_DEEZER_BASE_URL', 'ftp://api.deezer.com', /NETWORK_DEEZER_BASE_URL: must be an http/],
+    ['NETWORK_GOOGLE_TOKEN_URL', 'not a url', /NETWORK_GOOGLE_TOKEN_URL: must be an http/],
+    ['NETWORK_SPOTIFY_CLIENT_ID', 'only-the-id', /NETWORK_SPOTIFY_CLIENT_SECRET: required with NETWORK_SPOTIFY_CLIENT_ID/],
+    ['NETWORK_TWITTER_CLIENT_SECRET', 'only-the-secret', /NETWORK_TWITTER_CLIENT_ID: required with NETWORK_TWITTER_CLIENT_SECRET/],
+    ['NETWORK_MYSPACE_BASE_URL', 'https://myspace.example', /NETWORK_MYSPACE_BASE_URL: unknown network myspace/],
+    ['NETWORK_RDIO_BASE_URL', 'https://rdio.example', /NETWORK_RDIO_BASE_URL: rdio has no network API/],
+    ['NETWORK_EMAIL_CLIENT_ID', 'x', /NETWORK_EMAIL_CLIENT_ID: email has no network API/],
+  ])('refuses %s=%j', (name, value, message) => {
+    expect(() => networkOptionsFromEnv({ [name]: value })).toThrow(ConfigError);
+    expect(() => networkOptionsFromEnv({ [name]: value })).toThrow(message);
+  });
+
+  it('lists every problem at once', () => {
+    const error = (() => {
+      try {
+        networkOptionsFromEnv({ NETWORK_YOUTUBE_BASE_URL: 'javascript:alert(1)', NETWORK_TUMBLR_TOKEN_URL: 'file:///etc/passwd', NETWORK_FOO_CLIENT_ID: 'x' });
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+    })();
+    expect(error?.problems).toEqual([
+      'NETWORK_FOO_CLIENT_ID: unknown network foo',
+      'NETWORK_TUMBLR_TOKEN_URL: must be an http:// or https:// URL',
+      'NETWORK_YOUTUBE_BASE_URL: must be an http:// or https:// URL',
+    ]);
+  });
+
+  it('leaves other NETWORK_ variables alone', () => {
+    expect(networkOptionsFromEnv({ NETWORK_MODE: 'bridge', NETWORK_SPOTIFY_TIMEOUT: '3' })).toEqual({ baseUrls: {}, tokenUrls: {}, clients: {} });
+  });
+
+  it('names every external network', () => {
+    for (const network of externalNetworks) {
+      const name = `NETWORK_${network.toUpperCase()}_BASE_URL`;
+      expect(networkOptionsFromEnv({ [name]: `https://${network}.example` }).baseUrls).toEqual({ [network]: `https://${network}.example` });
+    }
+  });
+});
