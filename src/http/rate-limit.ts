@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { limiterKey, openLimiterRedis } from '../lib/limiter-store.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateDecision {
@@ -23,12 +23,7 @@ export class RateLimiter {
 
   static async create(perMinute: number, redisUrl?: string): Promise<RateLimiter> {
     if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory({ points: perMinute, duration: 60 }));
-    // Loaded only when configured: the embedded setup never pays for the Redis client.
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    // Without an offline queue, calls made before the connection is up would all go to the
-    // in-process fallback; waiting (briefly) for it makes the shared budget real from the first call.
-    await connected(redis, 2000);
+    const redis = await openLimiterRedis(redisUrl);
     // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
     const limiter = new RateLimiterRedis({
       storeClient: redis,
@@ -40,9 +35,8 @@ export class RateLimiter {
     return new RateLimiter(perMinute, limiter, redis);
   }
 
-  /** Keys are hashed before they are used as limiter keys, so Redis never holds a usable key. */
   async consume(identity: string): Promise<RateDecision> {
-    const key = createHash('sha256').update(identity).digest('base64url');
+    const key = limiterKey(identity);
     try {
       const result = await this.limiter.consume(key);
       return this.decision(true, result);
@@ -64,18 +58,4 @@ export class RateLimiter {
       resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
     };
   }
-}
-
-/** Resolves once connected, or after `timeoutMs` (the fallback limiter covers the gap); never rejects. */
-function connected(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    redis.once('ready', done);
-  });
 }

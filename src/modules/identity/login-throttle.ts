@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { limiterKey, openLimiterRedis } from '../../lib/limiter-store.js';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -78,12 +78,7 @@ export class LoginThrottle {
         new RateLimiterMemory(limiterRules.addresses),
       );
     }
-    // Loaded only when configured: the embedded setup never pays for the Redis client.
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    // Without an offline queue, calls made before the connection is up would all go to the
-    // in-process fallback; waiting (briefly) for it makes the shared counts real from the first call.
-    await connected(redis, 2000);
+    const redis = await openLimiterRedis(options.redisUrl);
     // While Redis is unreachable each limiter falls back to memory (insuranceLimiter): sign-ins keep
     // working and keep being throttled per gateway, instead of failing or going unthrottled.
     const shared = (rules: IRateLimiterOptions) =>
@@ -135,29 +130,7 @@ export function backOffSeconds(failures: number): number {
   return Math.min(throttleRules.firstBlockSeconds * 2 ** Math.min(beyond - 1, 30), throttleRules.maxBlockSeconds);
 }
 
-/**
- * Identities and addresses are hashed before they become limiter keys, so Redis never holds an
- * email address or a client address, and any value makes a key of the same, safe shape.
- */
-function limiterKey(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
-}
-
 /** Going over the address limit is what starts its block, so that rejection is no error here. */
 function overLimitIsExpected(rejection: unknown): void {
   if (!(rejection instanceof RateLimiterRes)) throw rejection;
-}
-
-/** Resolves once connected, or after `timeoutMs` (the fallback limiters cover the gap); never rejects. */
-function connected(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    redis.once('ready', done);
-  });
 }
