@@ -105,3 +105,25 @@ describe('a failed merge', () => {
     expect(row.mergedIntoId).toBeNull();
   });
 });
+
+describe('SQL round trips', () => {
+  it('nested member fields cost the same whatever the number of members: only the lookups grow', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.push((await register()).member.id);
+    const roundTrips = async (count: number) => {
+      const fields = 'id accessToken extended(fields: ["givenName"]) services { network token domains } domains { domain }';
+      const query = `{ ${ids.slice(0, count).map((id, i) => `m${i}: member(lookup: { id: "${id}" }) { ${fields} }`).join(' ')} }`;
+      const response = await t.request({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
+        payload: { query },
+      });
+      expect(response.json().errors).toBeUndefined();
+      return Number(response.headers['x-sql-round-trips']);
+    };
+    const [two, six] = [await roundTrips(2), await roundTrips(6)];
+    // One lookup per aliased root field; services, domains and member rows are one batch each.
+    expect(six - two).toBe(4);
+  });
+});

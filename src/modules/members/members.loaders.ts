@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
-import { defineLoader, groupByKey } from '../../graphql/loaders.js';
+import { defineLoader, groupByKey, indexByKey } from '../../graphql/loaders.js';
 import type { Context } from '../../graphql/context.js';
-import { domainsOfMembers, servicesOfMembers } from './members.queries.js';
+import { domainsOfMembers, findMembersByIds, servicesOfMembers } from './members.queries.js';
 
 /** The caller's account: every loader is scoped by it, so batching never mixes tenants. */
 function accountOf(context: Context): number {
@@ -25,5 +25,17 @@ export const domainsByMember = defineLoader(
     new DataLoader(async (memberIds: readonly number[]) => {
       const rows = await domainsOfMembers(context.database.db, accountOf(context), memberIds);
       return groupByKey(memberIds, rows, (row) => row.memberId);
+    }),
+);
+
+/**
+ * Member rows by id, for the fields a Member object does not carry (the sealed access token, the
+ * custom fields): one query for a whole page instead of one per member.
+ */
+export const memberRowsById = defineLoader(
+  (context) =>
+    new DataLoader(async (ids: readonly number[]) => {
+      const rows = await findMembersByIds(context.database.db, accountOf(context), ids);
+      return indexByKey(ids, rows, (row) => row.id);
     }),
 );

@@ -3,7 +3,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { domainsByMember, servicesByMember } from './members.loaders.js';
+import { domainsByMember, memberRowsById, servicesByMember } from './members.loaders.js';
 import { extendedNode, memberDomainsOf, pickFields, toMember, toServiceLink } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
@@ -161,7 +161,7 @@ export class MemberResolver {
   @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })
   async accessToken(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
-    const row = await findMember(context.database.db, context.caller.accountId, member.id);
+    const row = await memberRowsById(context).load(member.id);
     return row ? members.accessTokenOf(context.identity, row) : null;
   }
 
@@ -171,12 +171,13 @@ export class MemberResolver {
     @Ctx() context: Context,
     @Arg('fields', () => [String], { nullable: true }) fields: string[] | null,
   ): Promise<Record<string, unknown>> {
-    const caller = context.caller.kind === 'application' || context.caller.kind === 'member' ? context.caller : undefined;
-    if (!caller) return {};
-    const row = await findMember(context.database.db, caller.accountId, member.id);
+    if (context.caller.kind !== 'application' && context.caller.kind !== 'member') return {};
+    const [row, services, domains] = await Promise.all([
+      memberRowsById(context).load(member.id),
+      this.services(member, context),
+      this.domains(member, context),
+    ]);
     if (!row) return {};
-    const services = await this.services(member, context);
-    const domains = await this.domains(member, context);
     return pickFields(extendedNode(row, services, domains), fields ?? undefined);
   }
 }
