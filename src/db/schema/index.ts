@@ -2,3 +2,5 @@
 // the migrations in drizzle/; the query builders import it for typed relational queries.
 export * from './tenancy.js';
 export * from './members.js';
+export * from './catalogue.js';
+export * from './activities.js';

@@ -1,0 +1,91 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { members } from './members.js';
+import { accounts } from './tenancy.js';
+
+/** What a brand is known as on one network, derived from the URL given for it. */
+export interface BrandNetworkRef {
+  url: string;
+  /** The network's id for the brand (artist id, channel id, page id…), when the URL gives one. */
+  id?: string | null;
+  /** Screen name, username or name on the network, when the URL gives one. */
+  handle?: string | null;
+}
+
+/**
+ * A brand of the account: an artist, a club, a product. Deleted brands keep their row
+ * (`deleted_at`) so activities recorded against them stay readable.
+ */
+export const brands = pgTable('brands', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  slug: text('slug').notNull(),
+  name: text('name').notNull(),
+  type: text('type').notNull(),
+  officialWebsiteUrl: text('official_website_url'),
+  wikipediaUrl: text('wikipedia_url'),
+  imageUrl: text('image_url'),
+  hashTag: text('hash_tag'),
+  /** Per network (`spotify`, `youtube`, …): the URL given and what was derived from it. */
+  networks: jsonb('networks').$type<Record<string, BrandNetworkRef>>().notNull().default({}),
+  /** Enterprise custom fields, once the feature is switched on for the application. */
+  custom: jsonb('custom').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [
+  uniqueIndex('brands_account_slug_key').on(t.accountId, t.slug).where(sql`${t.deletedAt} is null`),
+  index('brands_account_type_idx').on(t.accountId, t.type),
+]);
+
+/**
+ * A segment of the account, optionally tied to a brand. A `list` segment holds the members who
+ * opted into it; a `filter` segment is a saved member filter whose membership is computed into
+ * `segment_members`.
+ */
+export const segments = pgTable('segments', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+  name: text('name').notNull(),
+  label: text('label'),
+  kind: text('kind').$type<'list' | 'filter'>().notNull().default('list'),
+  /** For `filter` segments: the saved member filter (the GraphQL MemberFilter input). */
+  filter: jsonb('filter').$type<Record<string, unknown>>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
+}, (t) => [index('segments_account_brand_idx').on(t.accountId, t.brandId)]);
+
+/** Computed membership of `filter` segments (list segments use opt-ins instead). */
+export const segmentMembers = pgTable('segment_members', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  segmentId: integer('segment_id').notNull().references(() => segments.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  primaryKey({ columns: [t.accountId, t.segmentId, t.memberId] }),
+  index('segment_members_account_member_idx').on(t.accountId, t.memberId),
+]);
+
+/**
+ * A member's opt-in to a brand list, a segment or the account's global list. Opting out stamps
+ * `opted_out_at` and keeps the row, so the history stays; opting in again starts a new row.
+ */
+export const optins = pgTable('optins', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  kind: text('kind').$type<'brand' | 'segment' | 'global'>().notNull(),
+  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'cascade' }),
+  segmentId: integer('segment_id').references(() => segments.id, { onDelete: 'cascade' }),
+  optedInAt: timestamp('opted_in_at', { withTimezone: true }).notNull().defaultNow(),
+  optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
+}, (t) => [
+  // One current opt-in per member and list; past ones (opted out) may repeat.
+  uniqueIndex('optins_account_member_list_current_key')
+    .on(t.accountId, t.memberId, t.kind, sql`coalesce(${t.brandId}, 0)`, sql`coalesce(${t.segmentId}, 0)`)
+    .where(sql`${t.optedOutAt} is null`),
+  index('optins_account_brand_idx').on(t.accountId, t.brandId, t.memberId),
+  index('optins_account_segment_idx').on(t.accountId, t.segmentId, t.memberId),
+]);
