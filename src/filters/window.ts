@@ -1,3 +1,4 @@
+import { and, gte, lt, type Column, type SQL } from 'drizzle-orm';
 import { invalidParameter } from '../graphql/errors.js';
 import { shiftByPeriod, type PeriodUnitName } from '../lib/time.js';
 import type { PeriodInput, WindowInput } from './window.types.js';
@@ -45,4 +46,9 @@ export function resolveWindow(input: WindowInput | undefined | null, rules: Wind
   const earliest = shiftByPeriod(end, -rules.maxPeriod.amount, rules.maxPeriod.unit);
   if (start < earliest) start = earliest;
   return { start, end };
+}
+
+/** `start <= column < end`, with the dates bound through the column so every driver encodes them alike. */
+export function within(column: Column, window: { start: Date; end: Date }): SQL {
+  return and(gte(column, window.start), lt(column, window.end))!;
 }

@@ -46,3 +46,10 @@ export function applicationCaller(context: Context): Extract<Caller, { kind: 'ap
   if (caller.kind !== 'application') assertAccess(caller, []);
   return caller as Extract<Caller, { kind: 'application' }>;
 }
+
+/** The caller's account, for loaders: every loader is scoped by it, so batching never mixes tenants. */
+export function accountOf(context: Context): number {
+  const { caller } = context;
+  if (caller.kind === 'application' || caller.kind === 'member') return caller.accountId;
+  throw new Error('loaders need an application or member caller');
+}

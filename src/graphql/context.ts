@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
 import type { ApplicationSettings, Plan } from '../db/schema/index.js';
+import type { ActivityQueue } from '../modules/activities/activities.queue.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
 
 /** Who is calling, decided once per request from the credentials it carries. */
@@ -28,6 +29,8 @@ export interface Context {
   caller: Caller;
   /** Gateway-wide helpers of the identity side: token sealing, JWT keys, login throttle, networks. */
   identity: IdentityServices;
+  /** Records accepted with `async=1`, stored in the background. */
+  activityQueue: ActivityQueue;
   /** Per-request DataLoaders, created lazily by `loaderFor` (see loaders.ts). */
   loaderCache: Map<unknown, unknown>;
 }

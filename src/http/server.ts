@@ -12,6 +12,7 @@ import { AppError } from '../graphql/errors.js';
 import { getSchema } from '../graphql/schema.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
+import { ActivityQueue } from '../modules/activities/activities.queue.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { restRoutes } from '../rest/table.js';
@@ -43,6 +44,7 @@ export interface GatewayDependencies {
 export interface Gateway {
   app: FastifyInstance;
   meter: UsageMeter;
+  activityQueue: ActivityQueue;
   /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl);
   const identity = await createIdentityServices(database.db, config, { networks });
+  const activityQueue = new ActivityQueue(database.db, logger);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
 
@@ -140,7 +143,7 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
         if (!claims) throw new AppError('INVALID_TOKEN', 'The member token is invalid or expired.', 'authorization');
         caller = { kind: 'member', ...claims };
       }
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity });
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue });
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });
@@ -157,13 +160,16 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
   });
 
   meter.start();
+  activityQueue.start();
   return {
     app,
     meter,
+    activityQueue,
     async close() {
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
       await meter.stop();
+      await activityQueue.stop();
       await limiter.close();
       await identity.close();
     },

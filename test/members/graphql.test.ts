@@ -118,7 +118,7 @@ describe('SQL round trips', () => {
     const caller = (await resolveApiKey(t.database.db, app.apiKey))!;
     const page = async (count: number) => {
       // A fresh context per page, as each request gets; the fields of a listed page resolve together.
-      const context = createContext({ requestId: 'page', log: pino({ level: 'silent' }), database: t.database, caller, identity: undefined as never });
+      const context = createContext({ requestId: 'page', log: pino({ level: 'silent' }), database: t.database, caller, identity: undefined as never, activityQueue: undefined as never });
       const { result, roundTrips } = await withRoundTripCount(() =>
         Promise.all(
           ids.slice(0, count).map((id) =>

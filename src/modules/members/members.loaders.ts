@@ -1,14 +1,7 @@
 import DataLoader from 'dataloader';
 import { defineLoader, groupByKey, indexByKey } from '../../graphql/loaders.js';
-import type { Context } from '../../graphql/context.js';
+import { accountOf } from '../../graphql/auth.js';
 import { domainsOfMembers, findMembersByIds, servicesOfMembers } from './members.queries.js';
-
-/** The caller's account: every loader is scoped by it, so batching never mixes tenants. */
-function accountOf(context: Context): number {
-  const { caller } = context;
-  if (caller.kind === 'application' || caller.kind === 'member') return caller.accountId;
-  throw new Error('member loaders need an application or member caller');
-}
 
 /** Linked services of many members in one query. */
 export const servicesByMember = defineLoader(

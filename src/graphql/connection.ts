@@ -1,0 +1,45 @@
+import { Field, ObjectType } from 'type-graphql';
+import { invalidParameter } from './errors.js';
+
+@ObjectType('PageInfo')
+export class PageInfo {
+  @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => Boolean) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+/** Every list is capped at this many items per page. */
+export const maxPageSize = 1000;
+
+/** Offsets beyond this are refused: deep pages go by cursor. */
+export const maxOffset = 100_000;
+
+export function pageSize(first: number | null | undefined, fallback = 10): number {
+  const size = first ?? fallback;
+  if (!Number.isInteger(size) || size < 1) throw invalidParameter('limit', 'expected at least 1 item');
+  return Math.min(size, maxPageSize);
+}
+
+export function pageOffset(offset: number | null | undefined): number {
+  const value = offset ?? 0;
+  if (!Number.isInteger(value) || value < 0 || value > maxOffset) throw invalidParameter('limit', `the offset is from 0 to ${maxOffset}`);
+  return value;
+}
+
+/** Cursors are opaque to callers: base64url JSON of the position they stand for. */
+export function encodeCursor(position: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(position)).toString('base64url');
+}
+
+export function decodeCursor<T extends Record<string, unknown>>(cursor: string | null | undefined, param: string, check: (value: Record<string, unknown>) => value is T): T | undefined {
+  if (!cursor) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (!value || typeof value !== 'object' || !check(value as Record<string, unknown>)) throw invalidParameter(param, 'expected a cursor from an earlier page');
+  return value as T;
+}

@@ -1,0 +1,36 @@
+import type { DefinitionRow, RecordRow } from './activities.queries.js';
+import type { Activity, ActivityRecord } from './activities.types.js';
+
+export function toActivity(row: DefinitionRow): Activity {
+  return {
+    id: row.id,
+    name: row.name,
+    shortName: row.shortName,
+    type: row.type,
+    service: row.service,
+    brandId: row.brandId,
+    points: row.points,
+    oneTime: row.oneTime,
+    tracking: { url: row.tracking.url ?? null, trackIds: row.tracking.trackIds ?? [], albumIds: row.tracking.albumIds ?? [] },
+    createdAt: row.createdAt,
+  };
+}
+
+export function toActivityRecord(row: RecordRow): ActivityRecord {
+  return {
+    id: row.id,
+    marker: row.marker,
+    memberId: row.memberId,
+    activityId: row.activityId,
+    brandId: row.brandId,
+    service: row.service,
+    points: row.points,
+    link: row.link,
+    media: row.media,
+    category: row.category,
+    content: row.content,
+    value: row.value,
+    completedAt: row.completedAt,
+    recordedAt: row.recordedAt,
+  };
+}

@@ -1,0 +1,112 @@
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.js';
+import { activityQueue } from '../../db/schema/index.js';
+import { isAppError } from '../../graphql/errors.js';
+import { insertRecords } from './activities.queries.js';
+import { prepareRecords, type ActivityScope } from './activities.service.js';
+import type { RecordActivityInput } from './activities.types.js';
+
+/** A queued record is tried this many times when the failure is ours (the database, say). */
+const maxAttempts = 5;
+
+/**
+ * Records accepted with `async=1`. Enqueueing is one insert, so the caller gets its answer at once;
+ * the queue is a table, so what is queued survives a restart. Each record is stored in the same
+ * transaction that removes it from the queue, so it is stored exactly once even if the process
+ * stops half-way. A record that turns out to be invalid (its member deleted meanwhile, say) is
+ * dropped with a warning; other failures are retried on the next pass.
+ */
+export class ActivityQueue {
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly pollMs = 1000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer ??= setInterval(() => void this.drain(), this.pollMs);
+    this.timer.unref();
+    // Whatever an earlier process left behind is picked up now.
+    void this.drain();
+  }
+
+  async enqueue(scope: ActivityScope, input: RecordActivityInput): Promise<void> {
+    // Checked now, so the caller hears about bad input; stored again when the queue runs.
+    await prepareRecords(scope, [input]);
+    await this.db.insert(activityQueue).values({ accountId: scope.accountId, applicationId: scope.applicationId, payload: { ...input } });
+    setImmediate(() => void this.drain());
+  }
+
+  /** Works through the queue until it is empty; concurrent calls share one pass. Returns records stored. */
+  drain(): Promise<number> {
+    this.draining ??= this.work().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.draining;
+  }
+
+  private async work(): Promise<number> {
+    let stored = 0;
+    while (!this.stopped) {
+      const outcome = await this.takeOne();
+      // A failure of ours waits for the next pass instead of spinning on the same row.
+      if (outcome === 'empty' || outcome === 'retry') break;
+      if (outcome === 'stored') stored += 1;
+    }
+    return stored;
+  }
+
+  private async takeOne(): Promise<'empty' | 'stored' | 'dropped' | 'retry'> {
+    let claimed: typeof activityQueue.$inferSelect | undefined;
+    try {
+      return await this.db.transaction(async (tx) => {
+        [claimed] = await tx
+          .select()
+          .from(activityQueue)
+          .where(lt(activityQueue.attempts, maxAttempts))
+          .orderBy(asc(activityQueue.id))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!claimed) return 'empty';
+        const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
+        const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
+        await insertRecords(tx, rows);
+        await tx.delete(activityQueue).where(eq(activityQueue.id, claimed.id));
+        return 'stored';
+      });
+    } catch (error) {
+      if (!claimed) throw error;
+      const permanent = isAppError(error);
+      this.log.warn({ err: error, queueId: claimed.id, accountId: claimed.accountId }, permanent ? 'queued activity dropped' : 'queued activity failed; will retry');
+      if (permanent) {
+        await this.db.delete(activityQueue).where(and(eq(activityQueue.accountId, claimed.accountId), eq(activityQueue.id, claimed.id)));
+        return 'dropped';
+      }
+      await this.db
+        .update(activityQueue)
+        .set({ attempts: sql`${activityQueue.attempts} + 1`, lastError: String((error as Error).message ?? error).slice(0, 1000) })
+        .where(eq(activityQueue.id, claimed.id));
+      return 'retry';
+    }
+  }
+}
+
+/** The queued input as JSON gave it back: the completion time is a string again. */
+function revive(payload: Record<string, unknown>): RecordActivityInput {
+  const input = { ...payload } as unknown as RecordActivityInput & { completedAt?: Date | string };
+  if (typeof input.completedAt === 'string') input.completedAt = new Date(input.completedAt);
+  return input as RecordActivityInput;
+}

@@ -1,0 +1,141 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { filterId } from '../../filters/compile.js';
+import { oneWeek, resolveWindow, sixMonths, type Period } from '../../filters/window.js';
+import { WindowInput } from '../../filters/window.types.js';
+import { missingParameter, notFound } from '../../graphql/errors.js';
+import * as q from './activities.queries.js';
+import { toActivity, toActivityRecord } from './activities.mapping.js';
+import * as activities from './activities.service.js';
+import type { ActivityScope } from './activities.service.js';
+import {
+  Activity,
+  ActivityCheck,
+  ActivityCount,
+  ActivityCountGrouping,
+  ActivityInput,
+  EditActivityInput,
+  RecordActivityInput,
+  RecordBatchResult,
+  RecordResult,
+} from './activities.types.js';
+
+/** Without a window, a check looks at the member's whole history. */
+const allTime: Period = { amount: 1200, unit: 'MONTH' };
+
+function scopeOf(context: Context): ActivityScope {
+  const caller = applicationCaller(context);
+  return { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId };
+}
+
+function requiredId(value: string | undefined, param: string): number {
+  const id = filterId(value, param);
+  if (id === undefined) throw missingParameter(param);
+  return id;
+}
+
+@Resolver(() => Activity)
+export class ActivityResolver {
+  @Authorized()
+  @Query(() => [Activity], { description: "The account's activity definitions, or one brand's." })
+  async activities(@Ctx() context: Context, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Activity[]> {
+    return (await activities.listActivities(scopeOf(context), brandId ?? undefined)).map(toActivity);
+  }
+
+  @Authorized()
+  @Mutation(() => Activity)
+  async createActivity(@Ctx() context: Context, @Arg('input', () => ActivityInput) input: ActivityInput): Promise<Activity> {
+    return toActivity(await activities.createActivity(scopeOf(context), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Activity)
+  async editActivity(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => EditActivityInput) input: EditActivityInput) {
+    return toActivity(await activities.editActivity(scopeOf(context), requiredId(id, 'id'), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Boolean, { description: 'Retires a definition; its records keep counting.' })
+  deleteActivity(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return activities.deleteActivity(scopeOf(context), requiredId(id, 'id'));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => RecordResult, { description: 'Records one activity; `async` queues it and answers at once.' })
+  async recordActivity(
+    @Ctx() context: Context,
+    @Arg('input', () => RecordActivityInput) input: RecordActivityInput,
+    @Arg('async', () => Boolean, { defaultValue: false }) queued: boolean,
+  ): Promise<RecordResult> {
+    const scope = scopeOf(context);
+    if (queued) {
+      await context.activityQueue.enqueue(scope, input);
+      return { record: null, created: false, queued: true };
+    }
+    const outcome = await activities.recordActivity(scope, input);
+    return { record: toActivityRecord(outcome.record), created: outcome.created, queued: false };
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => RecordBatchResult, { description: 'Records up to 1000 activities in one transaction.' })
+  recordActivities(@Ctx() context: Context, @Arg('input', () => [RecordActivityInput]) input: RecordActivityInput[]) {
+    return activities.recordActivities(scopeOf(context), input);
+  }
+
+  @Authorized()
+  @Mutation(() => Int, { description: 'Deletes one record, or all records of an activity, of a member; returns how many.' })
+  deleteMemberActivity(
+    @Ctx() context: Context,
+    @Arg('memberId', () => ID) memberId: string,
+    @Arg('recordId', () => ID, { nullable: true }) recordId: string | null,
+    @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
+  ): Promise<number> {
+    return activities.deleteMemberActivity(scopeOf(context), requiredId(memberId, 'id'), {
+      recordId: filterId(recordId, 'recordid'),
+      activityId: filterId(activityId, 'activityid'),
+    });
+  }
+
+  @Authorized()
+  @Query(() => ActivityCheck, { description: 'Did the member perform the activity in the window (whole history by default)?' })
+  async activityCheck(
+    @Ctx() context: Context,
+    @Arg('memberId', () => ID) memberId: string,
+    @Arg('activityId', () => ID) activityId: string,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<ActivityCheck> {
+    const scope = scopeOf(context);
+    const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });
+    const id = requiredId(activityId, 'activityid');
+    const asked = requiredId(memberId, 'id');
+    const member = (await q.resolveMemberIds(scope.db, scope.accountId, [asked])).get(asked);
+    if (member === undefined) throw notFound('Member', 'id');
+    const definition = (await q.definitionsByIds(scope.db, scope.accountId, [id]))[0];
+    if (!definition) throw notFound('Activity', 'activityid');
+    const found = await q.checkActivity(scope.db, scope.accountId, member, id, span);
+    return { result: found.count > 0, count: found.count, firstAt: found.firstAt, lastAt: found.lastAt };
+  }
+
+  @Authorized('advanced')
+  @Query(() => [ActivityCount], { description: 'Counts per day of the window, per activity or per network.' })
+  async activityCounts(
+    @Ctx() context: Context,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('by', () => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY }) by: ActivityCountGrouping,
+  ): Promise<ActivityCount[]> {
+    const scope = scopeOf(context);
+    const span = resolveWindow(window, { defaultPeriod: oneWeek, maxPeriod: sixMonths });
+    const grouping = by === ActivityCountGrouping.ACTIVITY ? 'activity' : 'service';
+    const rows = await q.dailyCounts(scope.db, scope.accountId, span, grouping);
+    return rows.map((row) => ({
+      day: row.day,
+      activityId: grouping === 'activity' ? (row.group as number) : null,
+      activityName: row.activityName,
+      service: grouping === 'service' ? (row.group as string | null) : null,
+      count: row.count,
+      distinctMembers: row.distinctMembers,
+      points: row.points,
+    }));
+  }
+}

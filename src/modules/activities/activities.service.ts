@@ -1,0 +1,213 @@
+import type { Executor } from '../../db/client.js';
+import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
+import { filterId } from '../../filters/compile.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { isLoginNetwork } from '../networks/networks.js';
+import * as q from './activities.queries.js';
+import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
+import type { ActivityInput, ActivityTrackingInput, EditActivityInput, RecordActivityInput } from './activities.types.js';
+
+export interface ActivityScope {
+  db: Executor;
+  accountId: number;
+  applicationId: number;
+}
+
+/** The types the interface names; others are refused so statistics group into known kinds. */
+export const activityTypes = ['Listened', 'Watched', 'Shared', 'Liked', 'Followed', 'Visited', 'Social', 'Commented', 'Purchased', 'Attended', 'Custom'] as const;
+
+/** At most this many records per batch call. */
+export const maxBatchSize = 1000;
+
+function text(value: string | undefined, param: string, max: number): string | undefined {
+  const trimmed = value?.trim();
+  if (trimmed === undefined || trimmed === '') return undefined;
+  if (trimmed.length > max) throw invalidParameter(param, `expected at most ${max} characters`);
+  return trimmed;
+}
+
+function activityType(value: string): string {
+  const match = activityTypes.find((type) => type.toLowerCase() === value.trim().toLowerCase());
+  if (!match) throw invalidParameter('type', `expected one of ${activityTypes.join(', ')}`);
+  return match;
+}
+
+function network(value: string | undefined, param: string): string | undefined {
+  const name = value?.trim().toLowerCase();
+  if (!name) return undefined;
+  if (!isLoginNetwork(name)) throw invalidParameter(param, 'expected a network identifier such as spotify or youtube');
+  return name;
+}
+
+function points(value: number | undefined): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || value < 0 || value > 1_000_000) throw invalidParameter('points', 'expected a whole number from 0 to 1000000');
+  return value;
+}
+
+function tracking(input: ActivityTrackingInput | undefined): TrackingRow | undefined {
+  if (!input) return undefined;
+  const url = text(input.url, 'url', 2000);
+  if (url && !/^https?:\/\/\S+$/i.test(url)) throw invalidParameter('url', 'expected an http(s) URL');
+  const ids = (values: string[] | undefined, param: string) => {
+    const cleaned = values?.map((value) => value.trim()).filter(Boolean) ?? [];
+    if (cleaned.some((value) => value.length > 200)) throw invalidParameter(param, 'expected ids of at most 200 characters');
+    return cleaned;
+  };
+  return { ...(url ? { url } : {}), trackIds: ids(input.trackIds, 'trackids'), albumIds: ids(input.albumIds, 'albumids') };
+}
+
+async function checkedBrand(scope: ActivityScope, value: string | undefined): Promise<number | null | undefined> {
+  const brandId = filterId(value, 'brandid');
+  if (!brandId) return undefined;
+  if (!(await q.existingBrandIds(scope.db, scope.accountId, [brandId])).has(brandId)) throw notFound('Brand', 'brandid');
+  return brandId;
+}
+
+export async function listActivities(scope: ActivityScope, brandIdValue?: string) {
+  const brandId = await checkedBrand(scope, brandIdValue);
+  return q.listDefinitions(scope.db, scope.accountId, brandId ?? undefined);
+}
+
+export async function createActivity(scope: ActivityScope, input: ActivityInput): Promise<DefinitionRow> {
+  const name = text(input.name, 'name', 200);
+  if (!name) throw missingParameter('name');
+  if (!input.type?.trim()) throw missingParameter('type');
+  const values = {
+    accountId: scope.accountId,
+    name,
+    shortName: text(input.shortName, 'shortname', 100) ?? null,
+    type: activityType(input.type),
+    service: network(input.service, 'service') ?? null,
+    points: points(input.points) ?? 1,
+    oneTime: input.oneTime ?? false,
+    tracking: tracking(input.tracking) ?? {},
+  };
+  const brandId = await checkedBrand(scope, input.brandId);
+  return q.insertDefinition(scope.db, { ...values, brandId: brandId ?? null });
+}
+
+export async function editActivity(scope: ActivityScope, id: number, input: EditActivityInput): Promise<DefinitionRow> {
+  const values = {
+    name: input.name === undefined ? undefined : text(input.name, 'name', 200) ?? throwMissing('name'),
+    shortName: input.shortName === undefined ? undefined : text(input.shortName, 'shortname', 100) ?? null,
+    type: input.type === undefined ? undefined : activityType(input.type),
+    service: input.service === undefined ? undefined : network(input.service, 'service') ?? null,
+    points: points(input.points),
+    tracking: tracking(input.tracking),
+  };
+  const brandId = await checkedBrand(scope, input.brandId);
+  const row = await q.updateDefinition(scope.db, scope.accountId, id, { ...values, ...(brandId ? { brandId } : {}) });
+  if (!row) throw notFound('Activity', 'id');
+  return row;
+}
+
+function throwMissing(param: string): never {
+  throw missingParameter(param);
+}
+
+/** Deleting a definition keeps its records: scores and history still count them. */
+export async function deleteActivity(scope: ActivityScope, id: number): Promise<boolean> {
+  const row = await q.updateDefinition(scope.db, scope.accountId, id, { deletedAt: new Date() });
+  if (!row) throw notFound('Activity', 'id');
+  return true;
+}
+
+// ——— recording ———
+
+const maxFuture = 5 * 60_000;
+
+/**
+ * Checks a batch against the account and turns it into rows: definitions, members (by id or
+ * partner reference) and brands are each looked up once for the whole batch. Any bad record
+ * refuses the whole batch, before anything is written.
+ */
+export async function prepareRecords(scope: ActivityScope, inputs: readonly RecordActivityInput[], now = new Date()): Promise<NewRecordRow[]> {
+  if (inputs.length > maxBatchSize) throw invalidParameter('input', `expected at most ${maxBatchSize} records per call`);
+  const { db, accountId } = scope;
+  const activityIds = inputs.map((input) => filterId(input.activityId, 'activityid') ?? throwMissing('activityid'));
+  const definitions = new Map((await q.definitionsByIds(db, accountId, [...new Set(activityIds)])).map((row) => [row.id, row]));
+  const memberIds = inputs.map((input) => filterId(input.memberId, 'id'));
+  const resolved = await q.resolveMemberIds(db, accountId, [...new Set(memberIds.filter((id): id is number => id !== undefined))]);
+  const partnerRefs = inputs.filter((input, index) => memberIds[index] === undefined).map((input) => partnerRef(input));
+  const byPartner = await q.membersByPartnerRefs(db, accountId, partnerRefs);
+  const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
+  const liveBrands = await q.existingBrandIds(db, accountId, [...new Set(brandIds.filter((id): id is number => id !== undefined))]);
+
+  return inputs.map((input, index) => {
+    const definition = definitions.get(activityIds[index]);
+    if (!definition || definition.deletedAt) throw notFound('Activity', 'activityid');
+    const memberId = memberIds[index] !== undefined ? resolved.get(memberIds[index]!) : byPartner.get(partnerKey(partnerRef(input)));
+    if (memberId === undefined) throw notFound('Member', memberIds[index] !== undefined ? 'id' : 'partnerID');
+    const brandId = brandIds[index];
+    if (brandId !== undefined && !liveBrands.has(brandId)) throw notFound('Brand', 'brandid');
+    const completedAt = input.completedAt ?? now;
+    if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
+      throw invalidParameter('timestamp', 'expected a time that is not in the future');
+    }
+    if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
+      throw invalidParameter('content', 'expected a JSON object');
+    }
+    if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
+    return {
+      accountId,
+      memberId,
+      activityId: definition.id,
+      brandId: brandId ?? definition.brandId,
+      service: network(input.service, 'service') ?? definition.service,
+      applicationId: scope.applicationId,
+      marker: text(input.marker, 'marker', 200) ?? null,
+      points: definition.points,
+      oneTime: definition.oneTime,
+      link: text(input.link, 'link', 2000) ?? null,
+      media: text(input.media, 'media', 2000) ?? null,
+      category: text(input.category, 'category', 200) ?? null,
+      content: input.content ?? null,
+      value: input.value ?? null,
+      completedAt,
+    };
+  });
+}
+
+function partnerRef(input: RecordActivityInput) {
+  const code = input.partnerCode?.trim();
+  const id = input.partnerId?.trim();
+  if (!code && !id) throw missingParameter('id', "The member is required: send 'id', or 'partnerCode' and 'partnerID'.");
+  if (!code) throw missingParameter('partnerCode');
+  if (!id) throw missingParameter('partnerID');
+  return { code, id };
+}
+
+const partnerKey = (ref: { code: string; id: string }) => `${ref.code}\u0000${ref.id}`;
+
+export interface RecordOutcome {
+  record: RecordRow;
+  created: boolean;
+}
+
+/** Records one activity; a repeat (same marker, or a one-time activity again) returns the stored record. */
+export async function recordActivity(scope: ActivityScope, input: RecordActivityInput): Promise<RecordOutcome> {
+  const [row] = await prepareRecords(scope, [input]);
+  const [inserted] = await scope.db.transaction((tx) => q.insertRecords(tx, [row]));
+  if (inserted) return { record: inserted, created: true };
+  const existing = await q.findExistingRecord(scope.db, row);
+  if (!existing) throw new AppError('INTERNAL', 'The record was neither stored nor found.');
+  return { record: existing, created: false };
+}
+
+/** Records up to 1000 activities in one transaction; repeats are counted, not stored. */
+export async function recordActivities(scope: ActivityScope, inputs: readonly RecordActivityInput[]) {
+  const rows = await prepareRecords(scope, inputs);
+  const inserted = await scope.db.transaction((tx) => q.insertRecords(tx, rows));
+  return { created: inserted.length, repeated: rows.length - inserted.length, recordIds: inserted.map((row) => row.id) };
+}
+
+/** Deletes one record (`recordId`) or all records of an activity of a member; scores follow at once. */
+export async function deleteMemberActivity(scope: ActivityScope, memberId: number, which: { recordId?: number; activityId?: number }) {
+  if (!which.recordId && !which.activityId) throw missingParameter('recordid', "Send 'recordid', or 'activityid' to delete all of an activity.");
+  const resolved = (await q.resolveMemberIds(scope.db, scope.accountId, [memberId])).get(memberId);
+  if (resolved === undefined) throw notFound('Member', 'id');
+  const deleted = await scope.db.transaction((tx) => q.deleteRecords(tx, scope.accountId, resolved, which));
+  if (which.recordId && !deleted.length) throw notFound('Record', 'recordid');
+  return deleted.length;
+}

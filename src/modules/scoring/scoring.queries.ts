@@ -1,0 +1,211 @@
+import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { activityDefinitions, activityRecords, brands, members } from '../../db/schema/index.js';
+import type { CompiledFilter } from '../../filters/compile.js';
+import { within, type ResolvedWindow } from '../../filters/window.js';
+import type { MemberRow } from '../members/members.queries.js';
+import { countedRows } from './counted-rows.js';
+
+export type Direction = 'ASC' | 'DESC';
+
+export interface ListedMember {
+  member: MemberRow;
+  /** Known when the listing ranks by score; otherwise loaded on request. */
+  score?: { points: number; activityCount: number };
+}
+
+/** Where a page starts: after (or before) a known row of the ordering. */
+export interface Keyset {
+  key: number | string | null;
+  id: number;
+  before: boolean;
+}
+
+interface Page {
+  limit: number;
+  offset: number;
+  keyset?: Keyset;
+}
+
+const order = (direction: Direction, column: SQL | Parameters<typeof asc>[0]) => (direction === 'ASC' ? asc(column) : desc(column));
+
+/**
+ * Rows after (or before) `keyset` in the order (key direction, id ascending). Walking backwards
+ * the query runs in the reverse order and the caller flips the page back.
+ */
+function keysetCondition(key: SQL | Parameters<typeof eq>[0] | undefined, direction: Direction, keyset: Keyset | undefined): SQL | undefined {
+  if (!keyset) return undefined;
+  const forward = !keyset.before;
+  const idCompare = forward ? sql`${members.id} > ${keyset.id}` : sql`${members.id} < ${keyset.id}`;
+  if (!key) return idCompare;
+  const keyAhead = (direction === 'DESC') === forward ? sql`${key} < ${keyset.key}` : sql`${key} > ${keyset.key}`;
+  return sql`(${keyAhead} or (${key} = ${keyset.key} and ${idCompare}))`;
+}
+
+/**
+ * Members active in the window under the filter, ranked by score (points, then id). Scores come
+ * from the daily rollup (see counted-rows.ts), so a six-month ranking reads no raw records but
+ * those of its two partial days.
+ */
+export async function membersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow, direction: Direction, page: Page): Promise<ListedMember[]> {
+  const counted = countedRows(db, filter, window);
+  const totals = db
+    .select({
+      memberId: counted.memberId,
+      points: sql<number>`sum(${counted.points})::int`.as('points'),
+      activityCount: sql<number>`sum(${counted.count})::int`.as('activity_count'),
+    })
+    .from(counted)
+    .groupBy(counted.memberId)
+    .as('totals');
+  const backwards = page.keyset?.before ?? false;
+  const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+  const rows = await db
+    .select({ member: members, points: totals.points, activityCount: totals.activityCount })
+    .from(totals)
+    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
+    .where(and(isNull(members.mergedIntoId), filter.member(), keysetCondition(totals.points, direction, page.keyset)))
+    .orderBy(order(walk, totals.points), order(backwards ? 'DESC' : 'ASC', members.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  if (backwards) rows.reverse();
+  return rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } }));
+}
+
+/** How many members a score ranking holds. */
+export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
+  const counted = countedRows(db, filter, window);
+  const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(active)
+    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, active.memberId)))
+    .where(and(isNull(members.mergedIntoId), filter.member()));
+  return row.count;
+}
+
+export type PlainOrder = 'CREATED' | 'LAST_LOGIN' | 'ID' | 'EXTENDED';
+
+/** The sort key of each plain order, and the window condition it implies. */
+function plainOrder(orderBy: PlainOrder, window: ResolvedWindow | undefined, extendedPath: string[] | undefined) {
+  const inWindow = (column: typeof members.createdAt | typeof members.lastLoginAt) =>
+    window ? within(column, window) : sql`${column} is not null`;
+  switch (orderBy) {
+    case 'CREATED':
+      return { key: members.createdAt, condition: inWindow(members.createdAt) };
+    case 'LAST_LOGIN':
+      return { key: members.lastLoginAt, condition: inWindow(members.lastLoginAt) };
+    case 'EXTENDED':
+      return { key: sql`(${members.extended} #>> ${`{${(extendedPath ?? []).join(',')}}`})`, condition: undefined };
+    case 'ID':
+      return { key: undefined, condition: undefined };
+  }
+}
+
+/** Members in a plain order: joined or signed in during the window, or all of them by id or a custom field. */
+export async function membersInOrder(
+  db: Executor,
+  filter: CompiledFilter,
+  orderBy: PlainOrder,
+  direction: Direction,
+  page: Page,
+  extendedPath?: string[],
+): Promise<ListedMember[]> {
+  const { key, condition } = plainOrder(orderBy, filter.window, extendedPath);
+  const backwards = page.keyset?.before ?? false;
+  const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+  const idWalk: Direction = key ? (backwards ? 'DESC' : 'ASC') : walk;
+  const rows = await db
+    .select()
+    .from(members)
+    .where(
+      and(
+        eq(members.accountId, filter.accountId),
+        isNull(members.mergedIntoId),
+        condition,
+        filter.member(),
+        // Plain orders page by id only (members/all's before and after); others use offsets.
+        orderBy === 'ID' && page.keyset ? (page.keyset.before ? sql`${members.id} < ${page.keyset.id}` : sql`${members.id} > ${page.keyset.id}`) : undefined,
+      ),
+    )
+    .orderBy(...(key ? [sql`${key} ${sql.raw(walk)} nulls last`] : []), order(idWalk, members.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  if (backwards) rows.reverse();
+  return rows.map((member) => ({ member }));
+}
+
+export async function countMembersInOrder(db: Executor, filter: CompiledFilter, orderBy: PlainOrder): Promise<number> {
+  const { condition } = plainOrder(orderBy, filter.window, undefined);
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(members)
+    .where(and(eq(members.accountId, filter.accountId), isNull(members.mergedIntoId), condition, filter.member()));
+  return row.count;
+}
+
+/** Points and records of several members in the window, in one query. */
+export async function scoresOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
+  const counted = countedRows(db, filter, window, memberIds);
+  return db
+    .select({
+      memberId: counted.memberId,
+      points: sql<number>`sum(${counted.points})::int`,
+      activityCount: sql<number>`sum(${counted.count})::int`,
+    })
+    .from(counted)
+    .groupBy(counted.memberId);
+}
+
+/**
+ * A member's rank among the members of the same ranking: one plus the number of members with
+ * more points, counted up to 1000 (beyond that the interface shows `999+`).
+ */
+export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
+  const counted = countedRows(db, filter, window);
+  const totals = db
+    .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
+    .from(counted)
+    .groupBy(counted.memberId)
+    .as('totals');
+  const ahead = db
+    .select({ id: members.id })
+    .from(totals)
+    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
+    .where(and(isNull(members.mergedIntoId), filter.member(), sql`${totals.points} > ${points}`))
+    .limit(1000)
+    .as('ahead');
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(ahead);
+  return row.count;
+}
+
+/** Each member's latest record in the window under the filter's activity conditions, with its definition. */
+export function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
+  return db
+    .selectDistinctOn([activityRecords.memberId], { record: activityRecords, definition: activityDefinitions })
+    .from(activityRecords)
+    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, activityRecords.accountId), eq(activityDefinitions.id, activityRecords.activityId)))
+    .where(
+      and(
+        eq(activityRecords.accountId, filter.accountId),
+        sql`${activityRecords.memberId} in ${memberIds.length ? memberIds : [0]}`,
+        within(activityRecords.completedAt, window),
+        filter.activity(activityRecords),
+      ),
+    )
+    .orderBy(activityRecords.memberId, desc(activityRecords.completedAt), desc(activityRecords.id));
+}
+
+/** A member's brands by points in the window, best first, at least `threshold` points. */
+export function topBrandsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberId: number, threshold: number, limit: number) {
+  const counted = countedRows(db, filter, window, [memberId]);
+  const points = sql<number>`sum(${counted.points})::int`;
+  return db
+    .select({ brandId: brands.id, name: brands.name, type: brands.type, points, activityCount: sql<number>`sum(${counted.count})::int` })
+    .from(counted)
+    .innerJoin(brands, and(eq(brands.accountId, filter.accountId), eq(brands.id, counted.brandId)))
+    .groupBy(brands.id, brands.name, brands.type)
+    .having(sql`sum(${counted.points}) >= ${threshold}`)
+    .orderBy(desc(points), asc(brands.id))
+    .limit(limit);
+}

@@ -1,0 +1,177 @@
+import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { MemberFilter } from '../../filters/member-filter.types.js';
+import { oneWeek, sixMonths, threeMonths, type WindowRules } from '../../filters/window.js';
+import { WindowInput } from '../../filters/window.types.js';
+import { toActivityRecord } from '../activities/activities.mapping.js';
+import { brandSummaryById } from '../activities/activities.loaders.js';
+import { ActivityRecord } from '../activities/activities.types.js';
+import { toMember } from '../members/members.mapping.js';
+import { Member } from '../members/members.types.js';
+import * as q from './scoring.queries.js';
+import type { Keyset, ListedMember } from './scoring.queries.js';
+import { lastRecordLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
+import { BrandAffinity, ListingBrand, MemberConnection, MemberOrder, Score, SortDirection } from './scoring.types.js';
+
+/** Listings: one week by default, six months at most. */
+export const listingWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: sixMonths };
+/** A single member's figures (member show): one week by default, three months at most. */
+export const memberWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: threeMonths };
+
+/** A member listed by `members`: its scores default to the listing's filter and window. */
+type ListedNode = Member & { listing?: ScoringScope };
+
+interface Position extends Record<string, unknown> {
+  p?: number;
+  i?: number;
+  o?: number;
+}
+const isPosition = (value: Record<string, unknown>): value is Position =>
+  ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
+
+function extendedPath(orderField: string | null): string[] | undefined {
+  if (!orderField) return undefined;
+  const path = orderField.replace(/^extended\./i, '').split('.');
+  if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('order_by', 'expected extended.<field>, dotted for nested fields');
+  return path;
+}
+
+@Resolver(() => Member)
+export class ScoringResolver {
+  @Authorized()
+  @Query(() => MemberConnection, { description: 'Members under a filter, ranked by score in the window or in a plain order.' })
+  async members(
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('orderBy', () => MemberOrder, { defaultValue: MemberOrder.SCORE }) orderBy: MemberOrder,
+    @Arg('orderField', () => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField: string | null,
+    @Arg('sort', () => SortDirection, { defaultValue: SortDirection.DESC }) sort: SortDirection,
+    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('before', () => String, { nullable: true }) before: string | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+  ): Promise<MemberConnection> {
+    applicationCaller(context);
+    if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('order_by', 'EXTENDED needs orderField, such as extended.points');
+    if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityID', 'activityID does not apply when ordering by last login');
+    const limit = pageSize(first);
+    const cursor = decodeCursor(before ?? after, before ? 'before' : 'after', isPosition);
+    const scope = await scopeFor(context, filter, window, listingWindow);
+    const db = context.database.db;
+    const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
+    const keyset: Keyset | undefined = cursor && keyed ? { key: cursor.p ?? null, id: cursor.i ?? 0, before: Boolean(before) } : undefined;
+    const start = pageOffset(offset) + (cursor && !keyed ? (cursor.o ?? -1) + 1 : 0);
+    const page = { limit: limit + 1, offset: keyset ? 0 : start, keyset };
+
+    let rows: ListedMember[];
+    if (orderBy === MemberOrder.SCORE) {
+      rows = await q.membersByScore(db, scope.filter, scope.window, sort, page);
+    } else {
+      // Plain orders other than by join or login date list members whatever the window.
+      const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
+      const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
+      rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField));
+    }
+    const more = rows.length > limit;
+    if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);
+
+    const scores = scoreLoader(context, scope);
+    const edges = rows.map((row, index) => {
+      if (row.score) scores.prime(row.member.id, row.score);
+      const node: ListedNode = { ...toMember(row.member), listing: scope };
+      const position: Position = orderBy === MemberOrder.SCORE ? { p: row.score?.points ?? 0, i: row.member.id } : keyed ? { i: row.member.id } : { o: start + index };
+      return { cursor: encodeCursor(position), node };
+    });
+    return {
+      edges,
+      pageInfo: {
+        hasNextPage: keyset?.before ? true : more,
+        hasPreviousPage: keyset?.before ? more : Boolean(cursor) || start > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+      brandId: scope.filter.brandId,
+      totalCount: () =>
+        orderBy === MemberOrder.SCORE
+          ? q.countMembersByScore(db, scope.filter, scope.window)
+          : q.countMembersInOrder(db, orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN ? scope.filter : { ...scope.filter, window: undefined }, orderBy),
+    };
+  }
+
+  @FieldResolver(() => Score, { description: "Points and records in the window under the filter; in a listing, the listing's by default." })
+  async score(
+    @Root() member: ListedNode,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<Score> {
+    const scope = await this.scope(member, context, filter, window);
+    return scoreLoader(context, scope).load(member.id);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity.",
+  })
+  async position(
+    @Root() member: ListedNode,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<string | null> {
+    const scope = await this.scope(member, context, filter, window);
+    const score = await scoreLoader(context, scope).load(member.id);
+    if (!score.activityCount) return null;
+    const ahead = await q.membersAhead(context.database.db, scope.filter, scope.window, score.points);
+    return ahead >= 999 ? '999+' : String(ahead + 1);
+  }
+
+  @FieldResolver(() => ActivityRecord, { nullable: true, description: 'The latest record in the window under the filter.' })
+  async lastActivity(
+    @Root() member: ListedNode,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<ActivityRecord | null> {
+    const scope = await this.scope(member, context, filter, window);
+    const row = await lastRecordLoader(context, scope).load(member.id);
+    return row ? toActivityRecord(row) : null;
+  }
+
+  @FieldResolver(() => [BrandAffinity], { description: 'Brands the member scored most for in the window, at least `threshold` points.' })
+  async topBrands(
+    @Root() member: ListedNode,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('threshold', () => Int, { defaultValue: 1 }) threshold: number,
+    @Arg('first', () => Int, { defaultValue: 3 }) first: number,
+  ): Promise<BrandAffinity[]> {
+    if (!Number.isInteger(threshold) || threshold < 1) throw invalidParameter('threshold', 'expected a whole number of at least 1');
+    const scope = await this.scope(member, context, filter, window);
+    return q.topBrandsOf(context.database.db, scope.filter, scope.window, member.id, threshold, pageSize(first, 3));
+  }
+
+  private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
+    if (!filter && !window && member.listing) return Promise.resolve(member.listing);
+    return scopeFor(context, filter, window, memberWindow);
+  }
+}
+
+@Resolver(() => MemberConnection)
+export class MemberConnectionResolver {
+  @FieldResolver(() => Int, { description: 'Members in the listing, all pages together.' })
+  totalCount(@Root() connection: MemberConnection): Promise<number> {
+    return connection.totalCount ? connection.totalCount() : Promise.resolve(connection.edges.length);
+  }
+
+  @FieldResolver(() => ListingBrand, { nullable: true, description: "The brand of the listing's filter (brandId, or the segment's brand)." })
+  async brand(@Root() connection: MemberConnection, @Ctx() context: Context): Promise<ListingBrand | null> {
+    if (!connection.brandId) return null;
+    return (await brandSummaryById(context).load(connection.brandId)) ?? null;
+  }
+}

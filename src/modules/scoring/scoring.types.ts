@@ -1,0 +1,75 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfo } from '../../graphql/connection.js';
+import { ActivityRecord } from '../activities/activities.types.js';
+import { Member } from '../members/members.types.js';
+
+export enum MemberOrder {
+  SCORE = 'SCORE',
+  CREATED = 'CREATED',
+  LAST_LOGIN = 'LAST_LOGIN',
+  ID = 'ID',
+  EXTENDED = 'EXTENDED',
+}
+registerEnumType(MemberOrder, {
+  name: 'MemberOrder',
+  description:
+    'SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who ' +
+    'signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField).',
+});
+
+export enum SortDirection {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+registerEnumType(SortDirection, { name: 'SortDirection' });
+
+@ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })
+export class Score {
+  @Field(() => Int) points!: number;
+  @Field(() => Int) activityCount!: number;
+}
+
+@ObjectType('MemberEdge')
+export class MemberEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => Member) node!: Member;
+}
+
+@ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
+export class ListingBrand {
+  @Field(() => ID) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) type!: string;
+}
+
+@ObjectType('MemberConnection')
+export class MemberConnection {
+  @Field(() => [MemberEdge]) edges!: MemberEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  /** Resolved on request only: counting is a query of its own. */
+  totalCount?: () => Promise<number>;
+  /** The brand of the listing's filter, if any. */
+  brandId?: number;
+}
+
+@ObjectType('ActivityRecordEdge')
+export class ActivityRecordEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => ActivityRecord) node!: ActivityRecord;
+}
+
+@ObjectType('ActivityRecordConnection')
+export class ActivityRecordConnection {
+  @Field(() => [ActivityRecordEdge]) edges!: ActivityRecordEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  totalCount?: () => Promise<number>;
+}
+
+@ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })
+export class BrandAffinity {
+  @Field(() => ID) brandId!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) type!: string;
+  @Field(() => Int) points!: number;
+  @Field(() => Int) activityCount!: number;
+}

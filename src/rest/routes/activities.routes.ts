@@ -1,0 +1,246 @@
+import {
+  ActivityCountsDocument,
+  CheckMemberActivityDocument,
+  CreateActivityDocument,
+  DeleteActivityDocument,
+  DeleteMemberActivityDocument,
+  EditActivityDocument,
+  ListActivitiesDocument,
+  RecordActivityDocument,
+  type ActivityDefinitionFragment,
+} from '../../generated/graphql.js';
+import { invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { formatTimestamp, parseTimestamp } from '../../lib/time.js';
+import { windowOf } from '../filter-params.js';
+import type { Params } from '../params.js';
+import { defineRoute, pathId } from '../route.js';
+
+const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
+
+/** An activity definition as the `/v1.1` activity operations show it. */
+export function activityDefinitionRecord(activity: ActivityDefinitionFragment) {
+  return {
+    ID: activity.id,
+    Name: activity.name,
+    ShortName: activity.shortName,
+    Type: activity.type,
+    Service: activity.service,
+    BrandID: activity.brandId,
+    Points: String(activity.points),
+    OneTime: activity.oneTime ? '1' : '0',
+    URL: activity.tracking.url,
+    TrackIDs: activity.tracking.trackIds,
+    AlbumIDs: activity.tracking.albumIds,
+    Created: time(activity.createdAt),
+  };
+}
+
+const listShape = ({ activities }: { activities: ActivityDefinitionFragment[] }) => ({
+  totalSize: activities.length,
+  items: activities.map(activityDefinitionRecord),
+});
+
+function tracking(params: Params) {
+  const url = params.string('url');
+  const trackIds = params.list('trackids');
+  const albumIds = params.list('albumids');
+  return url || trackIds || albumIds ? { url, trackIds, albumIds } : undefined;
+}
+
+function definitionInput(params: Params) {
+  return {
+    name: params.string('name'),
+    shortName: params.string('shortname'),
+    type: params.string('type'),
+    service: params.string('service'),
+    brandId: params.int('brandid', { min: 1 })?.toString(),
+    points: params.int('points', { min: 0, max: 1_000_000 }),
+    tracking: tracking(params),
+  };
+}
+
+export const listActivitiesRoute = defineRoute({
+  methods: ['GET'],
+  path: '/activities',
+  document: ListActivitiesDocument,
+  variables: (params) => ({ brandId: params.int('brandid', { min: 1 })?.toString() }),
+  shape: listShape,
+});
+
+export const brandActivitiesRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/activities',
+  document: ListActivitiesDocument,
+  variables: (_params, request) => ({ brandId: pathId(request) }),
+  shape: listShape,
+});
+
+export const createActivityRoute = defineRoute({
+  methods: ['POST'],
+  path: '/activity/create',
+  document: CreateActivityDocument,
+  variables: (params) => {
+    const input = definitionInput(params);
+    return { input: { ...input, name: input.name ?? '', type: input.type ?? '', oneTime: params.boolean('onetime') } };
+  },
+  shape: ({ createActivity }) => activityDefinitionRecord(createActivity),
+});
+
+export const editActivityRoute = defineRoute({
+  methods: ['POST'],
+  path: '/activity/:id/edit',
+  plan: 'advanced',
+  document: EditActivityDocument,
+  variables: (params, request) => {
+    if (params.string('onetime') !== undefined) throw invalidParameter('onetime', 'the one-time flag is fixed when the activity is created');
+    return { id: pathId(request), input: definitionInput(params) };
+  },
+  shape: ({ editActivity }) => activityDefinitionRecord(editActivity),
+});
+
+export const deleteActivityRoute = defineRoute({
+  methods: ['POST'],
+  path: '/activity/:id/delete',
+  plan: 'advanced',
+  document: DeleteActivityDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ deleteActivity }) => ({ Result: deleteActivity }),
+});
+
+/** `timestamp`: the interface's time form, or seconds since 1970. */
+function completedAt(params: Params): Date | undefined {
+  const value = params.string('timestamp');
+  if (value === undefined) return undefined;
+  const date = /^\d{9,11}$/.test(value) ? new Date(Number(value) * 1000) : parseTimestamp(value);
+  if (!date) throw invalidParameter('timestamp', "expected 'YYYY-MM-DD HH:MM:SS' (UTC) or seconds since 1970");
+  return date;
+}
+
+/** `content` is JSON text on the wire (or an object in a JSON body, which arrives as text too). */
+function content(params: Params): Record<string, unknown> | undefined {
+  const value = params.string('content');
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    // Plain text is kept as the text of the content.
+    return { text: value };
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { text: value };
+  return parsed as Record<string, unknown>;
+}
+
+export const recordActivityRoute = defineRoute({
+  methods: ['POST'],
+  path: '/activity/record',
+  plan: 'advanced',
+  document: RecordActivityDocument,
+  variables: (params) => {
+    const value = params.string('value');
+    if (value !== undefined && !Number.isFinite(Number(value))) throw invalidParameter('value', 'expected a number');
+    return {
+      input: {
+        activityId: params.int('activityid', { min: 1 })?.toString() ?? params.requiredString('activityid'),
+        memberId: params.int('id', { min: 1 })?.toString(),
+        partnerCode: params.string('partnercode'),
+        partnerId: params.string('partnerid'),
+        brandId: params.int('brandid', { min: 1 })?.toString(),
+        service: params.string('service'),
+        content: content(params),
+        link: params.string('link'),
+        media: params.string('media'),
+        category: params.string('category'),
+        value: value === undefined ? undefined : Number(value),
+        marker: params.string('marker'),
+        completedAt: completedAt(params),
+      },
+      async: params.boolean('async'),
+    };
+  },
+  shape: ({ recordActivity }) => ({
+    Result: true,
+    RecordID: recordActivity.record?.id ?? null,
+    CompleteDate: time(recordActivity.record?.completedAt ?? null),
+    Repeated: !recordActivity.created && !recordActivity.queued,
+    Queued: recordActivity.queued,
+  }),
+});
+
+export const checkMemberActivityRoute = defineRoute({
+  methods: ['GET'],
+  path: '/member/:id/activity/check',
+  document: CheckMemberActivityDocument,
+  variables: (params, request) => ({
+    memberId: pathId(request),
+    activityId: params.int('activityid', { min: 1 })?.toString() ?? params.requiredString('activityid'),
+    window: windowOf(params),
+  }),
+  shape: ({ activityCheck }) => ({
+    Result: activityCheck.result,
+    Details: { Count: String(activityCheck.count), FirstDate: time(activityCheck.firstAt), LastDate: time(activityCheck.lastAt) },
+  }),
+});
+
+export const deleteMemberActivityRoute = defineRoute({
+  methods: ['POST'],
+  path: '/member/:id/activity/delete',
+  document: DeleteMemberActivityDocument,
+  variables: (params, request) => {
+    const recordId = params.int('recordid', { min: 1 })?.toString();
+    const activityId = params.int('activityid', { min: 1 })?.toString();
+    if (!recordId && !activityId) throw missingParameter('recordid', "Send 'recordid', or 'activityid' to delete all of an activity.");
+    return { memberId: pathId(request), recordId, activityId };
+  },
+  shape: ({ deleteMemberActivity }) => ({ Result: true, Deleted: String(deleteMemberActivity) }),
+});
+
+export const dailyCountsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/activities/count/daily',
+  plan: 'advanced',
+  document: ActivityCountsDocument,
+  variables: (params) => ({ window: windowOf(params), by: 'ACTIVITY' as const }),
+  shape: ({ activityCounts }) => ({
+    totalSize: activityCounts.length,
+    items: activityCounts.map((row) => ({
+      Date: row.day,
+      ActivityID: row.activityId,
+      Activity: row.activityName,
+      Count: String(row.count),
+      DistinctMembers: String(row.distinctMembers),
+      Points: String(row.points),
+    })),
+  }),
+});
+
+export const serviceCountsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/activities/count/services',
+  plan: 'advanced',
+  document: ActivityCountsDocument,
+  variables: (params) => ({ window: windowOf(params), by: 'SERVICE' as const }),
+  shape: ({ activityCounts }) => ({
+    totalSize: activityCounts.length,
+    items: activityCounts.map((row) => ({
+      Date: row.day,
+      ServiceType: row.service,
+      Count: String(row.count),
+      DistinctMembers: String(row.distinctMembers),
+      Points: String(row.points),
+    })),
+  }),
+});
+
+export const activityRoutes = [
+  listActivitiesRoute,
+  brandActivitiesRoute,
+  createActivityRoute,
+  editActivityRoute,
+  deleteActivityRoute,
+  recordActivityRoute,
+  checkMemberActivityRoute,
+  deleteMemberActivityRoute,
+  dailyCountsRoute,
+  serviceCountsRoute,
+];

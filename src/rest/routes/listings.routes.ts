@@ -1,0 +1,283 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  ListMembersDocument,
+  type ListingMemberFragment,
+  type ListMembersQuery,
+  type ListMembersQueryVariables,
+  type MemberOrder,
+} from '../../generated/graphql.js';
+import { encodeCursor } from '../../graphql/connection.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { formatTimestamp } from '../../lib/time.js';
+import { displayName, isLoginNetwork } from '../../modules/networks/networks.js';
+import { memberFilterOf, windowOf } from '../filter-params.js';
+import type { Params } from '../params.js';
+import { defineRoute } from '../route.js';
+import { serviceRecord } from './members.routes.js';
+
+type Node = ListMembersQuery['members']['edges'][number]['node'];
+
+const time = (value: string | null | undefined) => (value ? formatTimestamp(new Date(value)) : null);
+
+function age(birthDate: string | null, now = new Date()): string | null {
+  if (!birthDate) return null;
+  const [year, month, day] = birthDate.split('-').map(Number);
+  let years = now.getUTCFullYear() - year;
+  if (now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day)) years -= 1;
+  return String(years);
+}
+
+/** In listings a service names its network in full ("Spotify", "Last.fm") and tells when its token expires. */
+function listingService(service: ListingMemberFragment['services'][number]) {
+  return {
+    ...serviceRecord(service),
+    Service: isLoginNetwork(service.network) ? displayName(service.network) : service.network,
+    Expires: time(service.expiresAt),
+  };
+}
+
+/** The fields every listing item has. */
+function commonItem(member: ListingMemberFragment) {
+  return {
+    ID: member.id,
+    UUID: member.uuid,
+    FirstName: member.firstName,
+    Surname: member.surname,
+    Username: member.username,
+    Email: member.email,
+    Gender: member.gender === 'OTHER' ? 'Other' : member.gender,
+    Bio: member.bio,
+    City: member.city,
+    State: member.state,
+    Country: member.country,
+    Address: member.address,
+    Addressline2: member.addressLine2,
+    PostCode: member.postCode,
+    HomePhone: member.homePhone,
+    MobilePhone: member.mobilePhone,
+    GeoCity: member.geo.city,
+    GeoRegion: member.geo.region,
+    GeoCountry: member.geo.country,
+    GeoLat: member.geo.lat,
+    GeoLong: member.geo.long,
+    CountryCode: member.country,
+    Services: member.services.map(listingService),
+    OptIns: null as unknown[] | null,
+    VerifiedEmail: member.verifiedEmail,
+  };
+}
+
+function activeItem(node: Node, brand: ListMembersQuery['members']['brand']) {
+  const last = node.lastActivity;
+  return {
+    ...commonItem(node),
+    BrandName: brand?.name ?? null,
+    BrandType: brand?.type ?? null,
+    LastVisited: time(node.lastLoginAt),
+    Score: String(node.score?.points ?? 0),
+    ActivityCount: String(node.score?.activityCount ?? 0),
+    BrandID: brand?.id ?? null,
+    MemberAvatarURL: node.avatarUrl,
+    LastActivity: last
+      ? { ID: last.id, Name: last.activity.name, ActivityID: last.activityId, Content: last.content, Link: last.link, CompleteDate: time(last.completedAt) }
+      : null,
+    Brand: brand ? { ID: brand.id, Name: brand.name, Type: brand.type } : null,
+  };
+}
+
+function allItem(node: Node) {
+  return {
+    ...commonItem(node),
+    BirthDate: node.birthDate,
+    Age: age(node.birthDate),
+    Joined: time(node.joinedAt),
+    AvatarURL: node.avatarUrl,
+    ...(node.extended ? { Extended: node.extended } : {}),
+  };
+}
+
+/** `fields` keeps the named fields of each item (any case); dotted `extended.x` names keep Extended. */
+function trimmed(item: Record<string, unknown>, params: Params) {
+  const fields = params.list('fields');
+  if (!fields?.length) return item;
+  const wanted = new Set(fields.filter((field) => !/^extended\./i.test(field)).map((field) => field.toLowerCase()));
+  return Object.fromEntries(Object.entries(item).filter(([name]) => name === 'ID' || name === 'Extended' || wanted.has(name.toLowerCase())));
+}
+
+/** A link to another page of the same listing: the caller's own parameters with the paging ones replaced. */
+function pageLink(request: FastifyRequest, replace: Record<string, string>): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  for (const name of [...url.searchParams.keys()]) {
+    if (['after', 'before', 'score_lessthan', 'score_greaterthan', 'limit'].includes(name.toLowerCase())) url.searchParams.delete(name);
+  }
+  for (const [name, value] of Object.entries(replace)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** The seed's paging object: links to the next and previous pages, or an empty list when there are none. */
+function paging(next: string | null, previous: string | null) {
+  return next || previous ? { next, previous } : [];
+}
+
+const sortOf = (params: Params) => (params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC');
+
+function baseVariables(params: Params, orderBy: MemberOrder, extra: Partial<ListMembersQueryVariables> = {}): ListMembersQueryVariables {
+  const { offset, limit } = params.limit();
+  return {
+    filter: memberFilterOf(params),
+    window: windowOf(params),
+    orderBy,
+    sort: sortOf(params),
+    first: limit,
+    offset,
+    withScore: false,
+    withExtended: false,
+    withTotal: params.boolean('totalmembercount'),
+    ...extra,
+  };
+}
+
+function listBody(items: unknown[], data: ListMembersQuery, paged: unknown) {
+  const body: Record<string, unknown> = { totalSize: items.length, items, paging: paged };
+  if (data.members.totalCount !== undefined) body.totalmembercount = data.members.totalCount;
+  return body;
+}
+
+const orders: Record<string, MemberOrder> = { score: 'SCORE', created: 'CREATED', lastlogin: 'LAST_LOGIN' };
+
+/** `score_lessthan` / `score_greaterthan` with `after` / `before`: a position in the score ranking. */
+function scoreCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 'before'> {
+  const below = params.int('score_lessthan', { min: 0 });
+  const above = params.int('score_greaterthan', { min: 0 });
+  const after = params.int('after', { min: 0 });
+  const before = params.int('before', { min: 0 });
+  const sort = sortOf(params);
+  // Walking the ranking's direction is "after"; against it, "before".
+  const forwardScore = sort === 'DESC' ? below : above;
+  const backwardScore = sort === 'DESC' ? above : below;
+  if (before !== undefined && backwardScore !== undefined) return { before: encodeCursor({ p: backwardScore, i: before }) };
+  if (after !== undefined && forwardScore !== undefined) return { after: encodeCursor({ p: forwardScore, i: after }) };
+  if (below !== undefined || above !== undefined || after !== undefined || before !== undefined) {
+    throw invalidParameter('score_lessthan', 'page with the paging links: score_lessthan with after, or score_greaterthan with before (the other way round when sort=ASC)');
+  }
+  return {};
+}
+
+export const activeMembersRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/active',
+  document: ListMembersDocument,
+  variables: (params) => {
+    const order = params.string('order_by')?.toLowerCase();
+    const orderBy = order === undefined ? 'SCORE' : orders[order];
+    if (!orderBy) throw invalidParameter('order_by', 'expected Score, Created or LastLogin');
+    return baseVariables(params, orderBy, { withScore: true, ...(orderBy === 'SCORE' ? scoreCursor(params) : {}) });
+  },
+  shape: (data, params, request) => {
+    const { members } = data;
+    const items = members.edges.map((edge) => trimmed(activeItem(edge.node, members.brand), params));
+    const scoreOrder = !params.string('order_by') || params.string('order_by')?.toLowerCase() === 'score';
+    const sort = sortOf(params);
+    const first = members.edges[0]?.node;
+    const last = members.edges.at(-1)?.node;
+    const scoreOf = (node: Node | undefined) => String(node?.score?.points ?? 0);
+    const [forward, backward] = sort === 'DESC' ? ['score_lessthan', 'score_greaterthan'] : ['score_greaterthan', 'score_lessthan'];
+    const { offset, limit } = params.limit();
+    const next = !members.pageInfo.hasNextPage || !last ? null
+      : scoreOrder ? pageLink(request, { [forward]: scoreOf(last), after: last.id, limit: String(limit) })
+      : pageLink(request, { limit: `${offset + limit},${limit}` });
+    const previous = !members.pageInfo.hasPreviousPage || !first ? null
+      : scoreOrder ? pageLink(request, { [backward]: scoreOf(first), before: first.id, limit: String(limit) })
+      : pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` });
+    return [listBody(items, data, paging(next, previous))];
+  },
+});
+
+function idCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 'before'> {
+  // before overrides after, as the seed says.
+  const before = params.int('before', { min: 0 });
+  if (before !== undefined) return { before: encodeCursor({ i: before }) };
+  const after = params.int('after', { min: 0 });
+  return after !== undefined ? { after: encodeCursor({ i: after }) } : {};
+}
+
+function idPagedShape(data: ListMembersQuery, params: Params, request: FastifyRequest) {
+  const { members } = data;
+  const items = members.edges.map((edge) => trimmed(allItem(edge.node), params));
+  const first = members.edges[0]?.node;
+  const last = members.edges.at(-1)?.node;
+  const { limit } = params.limit();
+  const next = members.pageInfo.hasNextPage && last ? pageLink(request, { after: last.id, limit: String(limit) }) : null;
+  const previous = members.pageInfo.hasPreviousPage && first ? pageLink(request, { before: first.id, limit: String(limit) }) : null;
+  return listBody(items, data, paging(next, previous));
+}
+
+function extendedFieldsOf(params: Params) {
+  const fields = params.list('fields')?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
+  return fields?.length ? fields : undefined;
+}
+
+export const allMembersRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/all',
+  document: ListMembersDocument,
+  variables: (params) =>
+    baseVariables(params, 'ID', {
+      sort: 'ASC',
+      withExtended: params.boolean('extended') || Boolean(extendedFieldsOf(params)),
+      extendedFields: extendedFieldsOf(params),
+      ...idCursor(params),
+    }),
+  shape: idPagedShape,
+});
+
+export const loginMembersRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/login',
+  document: ListMembersDocument,
+  variables: (params) => {
+    if (params.string('activityid')) throw invalidParameter('activityID', 'activityID does not apply when listing by last login');
+    return baseVariables(params, 'LAST_LOGIN', {
+      withScore: true,
+      withExtended: Boolean(extendedFieldsOf(params)),
+      extendedFields: extendedFieldsOf(params),
+    });
+  },
+  shape: (data, params, request) => {
+    const { members } = data;
+    const items = members.edges.map((edge) => ({
+      ...trimmed(activeItem(edge.node, members.brand), params),
+      ...(edge.node.extended ? { Extended: edge.node.extended } : {}),
+    }));
+    const { offset, limit } = params.limit();
+    const next = members.pageInfo.hasNextPage ? pageLink(request, { limit: `${offset + limit},${limit}` }) : null;
+    const previous = offset > 0 ? pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` }) : null;
+    return listBody(items, data, paging(next, previous));
+  },
+});
+
+export const extendedMembersRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/extended',
+  document: ListMembersDocument,
+  variables: (params) => {
+    const orderField = params.requiredString('order_by');
+    if (!/^extended\./i.test(orderField)) throw invalidParameter('order_by', 'expected extended.<field>, such as extended.points');
+    return baseVariables(params, 'EXTENDED', {
+      orderField,
+      sort: sortOf(params),
+      withExtended: true,
+      extendedFields: extendedFieldsOf(params),
+    });
+  },
+  shape: (data, params, request) => {
+    const { members } = data;
+    const items = members.edges.map((edge) => trimmed(allItem(edge.node), params));
+    const { offset, limit } = params.limit();
+    const next = members.pageInfo.hasNextPage ? pageLink(request, { limit: `${offset + limit},${limit}` }) : null;
+    const previous = offset > 0 ? pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` }) : null;
+    return listBody(items, data, paging(next, previous));
+  },
+});
+
+export const listingRoutes = [activeMembersRoute, allMembersRoute, loginMembersRoute, extendedMembersRoute];

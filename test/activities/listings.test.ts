@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
+
+let t: TestGateway;
+let app: Tenant;
+let stranger: Tenant;
+let music: number;
+let sport: number;
+const act = { listen: 0, share: 0, follow: 0, watch: 0 };
+let m1: number, m2: number, m3: number, m4: number;
+
+/**
+ * The known data set (points: listen 2, share 5, watch 3, follow 10 one-time):
+ * m1 (GB): listen 1h, 2d, 10d ago; share 3d ago          → week 9 points, 3 records
+ * m2 (US): watch 1d, 2d ago; follow 1d ago (one-time)     → week 6 (16 with one-time)
+ * m3 (GB): listen 5d, 20d ago; share 6d ago               → week 7, 2 records
+ * m4 (GB): nothing.
+ */
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+  stranger = await t.tenant('advanced');
+  music = await insertBrand(t, app, 'The Band');
+  sport = await insertBrand(t, app, 'The Club', 'Sport');
+  act.listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: music, points: 2 });
+  act.share = await createActivity(t, app, { name: 'Share', type: 'Shared', service: 'twitter', brandid: music, points: 5 });
+  act.follow = await createActivity(t, app, { name: 'Follow', type: 'Followed', brandid: sport, points: 10, onetime: 1 });
+  act.watch = await createActivity(t, app, { name: 'Watch', type: 'Watched', service: 'youtube', brandid: sport, points: 3 });
+  [m1, m2, m3, m4] = await insertMembers(t, app, [
+    { country: 'GB', state: 'England', paid: true, lastLoginAt: new Date(Date.now() - 2 * 3600_000) },
+    { country: 'US', network: 'youtube', lastLoginAt: new Date(Date.now() - 30 * 3600_000) },
+    { country: 'GB', state: 'Scotland' },
+    { country: 'GB' },
+  ]);
+  await record(t, app, [
+    { activityId: act.listen, memberId: m1, completedAt: hoursAgo(1), content: { track: 'Song A' } },
+    { activityId: act.listen, memberId: m1, completedAt: daysAgo(2) },
+    { activityId: act.listen, memberId: m1, completedAt: daysAgo(10) },
+    { activityId: act.share, memberId: m1, completedAt: daysAgo(3) },
+    { activityId: act.watch, memberId: m2, completedAt: daysAgo(1) },
+    { activityId: act.watch, memberId: m2, completedAt: daysAgo(2) },
+    { activityId: act.follow, memberId: m2, completedAt: daysAgo(1) },
+    { activityId: act.listen, memberId: m3, completedAt: daysAgo(5) },
+    { activityId: act.listen, memberId: m3, completedAt: daysAgo(20) },
+    { activityId: act.share, memberId: m3, completedAt: daysAgo(6) },
+  ]);
+});
+afterAll(() => t.close());
+
+async function get(tenant: Tenant, path: string, query: Record<string, string | number> = {}) {
+  const search = new URLSearchParams({ apikey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  return t.request({ method: 'GET', url: `/v1.1${path}?${search}` });
+}
+
+async function ranking(query: Record<string, string | number> = {}) {
+  const response = await get(app, '/members/active', query);
+  expect(response.statusCode, response.body).toBe(200);
+  const [body] = response.json();
+  return body.items.map((item: { ID: string; Score: string; ActivityCount: string }) => [Number(item.ID), Number(item.Score), Number(item.ActivityCount)]);
+}
+
+describe('GET /v1.1/members/active', () => {
+  it('ranks the members active in the last week by score, one-time activities left out', async () => {
+    expect(await ranking()).toEqual([[m1, 9, 3], [m3, 7, 2], [m2, 6, 2]]);
+  });
+
+  it('answers the seed envelope with the listing item fields', async () => {
+    const response = await get(app, '/members/active', { brandID: music, limit: 1 });
+    const body = response.json();
+    expect(Array.isArray(body)).toBe(true);
+    expect(Object.keys(body[0])).toEqual(['totalSize', 'items', 'paging']);
+    const [item] = body[0].items;
+    expect(Object.keys(item)).toEqual([
+      'ID', 'UUID', 'FirstName', 'Surname', 'Username', 'Email', 'Gender', 'Bio', 'City', 'State', 'Country', 'Address',
+      'Addressline2', 'PostCode', 'HomePhone', 'MobilePhone', 'GeoCity', 'GeoRegion', 'GeoCountry', 'GeoLat', 'GeoLong',
+      'CountryCode', 'Services', 'OptIns', 'VerifiedEmail', 'BrandName', 'BrandType', 'LastVisited', 'Score', 'ActivityCount',
+      'BrandID', 'MemberAvatarURL', 'LastActivity', 'Brand',
+    ]);
+    expect(item).toMatchObject({ ID: String(m1), Score: '9', ActivityCount: '3', BrandName: 'The Band', BrandType: 'Music', BrandID: String(music) });
+    expect(item.Brand).toEqual({ ID: String(music), Name: 'The Band', Type: 'Music' });
+    expect(item.LastActivity).toMatchObject({ Name: 'Listen', ActivityID: String(act.listen), Content: { track: 'Song A' }, Link: null });
+    expect(item.LastActivity.CompleteDate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(item.Services[0]).toMatchObject({ Service: 'Spotify', Valid: '1', PaidAccount: '1' });
+    expect(item.Services[0]).toHaveProperty('Expires', null);
+    expect(body[0].totalSize).toBe(1);
+  });
+
+  it('applies each filter alone', async () => {
+    expect(await ranking({ includeOneTime: 1 })).toEqual([[m2, 16, 3], [m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ brandID: music })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ brandID: sport, includeonetime: 1 })).toEqual([[m2, 16, 3]]);
+    expect(await ranking({ activityID: act.listen })).toEqual([[m1, 4, 2], [m3, 2, 1]]);
+    expect(await ranking({ activityID: `${act.share},${act.watch}` })).toEqual([[m2, 6, 2], [m1, 5, 1], [m3, 5, 1]]);
+    expect(await ranking({ services: 'youtube' })).toEqual([[m2, 6, 2]]);
+    expect(await ranking({ country: 'gb' })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ country: 'GB', region: 'scotland' })).toEqual([[m3, 7, 2]]);
+    expect(await ranking({ members: `${m2},${m3}` })).toEqual([[m3, 7, 2], [m2, 6, 2]]);
+    expect(await ranking({ exclude_members: String(m1) })).toEqual([[m3, 7, 2], [m2, 6, 2]]);
+    expect(await ranking({ anyofactivities: String(act.watch) })).toEqual([[m2, 6, 2]]);
+    expect(await ranking({ allofactivities: `${act.listen},${act.share}` })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ allofactivities: `${sport}-${act.listen}` })).toEqual([]);
+    expect(await ranking({ anyofactivities: `${music}-${act.listen}` })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ paid_only: 1 })).toEqual([[m1, 9, 3]]);
+    expect(await ranking({ required_fields: 'State' })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+  });
+
+  it('combines filters', async () => {
+    expect(await ranking({ country: 'GB', activityID: act.listen })).toEqual([[m1, 4, 2], [m3, 2, 1]]);
+    expect(await ranking({ brandID: music, exclude_members: m1 })).toEqual([[m3, 7, 2]]);
+    expect(await ranking({ includeOneTime: 1, country: 'US' })).toEqual([[m2, 16, 3]]);
+  });
+
+  it('reads the window: default one week, longer periods, explicit dates, clamped at six months', async () => {
+    expect(await ranking({ period: '1 Month' })).toEqual([[m1, 11, 4], [m3, 9, 3], [m2, 6, 2]]);
+    expect(await ranking({ period: '2 days' })).toEqual([[m2, 3, 1], [m1, 2, 1]]);
+    expect(await ranking({ period: '1 week', period_end: '2 days' })).toEqual([[m3, 7, 2], [m1, 7, 2], [m2, 3, 1]].sort((a, b) => b[1] - a[1] || a[0] - b[0]));
+    const start = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 19).replace('T', ' ');
+    const end = new Date(Date.now() - 4 * 86400_000).toISOString().slice(0, 19).replace('T', ' ');
+    expect(await ranking({ start_date: start, end_date: end })).toEqual([[m3, 7, 2]]);
+    expect(await ranking({ period: '24 Month' })).toEqual(await ranking({ period: '6 months' }));
+  });
+
+  it('sorts ascending and orders by join or login time', async () => {
+    expect(await ranking({ sort: 'asc' })).toEqual([[m2, 6, 2], [m3, 7, 2], [m1, 9, 3]]);
+    const byLogin = await ranking({ order_by: 'LastLogin' });
+    expect(byLogin.map((row: number[]) => row[0])).toEqual([m1, m2]);
+  });
+
+  it('pages with score_lessthan and after, and back with score_greaterthan and before', async () => {
+    const first = (await get(app, '/members/active', { limit: 1 })).json()[0];
+    expect(first.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1]);
+    const next = new URL(first.paging.next);
+    expect(next.searchParams.get('score_lessthan')).toBe('9');
+    expect(next.searchParams.get('after')).toBe(String(m1));
+    expect(next.searchParams.get('apikey')).toBe(app.apiKey);
+    const second = (await t.request({ method: 'GET', url: next.pathname + next.search })).json()[0];
+    expect(second.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
+    const third = (await t.request({ method: 'GET', url: new URL(second.paging.next).pathname + new URL(second.paging.next).search })).json()[0];
+    expect(third.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m2]);
+    expect(third.paging.next).toBeNull();
+    const back = new URL(third.paging.previous);
+    expect(back.searchParams.get('score_greaterthan')).toBe('6');
+    const previous = (await t.request({ method: 'GET', url: back.pathname + back.search })).json()[0];
+    expect(previous.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
+  });
+
+  it('adds the total member count on request and pages with offsets', async () => {
+    const [body] = (await get(app, '/members/active', { totalmembercount: 1, limit: '1,1' })).json();
+    expect(body.totalmembercount).toBe(3);
+    expect(body.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
+  });
+
+  it('refuses bad filters with the parameter named', async () => {
+    const cases: [Record<string, string | number>, number, string][] = [
+      [{ region: 'Scotland' }, 4, 'region'],
+      [{ country: 'GB,US', region: 'Scotland' }, 4, 'region'],
+      [{ optedin: 1 }, 4, 'optedin'],
+      [{ brandID: 'x' }, 4, 'brandid'],
+      [{ anyofactivities: 'a-b' }, 4, 'anyofactivities'],
+      [{ period: '3 fortnights' }, 4, 'period'],
+      [{ order_by: 'Name' }, 4, 'order_by'],
+      [{ required_fields: 'Shoe' }, 4, 'required_fields'],
+      [{ score_lessthan: 5 }, 4, 'score_lessthan'],
+      [{ brandID: 999999 }, 5, 'brandID'],
+    ];
+    for (const [query, code, param] of cases) {
+      const response = await get(app, '/members/active', query);
+      expect(response.json().error, JSON.stringify(query)).toMatchObject({ code, param });
+    }
+  });
+
+  it("does not see another account's brand or members", async () => {
+    expect((await get(stranger, '/members/active', { brandID: music })).json().error).toMatchObject({ code: 5 });
+    const [body] = (await get(stranger, '/members/active', { period: '6 months' })).json();
+    expect(body.items).toEqual([]);
+    expect(body.paging).toEqual([]);
+  });
+});
+
+describe('GET /v1.1/members/all, /members/login, /members/extended', () => {
+  it('lists every member by id with before and after', async () => {
+    const [all] = [(await get(app, '/members/all', { limit: 2 })).json()];
+    expect(all.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m2]);
+    expect(Object.keys(all.items[0])).toEqual(expect.arrayContaining(['BirthDate', 'Age', 'Joined', 'AvatarURL']));
+    expect(new URL(all.paging.next).searchParams.get('after')).toBe(String(m2));
+    const after = (await get(app, '/members/all', { after: m2 })).json();
+    expect(after.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3, m4]);
+    const before = (await get(app, '/members/all', { before: m3, after: m1 })).json();
+    expect(before.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m2]);
+    const gb = (await get(app, '/members/all', { country: 'GB' })).json();
+    expect(gb.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m3, m4]);
+  });
+
+  it('lists members by last login in the window, with their scores', async () => {
+    const body = (await get(app, '/members/login')).json();
+    expect(body.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([[m1, '9'], [m2, '6']]);
+    expect(body.paging).toEqual([]);
+    expect((await get(app, '/members/login', { activityID: act.listen })).json().error).toMatchObject({ code: 4 });
+  });
+
+  it('trims items to the named fields', async () => {
+    const body = (await get(app, '/members/all', { fields: 'email,Country', limit: 1 })).json();
+    expect(Object.keys(body.items[0])).toEqual(['ID', 'Email', 'Country']);
+  });
+});
+
+describe('GraphQL members connection', () => {
+  const page = `query($first: Int!, $after: String, $filter: MemberFilter) {
+    members(first: $first, after: $after, filter: $filter) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { node { id score { points activityCount } lastActivity { activityId activity { name } } services { network } } }
+    }
+  }`;
+
+  it('pages by cursor with the same ranking as REST', async () => {
+    const first = await t.graphql(app.apiKey, page, { first: 2 });
+    expect(first.body.errors).toBeUndefined();
+    const connection = first.body.data.members;
+    expect(connection.totalCount).toBe(3);
+    expect(connection.edges.map((edge: { node: { id: string; score: { points: number } } }) => [Number(edge.node.id), edge.node.score.points])).toEqual([[m1, 9], [m3, 7]]);
+    expect(connection.edges[0].node.lastActivity).toEqual({ activityId: String(act.listen), activity: { name: 'Listen' } });
+    const second = await t.graphql(app.apiKey, page, { first: 2, after: connection.pageInfo.endCursor });
+    expect(second.body.data.members.edges.map((edge: { node: { id: string } }) => Number(edge.node.id))).toEqual([m2]);
+    expect(second.body.data.members.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it('takes the same filter as REST', async () => {
+    const result = await t.graphql(app.apiKey, page, { first: 10, filter: { brandId: String(music), countries: ['GB'] } });
+    expect(result.body.data.members.edges.map((edge: { node: { id: string } }) => Number(edge.node.id))).toEqual([m1, m3]);
+  });
+});

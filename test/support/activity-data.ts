@@ -1,0 +1,85 @@
+import { expect } from 'vitest';
+import { brands, members, memberServices } from '../../src/db/schema/index.js';
+import type { Tenant, TestGateway } from './gateway.js';
+
+const hour = 3600_000;
+const day = 24 * hour;
+
+export const ago = (ms: number, now = Date.now()) => new Date(now - ms).toISOString();
+export const hoursAgo = (n: number) => ago(n * hour);
+export const daysAgo = (n: number) => ago(n * day);
+
+/** Members inserted directly (no password hashing), with one linked service each. */
+export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { country?: string; state?: string; email?: string; network?: string; paid?: boolean; lastLoginAt?: Date; createdAt?: Date }[]) {
+  const inserted = await t.database.db
+    .insert(members)
+    .values(
+      rows.map((row, index) => ({
+        accountId: tenant.accountId,
+        email: row.email ?? `m${index}-${tenant.accountId}-${Math.random().toString(36).slice(2)}@example.com`,
+        firstName: `Fan${index}`,
+        country: row.country ?? null,
+        state: row.state ?? null,
+        lastLoginAt: row.lastLoginAt ?? null,
+        ...(row.createdAt ? { createdAt: row.createdAt } : {}),
+        accessTokenHash: `test-${tenant.accountId}-${index}-${Math.random()}`,
+        accessTokenSealed: 'unused',
+      })),
+    )
+    .returning();
+  await t.database.db.insert(memberServices).values(
+    inserted.map((member, index) => ({
+      accountId: tenant.accountId,
+      memberId: member.id,
+      network: rows[index].network ?? 'spotify',
+      uid: `uid-${member.id}`,
+      username: `user${member.id}`,
+      paidAccount: rows[index].paid ?? false,
+    })),
+  );
+  return inserted.map((member) => member.id);
+}
+
+export async function insertBrand(t: TestGateway, tenant: Tenant, name: string, type = 'Music') {
+  const [row] = await t.database.db
+    .insert(brands)
+    .values({ accountId: tenant.accountId, name, slug: name.toLowerCase().replace(/\W+/g, '-'), type })
+    .returning();
+  return row.id;
+}
+
+export async function createActivity(t: TestGateway, tenant: Tenant, query: Record<string, string | number>) {
+  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  const response = await t.request({ method: 'POST', url: `/v1.1/activity/create?${search}` });
+  expect(response.statusCode, response.body).toBe(200);
+  return Number(response.json().ID);
+}
+
+export interface RecordSpec {
+  activityId: number;
+  memberId: number;
+  completedAt: string;
+  marker?: string;
+  brandId?: number;
+  content?: Record<string, unknown>;
+}
+
+/** Records through the batch mutation, as an ingesting application would. */
+export async function record(t: TestGateway, tenant: Tenant, specs: RecordSpec[]) {
+  const result = await t.graphql(
+    tenant.apiKey,
+    'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created repeated recordIds } }',
+    {
+      input: specs.map((spec) => ({
+        activityId: String(spec.activityId),
+        memberId: String(spec.memberId),
+        completedAt: spec.completedAt,
+        marker: spec.marker,
+        brandId: spec.brandId ? String(spec.brandId) : undefined,
+        content: spec.content,
+      })),
+    },
+  );
+  expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+  return result.body.data.recordActivities as { created: number; repeated: number; recordIds: string[] };
+}
