@@ -24,6 +24,11 @@ export const oneWeek: Period = { amount: 1, unit: 'WEEK' };
 export const threeMonths: Period = { amount: 3, unit: 'MONTH' };
 export const sixMonths: Period = { amount: 6, unit: 'MONTH' };
 
+/** Listings, the feed and the statistics: one week by default, six months at most. */
+export const listingWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: sixMonths };
+/** A single member's figures (member show): one week by default, three months at most. */
+export const memberWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: threeMonths };
+
 function checkPeriod(period: PeriodInput | undefined, param: string): Period | undefined {
   if (!period) return undefined;
   if (!Number.isInteger(period.amount) || period.amount < 1 || period.amount > 10_000) {

@@ -1,6 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activities.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
+import { FeedResolver } from '../modules/activities/feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { MemberResolver } from '../modules/members/members.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
@@ -8,4 +9,4 @@ import { UsageResolver } from '../modules/usage/usage.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, ScoringResolver, MemberConnectionResolver];
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver];

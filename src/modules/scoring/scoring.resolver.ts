@@ -4,9 +4,10 @@ import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
-import { oneWeek, sixMonths, threeMonths, type WindowRules } from '../../filters/window.js';
+import { listingWindow, memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { toActivityRecord } from '../activities/activities.mapping.js';
+import { feedRecords } from '../activities/feed.queries.js';
 import { brandSummaryById } from '../activities/activities.loaders.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { toMember } from '../members/members.mapping.js';
@@ -15,11 +16,6 @@ import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
 import { lastRecordLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
 import { BrandAffinity, ListingBrand, MemberConnection, MemberOrder, Score, SortDirection } from './scoring.types.js';
-
-/** Listings: one week by default, six months at most. */
-export const listingWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: sixMonths };
-/** A single member's figures (member show): one week by default, three months at most. */
-export const memberWindow: WindowRules = { defaultPeriod: oneWeek, maxPeriod: threeMonths };
 
 /** A member listed by `members`: its scores default to the listing's filter and window. */
 type ListedNode = Member & { listing?: ScoringScope };
@@ -154,6 +150,26 @@ export class ScoringResolver {
     if (!Number.isInteger(threshold) || threshold < 1) throw invalidParameter('threshold', 'expected a whole number of at least 1');
     const scope = await this.scope(member, context, filter, window);
     return q.topBrandsOf(context.database.db, scope.filter, scope.window, member.id, threshold, pageSize(first, 3));
+  }
+
+  @FieldResolver(() => [ActivityRecord], { description: "The member's latest records in the window under the filter, newest first." })
+  async activities(
+    @Root() member: ListedNode,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('first', () => Int, { defaultValue: 3 }) first: number,
+  ): Promise<ActivityRecord[]> {
+    const scope = await this.scope(member, context, filter, window);
+    const rows = await feedRecords(context.database.db, scope.filter, scope.window, {
+      allMemberActions: true,
+      orderByRecorded: false,
+      direction: 'DESC',
+      memberId: member.id,
+      limit: pageSize(first, 3),
+      offset: 0,
+    });
+    return rows.map(toActivityRecord);
   }
 
   private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {

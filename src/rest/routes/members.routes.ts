@@ -15,7 +15,11 @@ import {
   type Gender,
   type MemberRecordFragment,
   type ServiceRecordFragment,
+  type ShowMemberQuery,
 } from '../../generated/graphql.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { memberFilterOf, windowOf } from '../filter-params.js';
+import { feedItem } from './feed.routes.js';
 import { formatTimestamp } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -297,19 +301,49 @@ function showVariables(params: Params, request: FastifyRequest) {
     },
     extended: params.boolean('extended') || Boolean(extendedFields?.length),
     extendedFields: extendedFields?.length ? extendedFields : undefined,
+    ...showContext(params),
   };
 }
 
-function showShape(data: { member: MemberRecordFragment & { jwt: string | null; extended?: Record<string, unknown> } }, params: Params) {
-  const { member } = data;
+/** Latest actions, top brands and rank, under the shared filters and member show's window (3 months at most). */
+function showContext(params: Params) {
+  const showActions = params.boolean('showactions');
+  const showBrands = params.boolean('showbrands');
+  const threshold = params.int('threshold', { min: 1 });
+  if (threshold !== undefined && !showBrands) throw invalidParameter('threshold', 'threshold applies with showbrands=1');
+  if (params.string('limit') !== undefined && !showActions && !showBrands) throw invalidParameter('limit', 'limit applies with showactions=1 or showbrands=1');
+  return {
+    filter: memberFilterOf(params),
+    window: windowOf(params),
+    showActions,
+    showBrands,
+    showPosition: params.boolean('showposition'),
+    threshold: threshold ?? 1,
+    limit: params.limit('limit', { limit: 3, max: 1000 }).limit,
+  };
+}
+
+function showShape({ member }: ShowMemberQuery, params: Params) {
   const record: Record<string, unknown> = memberRecord(member);
   if (member.extended) record.Extended = member.extended;
+  if (member.position !== undefined) record.AEPosition = member.position;
   const fields = params.list('fields')?.filter((field) => !/^extended\./i.test(field));
   const wanted = fields?.length ? new Set(fields.map((field) => field.toLowerCase())) : undefined;
   const trimmed = wanted
     ? Object.fromEntries(Object.entries(record).filter(([name]) => wanted.has(name.toLowerCase()) || name === 'Extended'))
     : record;
-  return envelopeBody(member, member.jwt, trimmed);
+  const body: Record<string, unknown> = envelopeBody(member, member.jwt, trimmed);
+  if (member.activities) body.actions = member.activities.map(feedItem);
+  if (member.topBrands) {
+    body.brands = member.topBrands.map((brand) => ({
+      ID: brand.brandId,
+      Name: brand.name,
+      Type: brand.type,
+      Score: String(brand.points),
+      ActivityCount: String(brand.activityCount),
+    }));
+  }
+  return body;
 }
 
 export const showRoute = defineRoute({

@@ -1,0 +1,57 @@
+import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { MemberFilter } from '../../filters/member-filter.types.js';
+import { listingWindow } from '../../filters/window.js';
+import { WindowInput } from '../../filters/window.types.js';
+import { scopeFor } from '../scoring/scoring.scope.js';
+import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
+import { toActivityRecord } from './activities.mapping.js';
+import { feedRecords } from './feed.queries.js';
+
+const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o);
+
+@Resolver()
+export class FeedResolver {
+  @Authorized()
+  @Query(() => ActivityRecordConnection, { description: "Recent activity under a filter: each member's latest action, or every action." })
+  async activityFeed(
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('keyword', () => String, { nullable: true, description: 'Text the content must contain (any case).' }) keyword: string | null,
+    @Arg('allMemberActions', () => Boolean, { defaultValue: false }) allMemberActions: boolean,
+    @Arg('orderByRecorded', () => Boolean, { defaultValue: false }) orderByRecorded: boolean,
+    @Arg('sort', () => SortDirection, { defaultValue: SortDirection.DESC }) sort: SortDirection,
+    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+  ): Promise<ActivityRecordConnection> {
+    applicationCaller(context);
+    if (keyword && keyword.length > 200) throw invalidParameter('keyword', 'expected at most 200 characters');
+    const limit = pageSize(first);
+    const cursor = decodeCursor(after, 'after', isOffsetCursor);
+    const start = pageOffset(offset) + (cursor ? cursor.o + 1 : 0);
+    const scope = await scopeFor(context, filter, window, listingWindow);
+    const rows = await feedRecords(context.database.db, scope.filter, scope.window, {
+      keyword: keyword?.trim() || undefined,
+      allMemberActions,
+      orderByRecorded,
+      direction: sort,
+      limit: limit + 1,
+      offset: start,
+    });
+    const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
+    return {
+      edges,
+      pageInfo: {
+        hasNextPage: rows.length > limit,
+        hasPreviousPage: start > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import { ActivityFeedDocument, type FeedItemFragment } from '../../generated/graphql.js';
+import { formatTimestamp } from '../../lib/time.js';
+import { memberFilterOf, windowOf } from '../filter-params.js';
+import { defineRoute } from '../route.js';
+
+/** A record as the seed's activity feed item. */
+export function feedItem(record: FeedItemFragment) {
+  const name = [record.member.firstName, record.member.surname].filter(Boolean).join(' ');
+  return {
+    ID: record.id,
+    Marker: record.marker,
+    BrandID: record.brandId,
+    BrandName: record.brand?.name ?? null,
+    Link: record.link,
+    Media: record.media,
+    Category: record.category,
+    Content: record.content,
+    CompleteDate: formatTimestamp(new Date(record.completedAt)),
+    Name: record.activity.name,
+    ShortName: record.activity.shortName,
+    // No GeoIP database is available offline: where an action happened is not known.
+    GeoData: null,
+    MemberName: name || null,
+    Value: record.value === null ? null : String(record.value),
+    ActivityID: record.activityId,
+    ActivityType: record.activity.type,
+    ServiceType: record.service,
+    MemberID: record.memberId,
+    ServiceUserName: record.serviceUser?.username ?? null,
+    RemoteUserURL: record.serviceUser?.userUrl ?? null,
+    ServiceUserID: record.serviceUser?.userId ?? null,
+    MemberEmail: record.member.email,
+    Username: record.member.username,
+    MemberAvatarURL: record.member.avatarUrl,
+  };
+}
+
+export const activityFeedRoute = defineRoute({
+  methods: ['GET'],
+  path: '/activity/feed',
+  document: ActivityFeedDocument,
+  variables: (params) => {
+    const { offset, limit } = params.limit();
+    return {
+      filter: memberFilterOf(params),
+      window: windowOf(params),
+      keyword: params.string('keyword'),
+      allMemberActions: params.boolean('all_member_actions'),
+      orderByRecorded: params.boolean('order_by_recorded'),
+      sort: params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC',
+      first: limit,
+      offset,
+    };
+  },
+  shape: ({ activityFeed }) => {
+    const items = activityFeed.edges.map((edge) => feedItem(edge.node));
+    return [{ totalSize: items.length, items }];
+  },
+});
