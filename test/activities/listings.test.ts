@@ -231,3 +231,74 @@ describe('GraphQL members connection', () => {
     expect(result.body.data.members.edges.map((edge: { node: { id: string } }) => Number(edge.node.id))).toEqual([m1, m3]);
   });
 });
+
+describe('GET /v1.1/activity/feed', () => {
+  async function feed(query: Record<string, string | number> = {}) {
+    const response = await get(app, '/activity/feed', query);
+    expect(response.statusCode, response.body).toBe(200);
+    const [body] = response.json();
+    expect(body.totalSize).toBe(body.items.length);
+    return body.items.map((item: { MemberID: string; ActivityID: string }) => [Number(item.MemberID), Number(item.ActivityID)]);
+  }
+
+  it("lists each member's latest action of the week by default, newest first", async () => {
+    expect(await feed()).toEqual([[m1, act.listen], [m2, act.watch], [m3, act.listen]]);
+  });
+
+  it('answers the seed feed item', async () => {
+    const [body] = (await get(app, '/activity/feed', { limit: 1 })).json();
+    expect(Object.keys(body)).toEqual(['totalSize', 'items']);
+    expect(body.items[0]).toEqual({
+      ID: expect.stringMatching(/^\d+$/), Marker: null, BrandID: String(music), BrandName: 'The Band', Link: null, Media: null, Category: null,
+      Content: { track: 'Song A' }, CompleteDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), Name: 'Listen', ShortName: null,
+      GeoData: null, MemberName: 'Fan0', Value: null, ActivityID: String(act.listen), ActivityType: 'Listened', ServiceType: 'spotify',
+      MemberID: String(m1), ServiceUserName: `user${m1}`, RemoteUserURL: null, ServiceUserID: `uid-${m1}`,
+      MemberEmail: expect.stringContaining('@example.com'), Username: null, MemberAvatarURL: null,
+    });
+  });
+
+  it('lists every action with all_member_actions, and filters like the listings', async () => {
+    expect(await feed({ all_member_actions: 1 })).toEqual([
+      // m2's watch two days ago was recorded a moment after m1's listen of the same day.
+      [m1, act.listen], [m2, act.watch], [m2, act.watch], [m1, act.listen], [m1, act.share], [m3, act.listen], [m3, act.share],
+    ]);
+    expect(await feed({ all_member_actions: 1, includeOneTime: 1, activityID: act.follow })).toEqual([[m2, act.follow]]);
+    expect(await feed({ all_member_actions: 1, sort: 'asc', limit: 2 })).toEqual([[m3, act.share], [m3, act.listen]]);
+    expect(await feed({ brandID: music })).toEqual([[m1, act.listen], [m3, act.listen]]);
+    expect(await feed({ country: 'GB', exclude_members: m1 })).toEqual([[m3, act.listen]]);
+    expect(await feed({ keyword: 'song a' })).toEqual([[m1, act.listen]]);
+    expect(await feed({ keyword: '%' })).toEqual([]);
+    expect(await feed({ period: '1 month', members: m3 })).toEqual([[m3, act.listen]]);
+    expect(await feed({ order_by_recorded: 1 })).toHaveLength(3);
+  });
+
+  it("refuses bad filters and another account's ids", async () => {
+    expect((await get(app, '/activity/feed', { activityID: '1,x' })).json().error).toMatchObject({ code: 4, param: 'activityid' });
+    expect((await get(stranger, '/activity/feed', { brandID: music })).json().error).toMatchObject({ code: 5 });
+    expect((await get(stranger, '/activity/feed', { period: '6 months' })).json()[0].items).toEqual([]);
+  });
+});
+
+describe('GET /v1.1/member/[id] with showactions, showbrands, showposition', () => {
+  it('adds the latest actions, top brands and the rank under the filters', async () => {
+    const response = await get(app, `/member/${m3}`, { showactions: 1, showbrands: 1, showposition: 1, limit: 2 });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.data.AEPosition).toBe('2');
+    expect(body.actions.map((item: { ActivityID: string }) => Number(item.ActivityID))).toEqual([act.listen, act.share]);
+    expect(body.brands).toEqual([{ ID: String(music), Name: 'The Band', Type: 'Music', Score: '7', ActivityCount: '2' }]);
+    const filtered = (await get(app, `/member/${m2}`, { showposition: 1, showbrands: 1, includeOneTime: 1 })).json();
+    expect(filtered.data.AEPosition).toBe('1');
+    expect(filtered.brands).toEqual([{ ID: String(sport), Name: 'The Club', Type: 'Sport', Score: '16', ActivityCount: '3' }]);
+    expect((await get(app, `/member/${m1}`, { showbrands: 1, threshold: 10 })).json().brands).toEqual([]);
+    expect((await get(app, `/member/${m4}`, { showposition: 1 })).json().data.AEPosition).toBeNull();
+  });
+
+  it('clamps its window at three months and checks its parameters', async () => {
+    const body = (await get(app, `/member/${m3}`, { showbrands: 1, period: '12 months' })).json();
+    expect(body.brands[0].Score).toBe('9');
+    expect((await get(app, `/member/${m3}`, { threshold: 2 })).json().error).toMatchObject({ code: 4, param: 'threshold' });
+    expect((await get(app, `/member/${m3}`, { limit: 2 })).json().error).toMatchObject({ code: 4, param: 'limit' });
+    expect((await get(stranger, `/member/${m3}`, { showactions: 1 })).json().error).toMatchObject({ code: 5 });
+  });
+});

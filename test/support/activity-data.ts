@@ -1,6 +1,10 @@
 import { expect } from 'vitest';
 import { brands, members, memberServices } from '../../src/db/schema/index.js';
-import type { Tenant, TestGateway } from './gateway.js';
+import { digestToken, newAccessToken } from '../../src/modules/identity/access-tokens.js';
+import { createTokenCipher } from '../../src/modules/identity/token-cipher.js';
+import { testSecretKey, type Tenant, type TestGateway } from './gateway.js';
+
+const cipher = createTokenCipher(testSecretKey);
 
 const hour = 3600_000;
 const day = 24 * hour;
@@ -22,8 +26,7 @@ export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { coun
         state: row.state ?? null,
         lastLoginAt: row.lastLoginAt ?? null,
         ...(row.createdAt ? { createdAt: row.createdAt } : {}),
-        accessTokenHash: `test-${tenant.accountId}-${index}-${Math.random()}`,
-        accessTokenSealed: 'unused',
+        ...sealedAccessToken(),
       })),
     )
     .returning();
@@ -82,4 +85,9 @@ export async function record(t: TestGateway, tenant: Tenant, specs: RecordSpec[]
   );
   expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
   return result.body.data.recordActivities as { created: number; repeated: number; recordIds: string[] };
+}
+
+function sealedAccessToken() {
+  const token = newAccessToken();
+  return { accessTokenHash: digestToken(token), accessTokenSealed: cipher.seal(token) };
 }

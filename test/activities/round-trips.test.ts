@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { createActivity, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
+
+let t: TestGateway;
+let app: Tenant;
+
+/** 120 members, each with a service and records of two activities in the last week. */
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+  const brand = await insertBrand(t, app, 'The Band');
+  const listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: brand, points: 2 });
+  const share = await createActivity(t, app, { name: 'Share', type: 'Shared', brandid: brand, points: 5 });
+  const ids = await insertMembers(t, app, Array.from({ length: 120 }, () => ({ country: 'GB' })));
+  await record(t, app, ids.flatMap((memberId, index) => [
+    { activityId: listen, memberId, completedAt: hoursAgo(1 + (index % 50)) },
+    { activityId: share, memberId, completedAt: hoursAgo(30 + (index % 70)) },
+  ]));
+});
+afterAll(() => t.close());
+
+const page = `query($first: Int!) {
+  members(first: $first, filter: { countries: ["GB"] }) {
+    edges { node { id email services { network userId domains } score { points activityCount } lastActivity { id activity { name } } } }
+  }
+}`;
+
+async function roundTrips(query: string, variables: Record<string, unknown>) {
+  const response = await t.request({ method: 'POST', url: '/graphql', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, payload: { query, variables } });
+  expect(response.json().errors).toBeUndefined();
+  return { count: Number(response.headers['x-sql-round-trips']), body: response.json() };
+}
+
+describe('SQL round trips', () => {
+  it('a page of members with services, score and last activity costs the same for 10 and 100 members', async () => {
+    await roundTrips(page, { first: 1 }); // the API key is now cached, as it is for any busy caller
+    const ten = await roundTrips(page, { first: 10 });
+    const hundred = await roundTrips(page, { first: 100 });
+    expect(ten.body.data.members.edges).toHaveLength(10);
+    expect(hundred.body.data.members.edges).toHaveLength(100);
+    expect(hundred.body.data.members.edges[0].node.lastActivity.activity.name).toBe('Listen');
+    // listing with scores, services, their domains, last records with their definitions
+    expect(ten.count).toBe(4);
+    expect(hundred.count).toBe(ten.count);
+  });
+
+  it('a feed page costs a fixed number of round trips', async () => {
+    const feed = `query($first: Int!) { activityFeed(first: $first, allMemberActions: true) {
+      edges { node { id activity { name } member { email } brand { name } serviceUser { userId } } } } }`;
+    const ten = await roundTrips(feed, { first: 10 });
+    const hundred = await roundTrips(feed, { first: 100 });
+    expect(hundred.body.data.activityFeed.edges).toHaveLength(100);
+    expect(hundred.count).toBe(ten.count);
+    expect(hundred.count).toBeLessThanOrEqual(6);
+  });
+});
