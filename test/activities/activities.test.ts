@@ -244,3 +244,32 @@ describe('check and counts', () => {
     expect((await call(stranger, 'GET', '/activities/count/daily', window)).json()).toEqual({ totalSize: 0, items: [] });
   });
 });
+
+describe('merging members', () => {
+  it("adds the merged member's records and rollups to the survivor, a shared one-time activity once", async () => {
+    const follow = await createActivity(t, app, { name: 'Follow us', type: 'Followed', points: 10, onetime: 1 });
+    const listen = await createActivity(t, app, { name: 'Listen again', type: 'Listened', points: 2 });
+    const register = async (email: string) =>
+      (await call(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' })).json()[0].data;
+    const survivor = await register(`keep-${Date.now()}@example.com`);
+    const merged = await register(`gone-${Date.now()}@example.com`);
+    await record(t, app, [
+      { activityId: follow, memberId: survivor.ID, completedAt: daysAgo(1) },
+      { activityId: listen, memberId: survivor.ID, completedAt: daysAgo(1) },
+      { activityId: follow, memberId: merged.ID, completedAt: daysAgo(2) },
+      { activityId: listen, memberId: merged.ID, completedAt: daysAgo(1) },
+      { activityId: listen, memberId: merged.ID, completedAt: daysAgo(3) },
+    ]);
+    const response = await call(app, 'POST', `/member/${survivor.ID}/merge`, { from: merged.ID, accesstoken: merged.AccessToken });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await weekScore(survivor.ID, { includeOneTime: 1 })).toBe('16');
+    expect(await weekScore(survivor.ID)).toBe('6');
+    const rows = await t.database.db.select().from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, merged.ID)));
+    expect(rows).toEqual([]);
+    const records = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.memberId, survivor.ID)));
+    expect(records).toHaveLength(4);
+    // Recording against the merged id now lands on the survivor.
+    await record(t, app, [{ activityId: listen, memberId: merged.ID, completedAt: hoursAgo(1) }]);
+    expect(await weekScore(survivor.ID)).toBe('8');
+  });
+});

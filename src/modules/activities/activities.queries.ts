@@ -89,7 +89,7 @@ export async function membersByPartnerRefs(db: Executor, accountId: number, refs
 
 // ——— records and their rollups ———
 
-interface RollupDelta {
+export interface RollupDelta {
   accountId: number;
   memberId: number;
   day: string;
@@ -102,7 +102,7 @@ interface RollupDelta {
 }
 
 /** Sums records into one delta per rollup key, in a fixed key order so concurrent writers never deadlock. */
-function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'memberId' | 'completedAt' | 'activityId' | 'brandId' | 'service' | 'oneTime' | 'points'>[], sign: 1 | -1) {
+export function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'memberId' | 'completedAt' | 'activityId' | 'brandId' | 'service' | 'oneTime' | 'points'>[], sign: 1 | -1) {
   const deltas = new Map<string, RollupDelta>();
   for (const record of records) {
     const day = formatDay(record.completedAt);
@@ -118,7 +118,7 @@ function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'memberId'
   return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
 }
 
-async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) {
+export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) {
   if (!deltas.length) return;
   const daily = memberActivityDaily;
   await tx

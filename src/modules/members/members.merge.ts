@@ -1,12 +1,14 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
-import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
+import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
+import { mergeActivities } from '../activities/activities.merge.js';
 import type { MemberRow } from './members.queries.js';
 
 /**
  * Every table holding rows that belong to a member. A merge moves their rows to the survivor, so
- * nothing is lost; a module that adds such a table adds it here (opt-ins, activities, rollups).
+ * nothing is lost; a module that adds such a table adds it here. Tables whose unique keys involve
+ * the member (records and rollups, current opt-ins, segment membership) are merged below instead.
  */
 const memberOwnedTables: { table: PgTable; accountId: PgColumn; memberId: PgColumn }[] = [
   { table: memberServices, accountId: memberServices.accountId, memberId: memberServices.memberId },
@@ -35,6 +37,8 @@ export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: Me
       .set({ memberId: survivor.id } as never)
       .where(and(eq(owned.accountId, accountId), eq(owned.memberId, merged.id)));
   }
+  await mergeActivities(tx, accountId, survivor.id, merged.id);
+  await mergeLists(tx, accountId, survivor.id, merged.id);
   const filled: Partial<MemberRow> = {};
   for (const field of profileFields) {
     if (survivor[field] === null && merged[field] !== null) (filled as Record<string, unknown>)[field] = merged[field];
@@ -52,4 +56,33 @@ export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: Me
     .update(members)
     .set({ mergedIntoId: survivor.id, updatedAt: new Date() })
     .where(and(eq(members.accountId, accountId), eq(members.id, merged.id)));
+}
+
+/**
+ * Opt-ins move to the survivor, except a current opt-in to a list the survivor is already in,
+ * which is closed (its history stays). The survivor joins the computed segments the merged member
+ * was in.
+ */
+async function mergeLists(tx: Transaction, accountId: number, survivorId: number, mergedId: number): Promise<void> {
+  await tx
+    .update(optins)
+    .set({ optedOutAt: new Date() })
+    .where(
+      and(
+        eq(optins.accountId, accountId),
+        eq(optins.memberId, mergedId),
+        isNull(optins.optedOutAt),
+        sql`exists (select 1 from ${optins} kept where kept.account_id = ${accountId} and kept.member_id = ${survivorId}
+          and kept.kind = ${optins.kind} and coalesce(kept.brand_id, 0) = coalesce(${optins.brandId}, 0)
+          and coalesce(kept.segment_id, 0) = coalesce(${optins.segmentId}, 0) and kept.opted_out_at is null)`,
+      ),
+    );
+  await tx.update(optins).set({ memberId: survivorId }).where(and(eq(optins.accountId, accountId), eq(optins.memberId, mergedId)));
+  const memberships = await tx
+    .delete(segmentMembers)
+    .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.memberId, mergedId)))
+    .returning();
+  if (memberships.length) {
+    await tx.insert(segmentMembers).values(memberships.map((row) => ({ ...row, memberId: survivorId }))).onConflictDoNothing();
+  }
 }
