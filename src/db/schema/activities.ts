@@ -97,8 +97,9 @@ export const memberActivityDaily = pgTable('member_activity_daily', {
   points: integer('points').notNull(),
 }, (t) => [
   unique('member_activity_daily_key').on(t.accountId, t.memberId, t.day, t.activityId, t.brandId, t.service).nullsNotDistinct(),
-  index('member_activity_daily_account_day_idx').on(t.accountId, t.day),
-  index('member_activity_daily_account_brand_day_idx').on(t.accountId, t.brandId, t.day),
+  // Both carry every column a score reads, so windows are summed from the index alone (index-only scans).
+  index('member_activity_daily_account_day_idx').on(t.accountId, t.day, t.memberId, t.points, t.count, t.oneTime, t.activityId, t.brandId, t.service),
+  index('member_activity_daily_account_brand_day_idx').on(t.accountId, t.brandId, t.day, t.memberId, t.points, t.count, t.oneTime, t.activityId, t.service),
 ]);
 
 /**

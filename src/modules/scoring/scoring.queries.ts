@@ -33,10 +33,15 @@ const order = (direction: Direction, column: SQL | Parameters<typeof asc>[0]) =>
  * Rows after (or before) `keyset` in the order (key direction, id ascending). Walking backwards
  * the query runs in the reverse order and the caller flips the page back.
  */
-function keysetCondition(key: SQL | Parameters<typeof eq>[0] | undefined, direction: Direction, keyset: Keyset | undefined): SQL | undefined {
+function keysetCondition(
+  key: SQL | Parameters<typeof eq>[0] | undefined,
+  direction: Direction,
+  keyset: Keyset | undefined,
+  id: SQL | Parameters<typeof eq>[0] = members.id,
+): SQL | undefined {
   if (!keyset) return undefined;
   const forward = !keyset.before;
-  const idCompare = forward ? sql`${members.id} > ${keyset.id}` : sql`${members.id} < ${keyset.id}`;
+  const idCompare = forward ? sql`${id} > ${keyset.id}` : sql`${id} < ${keyset.id}`;
   if (!key) return idCompare;
   const keyAhead = (direction === 'DESC') === forward ? sql`${key} < ${keyset.key}` : sql`${key} > ${keyset.key}`;
   return sql`(${keyAhead} or (${key} = ${keyset.key} and ${idCompare}))`;
@@ -60,14 +65,28 @@ export async function membersByScore(db: Executor, filter: CompiledFilter, windo
     .as('totals');
   const backwards = page.keyset?.before ?? false;
   const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+  const idWalk: Direction = backwards ? 'DESC' : 'ASC';
+  const memberConditions = filter.member();
+  // Without member conditions the page is cut from the totals before any member row is read
+  // (merged members have no records left: a merge moves them), so only the page's members are joined.
+  const ranked = memberConditions
+    ? totals
+    : db
+        .select({ memberId: totals.memberId, points: totals.points, activityCount: totals.activityCount })
+        .from(totals)
+        .where(keysetCondition(totals.points, direction, page.keyset, totals.memberId))
+        .orderBy(order(walk, totals.points), order(idWalk, totals.memberId))
+        .limit(page.limit)
+        .offset(page.offset)
+        .as('ranked');
   const rows = await db
-    .select({ member: members, points: totals.points, activityCount: totals.activityCount })
-    .from(totals)
-    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
-    .where(and(isNull(members.mergedIntoId), filter.member(), keysetCondition(totals.points, direction, page.keyset)))
-    .orderBy(order(walk, totals.points), order(backwards ? 'DESC' : 'ASC', members.id))
+    .select({ member: members, points: ranked.points, activityCount: ranked.activityCount })
+    .from(ranked)
+    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, ranked.memberId)))
+    .where(memberConditions ? and(isNull(members.mergedIntoId), memberConditions, keysetCondition(ranked.points, direction, page.keyset)) : undefined)
+    .orderBy(order(walk, ranked.points), order(idWalk, members.id))
     .limit(page.limit)
-    .offset(page.offset);
+    .offset(memberConditions ? page.offset : 0);
   if (backwards) rows.reverse();
   return rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } }));
 }

@@ -1,0 +1,164 @@
+/**
+ * Starts the gateway in production mode against a generated database and drives it with
+ * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
+ * trips per request (from the gateway's own metrics) and the gateway's peak memory.
+ *
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name]
+ *
+ * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
+ * Results go to bench/results/<date>-<scale>.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { benchDefaults } from './settings.js';
+import { scenarios, type ScenarioContext } from './scenarios.js';
+
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string', default: 'small' },
+    database: { type: 'string', default: benchDefaults.databaseUrl },
+    'api-key': { type: 'string' },
+    'account-id': { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    port: { type: 'string', default: '4390' },
+    only: { type: 'string' },
+  },
+});
+
+const root = path.resolve(import.meta.dirname, '..');
+const base = `http://127.0.0.1:${args.port}`;
+
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${argv.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function generated(): Promise<{ apiKey: string; accountId: number }> {
+  if (args['api-key'] && args['account-id']) return { apiKey: args['api-key'], accountId: Number(args['account-id']) };
+  console.error(`generating the ${args.scale} data set…`);
+  const out = await run('npx', ['tsx', 'bench/generate.ts', '--scale', args.scale!, '--database', args.database!]);
+  const report = JSON.parse(out.trim().split('\n').at(-1)!);
+  console.error(JSON.stringify(report));
+  return { apiKey: report.apiKey, accountId: report.accountId };
+}
+
+async function startGateway(): Promise<ChildProcess> {
+  await run('node', ['scripts/build.mjs']);
+  const gateway = spawn('node', ['dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: args.port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: args.database,
+      DATABASE_POOL_SIZE: '20',
+      SECRET_KEY: benchDefaults.secretKey,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return gateway;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  gateway.kill();
+  throw new Error('the gateway did not become ready');
+}
+
+/** Total SQL statements and requests so far, from the gateway's Prometheus metrics. */
+async function roundTripTotals(): Promise<{ statements: number; requests: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  let statements = 0;
+  let requests = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('marquee_sql_round_trips_per_request_sum')) statements += Number(line.split(' ').at(-1));
+    if (line.startsWith('marquee_sql_round_trips_per_request_count')) requests += Number(line.split(' ').at(-1));
+  }
+  return { statements, requests };
+}
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (share: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0) * 10) / 10;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1) };
+}
+
+/** Resident memory of the gateway now, and its peak so far (Linux /proc). */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { rssMb: Math.round(field('VmRSS')), peakMb: Math.round(field('VmHWM')) };
+}
+
+async function main() {
+  const { apiKey, accountId } = await generated();
+  const sql = postgres(args.database!, { max: 1, onnotice: () => {} });
+  const context: ScenarioContext = await (async () => {
+    const [busiest] = await sql`select member_id from member_activity_daily where account_id = ${accountId}
+      group by member_id order by sum(points) desc limit 1`;
+    const [brand] = await sql`select brand_id from member_activity_daily where account_id = ${accountId} and brand_id is not null
+      group by brand_id order by count(*) desc limit 1`;
+    const [activity] = await sql`select id from activity_definitions where account_id = ${accountId} and not one_time order by id limit 1`;
+    const members = (await sql`select id from members where account_id = ${accountId} order by id limit 5000`).map((row) => row.id as number);
+    return { apiKey, busiestMemberId: busiest.member_id, brandId: brand.brand_id, activityId: activity.id, memberIds: members, password: benchDefaults.password };
+  })();
+  await sql.end();
+
+  const gateway = await startGateway();
+  const only = args.only?.split(',');
+  const results = [];
+  try {
+    for (const scenario of scenarios(context)) {
+      if (only && !only.includes(scenario.name)) continue;
+      const before = await roundTripTotals();
+      const latencies: number[] = [];
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+          { url: base, connections: scenario.connections ?? Number(args.connections), duration: Number(args.duration), requests: scenario.requests },
+          (error, outcome) => (error ? reject(error) : resolve(outcome)),
+        );
+        // Every response time, so the percentiles below are exact rather than autocannon's fixed set.
+        instance.on('response', (_client, _status, _bytes, time) => latencies.push(time));
+      });
+      const after = await roundTripTotals();
+      const memory = memoryOf(gateway.pid!);
+      const row = {
+        scenario: scenario.name,
+        description: scenario.description,
+        requestsPerSecond: Math.round(result.requests.average),
+        latencyMs: percentiles(latencies),
+        errors: result.errors + result.non2xx,
+        requests: result.requests.total,
+        sqlRoundTripsPerRequest: Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
+        ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.requests.average * scenario.itemsPerRequest) } : {}),
+        gatewayMemoryMb: memory,
+      };
+      results.push(row);
+      console.error(JSON.stringify(row));
+    }
+  } finally {
+    gateway.kill('SIGTERM');
+  }
+  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), machine, results }, null, 2)}\n`);
+  console.error(`results written to ${path.relative(root, file)}`);
+}
+
+await main();

@@ -1,0 +1,108 @@
+import type autocannon from 'autocannon';
+
+export interface ScenarioContext {
+  apiKey: string;
+  busiestMemberId: number;
+  brandId: number;
+  activityId: number;
+  /** Members to spread per-member requests over. */
+  memberIds: number[];
+  password: string;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  requests: autocannon.Request[];
+  connections?: number;
+  /** For ingestion: records per request, so the report can say records per second. */
+  itemsPerRequest?: number;
+}
+
+const memberFields = `id email firstName services { network userId valid } score { points activityCount } lastActivity { id completedAt activity { name } }`;
+
+export function scenarios(context: ScenarioContext): Scenario[] {
+  const key = encodeURIComponent(context.apiKey);
+  const graphql = (query: string, variables: Record<string, unknown> = {}): autocannon.Request => ({
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', 'x-api-key': context.apiKey },
+    body: JSON.stringify({ query, variables }),
+  });
+  const get = (pathAndQuery: string): autocannon.Request => ({ method: 'GET', path: `${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}apikey=${key}` });
+  let member = 0;
+  const nextMember = () => context.memberIds[member++ % context.memberIds.length];
+  let batch = 0;
+
+  return [
+    {
+      name: 'member-graphql',
+      description: 'member(id) with services, score and last activity (GraphQL)',
+      requests: [{ ...graphql(''), setupRequest: (request) => ({ ...request, ...graphql(`query($id: ID!) { member(lookup: { id: $id }) { ${memberFields} } }`, { id: String(nextMember()) }) }) }],
+    },
+    {
+      name: 'members-page-100-graphql',
+      description: 'a page of 100 members by score with services, score and last activity (GraphQL)',
+      requests: [graphql(`{ members(first: 100) { edges { node { ${memberFields} } } } }`)],
+    },
+    { name: 'members-active-week', description: 'GET /v1.1/members/active (one week)', requests: [get('/v1.1/members/active')] },
+    { name: 'members-active-6-months', description: 'GET /v1.1/members/active?period=6 months', requests: [get('/v1.1/members/active?period=6%20months')] },
+    { name: 'members-active-brand-week', description: 'GET /v1.1/members/active?brandID (one week)', requests: [get(`/v1.1/members/active?brandID=${context.brandId}`)] },
+    { name: 'activity-feed', description: 'GET /v1.1/activity/feed (one week, latest per member)', requests: [get('/v1.1/activity/feed')] },
+    {
+      name: 'member-show-rest',
+      description: 'GET /v1.1/member/[id]',
+      requests: [{ ...get('/v1.1/member/0'), setupRequest: (request) => ({ ...request, ...get(`/v1.1/member/${nextMember()}`) }) }],
+    },
+    {
+      name: 'member-show-graphql',
+      description: 'the same member data through GraphQL',
+      requests: [
+        {
+          ...graphql(''),
+          setupRequest: (request) => ({
+            ...request,
+            ...graphql(
+              `query($id: ID!) { member(lookup: { id: $id }) { id email firstName surname username gender bio accessToken avatarUrl country city state postCode verifiedEmail geo { country city region lat long } jwt services { id network valid activitySharing userId username userUrl token tokenSecret lastUpdated lastLogin verifiedEmail paidAccount followers likes partnerCode partnerId domains } } }`,
+              { id: String(nextMember()) },
+            ),
+          }),
+        },
+      ],
+    },
+    {
+      name: 'member-login-email',
+      description: 'POST /v1.1/member/login by email and password (argon2id)',
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1.1/member/login',
+          setupRequest: (request) => {
+            const index = nextMember() % 1000;
+            return { ...request, path: `/v1.1/member/login?apikey=${key}&service=email&email=fan${index}%40bench.example&password=${encodeURIComponent(context.password)}` };
+          },
+        },
+      ],
+    },
+    {
+      name: 'ingest-batch-1000',
+      description: 'recordActivities with 1000 records per call',
+      connections: 4,
+      itemsPerRequest: 1000,
+      requests: [
+        {
+          ...graphql(''),
+          setupRequest: (request) => {
+            batch += 1;
+            const input = Array.from({ length: 1000 }, (_, index) => ({
+              activityId: String(context.activityId),
+              memberId: String(context.memberIds[(batch * 1000 + index) % context.memberIds.length]),
+              marker: `bench-${process.pid}-${batch}-${index}`,
+            }));
+            return { ...request, ...graphql('mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }', { input }) };
+          },
+        },
+      ],
+    },
+  ];
+}
