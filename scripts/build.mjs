@@ -27,3 +27,6 @@ for (const file of result.outputFiles) {
   fs.writeFileSync(partial, file.contents);
   fs.renameSync(partial, file.path);
 }
+
+// Marks when dist/ was last made from the sources, so `npm start` can skip an unneeded bundle.
+fs.writeFileSync(path.join('dist', '.build-stamp'), `${new Date().toISOString()}\n`);

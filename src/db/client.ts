@@ -12,7 +12,7 @@ import postgres from 'postgres';
 import type { Config } from '../config.js';
 import { countRoundTrip } from './roundtrips.js';
 import { migrationsFolder } from './paths.js';
-import { readTemplate } from './pglite-template.js';
+import { copyTemplateInto, readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -41,7 +41,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
-  const isNew = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  let isNew = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (dataDir && isNew && !fs.existsSync(dataDir) && copyTemplateInto(dataDir)) isNew = false;
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const template = isNew ? readTemplate() : undefined;
   const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
