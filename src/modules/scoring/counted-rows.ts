@@ -25,8 +25,8 @@ export function splitWindow(window: ResolvedWindow) {
 }
 
 /**
- * The counted activity of a window under a filter, as rows of (member, activity, brand, service,
- * count, points): rollup rows for whole days, one row per record for the partial days. Member
+ * The counted activity of a window under a filter, as rows of (member, UTC day, activity, brand,
+ * service, count, points): rollup rows for whole days, one row per record for the partial days. Member
  * conditions are not applied here; callers join `members` and add `filter.member()`.
  * `memberIds` narrows the rows early, for per-member lookups.
  */
@@ -40,6 +40,7 @@ export function countedRows(db: Executor, filter: CompiledFilter, window: Resolv
   const fromRecords = db
     .select({
       memberId: records.memberId,
+      day: sql<string>`(${records.completedAt} at time zone 'UTC')::date::text`.as('day'),
       activityId: records.activityId,
       brandId: records.brandId,
       service: records.service,
@@ -60,6 +61,7 @@ export function countedRows(db: Executor, filter: CompiledFilter, window: Resolv
   const fromRollup = db
     .select({
       memberId: daily.memberId,
+      day: sql<string>`${daily.day}::text`.as('day'),
       activityId: daily.activityId,
       brandId: daily.brandId,
       service: daily.service,
