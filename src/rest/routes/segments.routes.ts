@@ -5,6 +5,11 @@ import {
   ListSegmentsDocument,
   OptInMemberDocument,
   OptOutMemberDocument,
+  PresaveJobDocument,
+  PresaveToSegmentDocument,
+  RetryPresaveJobDocument,
+  type LibraryItemKind,
+  type PresaveJobRecordFragment,
   type OptInInput,
   type OptInRecordFragment,
   type SegmentInput,
@@ -138,6 +143,65 @@ export const brandOptOutRoute = defineRoute({
   shape: ({ optOut }) => optInRecord(optOut),
 });
 
+const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
+
+/** A presave job: its items, its state, counts and the result for each member and network. */
+export function presaveJobRecord(job: PresaveJobRecordFragment) {
+  return {
+    ID: job.id,
+    SegmentID: job.segmentId,
+    Status: job.status.toLowerCase(),
+    Runs: String(job.runs),
+    Items: job.items.map((item) => ({ Service: item.network, Type: item.kind.toLowerCase(), ID: item.id })),
+    Created: formatTimestamp(new Date(job.createdAt)),
+    Started: time(job.startedAt),
+    Finished: time(job.finishedAt),
+    Saved: String(job.counts.saved),
+    Skipped: String(job.counts.skipped),
+    Failed: String(job.counts.failed),
+    Pending: String(job.counts.pending),
+    Results: job.results.map((result) => ({
+      MemberID: result.memberId,
+      Service: result.network,
+      Status: result.status.toLowerCase(),
+      Reason: result.reason,
+    })),
+  };
+}
+
+export const presaveRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/presave',
+  plan: 'advanced',
+  document: PresaveToSegmentDocument,
+  variables: (params, request) => ({
+    segmentId: pathId(request),
+    input: {
+      spotify: params.string('spotify'),
+      deezer: params.string('deezer'),
+      kind: params.oneOf('type', ['track', 'album'] as const)?.toUpperCase() as LibraryItemKind | undefined,
+    },
+  }),
+  shape: ({ presaveToSegment }) => presaveJobRecord(presaveToSegment),
+});
+
+export const presaveJobRoute = defineRoute({
+  methods: ['GET'],
+  path: '/segment/:id/presave/:jobId',
+  document: PresaveJobDocument,
+  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+  shape: ({ presaveJob }) => presaveJobRecord(presaveJob),
+});
+
+export const retryPresaveRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/presave/:jobId/retry',
+  plan: 'advanced',
+  document: RetryPresaveJobDocument,
+  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+  shape: ({ retryPresaveJob }) => presaveJobRecord(retryPresaveJob),
+});
+
 export const segmentRoutes = [
   listSegmentsRoute,
   brandSegmentsRoute,
@@ -148,4 +212,7 @@ export const segmentRoutes = [
   optOutRoute,
   brandOptInRoute,
   brandOptOutRoute,
+  presaveRoute,
+  presaveJobRoute,
+  retryPresaveRoute,
 ];
