@@ -121,7 +121,7 @@ function crossoverRoute(path: string, withBrand: boolean) {
         brandId: withBrand ? pathId(request) : undefined,
         filter: {
           countries: params.list('country'),
-          services: params.list('services')?.map((service) => service.toLowerCase()),
+          services: params.list('services'),
           brandType: params.string('brand_type'),
         },
         window: windowOf(params),
