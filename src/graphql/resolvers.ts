@@ -3,10 +3,14 @@ import { ActivityResolver } from '../modules/activities/activities.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
 import { FeedResolver } from '../modules/activities/feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
+import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { MemberResolver } from '../modules/members/members.resolver.js';
+import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
+import { PresaveResolver } from '../modules/segments/presave.resolver.js';
+import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver];
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver];

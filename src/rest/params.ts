@@ -109,6 +109,20 @@ export class Params {
     return { amount, unit };
   }
 
+  /** A JSON object written as text (`custom={"tier":"gold"}`); anything else is an error. */
+  jsonObject(name: string): Record<string, unknown> | undefined {
+    const value = this.string(name);
+    if (value === undefined) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidParameter(name, 'expected a JSON object');
+    return parsed as Record<string, unknown>;
+  }
+
   /** `limit=n` or `limit=offset,n`: default 10, at most 1000 items, offset at most 100000. */
   limit(name = 'limit', defaults = { limit: 10, max: 1000 }): { offset: number; limit: number } {
     const value = this.string(name);

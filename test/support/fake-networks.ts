@@ -38,6 +38,8 @@ interface FakeNetwork {
   profile(user: FakeUser): unknown;
   refused: Answer;
   refresh?: { kind: 'oauth2'; rotates: boolean } | { kind: 'instagram' };
+  /** Saving to the token owner's library: the method, the item (`track:<id>`) a request names, and the answer. */
+  library?: { method: string; item(path: string, url: URL): string | undefined; saved: Answer };
 }
 
 const bearer = (request: IncomingMessage) => request.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
@@ -132,6 +134,16 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     }),
     refused: { status: 401, body: { error: { status: 401, message: 'Invalid access token' } } },
     refresh: { kind: 'oauth2', rotates: false },
+    library: {
+      method: 'PUT',
+      item: (path, url) => {
+        const kind = { '/v1/me/tracks': 'track', '/v1/me/albums': 'album' }[path];
+        const id = url.searchParams.get('ids');
+        return kind && id ? `${kind}:${id}` : undefined;
+      },
+      // Spotify answers a save with an empty body.
+      saved: { status: 200, body: '' },
+    },
   },
   tumblr: {
     profilePath: '/v2/user/info',
@@ -172,6 +184,15 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     }),
     // Deezer reports errors with HTTP 200.
     refused: { status: 200, body: { error: { type: 'OAuthException', message: 'Invalid OAuth access token.', code: 300 } } },
+    library: {
+      method: 'POST',
+      item: (path, url) => {
+        const kind = { '/user/me/tracks': 'track', '/user/me/albums': 'album' }[path];
+        const id = kind && url.searchParams.get(`${kind}_id`);
+        return kind && id ? `${kind}:${id}` : undefined;
+      },
+      saved: { status: 200, body: true },
+    },
   },
 };
 
@@ -203,6 +224,8 @@ export type FakeNetworks = Awaited<ReturnType<typeof startFakeNetworks>>;
 export async function startFakeNetworks() {
   const users: FakeUser[] = [];
   const outages = new Map<ExternalNetwork, number>();
+  /** Every save to a library, in order, repeats included: tests count them. */
+  const saves: { network: ExternalNetwork; uid: string; item: string }[] = [];
   const clients = Object.fromEntries(externalNetworks.map((n) => [n, { clientId: `${n}-client-id`, clientSecret: `${n}-client-secret` }])) as Record<ExternalNetwork, FakeClient>;
   let issued = 0;
 
@@ -211,6 +234,8 @@ export async function startFakeNetworks() {
     const outage = outages.get(network);
     if (outage) return { status: outage, body: 'Service Unavailable' };
     if (path === '/token') return refresh(request, network, url);
+    const item = fake.library?.item(path, url);
+    if (fake.library && item) return save(request, network, fake.library, item, url);
     if (path !== fake.profilePath || request.method !== 'GET') return { status: 404, body: { error: 'not found' } };
     for (const [name, value] of Object.entries(fake.requires ?? {})) {
       if (url.searchParams.get(name) !== value) return { status: 400, body: { error: `${name} must be ${value}` } };
@@ -220,6 +245,15 @@ export async function startFakeNetworks() {
     const token = fake.token(request, url);
     const user = users.find((u) => u.network === network && u.token === token);
     return user ? { status: 200, body: fake.profile(user) } : fake.refused;
+  }
+
+  function save(request: IncomingMessage, network: ExternalNetwork, library: NonNullable<FakeNetwork['library']>, item: string, url: URL): Answer {
+    if (request.method !== library.method) return { status: 405, body: { error: 'method not allowed' } };
+    const token = networks[network].token(request, url);
+    const user = users.find((u) => u.network === network && u.token === token);
+    if (!user) return networks[network].refused;
+    saves.push({ network, uid: user.uid, item });
+    return library.saved;
   }
 
   async function refresh(request: IncomingMessage, network: ExternalNetwork, url: URL): Promise<Answer> {
@@ -275,6 +309,8 @@ export async function startFakeNetworks() {
       users.push(stored);
       return stored;
     },
+    /** The saves to libraries so far (`item` is `track:<id>` or `album:<id>`). */
+    saves,
     /** Makes a network answer every call with this HTTP status and a plain-text body; undefined restores it. */
     failWith(network: ExternalNetwork, status: number | undefined) {
       if (status === undefined) outages.delete(network);

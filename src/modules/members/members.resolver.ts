@@ -8,6 +8,7 @@ import { extendedNode, memberDomainsOf, pickFields, toMember, toServiceLink } fr
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
 import { findMember } from './members.queries.js';
+import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import {
   LoginInput,
   Member,
@@ -73,9 +74,12 @@ export class MemberResolver {
   @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
   async registerMember(@Ctx() context: Context, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
     const scope = scopeOf(context);
+    // Checked before anything is written: an unknown segment refuses the whole registration.
+    const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
     const result = input.memberId
       ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit)
       : await members.registerMember(scope, input);
+    if (segment) await optInMember(scope, result.member.id, segment);
     return envelope(context, result);
   }
 

@@ -125,6 +125,7 @@ export class RegisterMemberInput {
   @Field(() => MemberProfileInput, { nullable: true }) profile?: MemberProfileInput;
   @Field(() => VisitInput, { nullable: true }) visit?: VisitInput;
   @Field(() => String, { nullable: true, description: "The caller's consistent import code." }) importCode?: string;
+  @Field(() => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' }) segmentId?: string;
 }
 
 @InputType('LoginInput')

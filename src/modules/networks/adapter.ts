@@ -29,11 +29,21 @@ export interface RefreshedTokens {
   expiresAt?: Date;
 }
 
-/** One network's API: who owns a token, and new tokens from a refresh token (`secret`). */
+/** A track or an album on a music network, by that network's id. */
+export interface LibraryItem {
+  kind: 'track' | 'album';
+  id: string;
+}
+
+/**
+ * One network's API: who owns a token, and new tokens from a refresh token (`secret`). Music
+ * networks whose API allows it also save a track or album to the token owner's library.
+ */
 export interface NetworkAdapter {
   network: Network;
   verify(credentials: NetworkCredentials): Promise<NetworkProfile>;
   refresh(credentials: { token: string; secret?: string; uid: string }): Promise<RefreshedTokens>;
+  saveToLibrary?(credentials: NetworkCredentials, item: LibraryItem): Promise<void>;
 }
 
 /**

@@ -14,7 +14,7 @@ export type Classifier = (status: number, body: unknown) => NetworkFailure | und
 export const refusedByStatus: Classifier = (status) => (status === 401 || status === 403 ? 'invalid_credentials' : undefined);
 
 export interface NetworkRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   /** A form body (application/x-www-form-urlencoded). */
   form?: URLSearchParams;
@@ -34,6 +34,16 @@ const explanations: Record<NetworkFailure, string> = {
  * explain (5xx, 429, other 4xx) and bodies that are not JSON objects are all `unreachable`.
  */
 export async function callNetwork(network: Network, url: URL | string, request: NetworkRequest = {}): Promise<Record<string, unknown>> {
+  const body = await sendToNetwork(network, url, request);
+  if (!isObject(body)) throw new NetworkError(network, 'unreachable', `${displayName(network)} answered something other than a JSON object.`);
+  return body;
+}
+
+/**
+ * A call whose answer carries nothing to read (Spotify answers a save with an empty body, Deezer
+ * with `true`): failures as in `callNetwork`; any successful answer is returned as parsed, if JSON.
+ */
+export async function sendToNetwork(network: Network, url: URL | string, request: NetworkRequest = {}): Promise<unknown> {
   const name = displayName(network);
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -55,7 +65,6 @@ export async function callNetwork(network: Network, url: URL | string, request: 
   const failure = (request.classify ?? refusedByStatus)(status, body);
   if (failure) throw new NetworkError(network, failure, `${name} ${explanations[failure]} (HTTP ${status}${detail(body)}).`);
   if (status < 200 || status > 299) throw new NetworkError(network, 'unreachable', `${name} answered HTTP ${status}${detail(body)}.`);
-  if (!isObject(body)) throw new NetworkError(network, 'unreachable', `${name} answered something other than a JSON object.`);
   return body;
 }
 

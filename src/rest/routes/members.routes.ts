@@ -20,6 +20,7 @@ import {
 import { invalidParameter } from '../../graphql/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from './feed.routes.js';
+import { optInRecord } from './segments.routes.js';
 import { formatTimestamp } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -123,12 +124,9 @@ export function memberRecord(member: MemberRecordFragment) {
   };
 }
 
-/**
- * `{data, optins, services, jwt}`. Opt-ins are listed by the brands and segments module; until a
- * member has any, the list is empty, as the seed shows for a member without opt-ins.
- */
+/** `{data, optins, services, jwt}`: optins are the member's current opt-ins, empty when none. */
 function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
-  return { data, optins: [], services: member.services.map(serviceRecord), jwt };
+  return { data, optins: member.optins.map(optInRecord), services: member.services.map(serviceRecord), jwt };
 }
 
 const envelopeOf = (result: EnvelopeFragment) => envelopeBody(result.member, result.jwt);
@@ -139,11 +137,7 @@ export const registerRoute = defineRoute({
   methods: ['POST'],
   path: '/member/register',
   document: RegisterMemberDocument,
-  variables: (params) => {
-    // Checked now; opting the member into the segment belongs to the segments module.
-    params.int('segmentid', { min: 1 });
-    return registerVariables(params);
-  },
+  variables: registerVariables,
   // Register alone answers with a one-element array.
   shape: ({ registerMember }) => [envelopeOf(registerMember)],
 });
@@ -156,6 +150,8 @@ function registerVariables(params: Params) {
       profile: registrationProfile(params),
       visit: visit(params),
       importCode: params.string('code'),
+      // A list segment the member is opted into; an unknown one refuses the registration.
+      segmentId: params.int('segmentid', { min: 1 })?.toString(),
     },
   };
 }

@@ -26,4 +26,6 @@ export const deezer = defineProfileAdapter({
     // status: 0 free, 1 Premium, 2 Premium+ (and later tiers).
     paidAccount: typeof body.status === 'number' ? body.status > 0 : undefined,
   }),
+  // Favourite tracks and albums (permission manage_library); Deezer answers `true`.
+  library: (item) => ({ method: 'POST', path: `/user/me/${item.kind}s?${item.kind}_id=${encodeURIComponent(item.id)}` }),
 });

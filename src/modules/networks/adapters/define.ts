@@ -1,5 +1,5 @@
-import { NetworkError, type NetworkAdapter, type NetworkCredentials, type NetworkProfile, type RefreshedTokens } from '../adapter.js';
-import { callNetwork, endpoint, type Classifier } from '../http.js';
+import { NetworkError, type LibraryItem, type NetworkAdapter, type NetworkCredentials, type NetworkProfile, type RefreshedTokens } from '../adapter.js';
+import { callNetwork, endpoint, sendToNetwork, type Classifier } from '../http.js';
 import { displayName, type ExternalNetwork } from '../networks.js';
 
 export interface NetworkClient {
@@ -56,6 +56,8 @@ export interface ProfileSpec {
   caseInsensitiveUid?: boolean;
   /** The network's token endpoint and grant; absent: its tokens are not refreshed. */
   refresh?: { tokenUrl: string; grant: RefreshGrant };
+  /** How a track or album is saved to the token owner's library (path and query below the API root); absent: it cannot be. */
+  library?: (item: LibraryItem) => { method: 'POST' | 'PUT'; path: string };
 }
 
 export function defineProfileAdapter(spec: ProfileSpec): AdapterDefinition {
@@ -82,7 +84,17 @@ export function defineProfileAdapter(spec: ProfileSpec): AdapterDefinition {
         if (!spec.refresh || !endpoints.tokenUrl) throw new NetworkError(network, 'not_supported', `${name} tokens cannot be refreshed.`);
         return spec.refresh.grant({ network, tokenUrl: endpoints.tokenUrl, client: endpoints.client, credentials });
       },
+      ...(spec.library ? { saveToLibrary: saver(spec, spec.library, endpoints) } : {}),
     }),
+  };
+}
+
+function saver(spec: ProfileSpec, library: NonNullable<ProfileSpec['library']>, endpoints: Endpoints) {
+  return async (credentials: NetworkCredentials, item: LibraryItem): Promise<void> => {
+    const call = library(item);
+    const request = { url: endpoint(endpoints.baseUrl, call.path), headers: {} as Record<string, string> };
+    authorise(spec.auth, request, credentials, endpoints);
+    await sendToNetwork(spec.network, request.url, { method: call.method, headers: request.headers, classify: spec.classify });
   };
 }
 

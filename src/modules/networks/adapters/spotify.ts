@@ -2,7 +2,7 @@ import { at, count, text } from '../http.js';
 import { defineProfileAdapter } from './define.js';
 import { refreshTokenGrant } from './oauth2.js';
 
-/** Spotify Web API `/v1/me`; Spotify does not verify email addresses, so none is marked verified. */
+/** Spotify Web API `/v1/me`; Spotify does not verify email addresses, so none is marked verified. Saves to the library. */
 export const spotify = defineProfileAdapter({
   network: 'spotify',
   baseUrl: 'https://api.spotify.com',
@@ -18,4 +18,6 @@ export const spotify = defineProfileAdapter({
     avatarUrl: text(at(body, 'images.0.url')),
   }),
   refresh: { tokenUrl: 'https://accounts.spotify.com/api/token', grant: refreshTokenGrant('basic') },
+  // "Save Tracks / Albums for Current User" (scope user-library-modify).
+  library: (item) => ({ method: 'PUT', path: `/v1/me/${item.kind}s?ids=${encodeURIComponent(item.id)}` }),
 });

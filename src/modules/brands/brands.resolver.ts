@@ -1,0 +1,101 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { compileFilter, filterId } from '../../filters/compile.js';
+import { listingWindow, resolveWindow } from '../../filters/window.js';
+import { WindowInput } from '../../filters/window.types.js';
+import { applicationCaller } from '../../graphql/auth.js';
+import { pageOffset, pageSize } from '../../graphql/connection.js';
+import type { Context } from '../../graphql/context.js';
+import { missingParameter } from '../../graphql/errors.js';
+import { toBrand } from './brands.mapping.js';
+import * as q from './brands.queries.js';
+import * as brands from './brands.service.js';
+import type { BrandResult, BrandScope } from './brands.service.js';
+import { Brand, BrandChange, BrandConnection, BrandInput, Crossover, CrossoverFilter } from './brands.types.js';
+import { crossoverOf } from './crossover.queries.js';
+
+function scopeOf(context: Context): BrandScope {
+  const caller = applicationCaller(context);
+  return { db: context.database.db, accountId: caller.accountId, plan: caller.plan, settings: caller.settings };
+}
+
+/** An id argument of this account's records, reported under its REST name. */
+export function requiredId(value: string | null | undefined, param = 'id'): number {
+  const id = filterId(value, param);
+  if (id === undefined) throw missingParameter(param);
+  return id;
+}
+
+const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBrand(row), warnings });
+
+@Resolver(() => Brand)
+export class BrandResolver {
+  @Authorized()
+  @Query(() => Brand, { description: 'One live brand of the account; not found otherwise (deleted brands too).' })
+  async brand(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<Brand> {
+    const scope = scopeOf(context);
+    return toBrand(await brands.requireBrand(scope.db, scope.accountId, requiredId(id)));
+  }
+
+  @Authorized()
+  @Query(() => BrandConnection, { description: 'Live brands of the account by id, of one type (any case) when given.' })
+  async brands(
+    @Ctx() context: Context,
+    @Arg('type', () => String, { nullable: true }) type: string | null,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+  ): Promise<BrandConnection> {
+    const scope = scopeOf(context);
+    const { rows, total } = await q.listBrands(scope.db, scope.accountId, type?.trim() || undefined, pageOffset(offset), pageSize(first));
+    return { totalCount: total, nodes: rows.map(toBrand) };
+  }
+
+  @Authorized()
+  @Query(() => Crossover, { description: "Brands most shared with a brand's active members, or without brandId the most popular brands." })
+  async crossover(
+    @Ctx() context: Context,
+    @Arg('brandId', () => ID, { nullable: true }) brandIdValue: string | null,
+    @Arg('filter', () => CrossoverFilter, { nullable: true }) filter: CrossoverFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) windowInput: WindowInput | null,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+  ): Promise<Crossover> {
+    const scope = scopeOf(context);
+    const id = filterId(brandIdValue, 'brandID');
+    if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandID');
+    const window = resolveWindow(windowInput, listingWindow);
+    const compiled = await compileFilter(scope.db, scope.accountId, { countries: filter?.countries, services: filter?.services }, window);
+    const { rows, total, baseMembers } = await crossoverOf(context.database.read, compiled, window, {
+      brandId: id,
+      brandType: filter?.brandType?.trim() || undefined,
+      offset: pageOffset(offset),
+      limit: pageSize(first),
+    });
+    return {
+      totalCount: total,
+      baseMembers,
+      nodes: rows.map((row) => ({
+        brand: toBrand(row.brand),
+        activeMembers: row.active,
+        percentage: Math.round((row.active * 10_000) / baseMembers) / 100,
+      })),
+    };
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => BrandChange, { description: 'Creates a brand; network ids are read from the URLs given.' })
+  async createBrand(@Ctx() context: Context, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+    return change(await brands.createBrand(scopeOf(context), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => BrandChange, { description: 'Changes the fields given; a network URL given again is read again.' })
+  async editBrand(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+    return change(await brands.editBrand(scopeOf(context), requiredId(id), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.' })
+  deleteBrand(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return brands.deleteBrand(scopeOf(context), requiredId(id));
+  }
+}

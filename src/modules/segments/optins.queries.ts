@@ -1,0 +1,96 @@
+import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { brands, optins, segments } from '../../db/schema/index.js';
+
+/** One list a member can be on. */
+export type OptInList = { kind: 'global' } | { kind: 'brand'; brandId: number } | { kind: 'segment'; segmentId: number };
+
+/** An opt-in with the names of its list, as every read answers it. */
+const withNames = {
+  id: optins.id,
+  memberId: optins.memberId,
+  kind: optins.kind,
+  brandId: optins.brandId,
+  segmentId: optins.segmentId,
+  optedInAt: optins.optedInAt,
+  optedOutAt: optins.optedOutAt,
+  brandName: brands.name,
+  segmentName: segments.name,
+  segmentLabel: segments.label,
+};
+
+export type OptInRow = {
+  id: number;
+  memberId: number;
+  kind: 'brand' | 'segment' | 'global';
+  brandId: number | null;
+  segmentId: number | null;
+  optedInAt: Date;
+  optedOutAt: Date | null;
+  brandName: string | null;
+  segmentName: string | null;
+  segmentLabel: string | null;
+};
+
+function onList(accountId: number, memberId: number, list: OptInList): SQL {
+  return and(
+    eq(optins.accountId, accountId),
+    eq(optins.memberId, memberId),
+    eq(optins.kind, list.kind),
+    list.kind === 'brand' ? eq(optins.brandId, list.brandId) : isNull(optins.brandId),
+    list.kind === 'segment' ? eq(optins.segmentId, list.segmentId) : isNull(optins.segmentId),
+  )!;
+}
+
+function selectWithNames(db: Executor) {
+  return db
+    .select(withNames)
+    .from(optins)
+    .leftJoin(brands, and(eq(brands.id, optins.brandId), eq(brands.accountId, optins.accountId)))
+    .leftJoin(segments, and(eq(segments.id, optins.segmentId), eq(segments.accountId, optins.accountId)));
+}
+
+/** The member's latest opt-in row for the list (current or not). */
+export async function latestOptIn(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<OptInRow | undefined> {
+  const [row] = await selectWithNames(db).where(onList(accountId, memberId, list)).orderBy(desc(optins.id)).limit(1);
+  return row;
+}
+
+/** A new current opt-in, unless one is current already (the partial unique index decides). */
+export async function insertOptInIfAbsent(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
+  await db
+    .insert(optins)
+    .values({
+      accountId,
+      memberId,
+      kind: list.kind,
+      brandId: list.kind === 'brand' ? list.brandId : null,
+      segmentId: list.kind === 'segment' ? list.segmentId : null,
+    })
+    .onConflictDoNothing();
+}
+
+/** Stamps the current opt-in as ended; false when there was none. */
+export async function endOptIn(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<boolean> {
+  const rows = await db
+    .update(optins)
+    .set({ optedOutAt: new Date() })
+    .where(and(onList(accountId, memberId, list), isNull(optins.optedOutAt)))
+    .returning({ id: optins.id });
+  return rows.length > 0;
+}
+
+/** Current opt-ins of many members, to lists that still exist, oldest first. */
+export function currentOptInsOf(db: Executor, accountId: number, memberIds: readonly number[]): Promise<OptInRow[]> {
+  return selectWithNames(db)
+    .where(
+      and(
+        eq(optins.accountId, accountId),
+        inArray(optins.memberId, [...memberIds]),
+        isNull(optins.optedOutAt),
+        sql`(${optins.brandId} is null or ${brands.deletedAt} is null)`,
+        sql`(${optins.segmentId} is null or ${segments.deletedAt} is null)`,
+      ),
+    )
+    .orderBy(optins.id);
+}

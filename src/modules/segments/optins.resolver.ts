@@ -1,0 +1,53 @@
+import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { brandsById } from '../brands/brands.loaders.js';
+import { toBrand } from '../brands/brands.mapping.js';
+import { Brand } from '../brands/brands.types.js';
+import { Member } from '../members/members.types.js';
+import { optInsByMember } from './optins.loaders.js';
+import * as optins from './optins.service.js';
+import { OptIn, OptInInput } from './optins.types.js';
+import { segmentsById } from './segments.loaders.js';
+import { toSegment } from './segments.service.js';
+import { Segment } from './segments.types.js';
+
+function scopeOf(context: Context) {
+  return { db: context.database.db, accountId: applicationCaller(context).accountId };
+}
+
+@Resolver(() => OptIn)
+export class OptInResolver {
+  @Authorized()
+  @Mutation(() => OptIn, { description: 'Opts a member into a list; a repeat while opted in answers the current opt-in.' })
+  async optIn(@Ctx() context: Context, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+    return optins.toOptIn(await optins.optIn(scopeOf(context), input));
+  }
+
+  @Authorized()
+  @Mutation(() => OptIn, { description: 'Opts a member out of a list; the opt-in is kept with optedOutAt.' })
+  async optOut(@Ctx() context: Context, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+    return optins.toOptIn(await optins.optOut(scopeOf(context), input));
+  }
+
+  @FieldResolver(() => Brand, { nullable: true })
+  async brand(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Brand | null> {
+    const row = optIn.brandId ? await brandsById(context).load(optIn.brandId) : null;
+    return row ? toBrand(row) : null;
+  }
+
+  @FieldResolver(() => Segment, { nullable: true })
+  async segment(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Segment | null> {
+    const row = optIn.segmentId ? await segmentsById(context).load(optIn.segmentId) : null;
+    return row ? toSegment(row) : null;
+  }
+}
+
+/** Member.optins lives here, beside the opt-ins it lists. */
+@Resolver(() => Member)
+export class MemberOptInsResolver {
+  @FieldResolver(() => [OptIn], { description: "The member's current opt-ins (to lists that still exist)." })
+  async optins(@Root() member: Member, @Ctx() context: Context): Promise<OptIn[]> {
+    return (await optInsByMember(context).load(member.id)).map(optins.toOptIn);
+  }
+}

@@ -1,0 +1,85 @@
+import type { Database } from '../../db/client.js';
+import { filterId } from '../../filters/compile.js';
+import { invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { requireBrand } from '../brands/brands.service.js';
+import { lookupMember } from '../members/members.service.js';
+import * as q from './optins.queries.js';
+import type { OptInList, OptInRow } from './optins.queries.js';
+import { requireListSegment } from './segments.service.js';
+import { OptInKind, type OptIn, type OptInInput } from './optins.types.js';
+
+export interface OptInScope {
+  db: Database;
+  accountId: number;
+}
+
+const kinds = { brand: OptInKind.BRAND, segment: OptInKind.SEGMENT, global: OptInKind.GLOBAL } as const;
+
+export function toOptIn(row: OptInRow): OptIn {
+  return {
+    id: row.id,
+    kind: kinds[row.kind],
+    brandId: row.brandId,
+    segmentId: row.segmentId,
+    label: row.kind === 'segment' ? row.segmentLabel : null,
+    name: row.kind === 'brand' ? row.brandName : row.kind === 'segment' ? row.segmentName : null,
+    optedInAt: row.optedInAt,
+    optedOutAt: row.optedOutAt,
+  };
+}
+
+/** The member (by id or email) and the list (brand, list segment, or global), both of this account. */
+async function resolve(scope: OptInScope, input: OptInInput): Promise<{ memberId: number; list: OptInList }> {
+  const memberIdGiven = input.memberId?.trim() || undefined;
+  const email = input.email?.trim() || undefined;
+  if (!memberIdGiven && !email) throw missingParameter('id', 'Name the member by id or email.');
+  const member = await lookupMember(scope.db, scope.accountId, memberIdGiven ? { id: memberIdGiven } : { email });
+  const brandId = filterId(input.brandId, 'brandid');
+  const segmentId = filterId(input.segmentId, 'segment');
+  if (brandId !== undefined && segmentId !== undefined) {
+    // A brand's segments are lists of their own: the caller names one list.
+    throw invalidParameter('segment', 'name one list: a brand or a segment, not both');
+  }
+  if (brandId !== undefined) {
+    await requireBrand(scope.db, scope.accountId, brandId, 'brandid');
+    return { memberId: member.id, list: { kind: 'brand', brandId } };
+  }
+  if (segmentId !== undefined) {
+    await requireListSegment(scope.db, scope.accountId, segmentId, 'segment');
+    return { memberId: member.id, list: { kind: 'segment', segmentId } };
+  }
+  return { memberId: member.id, list: { kind: 'global' } };
+}
+
+/** Opts in; while an opt-in is current, repeating it changes nothing and answers that one. */
+export async function optIn(scope: OptInScope, input: OptInInput): Promise<OptInRow> {
+  const { memberId, list } = await resolve(scope, input);
+  return optInMember(scope, memberId, list);
+}
+
+export async function optInMember(scope: OptInScope, memberId: number, list: OptInList): Promise<OptInRow> {
+  await q.insertOptInIfAbsent(scope.db, scope.accountId, memberId, list);
+  const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
+  if (!row) throw new Error('the opt-in just written was not found');
+  return row;
+}
+
+/**
+ * Opts out: the current opt-in is stamped and kept. Opting out again answers the last opt-in,
+ * unchanged; a member who never opted into the list is not found there.
+ */
+export async function optOut(scope: OptInScope, input: OptInInput): Promise<OptInRow> {
+  const { memberId, list } = await resolve(scope, input);
+  await q.endOptIn(scope.db, scope.accountId, memberId, list);
+  const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
+  if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'id' : 'segment');
+  return row;
+}
+
+/** The segment a registration names (`segmentid`): a list segment of the account, checked before anything is written. */
+export async function registrationSegment(db: Database, accountId: number, value: string | null | undefined): Promise<OptInList | undefined> {
+  const segmentId = filterId(value, 'segmentid');
+  if (segmentId === undefined) return undefined;
+  await requireListSegment(db, accountId, segmentId, 'segmentid');
+  return { kind: 'segment', segmentId };
+}

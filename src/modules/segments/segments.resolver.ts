@@ -1,0 +1,58 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { brandsById } from '../brands/brands.loaders.js';
+import { toBrand } from '../brands/brands.mapping.js';
+import { requiredId } from '../brands/brands.resolver.js';
+import { Brand } from '../brands/brands.types.js';
+import { segmentsByBrand } from './segments.loaders.js';
+import * as segments from './segments.service.js';
+import type { SegmentScope } from './segments.service.js';
+import { Segment, SegmentInput } from './segments.types.js';
+
+function scopeOf(context: Context): SegmentScope {
+  return { db: context.database.db, accountId: applicationCaller(context).accountId };
+}
+
+@Resolver(() => Segment)
+export class SegmentResolver {
+  @Authorized()
+  @Query(() => [Segment], { description: "The account's live segments, or one brand's." })
+  async segments(@Ctx() context: Context, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Segment[]> {
+    return (await segments.listSegments(scopeOf(context), brandId)).map(segments.toSegment);
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Segment)
+  async createSegment(@Ctx() context: Context, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+    return segments.toSegment(await segments.createSegment(scopeOf(context), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Segment)
+  async editSegment(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+    return segments.toSegment(await segments.editSegment(scopeOf(context), requiredId(id), input));
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.' })
+  deleteSegment(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return segments.deleteSegment(scopeOf(context), requiredId(id));
+  }
+
+  @FieldResolver(() => Brand, { nullable: true })
+  async brand(@Root() segment: Segment, @Ctx() context: Context): Promise<Brand | null> {
+    if (!segment.brandId) return null;
+    const row = await brandsById(context).load(segment.brandId);
+    return row ? toBrand(row) : null;
+  }
+}
+
+/** Brand.segments lives here, beside the segments it lists. */
+@Resolver(() => Brand)
+export class BrandSegmentsResolver {
+  @FieldResolver(() => [Segment])
+  async segments(@Root() brand: Brand, @Ctx() context: Context): Promise<Segment[]> {
+    return (await segmentsByBrand(context).load(brand.id)).map(segments.toSegment);
+  }
+}

@@ -1,0 +1,124 @@
+import type { Database } from '../../db/client.js';
+import { filterId } from '../../filters/compile.js';
+import { invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { requireBrand } from '../brands/brands.service.js';
+import * as q from './segments.queries.js';
+import type { NewSegmentRow, SegmentRow } from './segments.queries.js';
+import { SegmentKind, type Segment, type SegmentInput } from './segments.types.js';
+
+export interface SegmentScope {
+  db: Database;
+  accountId: number;
+}
+
+/** A saved filter is a MemberFilter, not a document store. */
+const maxFilterBytes = 16 * 1024;
+
+export function toSegment(row: SegmentRow): Segment {
+  return {
+    id: row.id,
+    name: row.name,
+    label: row.label,
+    kind: row.kind === 'filter' ? SegmentKind.FILTER : SegmentKind.LIST,
+    brandId: row.brandId,
+    filter: row.filter,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function requireSegment(db: Database, accountId: number, id: number, param = 'id'): Promise<SegmentRow> {
+  const row = await q.findSegment(db, accountId, id);
+  if (!row) throw notFound('Segment', param);
+  return row;
+}
+
+/** A segment members can opt into: filter segments compute their members instead. */
+export async function requireListSegment(db: Database, accountId: number, id: number, param: string): Promise<SegmentRow> {
+  const row = await requireSegment(db, accountId, id, param);
+  if (row.kind !== 'list') throw invalidParameter(param, 'members cannot opt into a filter segment; its members are computed from its filter');
+  return row;
+}
+
+export async function listSegments(scope: SegmentScope, brandIdValue?: string | null): Promise<SegmentRow[]> {
+  const brandId = filterId(brandIdValue, 'brandid');
+  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'id');
+  return q.listSegments(scope.db, scope.accountId, brandId);
+}
+
+export async function createSegment(scope: SegmentScope, input: SegmentInput): Promise<SegmentRow> {
+  const name = readName(input.name);
+  if (name === undefined) throw missingParameter('name');
+  const kind = input.kind ?? SegmentKind.LIST;
+  const filter = readFilter(input.filter);
+  if (kind === SegmentKind.FILTER && !filter) throw missingParameter('filter', 'A filter segment needs a filter: a JSON object of MemberFilter fields.');
+  if (kind === SegmentKind.LIST && filter) throw invalidParameter('filter', 'only filter segments have a filter');
+  return q.insertSegment(scope.db, {
+    accountId: scope.accountId,
+    name,
+    label: readLabel(input.label) ?? null,
+    kind,
+    brandId: (await readBrand(scope, input.brandId)) ?? null,
+    filter: filter ?? null,
+  });
+}
+
+export async function editSegment(scope: SegmentScope, id: number, input: SegmentInput): Promise<SegmentRow> {
+  const current = await requireSegment(scope.db, scope.accountId, id);
+  const values: Partial<NewSegmentRow> = {};
+  if (input.name !== undefined) {
+    const name = readName(input.name);
+    if (name === undefined) throw invalidParameter('name', 'a segment needs a name');
+    values.name = name;
+  }
+  if (input.label !== undefined) values.label = readLabel(input.label) ?? null;
+  if (input.kind !== undefined && input.kind !== null && input.kind !== current.kind) {
+    throw invalidParameter('type', 'the kind of a segment is fixed at creation');
+  }
+  if (input.brandId !== undefined) values.brandId = (await readBrand(scope, input.brandId)) ?? null;
+  if (input.filter !== undefined) {
+    const filter = readFilter(input.filter);
+    if (current.kind === 'list' && filter) throw invalidParameter('filter', 'only filter segments have a filter');
+    if (current.kind === 'filter' && !filter) throw invalidParameter('filter', 'a filter segment needs a filter');
+    values.filter = filter ?? null;
+  }
+  const row = await q.updateSegment(scope.db, scope.accountId, id, values);
+  if (!row) throw notFound('Segment');
+  return row;
+}
+
+/** Soft delete: opt-in history stays; the segment is not found any more and takes no opt-ins. */
+export async function deleteSegment(scope: SegmentScope, id: number): Promise<boolean> {
+  if (!(await q.softDeleteSegment(scope.db, scope.accountId, id))) throw notFound('Segment');
+  return true;
+}
+
+function readName(value: string | null | undefined): string | undefined {
+  const name = value?.trim();
+  if (!name) return undefined;
+  if (name.length > 200) throw invalidParameter('name', 'at most 200 characters');
+  return name;
+}
+
+function readLabel(value: string | null | undefined): string | undefined {
+  const label = value?.trim();
+  if (label && label.length > 200) throw invalidParameter('label', 'at most 200 characters');
+  return label || undefined;
+}
+
+async function readBrand(scope: SegmentScope, value: string | null | undefined): Promise<number | undefined> {
+  const brandId = filterId(value, 'brandid');
+  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'brandid');
+  return brandId;
+}
+
+/**
+ * Stored as given; evaluating it is the filter compiler's work, which computes the members into
+ * segment_members. Here it only has to be a JSON object of reasonable size.
+ */
+function readFilter(value: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParameter('filter', 'expected a JSON object');
+  if (Buffer.byteLength(JSON.stringify(value)) > maxFilterBytes) throw invalidParameter('filter', `at most ${maxFilterBytes / 1024} KiB`);
+  return value;
+}

@@ -1,0 +1,151 @@
+import {
+  CreateBrandDocument,
+  CrossoverDocument,
+  DeleteBrandDocument,
+  EditBrandDocument,
+  ListBrandsDocument,
+  ShowBrandDocument,
+  type BrandChangeRecordFragment,
+  type BrandInput,
+  type BrandRecordFragment,
+} from '../../generated/graphql.js';
+import { brandNetworkNames, brandNetworks } from '../../modules/brands/brand-urls.js';
+import { windowOf } from '../filter-params.js';
+import type { Params } from '../params.js';
+import { defineRoute, pathId } from '../route.js';
+
+/**
+ * The seed's brand record: ID is a number; then names and URLs, the network fields in a fixed
+ * order (`<Network>URL`, `<Network>ID`, and the name on it where the network has one), HashTag,
+ * and Custom (the enterprise custom fields, an object).
+ */
+export function brandRecord(brand: BrandRecordFragment): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    ID: Number(brand.id),
+    Slug: brand.slug,
+    Name: brand.name,
+    Type: brand.type,
+    OfficialWebsiteURL: brand.officialWebsiteUrl,
+    WikipediaURL: brand.wikipediaUrl,
+    ImageURL: brand.imageUrl,
+  };
+  for (const network of brandNetworkNames) {
+    const { name, handle } = brandNetworks[network];
+    const ref = brand.networks.find((candidate) => candidate.network === network);
+    record[`${name}URL`] = ref?.url ?? null;
+    record[`${name}ID`] = ref?.id ?? null;
+    if (handle) record[`${name}${handle}`] = ref?.handle ?? null;
+  }
+  record.HashTag = brand.hashTag;
+  record.Custom = brand.custom;
+  return record;
+}
+
+/** Create and edit answer the record with what could not be read from the URLs given. */
+function changeRecord(change: BrandChangeRecordFragment) {
+  return { ...brandRecord(change.brand), Warnings: change.warnings.map((warning) => ({ Param: warning.param, Message: warning.message })) };
+}
+
+/** The parameters of create and edit: every one optional here; create needs a name. */
+function brandInput(params: Params): BrandInput {
+  const networks = brandNetworkNames
+    .map((network) => ({ network, url: params.string(`${network}url`) }))
+    .filter((given) => given.url !== undefined);
+  return {
+    name: params.string('name'),
+    type: params.string('type'),
+    officialWebsiteUrl: params.string('officialwebsiteurl'),
+    wikipediaUrl: params.string('wikipediaurl'),
+    imageUrl: params.string('imageurl'),
+    hashTag: params.string('hashtag'),
+    networks: networks.length ? networks : undefined,
+    custom: params.jsonObject('custom'),
+  };
+}
+
+export const showBrandRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id',
+  document: ShowBrandDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ brand }) => brandRecord(brand),
+});
+
+export const listBrandsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brands',
+  document: ListBrandsDocument,
+  variables: (params) => {
+    const { offset, limit } = params.limit();
+    return { type: params.string('type'), first: limit, offset };
+  },
+  shape: ({ brands }) => ({ totalSize: String(brands.totalCount), items: brands.nodes.map(brandRecord) }),
+});
+
+export const createBrandRoute = defineRoute({
+  methods: ['POST'],
+  path: '/brand/create',
+  plan: 'advanced',
+  document: CreateBrandDocument,
+  variables: (params) => ({ input: brandInput(params) }),
+  shape: ({ createBrand }) => changeRecord(createBrand),
+});
+
+export const editBrandRoute = defineRoute({
+  methods: ['POST'],
+  path: '/brand/:id/edit',
+  plan: 'advanced',
+  document: EditBrandDocument,
+  variables: (params, request) => ({ id: pathId(request), input: brandInput(params) }),
+  shape: ({ editBrand }) => changeRecord(editBrand),
+});
+
+export const deleteBrandRoute = defineRoute({
+  methods: ['POST'],
+  path: '/brand/:id/delete',
+  plan: 'advanced',
+  document: DeleteBrandDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ deleteBrand }) => ({ Result: deleteBrand }),
+});
+
+/** Crossover with or without a brand: the same parameters, the same items. */
+function crossoverRoute(path: string, withBrand: boolean) {
+  return defineRoute({
+    methods: ['GET'],
+    path,
+    document: CrossoverDocument,
+    variables: (params, request) => {
+      const { offset, limit } = params.limit();
+      return {
+        brandId: withBrand ? pathId(request) : undefined,
+        filter: {
+          countries: params.list('country'),
+          services: params.list('services'),
+          brandType: params.string('brand_type'),
+        },
+        window: windowOf(params),
+        first: limit,
+        offset,
+      };
+    },
+    shape: ({ crossover }) => ({
+      totalSize: String(crossover.totalCount),
+      items: crossover.nodes.map((node) => ({
+        ...brandRecord(node.brand),
+        ActiveMembers: String(node.activeMembers),
+        Percentage: node.percentage.toFixed(2),
+      })),
+    }),
+  });
+}
+
+export const brandRoutes = [
+  showBrandRoute,
+  listBrandsRoute,
+  createBrandRoute,
+  editBrandRoute,
+  deleteBrandRoute,
+  crossoverRoute('/brands/:id/crossover', true),
+  crossoverRoute('/brands/crossover', false),
+];

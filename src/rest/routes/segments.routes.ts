@@ -1,0 +1,218 @@
+import {
+  CreateSegmentDocument,
+  DeleteSegmentDocument,
+  EditSegmentDocument,
+  ListSegmentsDocument,
+  OptInMemberDocument,
+  OptOutMemberDocument,
+  PresaveJobDocument,
+  PresaveToSegmentDocument,
+  RetryPresaveJobDocument,
+  type LibraryItemKind,
+  type PresaveJobRecordFragment,
+  type OptInInput,
+  type OptInRecordFragment,
+  type SegmentInput,
+  type SegmentKind,
+  type SegmentRecordFragment,
+} from '../../generated/graphql.js';
+import { formatTimestamp } from '../../lib/time.js';
+import type { Params } from '../params.js';
+import { defineRoute, pathId } from '../route.js';
+
+const kindNames: Record<SegmentKind, string> = { LIST: 'list', FILTER: 'filter' };
+
+export function segmentRecord(segment: SegmentRecordFragment) {
+  return {
+    ID: segment.id,
+    Name: segment.name,
+    Label: segment.label,
+    Type: kindNames[segment.kind],
+    BrandID: segment.brandId,
+    Filter: segment.filter,
+    Created: formatTimestamp(new Date(segment.createdAt)),
+  };
+}
+
+/**
+ * The seed's opt-in record. SegmentID names the list opted into: the segment, or the brand for a
+ * brand list; the global list has none.
+ */
+export function optInRecord(optIn: OptInRecordFragment) {
+  return {
+    ID: optIn.id,
+    Type: optIn.kind === 'BRAND' ? 'Brand' : optIn.kind === 'SEGMENT' ? 'Segment' : 'Global',
+    SegmentID: optIn.segmentId ?? optIn.brandId,
+    Label: optIn.label,
+    Name: optIn.name,
+  };
+}
+
+function segmentInput(params: Params): SegmentInput {
+  return {
+    name: params.string('name'),
+    label: params.string('label'),
+    kind: params.oneOf('type', ['list', 'filter'] as const)?.toUpperCase() as SegmentKind | undefined,
+    brandId: params.string('brandid'),
+    filter: params.jsonObject('filter'),
+  };
+}
+
+export const listSegmentsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/segments',
+  document: ListSegmentsDocument,
+  variables: () => ({}),
+  shape: ({ segments }) => ({ totalSize: String(segments.length), items: segments.map(segmentRecord) }),
+});
+
+export const brandSegmentsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/segments',
+  document: ListSegmentsDocument,
+  variables: (_params, request) => ({ brandId: pathId(request) }),
+  shape: ({ segments }) => ({ totalSize: String(segments.length), items: segments.map(segmentRecord) }),
+});
+
+export const createSegmentRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/create',
+  plan: 'advanced',
+  document: CreateSegmentDocument,
+  variables: (params) => ({ input: segmentInput(params) }),
+  shape: ({ createSegment }) => segmentRecord(createSegment),
+});
+
+export const editSegmentRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/edit',
+  plan: 'advanced',
+  document: EditSegmentDocument,
+  variables: (params, request) => ({ id: pathId(request), input: segmentInput(params) }),
+  shape: ({ editSegment }) => segmentRecord(editSegment),
+});
+
+export const deleteSegmentRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/delete',
+  plan: 'advanced',
+  document: DeleteSegmentDocument,
+  variables: (_params, request) => ({ id: pathId(request) }),
+  shape: ({ deleteSegment }) => ({ Result: deleteSegment }),
+});
+
+/** `/optin` and `/optout`: the member by `id` or `email`; `segment`, or the global list without one. */
+function listOptIn(params: Params): OptInInput {
+  return { memberId: params.string('id'), email: params.string('email'), segmentId: params.string('segment') };
+}
+
+/** `/brand/[id]/optin` and `/optout`: the brand from the path, the member `id`. */
+function brandOptIn(params: Params, brandId: string): OptInInput {
+  return { memberId: params.requiredString('id'), brandId };
+}
+
+export const optInRoute = defineRoute({
+  methods: ['POST'],
+  path: '/optin',
+  document: OptInMemberDocument,
+  variables: (params) => ({ input: listOptIn(params) }),
+  shape: ({ optIn }) => optInRecord(optIn),
+});
+
+export const optOutRoute = defineRoute({
+  methods: ['POST'],
+  path: '/optout',
+  document: OptOutMemberDocument,
+  variables: (params) => ({ input: listOptIn(params) }),
+  shape: ({ optOut }) => optInRecord(optOut),
+});
+
+export const brandOptInRoute = defineRoute({
+  methods: ['POST'],
+  path: '/brand/:id/optin',
+  document: OptInMemberDocument,
+  variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
+  shape: ({ optIn }) => optInRecord(optIn),
+});
+
+export const brandOptOutRoute = defineRoute({
+  methods: ['POST'],
+  path: '/brand/:id/optout',
+  document: OptOutMemberDocument,
+  variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
+  shape: ({ optOut }) => optInRecord(optOut),
+});
+
+const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
+
+/** A presave job: its items, its state, counts and the result for each member and network. */
+export function presaveJobRecord(job: PresaveJobRecordFragment) {
+  return {
+    ID: job.id,
+    SegmentID: job.segmentId,
+    Status: job.status.toLowerCase(),
+    Runs: String(job.runs),
+    Items: job.items.map((item) => ({ Service: item.network, Type: item.kind.toLowerCase(), ID: item.id })),
+    Created: formatTimestamp(new Date(job.createdAt)),
+    Started: time(job.startedAt),
+    Finished: time(job.finishedAt),
+    Saved: String(job.counts.saved),
+    Skipped: String(job.counts.skipped),
+    Failed: String(job.counts.failed),
+    Pending: String(job.counts.pending),
+    Results: job.results.map((result) => ({
+      MemberID: result.memberId,
+      Service: result.network,
+      Status: result.status.toLowerCase(),
+      Reason: result.reason,
+    })),
+  };
+}
+
+export const presaveRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/presave',
+  plan: 'advanced',
+  document: PresaveToSegmentDocument,
+  variables: (params, request) => ({
+    segmentId: pathId(request),
+    input: {
+      spotify: params.string('spotify'),
+      deezer: params.string('deezer'),
+      kind: params.oneOf('type', ['track', 'album'] as const)?.toUpperCase() as LibraryItemKind | undefined,
+    },
+  }),
+  shape: ({ presaveToSegment }) => presaveJobRecord(presaveToSegment),
+});
+
+export const presaveJobRoute = defineRoute({
+  methods: ['GET'],
+  path: '/segment/:id/presave/:jobId',
+  document: PresaveJobDocument,
+  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+  shape: ({ presaveJob }) => presaveJobRecord(presaveJob),
+});
+
+export const retryPresaveRoute = defineRoute({
+  methods: ['POST'],
+  path: '/segment/:id/presave/:jobId/retry',
+  plan: 'advanced',
+  document: RetryPresaveJobDocument,
+  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+  shape: ({ retryPresaveJob }) => presaveJobRecord(retryPresaveJob),
+});
+
+export const segmentRoutes = [
+  listSegmentsRoute,
+  brandSegmentsRoute,
+  createSegmentRoute,
+  editSegmentRoute,
+  deleteSegmentRoute,
+  optInRoute,
+  optOutRoute,
+  brandOptInRoute,
+  brandOptOutRoute,
+  presaveRoute,
+  presaveJobRoute,
+  retryPresaveRoute,
+];
