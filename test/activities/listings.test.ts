@@ -205,6 +205,35 @@ describe('GET /v1.1/members/all, /members/login, /members/extended', () => {
   });
 });
 
+describe('segments and opt-ins in the filter', () => {
+  let segment: number;
+  beforeAll(async () => {
+    const post = (path: string, query: Record<string, string | number>) =>
+      t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) })}` });
+    const created = await post('/segment/create', { name: 'Superfans', brandid: music });
+    expect(created.statusCode, created.body).toBe(200);
+    segment = Number(created.json().ID);
+    expect((await post('/optin', { id: m1, segment })).statusCode).toBe(200);
+    expect((await post(`/brand/${music}/optin`, { id: m3 })).statusCode).toBe(200);
+  });
+
+  it('lists opt-ins on listing items', async () => {
+    const [body] = (await get(app, '/members/active', { members: `${m2},${m3}` })).json();
+    const byId = Object.fromEntries(body.items.map((item: { ID: string; OptIns: unknown }) => [item.ID, item.OptIns]));
+    expect(byId[String(m2)]).toBeNull();
+    expect(byId[String(m3)]).toEqual([{ ID: expect.stringMatching(/^\d+$/), Type: 'Brand', SegmentID: String(music), Label: null, Name: 'The Band' }]);
+  });
+
+  it('reads segment membership, brand segments and opted-in members', async () => {
+    expect(await ranking({ segmentID: segment })).toEqual([[m1, 9, 3]]);
+    expect(await ranking({ members_from_segment: segment, includeOneTime: 1 })).toEqual([[m1, 9, 3]]);
+    expect(await ranking({ brandID: music, optedin: 1 })).toEqual([[m3, 7, 2]]);
+    expect(await ranking({ segmentID: segment, optedin: 1 })).toEqual([[m1, 9, 3]]);
+    expect((await get(app, '/members/active', { brandID: sport, segmentID: segment })).json().error).toMatchObject({ code: 4, param: 'segmentID' });
+    expect((await get(stranger, '/members/active', { segmentID: segment })).json().error).toMatchObject({ code: 5, param: 'segmentID' });
+  });
+});
+
 describe('GraphQL members connection', () => {
   const page = `query($first: Int!, $after: String, $filter: MemberFilter) {
     members(first: $first, after: $after, filter: $filter) {

@@ -22,7 +22,7 @@ afterAll(() => t.close());
 
 const page = `query($first: Int!) {
   members(first: $first, filter: { countries: ["GB"] }) {
-    edges { node { id email services { network userId domains } score { points activityCount } lastActivity { id activity { name } } } }
+    edges { node { id email services { network userId domains } optins { id kind } score { points activityCount } lastActivity { id activity { name } } } }
   }
 }`;
 
@@ -40,8 +40,8 @@ describe('SQL round trips', () => {
     expect(ten.body.data.members.edges).toHaveLength(10);
     expect(hundred.body.data.members.edges).toHaveLength(100);
     expect(hundred.body.data.members.edges[0].node.lastActivity.activity.name).toBe('Listen');
-    // listing with scores, services, their domains, last records with their definitions
-    expect(ten.count).toBe(4);
+    // listing with scores, services, their domains, opt-ins, last records with their definitions
+    expect(ten.count).toBe(5);
     expect(hundred.count).toBe(ten.count);
   });
 

@@ -14,6 +14,7 @@ import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
 import { serviceRecord } from './members.routes.js';
+import { optInRecord } from './segments.routes.js';
 
 type Node = ListMembersQuery['members']['edges'][number]['node'];
 
@@ -62,7 +63,8 @@ function commonItem(member: ListingMemberFragment) {
     GeoLong: member.geo.long,
     CountryCode: member.country,
     Services: member.services.map(listingService),
-    OptIns: null as unknown[] | null,
+    // The seed shows null for a member without opt-ins in listings.
+    OptIns: member.optins.length ? member.optins.map(optInRecord) : null,
     VerifiedEmail: member.verifiedEmail,
   };
 }
