@@ -8,9 +8,11 @@ import { MemberResolver } from '../modules/members/members.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
 import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
+import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver];
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
+  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver];

@@ -1,0 +1,226 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { applicationCaller } from '../../graphql/auth.js';
+import { pageSize } from '../../graphql/connection.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter, notFound } from '../../graphql/errors.js';
+import { filterId } from '../../filters/compile.js';
+import { MemberFilter } from '../../filters/member-filter.types.js';
+import { listingWindow, resolveWindow } from '../../filters/window.js';
+import { WindowInput } from '../../filters/window.types.js';
+import { brandSummaryById } from '../activities/activities.loaders.js';
+import { isLoginNetwork } from '../networks/networks.js';
+import { scopeFor, type ScoringScope } from '../scoring/scoring.scope.js';
+import * as registrations from './registrations.queries.js';
+import * as q from './stats.queries.js';
+import { countryCounts, fillDays, serviceTimelines } from './stats.service.js';
+import {
+  ActiveMemberStats,
+  ActivityGrouping,
+  ActivityTotals,
+  AgeBucket,
+  BrandStats,
+  ChannelCount,
+  DayTimeline,
+  DomainCount,
+  GenderCount,
+  LocationStats,
+  MemberTimelines,
+  RegistrationFilter,
+  RegistrationStats,
+  RegistrationTotals,
+  SegmentStats,
+  ServiceTimeline,
+} from './stats.types.js';
+
+/**
+ * A brand's reports share the brand from the path: whatever the filter says about a brand, the
+ * report's brand wins. Statistics read the replica when DATABASE_READ_URL is set.
+ */
+function brandScope(context: Context, root: BrandStats, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
+  return scopeFor(context, { ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
+}
+
+@Resolver(() => BrandStats)
+export class BrandStatsResolver {
+  @Authorized()
+  @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
+  async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
+    applicationCaller(context);
+    const id = filterId(brandId, 'brandID');
+    if (!id || !(await brandSummaryById(context).load(id))) throw notFound('Brand', 'brandID');
+    return { brandId: id };
+  }
+
+  @FieldResolver(() => ActivityTotals)
+  async activity(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('groupBy', () => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY }) groupBy: ActivityGrouping,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+  ): Promise<ActivityTotals> {
+    const scope = await brandScope(context, root, filter, window);
+    const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
+    const totals = await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit));
+    const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
+    return {
+      brandId: root.brandId,
+      segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
+      items: totals.items.map(({ key: _key, ...item }) => item),
+      totalCount: totals.totalCount,
+      totalMembers: totals.totalMembers,
+    };
+  }
+
+  @FieldResolver(() => [ServiceTimeline])
+  async timeline(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<ServiceTimeline[]> {
+    const scope = await brandScope(context, root, filter, window);
+    return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
+  }
+
+  @FieldResolver(() => LocationStats)
+  async location(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<LocationStats> {
+    const scope = await brandScope(context, root, filter, window);
+    return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
+  }
+
+  @FieldResolver(() => ActiveMemberStats, { description: "The brand's members, active in the window or not." })
+  async members(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<ActiveMemberStats> {
+    const scope = await brandScope(context, root, filter, window);
+    const row = await q.brandMemberActivity(context.database.read, scope.filter, scope.window, root.brandId);
+    return { activeMembers: row.active, inactiveMembers: row.total - row.active, totalMembers: row.total };
+  }
+
+  @FieldResolver(() => [AgeBucket], { description: 'Members active on the brand in the window, by age range.' })
+  async age(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<AgeBucket[]> {
+    const scope = await brandScope(context, root, filter, window);
+    const rows = await q.activeMembersBy(context.database.read, scope.filter, scope.window, q.ageRange);
+    return rows.map((row) => ({ range: row.bucket, members: row.members }));
+  }
+
+  @FieldResolver(() => [GenderCount], { description: 'Members active on the brand in the window, by gender.' })
+  async gender(
+    @Root() root: BrandStats,
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<GenderCount[]> {
+    const scope = await brandScope(context, root, filter, window);
+    const rows = await q.activeMembersBy(context.database.read, scope.filter, scope.window, q.genderOf);
+    return rows.map((row) => ({ gender: row.bucket, members: row.members }));
+  }
+
+  @FieldResolver(() => [SegmentStats], { description: "The brand's segments: members now, their records on the brand of all time." })
+  async segments(@Root() root: BrandStats, @Ctx() context: Context): Promise<SegmentStats[]> {
+    return q.segmentTotals(context.database.read, applicationCaller(context).accountId, root.brandId);
+  }
+}
+
+function checkedRegistrationFilter(filter: RegistrationFilter | null | undefined): registrations.ChannelFilter {
+  const service = filter?.service?.trim().toLowerCase();
+  if (service && !isLoginNetwork(service)) throw invalidParameter('service', 'expected a network identifier such as email or spotify');
+  for (const country of filter?.countries ?? []) {
+    if (!/^[A-Za-z]{2}$/.test(country)) throw invalidParameter('country', 'expected ISO 3166-1 alpha-2 codes such as GB,US');
+  }
+  return { validOnly: filter?.validOnly, service, countries: filter?.countries, paidOnly: filter?.paidOnly };
+}
+
+@Resolver(() => RegistrationStats)
+export class RegistrationStatsResolver {
+  @Authorized()
+  @Query(() => RegistrationStats)
+  registrationStats(
+    @Ctx() context: Context,
+    @Arg('filter', () => RegistrationFilter, { nullable: true }) filter: RegistrationFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): RegistrationStats {
+    applicationCaller(context);
+    checkedRegistrationFilter(filter);
+    resolveWindow(window, listingWindow);
+    return { filter, window };
+  }
+
+  @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
+  channels(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
+    const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
+    return registrations.signupsByChannel(context.database.read, applicationCaller(context).accountId, checkedRegistrationFilter(root.filter), window);
+  }
+
+  @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
+  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
+    const window = resolveWindow(root.window, listingWindow);
+    return registrations.eventsByDomain(context.database.read, applicationCaller(context).accountId, 'register', window, pageSize(first));
+  }
+
+  @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
+  async timeline(@Root() root: RegistrationStats, @Ctx() context: Context): Promise<DayTimeline> {
+    const scope = await scopeFor(context, null, root.window, listingWindow);
+    return fillDays(scope.window, await registrations.eventsByDay(context.database.read, scope.filter, 'register', scope.window));
+  }
+
+  @FieldResolver(() => RegistrationTotals)
+  totals(@Root() root: RegistrationStats, @Ctx() context: Context) {
+    return registrations.eventTotals(context.database.read, applicationCaller(context).accountId, resolveWindow(root.window, listingWindow));
+  }
+}
+
+@Resolver(() => MemberTimelines)
+export class MemberTimelinesResolver {
+  @Authorized()
+  @Query(() => MemberTimelines)
+  async memberTimelines(
+    @Ctx() context: Context,
+    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+  ): Promise<MemberTimelines> {
+    await scopeFor(context, filter, window, listingWindow);
+    return { filter, window };
+  }
+
+  @FieldResolver(() => DayTimeline, { description: 'Records and active members per day.' })
+  async activity(@Root() root: MemberTimelines, @Ctx() context: Context): Promise<DayTimeline> {
+    const scope = await scopeFor(context, root.filter, root.window, listingWindow);
+    return fillDays(scope.window, await q.dailyActivity(context.database.read, scope.filter, scope.window));
+  }
+
+  @FieldResolver(() => DayTimeline, { description: 'Sign-ins and members signing in per day.' })
+  async visits(@Root() root: MemberTimelines, @Ctx() context: Context): Promise<DayTimeline> {
+    const scope = await scopeFor(context, root.filter, root.window, listingWindow);
+    return fillDays(scope.window, await registrations.eventsByDay(context.database.read, scope.filter, 'login', scope.window));
+  }
+}
+
+@Resolver()
+export class TopDomainsResolver {
+  @Authorized()
+  @Query(() => [DomainCount], { description: 'Websites members signed in or registered from in the window, by members.' })
+  async topDomains(
+    @Ctx() context: Context,
+    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
+  ): Promise<DomainCount[]> {
+    const caller = applicationCaller(context);
+    return registrations.eventsByDomain(context.database.read, caller.accountId, undefined, resolveWindow(window, listingWindow), pageSize(first));
+  }
+}

@@ -1,0 +1,240 @@
+import {
+  BrandActivityStatsDocument,
+  BrandAgeStatsDocument,
+  BrandGenderStatsDocument,
+  BrandLocationStatsDocument,
+  BrandMemberStatsDocument,
+  BrandSegmentStatsDocument,
+  BrandTimelineStatsDocument,
+  MemberActivityTimelineDocument,
+  MemberVisitTimelineDocument,
+  RegistrationDomainsDocument,
+  RegistrationTimelineDocument,
+  RegistrationTotalsDocument,
+  SignupChannelsDocument,
+  TopDomainsDocument,
+  type ActivityGrouping,
+  type MemberFilter,
+} from '../../generated/graphql.js';
+import { memberFilterOf, windowOf } from '../filter-params.js';
+import type { Params } from '../params.js';
+import { defineRoute, pathId } from '../route.js';
+
+const text = (value: number) => String(value);
+
+const groupings: Record<string, ActivityGrouping> = { activities: 'ACTIVITY', activity: 'ACTIVITY', type: 'TYPE', service: 'SERVICE' };
+
+/** The brand report's filter: the shared set, with `id` naming one member. */
+function brandFilter(params: Params): MemberFilter {
+  const filter = memberFilterOf(params);
+  const member = params.int('id', { min: 1 });
+  return member === undefined ? filter : { ...filter, memberIds: [...(filter.memberIds ?? []), String(member)] };
+}
+
+const brandVariables = (params: Params, request: Parameters<typeof pathId>[0]) => ({ brandId: pathId(request), filter: brandFilter(params), window: windowOf(params) });
+
+export const brandActivityStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/activity',
+  document: BrandActivityStatsDocument,
+  variables: (params, request) => {
+    const group = params.oneOf('group_by', Object.keys(groupings)) ?? 'activities';
+    return { ...brandVariables(params, request), groupBy: groupings[group], limit: params.limit().limit };
+  },
+  shape: ({ brandStats }) => {
+    const { activity } = brandStats;
+    const items = activity.items.map((item) => ({
+      ActivityID: item.activityId,
+      BrandID: brandStats.brandId,
+      SegmentName: activity.segmentName,
+      Activity: item.activity,
+      ServiceType: item.service,
+      Count: text(item.count),
+      DistinctMembers: text(item.distinctMembers),
+    }));
+    return [{ totalSize: items.length, items, TotalCount: text(activity.totalCount), TotalMembers: text(activity.totalMembers) }];
+  },
+});
+
+export const brandTimelineStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/timeline',
+  document: BrandTimelineStatsDocument,
+  variables: brandVariables,
+  shape: ({ brandStats }) => [
+    {
+      services: brandStats.timeline.map((service) => ({
+        service: service.service,
+        range: service.days.map((day) => ({ Date: day.date, DayofYear: text(day.dayOfYear), Count: text(day.count), DistinctMembers: text(day.distinctMembers) })),
+        // The seed marks these two numbers.
+        TotalCount: service.totalCount,
+        TotalMembers: service.totalMembers,
+      })),
+    },
+  ],
+});
+
+export const brandLocationStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/location',
+  document: BrandLocationStatsDocument,
+  variables: brandVariables,
+  shape: ({ brandStats: { location } }) => ({
+    TotalActivities: location.totalActivities,
+    TotalMembers: location.totalMembers,
+    Countries: location.countries.map((country) => ({
+      Country: country.country,
+      CountryName: country.countryName,
+      Actions: text(country.actions),
+      Members: text(country.members),
+    })),
+  }),
+});
+
+export const brandMemberStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/members',
+  document: BrandMemberStatsDocument,
+  variables: brandVariables,
+  shape: ({ brandStats: { members } }) => ({
+    ActiveMembers: members.activeMembers,
+    InactiveMembers: members.inactiveMembers,
+    TotalMembers: members.totalMembers,
+  }),
+});
+
+export const brandAgeStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/age',
+  document: BrandAgeStatsDocument,
+  variables: brandVariables,
+  shape: ({ brandStats }) => ({ totalSize: brandStats.age.length, items: brandStats.age.map((bucket) => ({ Range: bucket.range, Members: text(bucket.members) })) }),
+});
+
+export const brandGenderStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/gender',
+  document: BrandGenderStatsDocument,
+  variables: brandVariables,
+  shape: ({ brandStats }) => ({ totalSize: brandStats.gender.length, items: brandStats.gender.map((row) => ({ Gender: row.gender, Members: text(row.members) })) }),
+});
+
+export const brandSegmentStatsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/brand/:id/stats/segments',
+  document: BrandSegmentStatsDocument,
+  variables: (_params, request) => ({ brandId: pathId(request) }),
+  shape: ({ brandStats }) => ({
+    totalSize: brandStats.segments.length,
+    items: brandStats.segments.map((segment) => ({ SegmentID: segment.segmentId, Name: segment.name, Members: text(segment.members), Activities: text(segment.activities) })),
+  }),
+});
+
+function registrationFilter(params: Params) {
+  return { validOnly: params.boolean('valid'), service: params.string('service'), countries: params.list('country'), paidOnly: params.boolean('paid_only') };
+}
+
+type Channels = { registrationStats: { channels: { service: string; signups: number }[] } };
+const channelsShape = ({ registrationStats: { channels } }: Channels) => ({
+  channels: channels.map((channel) => ({ service: channel.service, signups: text(channel.signups) })),
+  total: channels.reduce((sum, channel) => sum + channel.signups, 0),
+});
+
+export const alltimeSignupsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/login/stats/alltime',
+  document: SignupChannelsDocument,
+  variables: (params) => ({ filter: registrationFilter(params), allTime: true }),
+  shape: channelsShape,
+});
+
+export const signupChannelsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/login/stats/channels',
+  document: SignupChannelsDocument,
+  variables: (params) => ({ filter: registrationFilter(params), window: windowOf(params), allTime: false }),
+  shape: channelsShape,
+});
+
+export const registrationDomainsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/login/stats/domains',
+  document: RegistrationDomainsDocument,
+  variables: (params) => ({ window: windowOf(params), first: params.limit('limit', { limit: 100, max: 1000 }).limit }),
+  shape: ({ registrationStats: { domains } }) => ({
+    domains: domains.map((row) => ({ domain: row.domain, signups: text(row.events), members: text(row.members) })),
+    total: domains.reduce((sum, row) => sum + row.events, 0),
+  }),
+});
+
+export const registrationTimelineRoute = defineRoute({
+  methods: ['GET'],
+  path: '/login/stats/timeline',
+  document: RegistrationTimelineDocument,
+  variables: (params) => ({ window: windowOf(params) }),
+  shape: ({ registrationStats: { timeline } }) => ({
+    timeline: timeline.days.map((day) => ({ date: day.date, signups: text(day.count) })),
+    total: timeline.totalCount,
+  }),
+});
+
+export const registrationTotalsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/login/stats/totals',
+  document: RegistrationTotalsDocument,
+  variables: (params) => ({ window: windowOf(params) }),
+  shape: ({ registrationStats: { totals } }) => ({ registrations: totals.registrations, logins: totals.logins, members: totals.members }),
+});
+
+export const memberActivityTimelineRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/stats/activity',
+  document: MemberActivityTimelineDocument,
+  variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
+  shape: ({ memberTimelines: { activity } }) => ({
+    days: activity.days.map((day) => ({ Date: day.date, Count: text(day.count), DistinctMembers: text(day.distinctMembers) })),
+    TotalCount: activity.totalCount,
+    TotalMembers: activity.totalMembers,
+  }),
+});
+
+export const memberVisitTimelineRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/stats/visits',
+  document: MemberVisitTimelineDocument,
+  variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
+  shape: ({ memberTimelines: { visits } }) => ({
+    days: visits.days.map((day) => ({ Date: day.date, Visits: text(day.count), DistinctMembers: text(day.distinctMembers) })),
+    TotalVisits: visits.totalCount,
+    TotalMembers: visits.totalMembers,
+  }),
+});
+
+export const topDomainsRoute = defineRoute({
+  methods: ['GET'],
+  path: '/members/domains',
+  document: TopDomainsDocument,
+  variables: (params) => ({ window: windowOf(params), first: params.limit().limit }),
+  shape: ({ topDomains }) => ({
+    totalSize: topDomains.length,
+    items: topDomains.map((row) => ({ Domain: row.domain, Members: text(row.members), Visits: text(row.events) })),
+  }),
+});
+
+export const statsRoutes = [
+  brandActivityStatsRoute,
+  brandTimelineStatsRoute,
+  brandLocationStatsRoute,
+  brandMemberStatsRoute,
+  brandAgeStatsRoute,
+  brandGenderStatsRoute,
+  brandSegmentStatsRoute,
+  alltimeSignupsRoute,
+  signupChannelsRoute,
+  registrationDomainsRoute,
+  registrationTimelineRoute,
+  registrationTotalsRoute,
+  memberActivityTimelineRoute,
+  memberVisitTimelineRoute,
+  topDomainsRoute,
+];

@@ -1,0 +1,243 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEvents, members } from '../../src/db/schema/index.js';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
+
+let t: TestGateway;
+let app: Tenant;
+let stranger: Tenant;
+let brand: number;
+let other: number;
+const act = { listen: 0, watch: 0, share: 0, follow: 0, elsewhere: 0 };
+let a: number, b: number, c: number, d: number, e: number;
+
+/** Three days, 2026-03-01 to 2026-03-03 (UTC), every figure below computed by hand from this set. */
+const window = { start_date: '2026-03-01 00:00:00', end_date: '2026-03-04 00:00:00' };
+const at = (day: string, time: string) => `2026-03-${day}T${time}:00Z`;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+  stranger = await t.tenant('advanced');
+  brand = await insertBrand(t, app, 'The Band');
+  other = await insertBrand(t, app, 'Other Band');
+  act.listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: brand, points: 2 });
+  act.watch = await createActivity(t, app, { name: 'Watch', type: 'Watched', service: 'youtube', brandid: brand, points: 3 });
+  act.share = await createActivity(t, app, { name: 'Share', type: 'Shared', service: 'twitter', brandid: brand, points: 5 });
+  act.follow = await createActivity(t, app, { name: 'Follow', type: 'Followed', brandid: brand, points: 10, onetime: 1 });
+  act.elsewhere = await createActivity(t, app, { name: 'Listen elsewhere', type: 'Listened', service: 'spotify', brandid: other, points: 1 });
+  [a, b, c, d, e] = await insertMembers(t, app, [
+    { country: 'GB', network: 'spotify', paid: true },
+    { country: 'US', network: 'youtube' },
+    { country: 'GB', network: 'spotify' },
+    { country: 'FR', network: 'email' },
+    { country: 'DE', network: 'spotify' },
+  ]);
+  await t.database.db.update(members).set({ gender: 'M', birthDate: '1990-06-01' }).where(eq(members.id, a));
+  await t.database.db.update(members).set({ gender: 'F', birthDate: '2005-01-01' }).where(eq(members.id, b));
+  await t.database.db.update(members).set({ gender: 'Other', birthDate: '1950-01-01' }).where(eq(members.id, d));
+  await record(t, app, [
+    { activityId: act.listen, memberId: a, completedAt: at('01', '10:00') },
+    { activityId: act.listen, memberId: a, completedAt: at('01', '11:00') },
+    { activityId: act.listen, memberId: a, completedAt: at('02', '09:00') },
+    { activityId: act.share, memberId: a, completedAt: at('03', '12:00') },
+    { activityId: act.share, memberId: a, completedAt: at('03', '13:00') },
+    { activityId: act.elsewhere, memberId: a, completedAt: at('01', '15:00') },
+    { activityId: act.watch, memberId: b, completedAt: at('01', '12:00') },
+    { activityId: act.listen, memberId: b, completedAt: at('03', '08:00') },
+    { activityId: act.follow, memberId: b, completedAt: at('02', '16:00') },
+    { activityId: act.listen, memberId: c, completedAt: at('02', '10:00') },
+    { activityId: act.listen, memberId: e, completedAt: '2026-02-01T10:00:00Z' },
+  ]);
+  const post = (path: string, query: Record<string, string | number>) =>
+    t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) })}` });
+  expect((await post(`/brand/${brand}/optin`, { id: d })).statusCode).toBe(200);
+  const segment = await post('/segment/create', { name: 'Fans', brandid: brand });
+  expect(segment.statusCode, segment.body).toBe(200);
+  await post('/optin', { id: a, segment: segment.json().ID });
+  await post('/optin', { id: d, segment: segment.json().ID });
+  const event = (memberId: number, kind: 'register' | 'login', time: string, domain: string | null) =>
+    ({ accountId: app.accountId, memberId, kind, network: 'spotify', domain, createdAt: new Date(time) });
+  await t.database.db.insert(loginEvents).values([
+    event(a, 'register', at('01', '09:00'), 'fans.example.com'),
+    event(b, 'register', at('01', '09:30'), 'fans.example.com'),
+    event(a, 'login', at('01', '18:00'), 'fans.example.com'),
+    event(a, 'login', at('02', '18:00'), 'fans.example.com'),
+    event(b, 'login', at('02', '19:00'), null),
+  ]);
+});
+afterAll(() => t.close());
+
+async function get(path: string, query: Record<string, string | number> = {}, tenant = app) {
+  const search = new URLSearchParams({ apikey: tenant.apiKey, ...window, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  const response = await t.request({ method: 'GET', url: `/v1.1${path}?${search}` });
+  return { status: response.statusCode, body: response.json() };
+}
+
+describe('GET /v1.1/brand/[id]/stats/activity', () => {
+  it('totals per activity, most records first', async () => {
+    const { status, body } = await get(`/brand/${brand}/stats/activity`);
+    expect(status).toBe(200);
+    expect(body).toEqual([
+      {
+        totalSize: 3,
+        items: [
+          { ActivityID: String(act.listen), BrandID: String(brand), SegmentName: null, Activity: 'Listen', ServiceType: 'spotify', Count: '5', DistinctMembers: '3' },
+          { ActivityID: String(act.share), BrandID: String(brand), SegmentName: null, Activity: 'Share', ServiceType: 'twitter', Count: '2', DistinctMembers: '1' },
+          { ActivityID: String(act.watch), BrandID: String(brand), SegmentName: null, Activity: 'Watch', ServiceType: 'youtube', Count: '1', DistinctMembers: '1' },
+        ],
+        TotalCount: '8',
+        TotalMembers: '3',
+      },
+    ]);
+  });
+
+  it('groups by type or network, and makes its totals from the groups returned', async () => {
+    const byType = (await get(`/brand/${brand}/stats/activity`, { group_by: 'type' })).body[0];
+    expect(byType.items.map((item: { Activity: string; Count: string }) => [item.Activity, item.Count])).toEqual([['Listened', '5'], ['Shared', '2'], ['Watched', '1']]);
+    const byService = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service' })).body[0];
+    expect(byService.items.map((item: { ServiceType: string; Count: string; DistinctMembers: string }) => [item.ServiceType, item.Count, item.DistinctMembers])).toEqual([
+      ['spotify', '5', '3'], ['twitter', '2', '1'], ['youtube', '1', '1'],
+    ]);
+    const top = (await get(`/brand/${brand}/stats/activity`, { limit: 1 })).body[0];
+    expect([top.totalSize, top.TotalCount, top.TotalMembers]).toEqual([1, '5', '3']);
+    const second = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service', limit: '1,1' })).body[0];
+    expect(second.items.map((item: { ServiceType: string }) => item.ServiceType)).toEqual(['spotify']);
+  });
+
+  it('applies the filters', async () => {
+    const total = async (query: Record<string, string | number>) => {
+      const [body] = (await get(`/brand/${brand}/stats/activity`, query)).body;
+      return [body.TotalCount, body.TotalMembers];
+    };
+    expect(await total({ includeOneTime: 1 })).toEqual(['9', '3']);
+    expect(await total({ id: a })).toEqual(['5', '1']);
+    expect(await total({ exclude_members: a })).toEqual(['3', '2']);
+    expect(await total({ activityID: `${act.watch},${act.share}` })).toEqual(['3', '2']);
+    expect(await total({ services: 'youtube' })).toEqual(['1', '1']);
+    expect(await total({ paid_only: 1 })).toEqual(['5', '1']);
+    expect(await total({ start_date: '2026-03-03 00:00:00' })).toEqual(['3', '2']);
+    const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: (await segmentId()) })).body[0];
+    expect(segmentName.items[0].SegmentName).toBe('Fans');
+    expect([segmentName.TotalCount, segmentName.TotalMembers]).toEqual(['5', '1']);
+    expect((await get('/brand/999999/stats/activity')).body.error).toMatchObject({ code: 5 });
+    expect((await get(`/brand/${brand}/stats/activity`, {}, stranger)).body.error).toMatchObject({ code: 5 });
+    expect((await get(`/brand/${brand}/stats/activity`, { group_by: 'colour' })).body.error).toMatchObject({ code: 4, param: 'group_by' });
+  });
+});
+
+async function segmentId() {
+  const segments = (await get(`/brand/${brand}/segments`)).body;
+  return segments.items[0].ID as string;
+}
+
+describe('GET /v1.1/brand/[id]/stats/timeline', () => {
+  it('counts per network and day, every day of the window present', async () => {
+    const { body } = await get(`/brand/${brand}/stats/timeline`);
+    const day = (date: string, dayOfYear: number, count: number, members: number) => ({ Date: date, DayofYear: String(dayOfYear), Count: String(count), DistinctMembers: String(members) });
+    expect(body).toEqual([
+      {
+        services: [
+          { service: 'spotify', range: [day('2026-03-01', 60, 2, 1), day('2026-03-02', 61, 2, 2), day('2026-03-03', 62, 1, 1)], TotalCount: 5, TotalMembers: 3 },
+          { service: 'twitter', range: [day('2026-03-01', 60, 0, 0), day('2026-03-02', 61, 0, 0), day('2026-03-03', 62, 2, 1)], TotalCount: 2, TotalMembers: 1 },
+          { service: 'youtube', range: [day('2026-03-01', 60, 1, 1), day('2026-03-02', 61, 0, 0), day('2026-03-03', 62, 0, 0)], TotalCount: 1, TotalMembers: 1 },
+        ],
+      },
+    ]);
+  });
+
+  it('is empty for an empty window', async () => {
+    const { body } = await get(`/brand/${brand}/stats/timeline`, { start_date: '2025-01-01 00:00:00', end_date: '2025-01-03 00:00:00' });
+    expect(body).toEqual([{ services: [] }]);
+  });
+});
+
+describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', () => {
+  it('counts actions and members per country', async () => {
+    expect((await get(`/brand/${brand}/stats/location`)).body).toEqual({
+      TotalActivities: 8,
+      TotalMembers: 3,
+      Countries: [
+        { Country: 'GB', CountryName: 'United Kingdom', Actions: '6', Members: '2' },
+        { Country: 'US', CountryName: 'United States of America', Actions: '2', Members: '1' },
+      ],
+    });
+    expect((await get(`/brand/${brand}/stats/location`, { country: 'US' })).body).toMatchObject({ TotalActivities: 2, TotalMembers: 1 });
+  });
+
+  it("splits the brand's members into active and inactive", async () => {
+    // Members: a, b, c (active), d (opted in), e (active before the window).
+    expect((await get(`/brand/${brand}/stats/members`)).body).toEqual({ ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5 });
+    expect((await get(`/brand/${other}/stats/members`)).body).toEqual({ ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1 });
+    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).body).toEqual({ ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5 });
+  });
+
+  it('breaks active members down by age and gender', async () => {
+    expect((await get(`/brand/${brand}/stats/age`)).body).toEqual({ totalSize: 3, items: [{ Range: '18-24', Members: '1' }, { Range: '35-44', Members: '1' }, { Range: 'unknown', Members: '1' }] });
+    expect((await get(`/brand/${brand}/stats/gender`)).body).toEqual({ totalSize: 3, items: [{ Gender: 'F', Members: '1' }, { Gender: 'M', Members: '1' }, { Gender: 'unknown', Members: '1' }] });
+  });
+
+  it("gives each segment of the brand its members and their records of all time", async () => {
+    expect((await get(`/brand/${brand}/stats/segments`)).body).toEqual({ totalSize: 1, items: [{ SegmentID: await segmentId(), Name: 'Fans', Members: '2', Activities: '5' }] });
+  });
+});
+
+describe('registration and member statistics', () => {
+  it('counts sign-ups per channel of all time, with filters', async () => {
+    expect((await get('/login/stats/alltime')).body).toEqual({ channels: [{ service: 'spotify', signups: '3' }, { service: 'email', signups: '1' }, { service: 'youtube', signups: '1' }], total: 5 });
+    expect((await get('/login/stats/alltime', { service: 'spotify', country: 'GB' })).body).toEqual({ channels: [{ service: 'spotify', signups: '2' }], total: 2 });
+    expect((await get('/login/stats/alltime', { paid_only: 1, valid: 1 })).body).toEqual({ channels: [{ service: 'spotify', signups: '1' }], total: 1 });
+    expect((await get('/login/stats/alltime', { service: 'myspace' })).body.error).toMatchObject({ code: 4, param: 'service' });
+    expect((await get('/login/stats/alltime', {}, stranger)).body).toEqual({ channels: [], total: 0 });
+  });
+
+  it('counts registrations per domain and day, and the totals of the window', async () => {
+    expect((await get('/login/stats/domains')).body).toEqual({ domains: [{ domain: 'fans.example.com', signups: '2', members: '2' }], total: 2 });
+    expect((await get('/login/stats/timeline')).body).toEqual({ timeline: [{ date: '2026-03-01', signups: '2' }, { date: '2026-03-02', signups: '0' }, { date: '2026-03-03', signups: '0' }], total: 2 });
+    expect((await get('/login/stats/totals')).body).toEqual({ registrations: 2, logins: 3, members: 2 });
+  });
+
+  it('counts activity and visits per day, distinct members over the window', async () => {
+    expect((await get('/members/stats/activity')).body).toEqual({
+      days: [{ Date: '2026-03-01', Count: '4', DistinctMembers: '2' }, { Date: '2026-03-02', Count: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Count: '3', DistinctMembers: '2' }],
+      TotalCount: 9,
+      TotalMembers: 3,
+    });
+    expect((await get('/members/stats/visits')).body).toEqual({
+      days: [{ Date: '2026-03-01', Visits: '1', DistinctMembers: '1' }, { Date: '2026-03-02', Visits: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Visits: '0', DistinctMembers: '0' }],
+      TotalVisits: 3,
+      TotalMembers: 2,
+    });
+    expect((await get('/members/stats/activity', { country: 'US' })).body.TotalCount).toBe(2);
+  });
+
+  it('ranks the websites members come from', async () => {
+    expect((await get('/members/domains')).body).toEqual({
+      totalSize: 2,
+      items: [{ Domain: 'fans.example.com', Members: '2', Visits: '4' }, { Domain: 'API', Members: '1', Visits: '1' }],
+    });
+  });
+});
+
+describe('GraphQL statistics', () => {
+  it('answers the same figures as REST from one implementation', async () => {
+    const result = await t.graphql(app.apiKey, `query($id: ID!, $window: WindowInput) {
+      brandStats(brandId: $id) {
+        members(window: $window) { activeMembers inactiveMembers totalMembers }
+        location(window: $window) { totalActivities countries { country actions } }
+        activity(window: $window, groupBy: TYPE, limit: 2) { totalCount items { activity count } }
+      }
+      registrationStats(window: $window) { totals { registrations logins members } }
+    }`, { id: String(brand), window: { start: '2026-03-01T00:00:00Z', end: '2026-03-04T00:00:00Z' } });
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data).toEqual({
+      brandStats: {
+        members: { activeMembers: 3, inactiveMembers: 2, totalMembers: 5 },
+        location: { totalActivities: 8, countries: [{ country: 'GB', actions: 6 }, { country: 'US', actions: 2 }] },
+        activity: { totalCount: 7, items: [{ activity: 'Listened', count: 5 }, { activity: 'Shared', count: 2 }] },
+      },
+      registrationStats: { totals: { registrations: 2, logins: 3, members: 2 } },
+    });
+  });
+});
