@@ -49,6 +49,16 @@ export function scenarios(context: ScenarioContext): Scenario[] {
     { name: 'members-active-6-months', description: 'GET /v1.1/members/active?period=6 months', requests: [get('/v1.1/members/active?period=6%20months')] },
     { name: 'members-active-brand-week', description: 'GET /v1.1/members/active?brandID (one week)', requests: [get(`/v1.1/members/active?brandID=${context.brandId}`)] },
     { name: 'activity-feed', description: 'GET /v1.1/activity/feed (one week, latest per member)', requests: [get('/v1.1/activity/feed')] },
+    ...['activity', 'timeline', 'location', 'members', 'age', 'gender', 'segments'].map((report) => ({
+      name: `brand-stats-${report}`,
+      description: `GET /v1.1/brand/[id]/stats/${report} (one week)`,
+      requests: [get(`/v1.1/brand/${context.brandId}/stats/${report}`)],
+    })),
+    ...['activity', 'timeline', 'location', 'members'].map((report) => ({
+      name: `brand-stats-${report}-6-months`,
+      description: `GET /v1.1/brand/[id]/stats/${report}?period=6 months`,
+      requests: [get(`/v1.1/brand/${context.brandId}/stats/${report}?period=6%20months`)],
+    })),
     {
       name: 'member-show-rest',
       description: 'GET /v1.1/member/[id]',
