@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { benchDefaults } from './settings.js';
-import { scenarios, type ScenarioContext } from './scenarios.js';
+import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
 
 const root = path.resolve(import.meta.dirname, '..');
 const base = `http://127.0.0.1:${args.port}`;
+const peerPorts = { postgraphile: Number(args.port) + 1, raw: Number(args.port) + 2 };
+const targets: Record<Target, string> = { marquee: base, postgraphile: `http://127.0.0.1:${peerPorts.postgraphile}`, raw: `http://127.0.0.1:${peerPorts.raw}` };
 
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -49,6 +51,41 @@ async function generated(): Promise<{ apiKey: string; accountId: number }> {
   const report = JSON.parse(out.trim().split('\n').at(-1)!);
   console.error(JSON.stringify(report));
   return { apiKey: report.apiKey, accountId: report.accountId };
+}
+
+async function waitUntil(url: string, init?: RequestInit): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    try {
+      if ((await fetch(url, init)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+/**
+ * PostGraphile 5 needs Node 22; bench/peer holds it with a Node 22 binary from npm, so the project
+ * itself stays on Node 20. Installed on first use.
+ */
+async function startPostGraphile(): Promise<ChildProcess> {
+  const peer = path.join(root, 'bench', 'peer');
+  if (!fs.existsSync(path.join(peer, 'node_modules', 'postgraphile'))) await run('npm', ['ci', '--prefix', peer, '--no-audit', '--no-fund', '--loglevel=error']);
+  const child = spawn(path.join(peer, 'node_modules', '.bin', 'node'), [path.join(peer, 'node_modules', 'postgraphile', 'dist', 'cli-run.js'), '-P', 'postgraphile/presets/amber', '-c', args.database!, '-s', 'public', '--port', String(peerPorts.postgraphile)], {
+    cwd: peer,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitUntil(`${targets.postgraphile}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+  return child;
+}
+
+async function startRaw(accountId: number): Promise<ChildProcess> {
+  // Node itself with tsx's loader: one process, so killing it stops the server.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database!, String(peerPorts.raw), String(accountId)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  await waitUntil(`${targets.raw}/members`);
+  return child;
 }
 
 async function startGateway(): Promise<ChildProcess> {
@@ -115,21 +152,24 @@ async function main() {
       group by brand_id order by count(*) desc limit 1`;
     const [activity] = await sql`select id from activity_definitions where account_id = ${accountId} and not one_time order by id limit 1`;
     const members = (await sql`select id from members where account_id = ${accountId} order by id limit 5000`).map((row) => row.id as number);
-    return { apiKey, busiestMemberId: busiest.member_id, brandId: brand.brand_id, activityId: activity.id, memberIds: members, password: benchDefaults.password };
+    return { apiKey, accountId, busiestMemberId: busiest.member_id, brandId: brand.brand_id, activityId: activity.id, memberIds: members, password: benchDefaults.password };
   })();
   await sql.end();
 
-  const gateway = await startGateway();
   const only = args.only?.split(',');
-  const results = [];
+  const wanted = scenarios(context).filter((scenario) => !only || only.includes(scenario.name));
+  const gateway = await startGateway();
+  const peers: ChildProcess[] = [];
+  if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
+  if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
+  const results: { scenario: string; latencyMs: { p50: number } }[] = [];
   try {
-    for (const scenario of scenarios(context)) {
-      if (only && !only.includes(scenario.name)) continue;
+    for (const scenario of wanted) {
       const before = await roundTripTotals();
       const latencies: number[] = [];
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
         const instance = autocannon(
-          { url: base, connections: scenario.connections ?? Number(args.connections), duration: Number(args.duration), requests: scenario.requests },
+          { url: targets[scenario.target ?? 'marquee'], connections: scenario.connections ?? Number(args.connections), duration: Number(args.duration), requests: scenario.requests },
           (error, outcome) => (error ? reject(error) : resolve(outcome)),
         );
         // Every response time, so the percentiles below are exact rather than autocannon's fixed set.
@@ -144,7 +184,8 @@ async function main() {
         latencyMs: percentiles(latencies),
         errors: result.errors + result.non2xx,
         requests: result.requests.total,
-        sqlRoundTripsPerRequest: Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
+        // Counted by Marquee's own metrics: not known for the peers.
+        sqlRoundTripsPerRequest: scenario.target && scenario.target !== 'marquee' ? null : Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
         ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.requests.average * scenario.itemsPerRequest) } : {}),
         gatewayMemoryMb: memory,
       };
@@ -153,11 +194,20 @@ async function main() {
     }
   } finally {
     gateway.kill('SIGTERM');
+    for (const peer of peers) peer.kill('SIGTERM');
   }
+  const latency = (name: string) => results.find((row) => row.scenario === name)?.latencyMs.p50;
+  const ratio = (peer: string) => {
+    const ours = latency('members-page-100-plain-marquee');
+    const theirs = latency(`members-page-100-plain-${peer}`);
+    return ours && theirs ? Math.round((ours / theirs) * 100) / 100 : null;
+  };
+  const ratios = { marqueeOverPostgraphileP50: ratio('postgraphile'), marqueeOverRawP50: ratio('raw') };
+  console.error(JSON.stringify(ratios));
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), machine, results }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), machine, ratios, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 

@@ -2,6 +2,7 @@ import type autocannon from 'autocannon';
 
 export interface ScenarioContext {
   apiKey: string;
+  accountId: number;
   busiestMemberId: number;
   brandId: number;
   activityId: number;
@@ -10,9 +11,13 @@ export interface ScenarioContext {
   password: string;
 }
 
+/** Who answers: Marquee, PostGraphile over the same tables, or one hand-written SQL statement. */
+export type Target = 'marquee' | 'postgraphile' | 'raw';
+
 export interface Scenario {
   name: string;
   description: string;
+  target?: Target;
   requests: autocannon.Request[];
   connections?: number;
   /** For ingestion: records per request, so the report can say records per second. */
@@ -34,7 +39,27 @@ export function scenarios(context: ScenarioContext): Scenario[] {
   const nextMember = () => context.memberIds[member++ % context.memberIds.length];
   let batch = 0;
 
+  // PostGraphile cannot filter opt-ins by an unindexed column, so it lists past ones too; the
+  // generated data has none, so all three answer the same members, services and opt-ins.
+  const peerPage = (target: Target, request: autocannon.Request): Scenario => ({
+    name: `members-page-100-plain-${target}`,
+    description: `a page of 100 members by id with services and opt-ins (${target})`,
+    target,
+    requests: [request],
+  });
+
   return [
+    peerPage('marquee', graphql('{ members(first: 100, orderBy: ID, sort: ASC) { edges { node { id email firstName services { network userId valid } optins { id kind } } } } }')),
+    peerPage('postgraphile', {
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ allMembers(first: 100, condition: { accountId: ${context.accountId} }, orderBy: PRIMARY_KEY_ASC) { nodes { rowId email firstName
+          memberServicesByMemberId { nodes { network uid valid } } optinsByMemberId { nodes { rowId kind } } } } }`,
+      }),
+    }),
+    peerPage('raw', { method: 'GET', path: '/members' }),
     {
       name: 'member-graphql',
       description: 'member(id) with services, score and last activity (GraphQL)',
