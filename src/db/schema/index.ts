@@ -4,3 +4,4 @@ export * from './tenancy.js';
 export * from './members.js';
 export * from './catalogue.js';
 export * from './activities.js';
+export * from './widget.js';
