@@ -6,7 +6,8 @@ import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/sc
 import { MemberResolver } from '../modules/members/members.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
+import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver];
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver, WidgetResolver];

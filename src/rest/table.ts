@@ -5,6 +5,7 @@ import { memberRoutes } from './routes/members.routes.js';
 import { activityRoutes } from './routes/activities.routes.js';
 import { listingRoutes } from './routes/listings.routes.js';
 import { activityFeedRoute } from './routes/feed.routes.js';
+import { authRoute } from './routes/auth.routes.js';
 
 /** The `/v1.1` route table: every REST operation, each a mapping onto one GraphQL document. */
-export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute];
+export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, authRoute];
