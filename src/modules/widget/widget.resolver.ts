@@ -95,7 +95,9 @@ export class WidgetResolver {
     }
     if (!input.clientId.trim()) throw invalidParameter('clientId', 'expected the client id the provider issued');
     if (!input.clientSecret) throw invalidParameter('clientSecret', 'expected the client secret the provider issued');
-    const issuer = httpUrl(input.issuer, 'issuer')!;
+    // Kept exactly as given: id tokens must name the issuer character for character.
+    const issuer = input.issuer.trim();
+    httpUrl(issuer, 'issuer');
     const allowHttp = context.widget?.allowHttpProviders ?? false;
     let endpoints = {
       authorizationEndpoint: httpUrl(input.authorizationEndpoint, 'authorizationEndpoint'),
