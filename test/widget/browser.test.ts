@@ -118,7 +118,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(pageUrl);
-    await page.waitForFunction(() => (window as unknown as { readyCalled?: boolean }).readyCalled === true);
+    await page.waitForFunction('window.readyCalled === true');
     await expect.poll(() => page.locator('[data-ae-show="signed-out"]').isVisible()).toBe(true);
 
     // Register on the hosted page.
@@ -151,7 +151,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The email address or password is not right.');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('form-error');
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.id')).toBe('form-error');
     await snap(page, 'login-error');
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -192,7 +192,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     const script = page.waitForRequest((request) => request.url().includes('/framework/js/'));
     await page.goto(evilUrl, { waitUntil: 'networkidle' });
     await script;
-    expect(await page.evaluate(() => typeof (window as unknown as { aeJS?: unknown }).aeJS)).toBe('undefined');
+    expect(await page.evaluate('typeof window.aeJS')).toBe('undefined');
     await context.close();
   });
 });
