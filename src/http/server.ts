@@ -19,7 +19,8 @@ import { restRoutes } from '../rest/table.js';
 import { apiKeyOf, memberJwtOf } from './credentials.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
-import { baseUrlOf, registerWidget } from '../modules/widget/widget.http.js';
+import { registerWidget } from '../modules/widget/widget.http.js';
+import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { createMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 

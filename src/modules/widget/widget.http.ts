@@ -11,16 +11,12 @@ import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.
 import { registerFlowRoutes } from './flow/flow.routes.js';
 import { widgetScript } from './widget.script.js';
 import { domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
-import { widgetUrls } from './widget.urls.js';
+import { baseUrlOf, widgetUrls } from './widget.urls.js';
 
 export interface WidgetDependencies {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityServices;
-}
-
-export function baseUrlOf(config: Config, request: FastifyRequest): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 /** The page a widget call comes from: the Origin header, or the Referer's origin (script tags send no Origin). */

@@ -1,3 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+
+/** The gateway's address as callers reach it: PUBLIC_URL, or the request's own scheme and host. */
+export function baseUrlOf(config: Config, request: FastifyRequest): string {
+  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
 /** Every public URL of an application's widget and hosted flow, from the gateway's base URL. */
 export function widgetUrls(baseUrl: string, applicationId: number) {
   const flow = `${baseUrl}/framework/flow/${applicationId}`;

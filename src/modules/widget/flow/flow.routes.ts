@@ -5,7 +5,7 @@ import type { MemberRow } from '../../members/members.queries.js';
 import type { Gender, UpdateMemberInput } from '../../members/members.types.js';
 import { displayName, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
-import { baseUrlOf, type WidgetDependencies } from '../widget.http.js';
+import type { WidgetDependencies } from '../widget.http.js';
 import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
 import { missingFields, requirableFields, type RequirableField } from '../widget.profile.js';
 import {
@@ -20,7 +20,7 @@ import {
   withAccessToken,
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
-import { widgetUrls, withQuery } from '../widget.urls.js';
+import { baseUrlOf, widgetUrls, withQuery } from '../widget.urls.js';
 import { formPage, sendPage } from './flow.pages.js';
 import { completePage, loginPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
