@@ -31,6 +31,8 @@ export interface Context {
   identity: IdentityServices;
   /** Records accepted with `async=1`, stored in the background. */
   activityQueue: ActivityQueue;
+  /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */
+  widget?: { baseUrl: string; allowHttpProviders: boolean };
   /** Per-request DataLoaders, created lazily by `loaderFor` (see loaders.ts). */
   loaderCache: Map<unknown, unknown>;
 }

@@ -11,8 +11,9 @@ import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segm
 import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
+import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
-  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver];
+  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver];

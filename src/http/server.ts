@@ -19,6 +19,8 @@ import { restRoutes } from '../rest/table.js';
 import { apiKeyOf, memberJwtOf } from './credentials.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
+import { registerWidget } from '../modules/widget/widget.http.js';
+import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { createMetrics } from './metrics.js';
 import { RateLimiter } from './rate-limit.js';
 
@@ -117,6 +119,9 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
     return identity.signingKeys.jwks();
   });
 
+  // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
+  await registerWidget(app, { config, database, identity });
+
   const apollo = createApollo(app, schema, config);
   await apollo.start();
 
@@ -143,7 +148,8 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
         if (!claims) throw new AppError('INVALID_TOKEN', 'The member token is invalid or expired.', 'authorization');
         caller = { kind: 'member', ...claims };
       }
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue });
+      const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget });
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });

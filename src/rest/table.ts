@@ -8,6 +8,7 @@ import { activityFeedRoute } from './routes/feed.routes.js';
 import { brandRoutes } from './routes/brands.routes.js';
 import { segmentRoutes } from './routes/segments.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
+import { authRoute } from './routes/auth.routes.js';
 
 /** The `/v1.1` route table: every REST operation, each a mapping onto one GraphQL document. */
-export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, ...brandRoutes, ...segmentRoutes, ...statsRoutes];
+export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, ...brandRoutes, ...segmentRoutes, ...statsRoutes, authRoute];

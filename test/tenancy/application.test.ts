@@ -26,6 +26,11 @@ describe('GET /v1.1/app/info', () => {
       Plan: 'advanced',
       Created: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       Whitelist: [],
+      LoginURL: expect.stringMatching(new RegExp(`/framework/flow/${tenant.applicationId}/login$`)),
+      RegisterURL: expect.stringMatching(new RegExp(`/framework/flow/${tenant.applicationId}/register$`)),
+      LogoutURL: expect.stringMatching(new RegExp(`/framework/flow/${tenant.applicationId}/logout$`)),
+      Widget: { URL: expect.stringMatching(new RegExp(`/framework/js/${tenant.applicationId}$`)) },
+      Urls: [{ Name: 'Email', URL: expect.stringMatching(/\/login$/) }],
     });
   });
 });

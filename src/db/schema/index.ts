@@ -5,3 +5,4 @@ export * from './members.js';
 export * from './catalogue.js';
 export * from './activities.js';
 export * from './presave.js';
+export * from './widget.js';

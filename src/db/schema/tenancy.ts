@@ -11,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { SignInNetworkSettings } from './widget.js';
 
 export const planEnum = pgEnum('plan', ['basic', 'advanced', 'enterprise']);
 export type Plan = (typeof planEnum.enumValues)[number];
@@ -27,6 +28,10 @@ export interface ApplicationSettings {
   networkVerification?: 'trust' | 'verify';
   /** Enterprise features switched on for this application (for example `brandCustomFields`). */
   features?: string[];
+  /** Profile fields the hosted sign-in flow asks for once a fan has signed in, e.g. `['firstName', 'country']`. */
+  requiredFields?: string[];
+  /** Social sign-in through the hosted flow, per network identifier (see docs/widget.md). */
+  signInNetworks?: Record<string, SignInNetworkSettings>;
 }
 
 export const applications = pgTable('applications', {

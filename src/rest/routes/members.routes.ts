@@ -283,8 +283,6 @@ export const domainsRoute = defineRoute({
  */
 function showVariables(params: Params, request: FastifyRequest) {
   const id = (request.params as { id?: string }).id;
-  const fields = params.list('fields');
-  const extendedFields = fields?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
   return {
     lookup: {
       id: id && id !== '0' ? pathId(request) : undefined,
@@ -295,8 +293,7 @@ function showVariables(params: Params, request: FastifyRequest) {
       network: params.string('service'),
       username: params.string('username'),
     },
-    extended: params.boolean('extended') || Boolean(extendedFields?.length),
-    extendedFields: extendedFields?.length ? extendedFields : undefined,
+    ...extendedVariables(params),
     ...showContext(params),
   };
 }
@@ -319,15 +316,29 @@ function showContext(params: Params) {
   };
 }
 
+/** `fields` keeps the named top-level fields (any case); dotted `extended.` names were applied by the query. */
+export function keepFields(record: Record<string, unknown>, params: Params): Record<string, unknown> {
+  const fields = params.list('fields')?.filter((field) => !/^extended\./i.test(field));
+  const wanted = fields?.length ? new Set(fields.map((field) => field.toLowerCase())) : undefined;
+  return wanted
+    ? Object.fromEntries(Object.entries(record).filter(([name]) => wanted.has(name.toLowerCase()) || name === 'Extended'))
+    : record;
+}
+
+/** The `extended` and `extendedFields` variables from `extended=1` and dotted `fields`. */
+export function extendedVariables(params: Params) {
+  const extendedFields = params.list('fields')?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
+  return {
+    extended: params.boolean('extended') || Boolean(extendedFields?.length),
+    extendedFields: extendedFields?.length ? extendedFields : undefined,
+  };
+}
+
 function showShape({ member }: ShowMemberQuery, params: Params) {
   const record: Record<string, unknown> = memberRecord(member);
   if (member.extended) record.Extended = member.extended;
   if (member.position !== undefined) record.AEPosition = member.position;
-  const fields = params.list('fields')?.filter((field) => !/^extended\./i.test(field));
-  const wanted = fields?.length ? new Set(fields.map((field) => field.toLowerCase())) : undefined;
-  const trimmed = wanted
-    ? Object.fromEntries(Object.entries(record).filter(([name]) => wanted.has(name.toLowerCase()) || name === 'Extended'))
-    : record;
+  const trimmed = keepFields(record, params);
   const body: Record<string, unknown> = envelopeBody(member, member.jwt, trimmed);
   if (member.activities) body.actions = member.activities.map(feedItem);
   if (member.topBrands) {

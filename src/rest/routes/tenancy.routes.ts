@@ -21,6 +21,11 @@ export const appInfoRoute = defineRoute({
     Plan: application.plan.toLowerCase(),
     Created: formatTimestamp(new Date(application.createdAt)),
     Whitelist: application.whitelist,
+    LoginURL: application.loginUrl,
+    RegisterURL: application.registerUrl,
+    LogoutURL: application.logoutUrl,
+    Widget: { URL: application.widget.url },
+    Urls: application.signInLinks.map((link) => ({ Name: link.name, URL: link.url })),
   }),
 });
 

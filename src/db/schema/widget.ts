@@ -1,0 +1,55 @@
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { members } from './members.js';
+import { accounts, applications } from './tenancy.js';
+
+/**
+ * How an application signs fans in with one network, through OAuth 2.0 or OpenID Connect. Kept in
+ * `applications.settings.signInNetworks[<network>]`; the client secret is sealed with the token cipher.
+ */
+export interface SignInNetworkSettings {
+  clientId: string;
+  clientSecretSealed: string;
+  /** The provider's issuer identifier; id tokens are checked against it when the provider sends one. */
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  userinfoEndpoint: string;
+  jwksUri?: string;
+  scope: string;
+}
+
+/**
+ * Tokens the sign-in flow hands to the return URL. Only a SHA-256 digest is kept (the token is 256
+ * random bits); a token is spent by setting `used_at`, once, before it expires.
+ */
+export const signInTokens = pgTable('sign_in_tokens', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  // The lookup that finds the tenant, like an API key's.
+  uniqueIndex('sign_in_tokens_token_hash_key').on(t.tokenHash),
+  index('sign_in_tokens_account_member_idx').on(t.accountId, t.memberId),
+]);
+
+/**
+ * A fan signed in on an application's sites through the widget: the session cookie of the gateway's
+ * origin holds a random id; only its digest is stored. Logging out deletes the row.
+ */
+export const widgetSessions = pgTable('widget_sessions', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  sessionHash: text('session_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  uniqueIndex('widget_sessions_session_hash_key').on(t.sessionHash),
+  index('widget_sessions_account_member_idx').on(t.accountId, t.memberId),
+]);

@@ -1,0 +1,46 @@
+import type { FastifyReply } from 'fastify';
+import type { applications } from '../../../db/schema/index.js';
+import { displayName, type Network } from '../../networks/networks.js';
+import type { widgetUrls } from '../widget.urls.js';
+import { withQuery } from '../widget.urls.js';
+import type { FormPage } from './pages.js';
+
+type Urls = ReturnType<typeof widgetUrls>;
+
+/**
+ * Headers of every hosted page: never cached (they carry CSRF tokens), never framed (clickjacking),
+ * no scripts at all, inline styles only. No form-action rule: a form's redirect to the return URL
+ * would count against it.
+ */
+export function sendPage(reply: FastifyReply, status: number, page: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .send(page);
+}
+
+/** The common parts of the sign-in and registration forms. */
+export function formPage(
+  application: typeof applications.$inferSelect,
+  urls: Urls,
+  reply: FastifyReply,
+  kind: 'login' | 'register',
+  returnUrl: URL,
+  extra: Partial<FormPage> = {},
+): FormPage {
+  const back = { return: returnUrl.toString() };
+  const networks = Object.keys(application.settings.signInNetworks ?? {}).sort() as Network[];
+  return {
+    applicationName: application.name,
+    action: kind === 'login' ? urls.login : urls.register,
+    csrfToken: reply.generateCsrf(),
+    returnUrl: returnUrl.toString(),
+    networks: networks.map((network) => ({ name: displayName(network), url: withQuery(urls.network(network), back) })),
+    switchUrl: withQuery(kind === 'login' ? urls.register : urls.login, back),
+    ...extra,
+  };
+}

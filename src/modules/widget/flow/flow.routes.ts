@@ -1,0 +1,260 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, notFound } from '../../../graphql/errors.js';
+import { requireMember, updateMemberProfile } from '../../members/members.service.js';
+import type { MemberRow } from '../../members/members.queries.js';
+import type { Gender, UpdateMemberInput } from '../../members/members.types.js';
+import { displayName, type Network } from '../../networks/networks.js';
+import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
+import type { WidgetDependencies } from '../widget.http.js';
+import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
+import { missingFields, requirableFields, type RequirableField } from '../widget.profile.js';
+import {
+  checkedReturnUrl,
+  endSession,
+  isWhitelisted,
+  issueSignInToken,
+  sessionMemberId,
+  sessionTtlMs,
+  startSession,
+  widgetApplication,
+  withAccessToken,
+} from '../widget.service.js';
+import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
+import { baseUrlOf, widgetUrls, withQuery } from '../widget.urls.js';
+import { formPage, sendPage } from './flow.pages.js';
+import { completePage, loginPage, messagePage, registerPage } from './pages.js';
+import { minPasswordLength } from '../../identity/passwords.js';
+
+type Body = Record<string, string | undefined>;
+const loginRefused = 'The email address or password is not right.';
+const registerRefused = 'We could not create an account with these details. If you have registered before, sign in instead.';
+const tooMany = 'Too many attempts. Wait a few minutes, then try again.';
+
+/**
+ * The hosted pages: sign in, register, complete the profile, log out, and social sign-in through
+ * the network's provider. Every success ends in `finish`: the fan's session cookie is set, missing
+ * required fields are asked for, and the browser goes to the whitelisted return URL with a token.
+ */
+export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDependencies, policy: ReturnType<typeof cookiePolicy>) {
+  const db = deps.database.db;
+  const oauthOptions = { cipher: deps.identity.cipher, allowHttp: deps.config.env !== 'production' };
+  const prefix = '/framework/flow/:applicationId';
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      const { code, aeCode } = error.extensions;
+      if (code === 'DOMAIN_NOT_WHITELISTED') {
+        return sendPage(reply, 403, messagePage('This site cannot use this sign-in', 'The page you came from, or the page you would return to, is not whitelisted for this application.', aeCode));
+      }
+      if (code === 'NOT_FOUND') return sendPage(reply, 404, messagePage('Not found', error.message, aeCode));
+      return sendPage(reply, error.extensions.http.status, messagePage('Something is not right', error.message, aeCode));
+    }
+    if (String((error as { code?: unknown }).code).startsWith('FST_CSRF')) {
+      return sendPage(reply, 403, messagePage('This form has expired', 'Go back, reload the page and try again.'));
+    }
+    request.log.error({ err: error }, 'sign-in flow failed');
+    return sendPage(reply, 500, messagePage('Something went wrong', `Please try again. If it keeps happening, quote ${request.id}.`));
+  });
+
+  async function flowOf(request: FastifyRequest) {
+    const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
+    const widgetApp = { accountId: row.accountId, applicationId: row.id };
+    return { row, widgetApp, urls: widgetUrls(baseUrlOf(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
+  }
+  type Flow = Awaited<ReturnType<typeof flowOf>>;
+
+  const cookieOf = (request: FastifyRequest, flow: Flow) => request.cookies[sessionCookieName(flow.row.id)];
+  const visitOf = (request: FastifyRequest, returnUrl: URL) => ({ domain: returnUrl.hostname, ip: request.ip, userAgent: request.headers['user-agent'] });
+
+  async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL) {
+    const name = sessionCookieName(flow.row.id);
+    if ((await sessionMemberId(db, flow.widgetApp, request.cookies[name])) !== member.id) {
+      await endSession(db, flow.widgetApp, request.cookies[name]);
+      reply.setCookie(name, await startSession(db, flow.widgetApp, member.id), { ...policy.session, maxAge: sessionTtlMs / 1000 });
+    }
+    if (missingFields(member, flow.row.settings.requiredFields).length) {
+      return reply.redirect(withQuery(flow.urls.complete, { return: returnUrl.toString() }), 303);
+    }
+    return reply.redirect(withAccessToken(returnUrl, await issueSignInToken(db, flow.widgetApp, member.id)), 303);
+  }
+
+  // ——— email sign-in ———
+
+  app.get(`${prefix}/login`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    // Signed in on this application already: straight back with a new token.
+    const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
+    if (signedIn !== undefined) return finish(request, reply, flow, await requireMember(db, flow.row.accountId, signedIn), returnUrl);
+    return sendPage(reply, 200, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl)));
+  });
+
+  app.post(`${prefix}/login`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const flow = await flowOf(request);
+    const body = (request.body ?? {}) as Body;
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const again = (status: number, error: string) =>
+      sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, { error, values: { email: body.email } })));
+    try {
+      const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, returnUrl));
+      return await finish(request, reply, flow, member, returnUrl);
+    } catch (error) {
+      if (error instanceof SignInRefused) return again(401, loginRefused);
+      if (error instanceof AppError && error.extensions.code === 'RATE_LIMITED') return again(429, tooMany);
+      throw error;
+    }
+  });
+
+  // ——— registration ———
+
+  app.get(`${prefix}/register`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    return sendPage(reply, 200, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl)));
+  });
+
+  async function register(request: FastifyRequest, reply: FastifyReply) {
+    const flow = await flowOf(request);
+    const body = (request.body ?? {}) as Body;
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const again = (error: string) =>
+      sendPage(reply, 400, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, values: { email: body.email, firstName: body.firstName } })));
+    try {
+      const profile = { firstName: body.firstName || undefined };
+      const member = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', profile, visitOf(request, returnUrl));
+      return await finish(request, reply, flow, member, returnUrl);
+    } catch (error) {
+      if (error instanceof SignInRefused) {
+        return again(error.aboutPassword ? `Choose a password of at least ${minPasswordLength} characters.` : registerRefused);
+      }
+      throw error;
+    }
+  }
+
+  app.post(`${prefix}/register`, { preHandler: app.csrfProtection }, register);
+
+  // The widget's `data-ae-register-form` posts here from the application's own page, which cannot
+  // hold our CSRF token: a whitelisted Origin header (sent by browsers on every cross-site POST) is the check.
+  app.post(`${prefix}/register/embedded`, async (request, reply) => {
+    const flow = await flowOf(request);
+    if (!(await isWhitelisted(db, flow.widgetApp, request.headers.origin))) {
+      throw new AppError('DOMAIN_NOT_WHITELISTED', 'The form is not on a whitelisted page.', 'origin');
+    }
+    return register(request, reply);
+  });
+
+  // ——— required profile fields ———
+
+  async function signedInMember(request: FastifyRequest, flow: Flow) {
+    const memberId = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
+    return memberId === undefined ? undefined : requireMember(db, flow.row.accountId, memberId);
+  }
+
+  function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL, fields: RequirableField[], values: Body, error?: string) {
+    const page = { applicationName: flow.row.name, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), values, error };
+    return sendPage(reply, error ? 400 : 200, completePage(page, fields));
+  }
+
+  app.get(`${prefix}/complete`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const member = await signedInMember(request, flow);
+    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
+    const missing = missingFields(member, flow.row.settings.requiredFields);
+    if (!missing.length) return finish(request, reply, flow, member, returnUrl);
+    return completeForm(reply, flow, returnUrl, missing, {});
+  });
+
+  app.post(`${prefix}/complete`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const flow = await flowOf(request);
+    const body = (request.body ?? {}) as Body;
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const member = await signedInMember(request, flow);
+    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
+    const missing = missingFields(member, flow.row.settings.requiredFields);
+    const input: UpdateMemberInput = {};
+    for (const field of missing) {
+      const value = body[field]?.trim();
+      if (!value) return completeForm(reply, flow, returnUrl, missing, body, `Fill in ${requirableFields[field].label.split(' (')[0].toLowerCase()}.`);
+      if (field === 'gender') {
+        if (!['M', 'F', 'Other'].includes(value)) return completeForm(reply, flow, returnUrl, missing, body, 'Choose a gender.');
+        input.gender = value as Gender;
+      } else {
+        input[field] = value;
+      }
+    }
+    try {
+      const updated = await updateMemberProfile(flow.scope, member.id, input);
+      return await finish(request, reply, flow, updated.member, returnUrl);
+    } catch (error) {
+      if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER') return completeForm(reply, flow, returnUrl, missing, body, error.message);
+      throw error;
+    }
+  });
+
+  // ——— logout ———
+
+  app.get(`${prefix}/logout`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const name = sessionCookieName(flow.row.id);
+    await endSession(db, flow.widgetApp, request.cookies[name]);
+    reply.clearCookie(name, policy.session);
+    const back = (request.query as Body).return;
+    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(back, 303);
+    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.row.name}.`));
+  });
+
+  // ——— social sign-in ———
+
+  const oauthCookiePath = (applicationId: number) => `/framework/flow/${applicationId}/oauth`;
+
+  function networkSettings(flow: Flow, network: string) {
+    const settings = flow.row.settings.signInNetworks?.[network];
+    if (!settings) throw notFound('Sign-in with this network', 'network');
+    return settings;
+  }
+
+  app.get(`${prefix}/oauth/:network`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const { network } = request.params as { network: string };
+    const settings = networkSettings(flow, network);
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const { url, pending } = await authorizationRequest(settings, oauthOptions, flow.urls.callback(network));
+    const saved = JSON.stringify({ network, returnUrl: returnUrl.toString(), ...pending });
+    reply.setCookie(oauthCookieName, deps.identity.cipher.seal(saved), { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id), maxAge: 600 });
+    return reply.redirect(url, 302);
+  });
+
+  app.get(`${prefix}/oauth/:network/callback`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const { network } = request.params as { network: string };
+    const settings = networkSettings(flow, network);
+    const sealed = request.cookies[oauthCookieName];
+    reply.clearCookie(oauthCookieName, { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id) });
+    let saved: PendingAuthorization & { network: string; returnUrl: string };
+    try {
+      saved = JSON.parse(deps.identity.cipher.open(sealed ?? ''));
+    } catch {
+      return sendPage(reply, 400, messagePage('This sign-in has expired', 'It took too long, or was started in another browser. Go back and try again.'));
+    }
+    if (saved.network !== network) return sendPage(reply, 400, messagePage('This sign-in has expired', 'Go back and try again.'));
+    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, saved.returnUrl);
+    const name = displayName(network as Network);
+    const query = request.query as Body;
+    const failed = () =>
+      sendPage(reply, 401, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, { error: `Signing in with ${name} did not work. Try again, or use your email address.` })));
+    if (query.error) return failed();
+    const callbackUrl = new URL(flow.urls.callback(network));
+    callbackUrl.search = new URL(request.url, 'http://callback').search;
+    let profile;
+    try {
+      profile = await completeAuthorization(settings, oauthOptions, callbackUrl, saved);
+    } catch (error) {
+      request.log.warn({ err: error, network }, 'social sign-in refused by the provider or its answer');
+      return failed();
+    }
+    const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
+    const member = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, returnUrl));
+    return finish(request, reply, flow, member, returnUrl);
+  });
+}

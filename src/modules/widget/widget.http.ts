@@ -1,0 +1,119 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { runCounted } from '../../db/roundtrips.js';
+import type { IdentityServices } from '../members/identity-services.js';
+import { requireMember } from '../members/members.service.js';
+import { servicesOfMembers } from '../members/members.queries.js';
+import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.js';
+import { registerFlowRoutes } from './flow/flow.routes.js';
+import { widgetScript } from './widget.script.js';
+import { domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
+import { baseUrlOf, widgetUrls } from './widget.urls.js';
+
+export interface WidgetDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  identity: IdentityServices;
+}
+
+/** The page a widget call comes from: the Origin header, or the Referer's origin (script tags send no Origin). */
+function pageOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  if (origin && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  try {
+    return referer ? new URL(referer).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Credentialed CORS, for whitelisted origins only: the answer names the one origin that asked
+ * (never `*`, which browsers refuse with credentials) and varies by it.
+ */
+async function allowOrigin(deps: WidgetDependencies, app: WidgetApplication, request: FastifyRequest, reply: FastifyReply) {
+  const origin = request.headers.origin;
+  reply.header('vary', 'Origin').header('cache-control', 'no-store');
+  if (!origin || !(await isWhitelisted(deps.database.db, app, origin))) throw domainNotWhitelisted('The calling page', 'origin');
+  reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true');
+}
+
+/** What the widget may tell the page about the signed-in fan: profile only, never tokens. */
+async function publicUser(deps: WidgetDependencies, app: WidgetApplication, memberId: number) {
+  const db = deps.database.db;
+  const [member, services] = await Promise.all([requireMember(db, app.accountId, memberId), servicesOfMembers(db, app.accountId, [memberId])]);
+  return {
+    ID: member.id,
+    Email: member.email,
+    FirstName: member.firstName,
+    Surname: member.surname,
+    Username: member.username,
+    AvatarURL: member.avatarUrl,
+    City: member.city,
+    Country: member.country,
+    Services: services.map((service) => service.network),
+  };
+}
+
+/**
+ * The sign-in widget: its script, the session endpoints it calls from the application's pages, and
+ * the hosted flow. None of these take an API key: the application is named in the path, and
+ * whitelisted domains are what guard them.
+ */
+export async function registerWidget(root: FastifyInstance, deps: WidgetDependencies): Promise<void> {
+  await root.register(async (app) => {
+    const policy = cookiePolicy(deps.config);
+    await app.register(cookie, { secret: cookieSecret(deps.config.secretKey!) });
+    await app.register(csrf, {
+      cookieKey: 'mq_csrf',
+      cookieOpts: { ...policy.flow, path: '/framework/flow' },
+      getToken: (request) => (request.body as Record<string, string> | undefined)?._csrf,
+    });
+    const db = deps.database.db;
+    const applicationOf = async (request: FastifyRequest) => {
+      const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
+      return { row, app: { accountId: row.accountId, applicationId: row.id } };
+    };
+
+    app.get('/framework/js/:applicationId', { config: { kind: 'rest' } }, (request, reply) =>
+      runCounted(request.roundTrips, async () => {
+        const { row, app: widgetApp } = await applicationOf(request);
+        reply.header('vary', 'Origin, Referer');
+        if (!(await isWhitelisted(db, widgetApp, pageOrigin(request)))) throw domainNotWhitelisted('The page loading the widget', 'origin');
+        // Short and private: the answer depends on the page asking, and a changed whitelist should bite soon.
+        reply
+          .type('text/javascript; charset=utf-8')
+          .header('cache-control', 'private, max-age=300')
+          .header('x-content-type-options', 'nosniff');
+        return widgetScript(row.id, widgetUrls(baseUrlOf(deps.config, request), row.id));
+      }),
+    );
+
+    app.get('/framework/session/:applicationId', { config: { kind: 'rest' } }, (request, reply) =>
+      runCounted(request.roundTrips, async () => {
+        const { app: widgetApp } = await applicationOf(request);
+        await allowOrigin(deps, widgetApp, request, reply);
+        const memberId = await sessionMemberId(db, widgetApp, request.cookies[sessionCookieName(widgetApp.applicationId)]);
+        return { user: memberId === undefined ? null : await publicUser(deps, widgetApp, memberId) };
+      }),
+    );
+
+    // A simple (preflight-free) POST from the page; the whitelisted Origin is what lets it through.
+    app.post('/framework/session/:applicationId/logout', { config: { kind: 'rest' } }, (request, reply) =>
+      runCounted(request.roundTrips, async () => {
+        const { app: widgetApp } = await applicationOf(request);
+        await allowOrigin(deps, widgetApp, request, reply);
+        const name = sessionCookieName(widgetApp.applicationId);
+        await endSession(db, widgetApp, request.cookies[name]);
+        reply.clearCookie(name, policy.session);
+        return { user: null };
+      }),
+    );
+
+    await app.register(async (flow) => registerFlowRoutes(flow, deps, policy));
+  });
+}

@@ -1,0 +1,59 @@
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { applications, signInTokens, widgetSessions, type ApplicationSettings } from '../../db/schema/index.js';
+
+export async function insertSignInToken(db: Executor, values: typeof signInTokens.$inferInsert) {
+  await db.insert(signInTokens).values(values);
+}
+
+/**
+ * Spends a token in one statement: only a live, unused token of this application matches, so two
+ * concurrent exchanges cannot both win, and another application's attempt leaves it unspent.
+ */
+export async function spendSignInToken(db: Executor, accountId: number, applicationId: number, tokenHash: string, now: Date) {
+  const [row] = await db
+    .update(signInTokens)
+    .set({ usedAt: now })
+    .where(and(
+      eq(signInTokens.tokenHash, tokenHash),
+      eq(signInTokens.accountId, accountId),
+      eq(signInTokens.applicationId, applicationId),
+      isNull(signInTokens.usedAt),
+      gt(signInTokens.expiresAt, now),
+    ))
+    .returning({ memberId: signInTokens.memberId });
+  return row;
+}
+
+/** Spent and expired tokens are useless: they are cleared as new ones are issued. */
+export async function deleteStaleSignInTokens(db: Executor, accountId: number, before: Date) {
+  await db.delete(signInTokens).where(and(eq(signInTokens.accountId, accountId), lt(signInTokens.expiresAt, before)));
+}
+
+export async function insertSession(db: Executor, values: typeof widgetSessions.$inferInsert) {
+  await db.insert(widgetSessions).values(values);
+}
+
+export async function findSession(db: Executor, applicationId: number, sessionHash: string, now: Date) {
+  const [row] = await db
+    .select({ accountId: widgetSessions.accountId, memberId: widgetSessions.memberId })
+    .from(widgetSessions)
+    .where(and(eq(widgetSessions.sessionHash, sessionHash), eq(widgetSessions.applicationId, applicationId), gt(widgetSessions.expiresAt, now)));
+  return row;
+}
+
+export async function deleteSession(db: Executor, applicationId: number, sessionHash: string, now: Date) {
+  await db
+    .delete(widgetSessions)
+    .where(and(eq(widgetSessions.applicationId, applicationId), or(eq(widgetSessions.sessionHash, sessionHash), lt(widgetSessions.expiresAt, now))));
+}
+
+/** Merges keys into the application's settings (a shallow JSONB merge, so other modules' keys stay). */
+export async function mergeApplicationSettings(db: Executor, accountId: number, applicationId: number, patch: Partial<ApplicationSettings>) {
+  const [row] = await db
+    .update(applications)
+    .set({ settings: sql`${applications.settings} || ${JSON.stringify(patch)}::jsonb` })
+    .where(and(eq(applications.accountId, accountId), eq(applications.id, applicationId)))
+    .returning({ settings: applications.settings });
+  return row?.settings;
+}

@@ -1,0 +1,170 @@
+import DataLoader from 'dataloader';
+import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { SignInNetworkSettings } from '../../db/schema/index.js';
+import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { defineLoader } from '../../graphql/loaders.js';
+import { toMember } from '../members/members.mapping.js';
+import { requireMember } from '../members/members.service.js';
+import { Member } from '../members/members.types.js';
+import { displayName, externalNetworks, type ExternalNetwork } from '../networks/networks.js';
+import { findApplication } from '../tenancy/tenancy.queries.js';
+import { getApplication } from '../tenancy/tenancy.service.js';
+import { Application, type PlanLevel } from '../tenancy/tenancy.types.js';
+import { discoverProvider } from './widget.oauth.js';
+import { readRequiredFields } from './widget.profile.js';
+import { mergeApplicationSettings } from './widget.queries.js';
+import { exchangeSignInToken } from './widget.service.js';
+import { SignInLink, SignInNetworkInput, WidgetScript } from './widget.types.js';
+import { widgetUrls } from './widget.urls.js';
+
+/** The calling application's settings, read once per request whichever fields ask. */
+const settingsOf = defineLoader(
+  (context) =>
+    new DataLoader(async (ids: readonly number[]) => {
+      const caller = applicationCaller(context);
+      return Promise.all(ids.map(async (id) => (await findApplication(context.database.db, caller.accountId, id))?.settings ?? {}));
+    }),
+);
+
+function urlsOf(context: Context, application: Application) {
+  return widgetUrls(context.widget?.baseUrl ?? '', application.id);
+}
+
+async function reloadApplication(context: Context): Promise<Application> {
+  const caller = applicationCaller(context);
+  const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
+  return { ...row, plan: row.plan as PlanLevel };
+}
+
+function httpUrl(value: string | undefined, param: string): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.toString();
+  } catch { /* reported below */ }
+  throw invalidParameter(param, 'expected an http:// or https:// URL');
+}
+
+@Resolver(() => Application)
+export class WidgetResolver {
+  @FieldResolver(() => String, { description: 'The hosted sign-in page of this application.' })
+  loginUrl(@Root() application: Application, @Ctx() context: Context): string {
+    return urlsOf(context, application).login;
+  }
+
+  @FieldResolver(() => String, { description: 'The hosted registration page of this application.' })
+  registerUrl(@Root() application: Application, @Ctx() context: Context): string {
+    return urlsOf(context, application).register;
+  }
+
+  @FieldResolver(() => String, { description: 'Ends the widget session; add `return` to come back to a whitelisted page.' })
+  logoutUrl(@Root() application: Application, @Ctx() context: Context): string {
+    return urlsOf(context, application).logout;
+  }
+
+  @FieldResolver(() => WidgetScript)
+  widget(@Root() application: Application, @Ctx() context: Context): WidgetScript {
+    return { url: urlsOf(context, application).script };
+  }
+
+  @FieldResolver(() => [SignInLink], { description: 'Email, then one link per network configured for social sign-in.' })
+  async signInLinks(@Root() application: Application, @Ctx() context: Context): Promise<SignInLink[]> {
+    const urls = urlsOf(context, application);
+    const settings = await settingsOf(context).load(application.id);
+    const networks = Object.keys(settings.signInNetworks ?? {}).sort() as ExternalNetwork[];
+    return [
+      { network: 'email', name: displayName('email'), url: urls.login },
+      ...networks.map((network) => ({ network, name: displayName(network), url: urls.network(network) })),
+    ];
+  }
+
+  @FieldResolver(() => [String], { description: 'Profile fields the hosted flow asks for once a fan has signed in.' })
+  async requiredFields(@Root() application: Application, @Ctx() context: Context): Promise<string[]> {
+    return (await settingsOf(context).load(application.id)).requiredFields ?? [];
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Application, { description: 'Sets up (or replaces) social sign-in with one network for the hosted flow.' })
+  async configureSignInNetwork(@Ctx() context: Context, @Arg('input', () => SignInNetworkInput) input: SignInNetworkInput): Promise<Application> {
+    const caller = applicationCaller(context);
+    const network = input.network.trim().toLowerCase();
+    if (!(externalNetworks as readonly string[]).includes(network)) {
+      throw invalidParameter('network', `expected one of ${externalNetworks.join(', ')}`);
+    }
+    if (!input.clientId.trim()) throw invalidParameter('clientId', 'expected the client id the provider issued');
+    if (!input.clientSecret) throw invalidParameter('clientSecret', 'expected the client secret the provider issued');
+    // Kept exactly as given: id tokens must name the issuer character for character.
+    const issuer = input.issuer.trim();
+    httpUrl(issuer, 'issuer');
+    const allowHttp = context.widget?.allowHttpProviders ?? false;
+    let endpoints = {
+      authorizationEndpoint: httpUrl(input.authorizationEndpoint, 'authorizationEndpoint'),
+      tokenEndpoint: httpUrl(input.tokenEndpoint, 'tokenEndpoint'),
+      userinfoEndpoint: httpUrl(input.userinfoEndpoint, 'userinfoEndpoint'),
+      jwksUri: httpUrl(input.jwksUri, 'jwksUri'),
+    };
+    if (!endpoints.authorizationEndpoint || !endpoints.tokenEndpoint || !endpoints.userinfoEndpoint) {
+      const metadata = await discoverProvider(issuer, allowHttp).catch(() => {
+        throw invalidParameter('issuer', 'the provider has no readable OpenID Connect discovery document; give the endpoints instead');
+      });
+      endpoints = {
+        authorizationEndpoint: endpoints.authorizationEndpoint ?? metadata.authorization_endpoint,
+        tokenEndpoint: endpoints.tokenEndpoint ?? metadata.token_endpoint,
+        userinfoEndpoint: endpoints.userinfoEndpoint ?? metadata.userinfo_endpoint,
+        jwksUri: endpoints.jwksUri ?? metadata.jwks_uri,
+      };
+    }
+    if (!endpoints.authorizationEndpoint || !endpoints.tokenEndpoint || !endpoints.userinfoEndpoint) {
+      throw invalidParameter('issuer', 'the provider does not name its authorization, token and user info endpoints');
+    }
+    if (!allowHttp && Object.values(endpoints).some((url) => url?.startsWith('http:'))) {
+      throw invalidParameter('issuer', 'provider endpoints must use https in production');
+    }
+    const entry: SignInNetworkSettings = {
+      clientId: input.clientId.trim(),
+      clientSecretSealed: context.identity.cipher.seal(input.clientSecret),
+      issuer,
+      authorizationEndpoint: endpoints.authorizationEndpoint,
+      tokenEndpoint: endpoints.tokenEndpoint,
+      userinfoEndpoint: endpoints.userinfoEndpoint,
+      ...(endpoints.jwksUri ? { jwksUri: endpoints.jwksUri } : {}),
+      scope: input.scope?.trim() || 'openid email profile',
+    };
+    const settings = await settingsOf(context).load(caller.applicationId);
+    await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, {
+      signInNetworks: { ...settings.signInNetworks, [network]: entry },
+    });
+    settingsOf(context).clear(caller.applicationId);
+    return reloadApplication(context);
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Application, { description: 'Stops social sign-in with one network.' })
+  async removeSignInNetwork(@Ctx() context: Context, @Arg('network', () => String) network: string): Promise<Application> {
+    const caller = applicationCaller(context);
+    const { [network.trim().toLowerCase()]: _removed, ...rest } = (await settingsOf(context).load(caller.applicationId)).signInNetworks ?? {};
+    await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
+    settingsOf(context).clear(caller.applicationId);
+    return reloadApplication(context);
+  }
+
+  @Authorized('advanced')
+  @Mutation(() => Application, { description: 'Profile fields the hosted flow asks fans for once they have signed in (an empty list asks none).' })
+  async setRequiredFields(@Ctx() context: Context, @Arg('fields', () => [String]) fields: string[]): Promise<Application> {
+    const caller = applicationCaller(context);
+    await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
+    settingsOf(context).clear(caller.applicationId);
+    return reloadApplication(context);
+  }
+
+  @Authorized()
+  @Mutation(() => Member, { description: "Spends a sign-in token from the hosted flow's return URL and answers its member; single use, short-lived." })
+  async exchangeSignInToken(@Ctx() context: Context, @Arg('accessToken', () => String) accessToken: string): Promise<Member> {
+    const caller = applicationCaller(context);
+    const app = { accountId: caller.accountId, applicationId: caller.applicationId };
+    const memberId = await exchangeSignInToken(context.database.db, app, accessToken);
+    return toMember(await requireMember(context.database.db, caller.accountId, memberId));
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError, notFound } from '../../graphql/errors.js';
+import { digestToken } from '../identity/access-tokens.js';
+import { findApplicationById, listWhitelist } from '../tenancy/tenancy.queries.js';
+import * as q from './widget.queries.js';
+
+/** A sign-in token only has to survive one redirect and one server-to-server call. */
+export const signInTokenTtlMs = 5 * 60_000;
+/** How long a fan stays signed in on an application's sites without signing in again. */
+export const sessionTtlMs = 30 * 24 * 3600_000;
+
+export interface WidgetApplication {
+  accountId: number;
+  applicationId: number;
+}
+
+/** 256 random bits, URL-safe: unguessable, so a plain digest is a safe way to store it. */
+function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The application of a public widget URL (`/framework/.../:applicationId`), or not found. */
+export async function widgetApplication(db: Executor, idText: string) {
+  const id = /^\d{1,9}$/.test(idText) ? Number(idText) : NaN;
+  const application = Number.isSafeInteger(id) ? await findApplicationById(db, id) : undefined;
+  if (!application) throw notFound('Application', 'applicationId');
+  return application;
+}
+
+/** The host of an http(s) URL or origin, lower case; undefined when the text is not one. */
+export function hostOf(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the URL's host is on the application's whitelist (exact host names). */
+export async function isWhitelisted(db: Executor, app: WidgetApplication, url: string | undefined): Promise<boolean> {
+  const host = hostOf(url);
+  if (!host) return false;
+  return (await listWhitelist(db, app.accountId, app.applicationId)).includes(host);
+}
+
+export function domainNotWhitelisted(what: string, param: string | null): AppError {
+  return new AppError('DOMAIN_NOT_WHITELISTED', `${what} is not on a domain whitelisted for this application.`, param);
+}
+
+/** The return URL of the flow, refused unless its host is whitelisted. */
+export async function checkedReturnUrl(db: Executor, app: WidgetApplication, returnUrl: string | undefined): Promise<URL> {
+  if (!returnUrl || !(await isWhitelisted(db, app, returnUrl))) throw domainNotWhitelisted('The return URL', 'return');
+  return new URL(returnUrl);
+}
+
+export function withAccessToken(returnUrl: URL, token: string): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('accesstoken', token);
+  return url.toString();
+}
+
+export async function issueSignInToken(db: Database, app: WidgetApplication, memberId: number, now = new Date()): Promise<string> {
+  const token = newSecret();
+  await q.deleteStaleSignInTokens(db, app.accountId, now);
+  await q.insertSignInToken(db, {
+    ...app,
+    memberId,
+    tokenHash: digestToken(token),
+    expiresAt: new Date(now.getTime() + signInTokenTtlMs),
+  });
+  return token;
+}
+
+/**
+ * The member a sign-in token stands for, spending the token. Unknown, spent, expired and other
+ * applications' tokens all get the same answer, so the answer tells nothing about the token.
+ */
+export async function exchangeSignInToken(db: Executor, app: WidgetApplication, token: string, now = new Date()): Promise<number> {
+  const trimmed = token.trim();
+  const spent = trimmed ? await q.spendSignInToken(db, app.accountId, app.applicationId, digestToken(trimmed), now) : undefined;
+  if (!spent) throw new AppError('INVALID_TOKEN', 'The access token is unknown, expired or already used.', 'accessToken');
+  return spent.memberId;
+}
+
+/** A new session for the fan; the returned value goes into the session cookie. */
+export async function startSession(db: Executor, app: WidgetApplication, memberId: number, now = new Date()): Promise<string> {
+  const value = newSecret();
+  await q.insertSession(db, { ...app, memberId, sessionHash: digestToken(value), expiresAt: new Date(now.getTime() + sessionTtlMs) });
+  return value;
+}
+
+export async function sessionMemberId(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<number | undefined> {
+  if (!cookie) return undefined;
+  const session = await q.findSession(db, app.applicationId, digestToken(cookie), new Date());
+  return session && session.accountId === app.accountId ? session.memberId : undefined;
+}
+
+/** Ends the session (and sweeps the application's expired ones). */
+export async function endSession(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<void> {
+  if (cookie) await q.deleteSession(db, app.applicationId, digestToken(cookie), new Date());
+}

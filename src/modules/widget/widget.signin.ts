@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import type { applications } from '../../db/schema/index.js';
+import { AppError } from '../../graphql/errors.js';
+import { hashPassword, verifyPassword } from '../identity/passwords.js';
+import type { IdentityServices } from '../members/identity-services.js';
+import { findService, type MemberRow } from '../members/members.queries.js';
+import * as members from '../members/members.service.js';
+import type { MemberProfileInput, VisitInput } from '../members/members.types.js';
+import type { ProviderProfile } from './widget.oauth.js';
+
+type ApplicationRow = typeof applications.$inferSelect;
+
+/**
+ * The hosted flow signs fans in through the members service, as the application itself would
+ * through the API: the same identities, throttle, login events and registration domains.
+ */
+export function flowScope(db: Database, application: ApplicationRow, identity: IdentityServices): members.MemberScope {
+  return {
+    db,
+    accountId: application.accountId,
+    applicationId: application.id,
+    // The flow got the network token from the provider itself, just now: there is nothing to re-check.
+    settings: { ...application.settings, networkVerification: 'trust' },
+    identity,
+  };
+}
+
+/** One answer for every failed email sign-in, so the page never tells whether an address is registered. */
+export class SignInRefused extends Error {
+  constructor(readonly reason: AppError) {
+    super(reason.message);
+  }
+
+  /** A password too short or too long: worth saying, as it tells nothing about the address. */
+  get aboutPassword(): boolean {
+    const { code, param } = this.reason.extensions;
+    return code === 'INVALID_PARAMETER' && param === 'password';
+  }
+}
+
+const refusedCodes = new Set(['NO_ACCOUNT', 'WRONG_PASSWORD', 'CONFLICT', 'INVALID_PARAMETER', 'MISSING_PARAMETER']);
+
+function refusal(error: unknown): never {
+  if (error instanceof AppError && refusedCodes.has(error.extensions.code)) throw new SignInRefused(error);
+  throw error;
+}
+
+let decoyHash: Promise<string> | undefined;
+
+/** An unknown address costs the same password check as a known one, so timing does not tell them apart. */
+async function checkDecoyPassword(password: string): Promise<void> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(await decoyHash, password);
+}
+
+export async function signInWithEmail(scope: members.MemberScope, email: string, password: string, visit: VisitInput): Promise<MemberRow> {
+  const result = await members
+    .login(scope, { credentials: { network: 'email', email, password }, visit, strictSso: false })
+    .catch(async (error: unknown) => {
+      if (error instanceof AppError && error.extensions.code === 'NO_ACCOUNT') await checkDecoyPassword(password);
+      return refusal(error);
+    });
+  return result.member;
+}
+
+/**
+ * Registers by email; an address registered already with this very password signs its member in
+ * (the service's own rule), any other clash is refused like a failed sign-in.
+ */
+export async function registerWithEmail(
+  scope: members.MemberScope,
+  email: string,
+  password: string,
+  profile: MemberProfileInput,
+  visit: VisitInput,
+): Promise<MemberRow> {
+  const result = await members
+    .registerMember(scope, { credentials: { network: 'email', email, password }, profile, visit })
+    .catch(refusal);
+  return result.member;
+}
+
+/**
+ * A provider's user becomes a member: a known identity signs its member in; a new one is attached to
+ * the fan already signed in on this application, or registers a new member.
+ */
+export async function signInWithNetwork(
+  scope: members.MemberScope,
+  network: string,
+  profile: ProviderProfile,
+  signedInMemberId: number | undefined,
+  visit: VisitInput,
+): Promise<MemberRow> {
+  const credentials = {
+    network,
+    uid: profile.uid,
+    authToken: profile.accessToken,
+    authSecret: profile.refreshToken,
+    email: profile.email,
+  };
+  const names: MemberProfileInput = { firstName: profile.firstName, surname: profile.surname };
+  if (await findService(scope.db, scope.accountId, network, profile.uid)) {
+    return (await members.login(scope, { credentials, visit, strictSso: false })).member;
+  }
+  if (signedInMemberId !== undefined) {
+    return (await members.attachService(scope, signedInMemberId, credentials, undefined, visit)).member;
+  }
+  return (await members.registerMember(scope, { credentials, profile: names, visit })).member;
+}

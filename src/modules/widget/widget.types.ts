@@ -1,0 +1,27 @@
+import { Field, InputType, ObjectType } from 'type-graphql';
+
+@ObjectType('SignInLink', { description: 'Where a fan signs in with one network (or email) through the hosted flow.' })
+export class SignInLink {
+  @Field(() => String, { description: 'Network identifier: email, google, facebook, …' }) network!: string;
+  @Field(() => String, { description: 'How the network names itself: Email, Google, Facebook, …' }) name!: string;
+  @Field(() => String) url!: string;
+}
+
+@ObjectType('WidgetScript')
+export class WidgetScript {
+  @Field(() => String, { description: 'The sign-in widget script of this application, for a script tag on a whitelisted page.' })
+  url!: string;
+}
+
+@InputType('SignInNetworkInput', { description: 'An OAuth 2.0 / OpenID Connect client for social sign-in through the hosted flow.' })
+export class SignInNetworkInput {
+  @Field(() => String, { description: 'A network identifier of the register set, such as google or facebook.' }) network!: string;
+  @Field(() => String) clientId!: string;
+  @Field(() => String, { description: 'Stored sealed; never shown again.' }) clientSecret!: string;
+  @Field(() => String, { description: "The provider's issuer; its discovery document fills in the endpoints not given." }) issuer!: string;
+  @Field(() => String, { nullable: true }) authorizationEndpoint?: string;
+  @Field(() => String, { nullable: true }) tokenEndpoint?: string;
+  @Field(() => String, { nullable: true }) userinfoEndpoint?: string;
+  @Field(() => String, { nullable: true }) jwksUri?: string;
+  @Field(() => String, { nullable: true, description: "Scopes to ask for; 'openid email profile' by default." }) scope?: string;
+}
