@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
@@ -83,7 +84,11 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown (drain HTTP, flush usage, close the pool), in that order.
     stopOnTerminationSignals: false,
+    // Compact JSON: Apollo indents responses by default, which costs time and bytes on every page.
+    stringifyResult: (result) => JSON.stringify(result),
     plugins: [
+      // Cache hints are not used; left on, the plugin wraps every field resolver of every response.
+      ApolloServerPluginCacheControlDisabled(),
       fastifyApolloDrainPlugin(app),
       costLimitPlugin(schema, config.graphqlLimits),
       requestIdPlugin,

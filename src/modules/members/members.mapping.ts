@@ -41,8 +41,8 @@ export function toMember(row: MemberRow): Member {
  */
 export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Context): ServiceLink {
   const mayReadTokens = context.caller.kind === 'application';
-  const open = (sealed: string | null) => (mayReadTokens && sealed ? context.identity.cipher.open(sealed) : null);
-  return {
+  const open = (sealed: string | null) => (mayReadTokens && sealed && row.network !== 'email' ? context.identity.cipher.open(sealed) : null);
+  const link: ServiceLink = {
     id: row.id,
     network: row.network,
     valid: row.valid,
@@ -50,8 +50,8 @@ export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Co
     userId: row.uid,
     username: row.username,
     userUrl: row.userUrl,
-    token: row.network === 'email' ? null : open(row.tokenSealed),
-    tokenSecret: row.network === 'email' ? null : open(row.tokenSecretSealed),
+    token: null,
+    tokenSecret: null,
     expiresAt: row.expiresAt,
     lastUpdated: row.updatedAt,
     lastLogin: row.lastLoginAt,
@@ -63,6 +63,11 @@ export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Co
     partnerId: row.partnerId,
     domains: domains.filter((domain) => domain.serviceId === row.id).map((domain) => domain.domain),
   };
+  // Opening a sealed token is an AES-GCM decryption: done only when the response asks for it.
+  return Object.defineProperties(link, {
+    token: { get: () => open(row.tokenSealed), enumerable: true },
+    tokenSecret: { get: () => open(row.tokenSecretSealed), enumerable: true },
+  });
 }
 
 /** A member's domains across services: first and last visit over all of them. */
