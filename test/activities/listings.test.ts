@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members } from '../../src/db/schema/index.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
@@ -231,6 +233,26 @@ describe('segments and opt-ins in the filter', () => {
     expect(await ranking({ segmentID: segment, optedin: 1 })).toEqual([[m1, 9, 3]]);
     expect((await get(app, '/members/active', { brandID: sport, segmentID: segment })).json().error).toMatchObject({ code: 4, param: 'segmentID' });
     expect((await get(stranger, '/members/active', { segmentID: segment })).json().error).toMatchObject({ code: 5, param: 'segmentID' });
+  });
+
+  it('computes filter segments when saved, and again for one member on member show with refresh=1', async () => {
+    const post = (path: string, query: Record<string, string>) =>
+      t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...query })}` });
+    const create = (filter: unknown) => post('/segment/create', { name: 'British listeners', type: 'filter', filter: JSON.stringify(filter) });
+    expect((await create({ countries: 'GB' })).json().error).toMatchObject({ code: 4, param: 'filter' });
+    expect((await create({ colour: 'red' })).json().error).toMatchObject({ code: 4, param: 'filter' });
+    expect((await create({ brandId: 999999 })).json().error).toMatchObject({ code: 5 });
+    const created = await create({ countries: ['GB'], brandId: String(music) });
+    expect(created.statusCode, created.body).toBe(200);
+    const british = Number(created.json().ID);
+    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    await t.database.db.update(members).set({ country: 'US' }).where(eq(members.id, m3));
+    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect((await get(app, `/member/${m3}`, { refresh: 1 })).statusCode).toBe(200);
+    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3]]);
+    await t.database.db.update(members).set({ country: 'GB' }).where(eq(members.id, m3));
+    expect((await get(app, `/member/${m3}`, { refresh: 1 })).statusCode).toBe(200);
+    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
   });
 });
 

@@ -8,6 +8,7 @@ import { extendedNode, memberDomainsOf, pickFields, toMember, toServiceLink } fr
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
 import { findMember } from './members.queries.js';
+import { refreshMemberSegments } from '../segments/segment-membership.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import {
   LoginInput,
@@ -56,9 +57,15 @@ async function envelope(context: Context, result: MemberResult): Promise<MemberE
 export class MemberResolver {
   @Authorized()
   @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
-  async member(@Ctx() context: Context, @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput): Promise<Member> {
+  async member(
+    @Ctx() context: Context,
+    @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
+    @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
+  ): Promise<Member> {
     const caller = applicationCaller(context);
-    return toMember(await members.lookupMember(context.database.db, caller.accountId, lookup));
+    const row = await members.lookupMember(context.database.db, caller.accountId, lookup);
+    if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
+    return toMember(row);
   }
 
   @Authorized('member')

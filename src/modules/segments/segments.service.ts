@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
 import { invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
 import { requireBrand } from '../brands/brands.service.js';
+import { checkSavedFilter, computeSegmentMembers } from './segment-membership.js';
 import * as q from './segments.queries.js';
 import type { NewSegmentRow, SegmentRow } from './segments.queries.js';
 import { SegmentKind, type Segment, type SegmentInput } from './segments.types.js';
@@ -53,7 +54,8 @@ export async function createSegment(scope: SegmentScope, input: SegmentInput): P
   const filter = readFilter(input.filter);
   if (kind === SegmentKind.FILTER && !filter) throw missingParameter('filter', 'A filter segment needs a filter: a JSON object of MemberFilter fields.');
   if (kind === SegmentKind.LIST && filter) throw invalidParameter('filter', 'only filter segments have a filter');
-  return q.insertSegment(scope.db, {
+  if (filter) await checkSavedFilter(scope.db, scope.accountId, filter);
+  const row = await q.insertSegment(scope.db, {
     accountId: scope.accountId,
     name,
     label: readLabel(input.label) ?? null,
@@ -61,6 +63,8 @@ export async function createSegment(scope: SegmentScope, input: SegmentInput): P
     brandId: (await readBrand(scope, input.brandId)) ?? null,
     filter: filter ?? null,
   });
+  if (row.kind === 'filter') await computeSegmentMembers(scope.db, scope.accountId, row);
+  return row;
 }
 
 export async function editSegment(scope: SegmentScope, id: number, input: SegmentInput): Promise<SegmentRow> {
@@ -80,10 +84,12 @@ export async function editSegment(scope: SegmentScope, id: number, input: Segmen
     const filter = readFilter(input.filter);
     if (current.kind === 'list' && filter) throw invalidParameter('filter', 'only filter segments have a filter');
     if (current.kind === 'filter' && !filter) throw invalidParameter('filter', 'a filter segment needs a filter');
+    if (filter) await checkSavedFilter(scope.db, scope.accountId, filter);
     values.filter = filter ?? null;
   }
   const row = await q.updateSegment(scope.db, scope.accountId, id, values);
   if (!row) throw notFound('Segment');
+  if (row.kind === 'filter' && values.filter) await computeSegmentMembers(scope.db, scope.accountId, row);
   return row;
 }
 

@@ -284,6 +284,8 @@ export const domainsRoute = defineRoute({
 function showVariables(params: Params, request: FastifyRequest) {
   const id = (request.params as { id?: string }).id;
   return {
+    // Beta in the interface: recomputes the member's filter segments before answering.
+    refresh: params.boolean('refresh'),
     lookup: {
       id: id && id !== '0' ? pathId(request) : undefined,
       email: params.string('email'),
