@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/db/schema/index.js';
+import { compileFilter } from '../../src/filters/compile.js';
+import { listingWindow, resolveWindow } from '../../src/filters/window.js';
+import { feedRecords } from '../../src/modules/activities/feed.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
@@ -321,6 +324,18 @@ describe('GET /v1.1/activity/feed', () => {
     expect(await feed({ keyword: '%' })).toEqual([]);
     expect(await feed({ period: '1 month', members: m3 })).toEqual([[m3, act.listen]]);
     expect(await feed({ order_by_recorded: 1 })).toHaveLength(3);
+  });
+
+  it('walks records newest first in batches and agrees with the full DISTINCT ON query', async () => {
+    const window = resolveWindow({ period: { amount: 1, unit: 'MONTH' } as never }, listingWindow);
+    const filter = await compileFilter(t.database.db, app.accountId, { includeOneTime: true }, window);
+    const options = { allMemberActions: false, orderByRecorded: false, offset: 0, limit: 10 };
+    const walked = await feedRecords(t.database.db, filter, window, { ...options, direction: 'DESC', walkBatch: 1 });
+    const full = await feedRecords(t.database.db, filter, window, { ...options, direction: 'ASC' });
+    expect(walked.map((row) => [row.memberId, row.id])).toEqual(full.reverse().map((row) => [row.memberId, row.id]));
+    expect(walked.map((row) => row.memberId)).toEqual([m1, m2, m3]);
+    const paged = await feedRecords(t.database.db, filter, window, { ...options, direction: 'DESC', walkBatch: 2, offset: 1, limit: 1 });
+    expect(paged.map((row) => row.memberId)).toEqual([m2]);
   });
 
   it("refuses bad filters and another account's ids", async () => {

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityRecords, members } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
+import type { RecordRow } from './activities.queries.js';
 
 export interface FeedOptions {
   keyword?: string;
@@ -14,6 +15,8 @@ export interface FeedOptions {
   /** One member's actions only (member show). */
   memberId?: number;
   limit: number;
+  /** Records read per step of the newest-first walk (tests make it small). */
+  walkBatch?: number;
   offset: number;
 }
 
@@ -24,7 +27,7 @@ const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `
  * The activity feed: records of the window under the filter, newest first by default, by default
  * only each member's latest. Members are joined for the member conditions of the filter.
  */
-export function feedRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, options: FeedOptions) {
+export async function feedRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, options: FeedOptions): Promise<RecordRow[]> {
   const time = options.orderByRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
   const conditions = and(
     eq(activityRecords.accountId, filter.accountId),
@@ -47,6 +50,10 @@ export function feedRecords(db: Executor, filter: CompiledFilter, window: Resolv
       .limit(options.limit)
       .offset(options.offset);
   }
+  const wanted = options.offset + options.limit;
+  if (options.direction === 'DESC' && wanted <= maxWalkedMembers) {
+    return (await newestPerMember(db, conditions, options.orderByRecorded, wanted, options.walkBatch)).slice(options.offset);
+  }
   const latest = db
     .selectDistinctOn([activityRecords.memberId], getTableColumns(activityRecords))
     .from(activityRecords)
@@ -61,4 +68,35 @@ export function feedRecords(db: Executor, filter: CompiledFilter, window: Resolv
     .orderBy(order(latestTime), order(latest.id))
     .limit(options.limit)
     .offset(options.offset);
+}
+
+/** Up to this many members (offset included) the newest-first walk serves the default feed. */
+const maxWalkedMembers = 1000;
+
+/**
+ * Each member's latest record, newest first, without reading the whole window: records are read
+ * newest first in batches (an index range on account and time), and the first record seen of a
+ * member is that member's latest. It stops once `wanted` members are found, usually after one batch.
+ * Same answer as DISTINCT ON over the window, which the feed uses for other orders and deep pages.
+ */
+async function newestPerMember(db: Executor, conditions: SQL | undefined, byRecorded: boolean, wanted: number, batch = Math.max(200, wanted * 4)) {
+  const time = byRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
+  const found = new Map<number, RecordRow>();
+  let after: { time: Date; id: number } | undefined;
+  for (;;) {
+    const rows = await db
+      .select(getTableColumns(activityRecords))
+      .from(activityRecords)
+      .innerJoin(members, and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId)))
+      .where(and(conditions, after ? or(lt(time, after.time), and(eq(time, after.time), lt(activityRecords.id, after.id))) : undefined))
+      .orderBy(desc(time), desc(activityRecords.id))
+      .limit(batch);
+    for (const row of rows) {
+      if (!found.has(row.memberId)) found.set(row.memberId, row);
+      if (found.size === wanted) return [...found.values()];
+    }
+    if (rows.length < batch) return [...found.values()];
+    const last = rows[rows.length - 1];
+    after = { time: byRecorded ? last.recordedAt : last.completedAt, id: last.id };
+  }
 }
