@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members } from '../../src/db/schema/index.js';
+import { memberDomains, members, memberServices } from '../../src/db/schema/index.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import { feedRecords } from '../../src/modules/activities/feed.queries.js';
@@ -108,6 +108,18 @@ describe('GET /v1.1/members/active', () => {
     expect(await ranking({ anyofactivities: `${music}-${act.listen}` })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
     expect(await ranking({ paid_only: 1 })).toEqual([[m1, 9, 3]]);
     expect(await ranking({ required_fields: 'State' })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+  });
+
+  it('filters by email and by registration domain', async () => {
+    const [row] = await t.database.db.select({ email: members.email }).from(members).where(eq(members.id, m2));
+    expect(await ranking({ emails: `nobody@example.com, ${row.email!.toUpperCase()}` })).toEqual([[m2, 6, 2]]);
+    const [service] = await t.database.db.select().from(memberServices).where(eq(memberServices.memberId, m3));
+    await t.database.db.insert(memberDomains).values([
+      { accountId: app.accountId, serviceId: service.id, memberId: m3, domain: 'www.fans.example.com', registered: true },
+    ]);
+    expect(await ranking({ domain: 'https://fans.example.com/join' })).toEqual([[m3, 7, 2]]);
+    expect(await ranking({ domain: 'fans.example.com', activityID: act.share })).toEqual([[m3, 5, 1]]);
+    expect(await ranking({ domain: 'elsewhere.example.com' })).toEqual([]);
   });
 
   it('combines filters', async () => {
