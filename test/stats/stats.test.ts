@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEvents, members } from '../../src/db/schema/index.js';
+import { createTestDatabase } from '../support/database.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
@@ -239,5 +240,23 @@ describe('GraphQL statistics', () => {
       },
       registrationStats: { totals: { registrations: 2, logins: 3, members: 2 } },
     });
+  });
+});
+
+describe('the read replica', () => {
+  it('serves the statistics when DATABASE_READ_URL gives one (here an empty database, so the figures are zero)', async () => {
+    const replica = await createTestDatabase();
+    const gateway = await startTestGateway({}, { ...t.database, read: replica.db });
+    try {
+      const search = new URLSearchParams({ apikey: app.apiKey, ...window });
+      const stats = await gateway.request({ method: 'GET', url: `/v1.1/brand/${brand}/stats/location?${search}` });
+      expect(stats.json()).toEqual({ TotalActivities: 0, TotalMembers: 0, Countries: [] });
+      // Listings read the primary: the data is there.
+      const listing = await gateway.request({ method: 'GET', url: `/v1.1/members/active?${search}` });
+      expect(listing.json()[0].items.length).toBeGreaterThan(0);
+    } finally {
+      await gateway.gateway.close();
+      await replica.close();
+    }
   });
 });
