@@ -13,6 +13,11 @@ export function formatTimestamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** A time the GraphQL layer gave as ISO text, in the interface's form; null stays null. */
+export function formatOptionalTimestamp(value: string | null | undefined): string | null {
+  return value ? formatTimestamp(new Date(value)) : null;
+}
+
 export function formatDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }

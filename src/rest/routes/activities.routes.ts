@@ -10,12 +10,11 @@ import {
   type ActivityDefinitionFragment,
 } from '../../generated/graphql.js';
 import { invalidParameter, missingParameter } from '../../graphql/errors.js';
-import { formatTimestamp, parseTimestamp } from '../../lib/time.js';
+import { formatOptionalTimestamp as time, parseTimestamp } from '../../lib/time.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
 
-const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
 
 /** An activity definition as the `/v1.1` activity operations show it. */
 export function activityDefinitionRecord(activity: ActivityDefinitionFragment) {

@@ -8,7 +8,7 @@ import {
 } from '../../generated/graphql.js';
 import { encodeCursor } from '../../graphql/connection.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { formatTimestamp } from '../../lib/time.js';
+import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import { displayName, isLoginNetwork } from '../../modules/networks/networks.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
@@ -18,7 +18,6 @@ import { optInRecord } from './segments.routes.js';
 
 type Node = ListMembersQuery['members']['edges'][number]['node'];
 
-const time = (value: string | null | undefined) => (value ? formatTimestamp(new Date(value)) : null);
 
 function age(birthDate: string | null, now = new Date()): string | null {
   if (!birthDate) return null;

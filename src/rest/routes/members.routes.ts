@@ -21,7 +21,7 @@ import { invalidParameter } from '../../graphql/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from './feed.routes.js';
 import { optInRecord } from './segments.routes.js';
-import { formatTimestamp } from '../../lib/time.js';
+import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
 
@@ -72,7 +72,6 @@ function visit(params: Params) {
 // ——— envelope ———
 
 const flag = (value: boolean) => (value ? '1' : '0');
-const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
 const count = (value: number | null) => (value === null ? null : String(value));
 
 export function serviceRecord(service: ServiceRecordFragment) {

@@ -16,7 +16,7 @@ import {
   type SegmentKind,
   type SegmentRecordFragment,
 } from '../../generated/graphql.js';
-import { formatTimestamp } from '../../lib/time.js';
+import { formatTimestamp, formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
 
@@ -143,7 +143,6 @@ export const brandOptOutRoute = defineRoute({
   shape: ({ optOut }) => optInRecord(optOut),
 });
 
-const time = (value: string | null) => (value ? formatTimestamp(new Date(value)) : null);
 
 /** A presave job: its items, its state, counts and the result for each member and network. */
 export function presaveJobRecord(job: PresaveJobRecordFragment) {
