@@ -13,7 +13,7 @@ import { displayName, isLoginNetwork } from '../../modules/networks/networks.js'
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
-import { serviceRecord } from './members.routes.js';
+import { extendedVariables, serviceRecord } from './members.routes.js';
 import { optInRecord } from './segments.routes.js';
 
 type Node = ListMembersQuery['members']['edges'][number]['node'];
@@ -120,6 +120,14 @@ function paging(next: string | null, previous: string | null) {
   return next || previous ? { next, previous } : [];
 }
 
+/** Links that page by `limit=offset,n`, for the orders that have no key to continue from. */
+function offsetPaging(request: FastifyRequest, params: Params, hasNext: boolean, hasPrevious = params.limit().offset > 0) {
+  const { offset, limit } = params.limit();
+  const next = hasNext ? pageLink(request, { limit: `${offset + limit},${limit}` }) : null;
+  const previous = hasPrevious ? pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` }) : null;
+  return paging(next, previous);
+}
+
 const sortOf = (params: Params) => (params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC');
 
 function baseVariables(params: Params, orderBy: MemberOrder, extra: Partial<ListMembersQueryVariables> = {}): ListMembersQueryVariables {
@@ -183,13 +191,10 @@ export const activeMembersRoute = defineRoute({
     const last = members.edges.at(-1)?.node;
     const scoreOf = (node: Node | undefined) => String(node?.score?.points ?? 0);
     const [forward, backward] = sort === 'DESC' ? ['score_lessthan', 'score_greaterthan'] : ['score_greaterthan', 'score_lessthan'];
-    const { offset, limit } = params.limit();
-    const next = !members.pageInfo.hasNextPage || !last ? null
-      : scoreOrder ? pageLink(request, { [forward]: scoreOf(last), after: last.id, limit: String(limit) })
-      : pageLink(request, { limit: `${offset + limit},${limit}` });
-    const previous = !members.pageInfo.hasPreviousPage || !first ? null
-      : scoreOrder ? pageLink(request, { [backward]: scoreOf(first), before: first.id, limit: String(limit) })
-      : pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` });
+    if (!scoreOrder) return [listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage && Boolean(last), members.pageInfo.hasPreviousPage && Boolean(first)))];
+    const { limit } = params.limit();
+    const next = members.pageInfo.hasNextPage && last ? pageLink(request, { [forward]: scoreOf(last), after: last.id, limit: String(limit) }) : null;
+    const previous = members.pageInfo.hasPreviousPage && first ? pageLink(request, { [backward]: scoreOf(first), before: first.id, limit: String(limit) }) : null;
     return [listBody(items, data, paging(next, previous))];
   },
 });
@@ -213,11 +218,6 @@ function idPagedShape(data: ListMembersQuery, params: Params, request: FastifyRe
   return listBody(items, data, paging(next, previous));
 }
 
-function extendedFieldsOf(params: Params) {
-  const fields = params.list('fields')?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
-  return fields?.length ? fields : undefined;
-}
-
 export const allMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/all',
@@ -225,8 +225,8 @@ export const allMembersRoute = defineRoute({
   variables: (params) =>
     baseVariables(params, 'ID', {
       sort: 'ASC',
-      withExtended: params.boolean('extended') || Boolean(extendedFieldsOf(params)),
-      extendedFields: extendedFieldsOf(params),
+      withExtended: extendedVariables(params).extended,
+      extendedFields: extendedVariables(params).extendedFields,
       ...idCursor(params),
     }),
   shape: idPagedShape,
@@ -240,8 +240,8 @@ export const loginMembersRoute = defineRoute({
     if (params.string('activityid')) throw invalidParameter('activityID', 'activityID does not apply when listing by last login');
     return baseVariables(params, 'LAST_LOGIN', {
       withScore: true,
-      withExtended: Boolean(extendedFieldsOf(params)),
-      extendedFields: extendedFieldsOf(params),
+      withExtended: Boolean(extendedVariables(params).extendedFields),
+      extendedFields: extendedVariables(params).extendedFields,
     });
   },
   shape: (data, params, request) => {
@@ -250,10 +250,7 @@ export const loginMembersRoute = defineRoute({
       ...trimmed(activeItem(edge.node, members.brand), params),
       ...(edge.node.extended ? { Extended: edge.node.extended } : {}),
     }));
-    const { offset, limit } = params.limit();
-    const next = members.pageInfo.hasNextPage ? pageLink(request, { limit: `${offset + limit},${limit}` }) : null;
-    const previous = offset > 0 ? pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` }) : null;
-    return listBody(items, data, paging(next, previous));
+    return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
   },
 });
 
@@ -268,16 +265,13 @@ export const extendedMembersRoute = defineRoute({
       orderField,
       sort: sortOf(params),
       withExtended: true,
-      extendedFields: extendedFieldsOf(params),
+      extendedFields: extendedVariables(params).extendedFields,
     });
   },
   shape: (data, params, request) => {
     const { members } = data;
     const items = members.edges.map((edge) => trimmed(allItem(edge.node), params));
-    const { offset, limit } = params.limit();
-    const next = members.pageInfo.hasNextPage ? pageLink(request, { limit: `${offset + limit},${limit}` }) : null;
-    const previous = offset > 0 ? pageLink(request, { limit: `${Math.max(0, offset - limit)},${limit}` }) : null;
-    return listBody(items, data, paging(next, previous));
+    return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
   },
 });
 
