@@ -35,6 +35,8 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(20000),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
+  GRAPHQL_MAX_OPERATIONS: z.coerce.number().int().min(1).default(20),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
   DEMO_ACCOUNT: booleanFlag.default(true),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
@@ -58,7 +60,7 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   rateLimitPerMinute: number;
   usageFlushMs: number;
-  graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number };
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxOperations: number };
   shutdownGraceMs: number;
   demoAccount: boolean;
   /**
@@ -107,6 +109,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxOperations: e.GRAPHQL_MAX_OPERATIONS,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     demoAccount: e.DEMO_ACCOUNT,

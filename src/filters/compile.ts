@@ -5,6 +5,7 @@ import { AppError, invalidParameter, notFound } from '../graphql/errors.js';
 import { normaliseDomain } from '../modules/tenancy/tenancy.service.js';
 import { within, type ResolvedWindow } from './window.js';
 import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
+import { isId, maxIntegerId } from '../lib/ids.js';
 
 /** The columns of a row that can be counted: a raw record or a daily rollup row. */
 export interface ActivityColumns {
@@ -32,10 +33,10 @@ export interface CompiledFilter {
 }
 
 /** A positive integer id from a filter field, reported under its REST name. */
-export function filterId(value: string | undefined | null, param: string): number | undefined {
+export function filterId(value: string | undefined | null, param: string, max = maxIntegerId): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id < 1) throw invalidParameter(param, 'expected a numeric id');
+  const id = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+  if (!isId(id, max)) throw invalidParameter(param, `expected a numeric id from 1 to ${max}`);
   return id;
 }
 
@@ -59,7 +60,9 @@ function requiredField(name: string): SQL {
     const path = extended[1].split('.');
     return sql`coalesce(${members.extended} #>> ${`{${path.join(',')}}`}, '') <> ''`;
   }
-  const column = requirableColumns[name.toLowerCase() as keyof typeof requirableColumns];
+  // Own properties only: a name such as `__proto__` must not reach the object's prototype.
+  const key = name.toLowerCase();
+  const column = Object.hasOwn(requirableColumns, key) ? requirableColumns[key as keyof typeof requirableColumns] : undefined;
   if (!column) {
     throw invalidParameter('required_fields', `unknown field '${name}': expected profile fields such as Email, FirstName, City, or extended.<name>`);
   }

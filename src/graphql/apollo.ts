@@ -8,7 +8,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
 import { appErrorOf, errorCatalogue } from './errors.js';
-import { costLimitPlugin, limitRules } from './limits.js';
+import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 
 /** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
 const callerErrorCodes = new Set([
@@ -78,6 +78,9 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
     schema,
     introspection: !production,
     validationRules: limitRules(config.graphqlLimits),
+    parseOptions: parseOptions(config.graphqlLimits),
+    // "Did you mean …?" hints would spell out the schema to anyone without introspection.
+    hideSchemaDetailsFromClientErrors: production,
     formatError: formatError(config.env === 'development'),
     // Errors are logged by requestIdPlugin with the request's own logger.
     logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },

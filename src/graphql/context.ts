@@ -31,6 +31,11 @@ export interface Context {
   identity: IdentityServices;
   /** Records accepted with `async=1`, stored in the background. */
   activityQueue: ActivityQueue;
+  /**
+   * The address of the connection (the forwarded one behind TRUST_PROXY); absent outside HTTP
+   * requests. Sign-in throttling falls back to it when the caller does not name the fan's `ip`.
+   */
+  clientAddress?: string;
   /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */
   widget?: { baseUrl: string; allowHttpProviders: boolean };
   /** Per-request DataLoaders, created lazily by `loaderFor` (see loaders.ts). */

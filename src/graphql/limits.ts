@@ -1,7 +1,8 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { separateOperations, type GraphQLError, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import { GraphQLError, separateOperations, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
@@ -18,12 +19,32 @@ const reportOnContext = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-/** Depth and alias limits: static, so they run as validation rules, once per document. */
+/** Depth, alias and definition-count limits: static, so they run as validation rules, once per document. */
 export function limitRules(limits: Limits): ValidationRule[] {
   return [
+    maxDefinitionsRule(limits.maxOperations),
     maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, exposeLimits: true, ...reportOnContext }),
     maxAliasesRule({ n: limits.maxAliases, exposeLimits: true, ...reportOnContext }),
   ];
+}
+
+/**
+ * A document may define only so many operations and fragments: every other rule walks each of
+ * them, so thousands of small operations would cost validation time even below the token limit.
+ */
+function maxDefinitionsRule(max: number): ValidationRule {
+  return (context) => {
+    const count = context.getDocument().definitions.length;
+    if (count > max) {
+      context.reportError(new GraphQLError(`The document defines ${count} operations and fragments; at most ${max} are allowed.`));
+    }
+    return {};
+  };
+}
+
+/** The parser stops at this many tokens, so an oversized document costs no more than the limit. */
+export function parseOptions(limits: Limits) {
+  return { maxTokens: limits.maxTokens };
 }
 
 /**
@@ -44,12 +65,32 @@ export function operationCost(schema: GraphQLSchema, query: Parameters<typeof ge
   });
 }
 
+/** An error in the request's variables or operation: the caller's to fix (400, code 4). */
+function requestError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+/**
+ * The variables coerced to the operation's types. Execution does the same later; doing it here
+ * first means a wrong variable is reported as the caller's error instead of surfacing from the cost
+ * estimator (which coerces them too, and throws) as an internal one.
+ */
+function assertVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): void {
+  const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  if (errors?.length) throw requestError(errors[0].message);
+}
+
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operationName }) {
+        async didResolveOperation({ request, document, operationName, operation }) {
+          if (!operation) return; // Apollo has already refused a document without this operation
+          if (operation.operation === 'subscription') {
+            throw requestError('Subscriptions are not served: run a query or a mutation.');
+          }
+          assertVariables(schema, operation, request.variables ?? {});
           const query = operationName ? separateOperations(document)[operationName] ?? document : document;
           const cost = operationCost(schema, query, request.variables ?? {});
           if (cost > limits.maxCost) {

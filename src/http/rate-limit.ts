@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { limiterKey, openLimiterRedis } from '../lib/limiter-store.js';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, openLimiterRedis, type LimiterLog } from '../lib/limiter-store.js';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateDecision {
   allowed: boolean;
@@ -11,28 +11,35 @@ export interface RateDecision {
 }
 
 /**
- * A fixed window of `perMinute` calls per API key (or per client address without one). In process
- * by default; shared through Redis when configured, so several gateways enforce one budget.
+ * Unknown API keys an address may present in a minute. A caller with a real key never sends an
+ * unknown one, so this is only reached by misconfiguration or guessing; past it, the address is
+ * refused until its minute is over before any key it sends is looked up, so made-up keys cost no
+ * database work.
+ */
+export const unknownKeysPerMinute = 20;
+
+/**
+ * A fixed window of `perMinute` calls per API key (or per client address without one), and a budget
+ * of unknown keys per address. In process by default; shared through Redis when configured, so
+ * several gateways enforce one budget.
  */
 export class RateLimiter {
   private constructor(
     private readonly perMinute: number,
     private readonly limiter: RateLimiterAbstract,
+    private readonly unknownKeys: RateLimiterAbstract,
     private readonly redis?: Redis,
   ) {}
 
-  static async create(perMinute: number, redisUrl?: string): Promise<RateLimiter> {
-    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory({ points: perMinute, duration: 60 }));
-    const redis = await openLimiterRedis(redisUrl);
-    // Without Redis the limiter falls back to memory (insuranceLimiter) instead of failing calls.
-    const limiter = new RateLimiterRedis({
-      storeClient: redis,
-      points: perMinute,
-      duration: 60,
-      keyPrefix: 'marquee:rl',
-      insuranceLimiter: new RateLimiterMemory({ points: perMinute, duration: 60 }),
-    });
-    return new RateLimiter(perMinute, limiter, redis);
+  static async create(perMinute: number, redisUrl?: string, log?: LimiterLog): Promise<RateLimiter> {
+    const calls = { points: perMinute, duration: 60, keyPrefix: 'marquee:rl' };
+    const unknownKeys = { points: unknownKeysPerMinute, duration: 60, keyPrefix: 'marquee:rl:unknown' };
+    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory(calls), new RateLimiterMemory(unknownKeys));
+    const redis = await openLimiterRedis(redisUrl, log);
+    // Without Redis each limiter falls back to memory (insuranceLimiter) instead of failing calls.
+    const shared = (rules: IRateLimiterOptions) =>
+      new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
+    return new RateLimiter(perMinute, shared(calls), shared(unknownKeys), redis);
   }
 
   async consume(identity: string): Promise<RateDecision> {
@@ -44,6 +51,19 @@ export class RateLimiter {
       if (rejection instanceof RateLimiterRes) return this.decision(false, rejection);
       throw rejection;
     }
+  }
+
+  /** Seconds until the address may present keys again, when it has sent too many unknown ones; else 0. */
+  async unknownKeysBlockedFor(address: string): Promise<number> {
+    const state = await this.unknownKeys.get(limiterKey(address));
+    return state && state.consumedPoints >= unknownKeysPerMinute ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
+  }
+
+  /** Counts an unknown key against the address that sent it. */
+  async countUnknownKey(address: string): Promise<void> {
+    await this.unknownKeys.consume(limiterKey(address)).catch((rejection: unknown) => {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    });
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from '../db/client.js';
 import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
 import { createApollo } from '../graphql/apollo.js';
 import { createContext, type Caller, type Context } from '../graphql/context.js';
+import { assertAccess } from '../graphql/auth.js';
 import { AppError } from '../graphql/errors.js';
 import { getSchema } from '../graphql/schema.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
@@ -16,6 +17,7 @@ import { ActivityQueue } from '../modules/activities/activities.queue.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { restRoutes } from '../rest/table.js';
+import { clientErrorHandler } from './client-errors.js';
 import { apiKeyOf, memberJwtOf } from './credentials.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
@@ -63,11 +65,12 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    clientErrorHandler,
     trustProxy: config.trustProxy,
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
-  const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl);
-  const identity = await createIdentityServices(database.db, config, { networks });
+  const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
+  const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
@@ -140,8 +143,17 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
       }
       let caller: Caller = { kind: 'anonymous' };
       if (key) {
+        const blockedFor = await limiter.unknownKeysBlockedFor(request.ip);
+        if (blockedFor > 0) {
+          metrics.rateLimited.inc();
+          reply.header('Retry-After', String(blockedFor));
+          throw new AppError('RATE_LIMITED', `Too many unknown API keys from this address; retry in ${blockedFor} s.`, 'apiKey');
+        }
         const resolved = await runCounted(request.roundTrips, () => resolveApiKey(database.db, key));
-        if (!resolved) throw new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
+        if (!resolved) {
+          await limiter.countUnknownKey(request.ip);
+          throw new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
+        }
         caller = resolved;
       } else if (memberJwt) {
         const claims = await identity.signingKeys.verify(memberJwt);
@@ -149,15 +161,19 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
         caller = { kind: 'member', ...claims };
       }
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget });
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });
+    const introspectionAllowed = config.env !== 'production';
     api.route({
       method: ['GET', 'POST', 'OPTIONS'],
       url: '/graphql',
       config: { kind: 'graphql' },
       handler(request, reply) {
+        if (request.context.caller.kind === 'anonymous' && !mayParseWithoutKey(documentOf(request), introspectionAllowed)) {
+          assertAccess(request.context.caller, []);
+        }
         return runCounted(request.roundTrips, () => graphqlHandler.call(this, request as never, reply as never));
       },
     });
@@ -192,6 +208,24 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
     return reply.send({ errors: [{ message, extensions: { code: type, aeCode: code, requestId: request.id } }] });
   }
   return reply.send(failure.body);
+}
+
+/** The GraphQL document a request carries (POST body or GET query string), if any. */
+function documentOf(request: FastifyRequest): string | undefined {
+  const source = (request.method === 'GET' ? request.query : request.body) as { query?: unknown } | undefined;
+  return typeof source?.query === 'string' ? source.query : undefined;
+}
+
+/**
+ * Without a key the only thing GraphQL answers is introspection (outside production), and an
+ * introspection query is a few kilobytes. Anything else is refused before it is parsed, so a caller
+ * without a key cannot make the gateway parse a large document at all.
+ */
+const anonymousDocumentBytes = 16 * 1024;
+
+function mayParseWithoutKey(document: string | undefined, introspectionAllowed: boolean): boolean {
+  // No document: the landing page, or a request Apollo refuses on its own without parsing.
+  return document === undefined || (introspectionAllowed && document.length <= anonymousDocumentBytes);
 }
 
 /** Fastify's own 4xx errors (malformed JSON, unsupported body) are the caller's: a parameter error. */

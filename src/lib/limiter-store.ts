@@ -13,11 +13,39 @@ import type { Redis } from 'ioredis';
  * briefly for it makes shared counts real from the first call. After two seconds the fallback
  * covers the gap; this never rejects.
  */
-export async function openLimiterRedis(url: string): Promise<Redis> {
+export async function openLimiterRedis(url: string, log: LimiterLog = silentLog): Promise<Redis> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  reportOutagesOnce(redis, log);
   await connected(redis, 2000);
   return redis;
+}
+
+/** Where the store reports that Redis went away or came back: the gateway's logger. */
+export interface LimiterLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+const silentLog: LimiterLog = { warn: () => {}, info: () => {} };
+
+/**
+ * ioredis emits an `error` event on every failed reconnection attempt, and prints "Unhandled error
+ * event" for each one when nobody listens. The limiters keep working on their in-process fallback
+ * meanwhile, so one warning when Redis goes away and one line when it is back say all there is.
+ */
+function reportOutagesOnce(redis: Redis, log: LimiterLog): void {
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: error }, 'Redis is unreachable; rate limits use the in-process fallback until it is back');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info({}, 'Redis is reachable again; rate limits are shared again');
+  });
 }
 
 function connected(redis: Redis, timeoutMs: number): Promise<void> {

@@ -8,6 +8,9 @@ import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
  * form body or a JSON body (the query string wins on a clash); names match case-insensitively;
  * unknown names are ignored. Each reader reports the parameter by the name the caller knows.
  */
+/** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
 export class Params {
   private constructor(private readonly values: Map<string, string>) {}
 
@@ -32,6 +35,8 @@ export class Params {
   /** The trimmed value, or undefined when absent or empty. */
   string(name: string): string | undefined {
     const value = this.values.get(name.toLowerCase())?.trim();
+    // PostgreSQL text cannot hold NUL, and no parameter of the interface has a use for control characters.
+    if (value && controlCharacters.test(value)) throw invalidParameter(name, 'control characters (such as NUL) are not allowed');
     return value === '' ? undefined : value;
   }
 

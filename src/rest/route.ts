@@ -4,6 +4,7 @@ import { execute, validate, type DocumentNode, type GraphQLSchema } from 'graphq
 import type { Context } from '../graphql/context.js';
 import { AppError, invalidParameter } from '../graphql/errors.js';
 import type { Params } from './params.js';
+import { isId, maxIntegerId } from '../lib/ids.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -25,7 +26,7 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
 /** A numeric id from the path (`/member/:id`), checked before anything runs. */
 export function pathId(request: FastifyRequest, param = 'id'): string {
   const value = (request.params as Record<string, string | undefined>)[param] ?? '';
-  if (!/^\d{1,15}$/.test(value)) throw invalidParameter(param, 'expected a numeric id in the path');
+  if (!/^\d{1,10}$/.test(value) || !isId(Number(value))) throw invalidParameter(param, `expected a numeric id from 1 to ${maxIntegerId} in the path`);
   return value;
 }
 

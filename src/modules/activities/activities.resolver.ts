@@ -20,6 +20,7 @@ import {
   RecordBatchResult,
   RecordResult,
 } from './activities.types.js';
+import { maxBigintId } from '../../lib/ids.js';
 
 /** Without a window, a check looks at the member's whole history. */
 const allTime: Period = { amount: 1200, unit: 'MONTH' };
@@ -92,7 +93,7 @@ export class ActivityResolver {
     @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
   ): Promise<number> {
     return activities.deleteMemberActivity(scopeOf(context), requiredId(memberId, 'id'), {
-      recordId: filterId(recordId, 'recordid'),
+      recordId: filterId(recordId, 'recordid', maxBigintId),
       activityId: filterId(activityId, 'activityid'),
     });
   }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { limiterKey, openLimiterRedis } from '../../lib/limiter-store.js';
+import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -70,7 +70,7 @@ export class LoginThrottle {
     private readonly redis?: Redis,
   ) {}
 
-  static async create(options: { redisUrl?: string } = {}): Promise<LoginThrottle> {
+  static async create(options: { redisUrl?: string; log?: LimiterLog } = {}): Promise<LoginThrottle> {
     if (!options.redisUrl) {
       return new LoginThrottle(
         new RateLimiterMemory(limiterRules.failures),
@@ -78,7 +78,7 @@ export class LoginThrottle {
         new RateLimiterMemory(limiterRules.addresses),
       );
     }
-    const redis = await openLimiterRedis(options.redisUrl);
+    const redis = await openLimiterRedis(options.redisUrl, options.log);
     // While Redis is unreachable each limiter falls back to memory (insuranceLimiter): sign-ins keep
     // working and keep being throttled per gateway, instead of failing or going unthrottled.
     const shared = (rules: IRateLimiterOptions) =>

@@ -25,7 +25,7 @@ export async function createIdentityServices(
   if (!config.secretKey) throw new Error('SECRET_KEY is required to seal network tokens and sign member tokens.');
   const cipher = createTokenCipher(config.secretKey);
   const signingKeys = await SigningKeys.load(db, cipher, { issuer: config.publicUrl ?? 'marquee' });
-  const throttle = await LoginThrottle.create({ redisUrl: config.redisUrl });
+  const throttle = await LoginThrottle.create({ redisUrl: config.redisUrl, log: options.log });
   const networks = createNetworkAdapters(options.networks ?? networkOptionsFromEnv(process.env));
   return {
     cipher,

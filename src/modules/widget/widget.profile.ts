@@ -27,5 +27,5 @@ export function readRequiredFields(fields: readonly string[]): RequirableField[]
 
 /** The required fields the member has not filled in yet. */
 export function missingFields(member: MemberRow, required: readonly string[] | undefined): RequirableField[] {
-  return (required ?? []).filter((field): field is RequirableField => field in requirableFields && !member[field as RequirableField]);
+  return (required ?? []).filter((field): field is RequirableField => Object.hasOwn(requirableFields, field) && !member[field as RequirableField]);
 }
