@@ -7,8 +7,10 @@ import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'gr
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
+import { classifyDatabaseError } from '../db/errors.js';
 import { appErrorOf, errorCatalogue } from './errors.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
+import { databaseUnavailablePlugin } from './unavailable.js';
 
 /** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
 const callerErrorCodes = new Set([
@@ -28,7 +30,8 @@ const callerErrorCodes = new Set([
 export function formatError(exposeInternals: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    const known = original instanceof GraphQLError ? appErrorOf(original) : undefined;
+    // A database outage or a data exception the checks missed is reported like a known error.
+    const known = original instanceof GraphQLError ? appErrorOf(original) : classifyDatabaseError(original);
     if (known) {
       const { code, aeCode, param } = known.extensions;
       return { ...formatted, extensions: { code, aeCode, param } };
@@ -95,6 +98,7 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
       fastifyApolloDrainPlugin(app),
       costLimitPlugin(schema, config.graphqlLimits),
       requestIdPlugin,
+      databaseUnavailablePlugin,
       production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ footer: false, embed: true }),

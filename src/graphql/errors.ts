@@ -23,6 +23,8 @@ export const errorCatalogue = {
   INTERNAL: { aeCode: 20, status: 500 },
   /** A network (Spotify, YouTube, …) did not answer: not the caller's fault, worth a retry. */
   NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },
+  /** The database is down, restarting or unreachable (src/db/errors.ts decides): worth a retry. */
+  DATABASE_UNAVAILABLE: { aeCode: 20, status: 503 },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

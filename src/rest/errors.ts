@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { classifyDatabaseError } from '../db/errors.js';
 import { appErrorOf, errorCatalogue, type ErrorCode } from '../graphql/errors.js';
 
 export interface ErrorBody {
@@ -16,12 +17,21 @@ export function errorBody(code: ErrorCode, message: string, param: string | null
   return { error: { code: errorCatalogue[code].aeCode, type: code, message, param } };
 }
 
-/** Any failure → the REST error body: known errors as they are, the rest masked with the request id. */
+/** Any failure → the REST error body: known errors as they are, database failures classified, the rest masked with the request id. */
 export function toRestFailure(error: unknown, requestId: string): RestFailure {
   const known = error instanceof GraphQLError ? appErrorOf(error) : undefined;
   if (known) {
     const { code, param } = known.extensions;
     return { status: errorCatalogue[code].status, body: errorBody(code, known.message, param), unexpected: false };
+  }
+  // A database outage (503, code 20) or a data exception the checks missed (400): the driver's
+  // detail is not shown, and it belongs in the log.
+  const database = classifyDatabaseError(error);
+  if (database) {
+    const { code, param } = database.extensions;
+    const body = errorBody(code, database.message, param);
+    body.error.requestId = requestId;
+    return { status: errorCatalogue[code].status, body, unexpected: true };
   }
   const body = errorBody('INTERNAL', `Internal error; quote request id ${requestId} when reporting it.`);
   body.error.requestId = requestId;

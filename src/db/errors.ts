@@ -1,0 +1,119 @@
+import { AppError } from '../graphql/errors.js';
+
+/**
+ * What a database failure means to the caller. Drivers and Drizzle wrap errors (DrizzleQueryError
+ * keeps the driver's error in `cause`, graphql-js in `originalError`), so every check looks through
+ * the whole chain.
+ */
+
+/** Node socket errors, postgres.js connection errors, and SQLSTATEs that mean "no database right now". */
+const unavailableCodes = new Set([
+  // Node: the server refused, dropped or never answered the connection.
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  // postgres.js
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  // PostgreSQL: admin shutdown, crash shutdown, cannot connect now (starting or recovering), too many connections.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+/** The error and everything it wraps: `cause`, graphql-js's `originalError`, AggregateError's `errors`. */
+function* chain(error: unknown): Generator<Record<string, unknown>> {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length && seen.size < 20) {
+    const current = pending.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const record = current as Record<string, unknown>;
+    yield record;
+    pending.push(record.cause, record.originalError);
+    if (Array.isArray(record.errors)) pending.push(...record.errors);
+  }
+}
+
+function codesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (const link of chain(error)) {
+    // postgres.js puts the SQLSTATE in `code`; Node errors have `code` and sometimes only `errno` names.
+    for (const value of [link.code, link.errno]) if (typeof value === 'string') codes.push(value);
+  }
+  return codes;
+}
+
+/** True when the failure is the database being unreachable, down, restarting or full. */
+export function databaseUnavailable(error: unknown): boolean {
+  // SQLSTATE class 08 is "connection exception".
+  return codesOf(error).some((code) => unavailableCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code));
+}
+
+/** The SQLSTATE of a PostgreSQL data exception (class 22) in the chain, if there is one. */
+export function dataExceptionCode(error: unknown): string | undefined {
+  return codesOf(error).find((code) => /^22[0-9A-Z]{3}$/.test(code));
+}
+
+const dataExceptionMessages: Record<string, string> = {
+  '22P02': 'a value does not have the expected form',
+  '22003': 'a number is out of range',
+  '22021': 'a text contains bytes that are not valid UTF-8',
+  '22P05': 'a text contains a character that cannot be stored',
+  '22008': 'a date or time is out of range',
+  '22007': 'a date or time does not have the expected form',
+  '22001': 'a value is too long',
+};
+
+export const databaseUnavailableError = () => new AppError('DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.');
+
+/**
+ * A database failure as the error the caller should see, or undefined for anything else (a bug).
+ * Data exceptions are a safety net: input should be checked before it reaches SQL, but when it is
+ * not, the caller gets a 400 instead of a 500.
+ */
+export function classifyDatabaseError(error: unknown): AppError | undefined {
+  if (databaseUnavailable(error)) return databaseUnavailableError();
+  const sqlstate = dataExceptionCode(error);
+  if (sqlstate) {
+    return new AppError('INVALID_PARAMETER', `A parameter is invalid: ${dataExceptionMessages[sqlstate] ?? 'a value is not acceptable'}.`, null);
+  }
+  return undefined;
+}
+
+/**
+ * postgres.js 3.4.x (up to 3.4.9, the latest) can write to a connection's socket after the socket
+ * closed, from a `setImmediate` callback, when a query (its own ROLLBACK in `begin`, typically) is
+ * sent on a connection that just died: `TypeError: Cannot read properties of null (reading 'write')
+ * at Immediate.nextWrite (postgres/src/connection.js)`. See porsager/postgres#1208 and #1154. The
+ * throw escapes every promise, and it leaves that connection unable to send anything again (its
+ * write buffer stays marked as scheduled), so the pool that owns it must be replaced.
+ */
+export function isDriverSocketFault(error: unknown): boolean {
+  if (!(error instanceof TypeError) || !/reading 'write'/.test(error.message)) return false;
+  const stack = error.stack ?? '';
+  return /nextWrite/.test(stack) && /postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(stack);
+}
+
+const socketFaultListeners = new Set<() => void>();
+
+/** Called (once per fault) when a driver socket fault was caught; returns a function that unsubscribes. */
+export function onDriverSocketFault(listener: () => void): () => void {
+  socketFaultListeners.add(listener);
+  return () => socketFaultListeners.delete(listener);
+}
+
+/** Tells the pools about a caught driver socket fault; false when the error is not one. */
+export function reportDriverSocketFault(error: unknown): boolean {
+  if (!isDriverSocketFault(error)) return false;
+  for (const listener of socketFaultListeners) listener();
+  return true;
+}
