@@ -4,6 +4,7 @@ import { openDatabase } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { buildGateway } from './http/server.js';
 import { createLogger } from './logger.js';
+import { installProcessHandlers } from './process-handlers.js';
 import { withSecretKey } from './secret.js';
 import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
 
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  // A rejection nobody awaited is logged and survived; an uncaught exception ends the process (see there).
+  installProcessHandlers(logger);
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
   const database = await openDatabase(config.database);
   const demo = config.database.kind === 'pglite' && config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;

@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
+import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip } from './roundtrips.js';
 import { migrationsFolder } from './paths.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
@@ -67,7 +68,7 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
  * the lock and the migration on the same session.
  */
 async function migrateUnderLock(url: string): Promise<void> {
-  const migrator = postgres(url, { max: 1, onnotice: () => {} });
+  const migrator = postgres(url, { ...resilience, max: 1 });
   try {
     await migrator`select pg_advisory_lock(7305861)`;
     await migratePostgres(drizzlePostgres(migrator), { migrationsFolder });
@@ -77,23 +78,91 @@ async function migrateUnderLock(url: string): Promise<void> {
   }
 }
 
+/**
+ * How postgres.js behaves when the server goes away. Its defaults suit a batch job, not a gateway:
+ * a connect may hang for 30 s, and the pause before reconnecting grows to 20 s after a few failed
+ * attempts, so a request during an outage would wait that long for its error, and the first
+ * requests after the server returns would wait that long for a connection.
+ */
+const resilience = {
+  /** Seconds to wait for a new connection (an unreachable host drops packets instead of refusing). */
+  connect_timeout: 5,
+  /** Seconds before a closed connection is tried again: 0.1, 0.2, 0.4, then 0.5 at most, with jitter. */
+  backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2),
+  onnotice: () => {},
+} satisfies postgres.Options<Record<string, never>>;
+
+/** How long `/readyz`'s ping may take before the database counts as unavailable. */
+const pingTimeoutMs = 2000;
+
+type Sql = postgres.Sql<Record<string, never>>;
+
+/**
+ * A postgres.js pool behind a stable face that Drizzle holds, so the pool can be swapped. A caught
+ * driver socket fault (see `isDriverSocketFault`) leaves one of the pool's connections unable to
+ * send again; the whole pool is replaced, the old one ends once its running queries settle, and
+ * new queries go to the new pool, which connects lazily.
+ */
+function replaceablePool(url: string, poolSize: number): { sql: Sql; end(): Promise<void> } {
+  const create = () => {
+    const fresh = postgres(url, { ...resilience, max: poolSize });
+    // Drizzle adjusts the client's parsers and serializers when it wraps one: the same for every pool.
+    drizzlePostgres(fresh);
+    return fresh;
+  };
+  let current = create();
+  let scheduled = false;
+  const stopListening = onDriverSocketFault(() => {
+    // Several connections may fault in the same moment: one replacement for all of them.
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      const old = current;
+      current = create();
+      old.end({ timeout: 5 }).catch(() => {});
+    });
+  });
+  const sql = new Proxy(function () {} as unknown as Sql, {
+    apply: (_target, _this, args) => (current as unknown as (...a: unknown[]) => unknown)(...args),
+    get: (_target, property) => Reflect.get(current, property),
+    set: (_target, property, value) => Reflect.set(current, property, value),
+    has: (_target, property) => Reflect.has(current, property),
+  });
+  return {
+    sql,
+    async end() {
+      stopListening();
+      await current.end({ timeout: 5 });
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer from the database within ${ms} ms`), { code: 'CONNECT_TIMEOUT' })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function openPostgres(url: string, readUrl: string | undefined, poolSize: number): Promise<DatabaseHandle> {
-  const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzlePostgres(client, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
+  const primary = replaceablePool(url, poolSize);
+  const db = drizzlePostgres(primary.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
   await migrateUnderLock(url);
-  const readClient = readUrl ? postgres(readUrl, { max: poolSize, onnotice: () => {} }) : undefined;
-  const read = readClient
-    ? (drizzlePostgres(readClient, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database)
+  const replica = readUrl ? replaceablePool(readUrl, poolSize) : undefined;
+  const read = replica
+    ? (drizzlePostgres(replica.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database)
     : db;
   return {
     kind: 'postgres',
     db,
     read,
     ping: async () => {
-      await db.execute(sql`select 1`);
+      await withTimeout(db.execute(sql`select 1`), pingTimeoutMs);
     },
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), readClient?.end({ timeout: 5 })]);
+      await Promise.all([primary.end(), replica?.end()]);
     },
   };
 }

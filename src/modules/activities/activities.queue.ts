@@ -1,6 +1,7 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
+import { databaseUnavailable } from '../../db/errors.js';
 import { activityQueue } from '../../db/schema/index.js';
 import { isAppError } from '../../graphql/errors.js';
 import { insertRecords } from './activities.queries.js';
@@ -16,11 +17,17 @@ const maxAttempts = 5;
  * transaction that removes it from the queue, so it is stored exactly once even if the process
  * stops half-way. A record that turns out to be invalid (its member deleted meanwhile, say) is
  * dropped with a warning; other failures are retried on the next pass.
+ *
+ * The worker runs from a timer, so nothing it does may reject unheard: a failed pass (the database
+ * down, say) is logged once when the trouble starts and once when a pass succeeds again, not on
+ * every tick, and the next tick simply tries again.
  */
 export class ActivityQueue {
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<number> | undefined;
   private stopped = false;
+  /** Set while passes fail, so an outage is logged once rather than every second. */
+  private failing = false;
 
   constructor(
     private readonly db: Database,
@@ -30,17 +37,34 @@ export class ActivityQueue {
 
   start(): void {
     this.stopped = false;
-    this.timer ??= setInterval(() => void this.drain(), this.pollMs);
+    this.timer ??= setInterval(() => this.tick(), this.pollMs);
     this.timer.unref();
     // Whatever an earlier process left behind is picked up now.
-    void this.drain();
+    this.tick();
   }
 
   async enqueue(scope: ActivityScope, input: RecordActivityInput): Promise<void> {
     // Checked now, so the caller hears about bad input; stored again when the queue runs.
     await prepareRecords(scope, [input]);
     await this.db.insert(activityQueue).values({ accountId: scope.accountId, applicationId: scope.applicationId, payload: { ...input } });
-    setImmediate(() => void this.drain());
+    setImmediate(() => this.tick());
+  }
+
+  /** One pass in the background: never rejects, logs the start and end of a run of failures. */
+  private tick(): void {
+    this.drain().then(
+      () => {
+        if (!this.failing) return;
+        this.failing = false;
+        this.log.info('activity queue: passes succeed again');
+      },
+      (error: unknown) => {
+        if (this.failing) return;
+        this.failing = true;
+        const message = databaseUnavailable(error) ? 'activity queue: database unavailable' : 'activity queue: pass failed';
+        this.log.warn({ err: error }, `${message}; retrying every ${this.pollMs} ms (logged again when a pass succeeds)`);
+      },
+    );
   }
 
   /** Works through the queue until it is empty; concurrent calls share one pass. Returns records stored. */
@@ -55,7 +79,8 @@ export class ActivityQueue {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.draining;
+    // A failing pass has been logged by tick(); stopping does not fail because of it.
+    await this.draining?.catch(() => {});
   }
 
   private async work(): Promise<number> {
@@ -88,7 +113,9 @@ export class ActivityQueue {
         return 'stored';
       });
     } catch (error) {
-      if (!claimed) throw error;
+      // Without a row there is nothing to count; with the database gone there is nowhere to count it:
+      // either way the row (if any) is still queued and the next pass takes it again.
+      if (!claimed || databaseUnavailable(error)) throw error;
       const permanent = isAppError(error);
       this.log.warn({ err: error, queueId: claimed.id, accountId: claimed.accountId }, permanent ? 'queued activity dropped' : 'queued activity failed; will retry');
       if (permanent) {
