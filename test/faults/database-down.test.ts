@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
@@ -128,4 +132,29 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     expect(unhandled).toEqual([]);
     expect(process.exitCode ?? 0).toBe(0);
   }, 30_000);
+
+  it("survives postgres.js's closed-socket write under transactional load, in a process with the gateway's handlers", async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'pool-child.ts'), cluster!.url()], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const next = async () => {
+      const result = await Promise.race([lines.next(), sleep(20_000).then(() => ({ done: true, value: undefined }))]);
+      if (result.done || !result.value) throw new Error('the child process said nothing');
+      return JSON.parse(result.value as string);
+    };
+    try {
+      expect(await next()).toEqual({ loading: true });
+      await sleep(300);
+      await cluster!.kill();
+      await sleep(1000);
+      await cluster!.start();
+      child.stdin!.write('check\n');
+      const report = await next();
+      console.info(`transactional load in a child: ${report.faults} closed-socket writes survived; transactions succeeded ${report.recoveredMs} ms after the restart`);
+      expect(report).toMatchObject({ recovered: true, rejections: 0 });
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
 });
