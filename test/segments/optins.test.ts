@@ -128,6 +128,64 @@ describe('opt-in and opt-out', () => {
   });
 });
 
+describe('opt-in history under concurrency', () => {
+  /** Rows of the member's history that end before they begin, or begin before the previous one ended. */
+  async function inconsistencies(memberId: number) {
+    const result = await t.database.db.execute(sql`
+      select id from (
+        select id, opted_in_at, opted_out_at, lag(opted_out_at) over (order by id) as previous_out
+        from optins where member_id = ${memberId}
+      ) history
+      where opted_out_at < opted_in_at or opted_in_at < previous_out`);
+    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length;
+  }
+
+  it('concurrent opt-ins and opt-outs of one member and list leave a history in order', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const member = await register();
+      await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => call(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })),
+      );
+      for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+      const history = await optInRows(member.id);
+      expect(history.filter((row) => row.optedOutAt === null).length).toBeLessThanOrEqual(1);
+      // Every row but the latest has ended; none ends before it began, nor begins before the previous one ended.
+      expect(history.slice(0, -1).every((row) => row.optedOutAt !== null)).toBe(true);
+      for (const row of history) if (row.optedOutAt) expect(row.optedOutAt.getTime()).toBeGreaterThanOrEqual(row.optedInAt.getTime());
+      expect(await inconsistencies(member.id), `round ${round}`).toBe(0);
+    }
+  }, 60_000);
+
+  it('the database refuses an opt-out before its opt-in', async () => {
+    const member = await register();
+    const current = await ok(await call(app, 'POST', '/optin', { id: member.id }));
+    const error = await t.database.db
+      .update(optins)
+      .set({ optedOutAt: sql`${optins.optedInAt} - interval '1 second'` })
+      .where(eq(optins.id, Number(current.ID)))
+      .then(
+        () => undefined,
+        (failure: unknown) => failure as { code?: string; cause?: { code?: string } },
+      );
+    expect(error, 'the update was accepted').toBeDefined();
+    expect(error!.cause?.code ?? error!.code).toBe('23514');
+    const [row] = await optInRows(member.id);
+    expect(row.optedOutAt).toBeNull();
+  });
+
+  it('an opt-out is stamped by the database clock, never before the opt-in', async () => {
+    const member = await register();
+    await ok(await call(app, 'POST', '/optin', { id: member.id }));
+    // An opt-in recorded a little in the future (another server's clock, say) still ends after it began.
+    await t.database.db.update(optins).set({ optedInAt: sql`now() + interval '5 seconds'` }).where(eq(optins.memberId, member.id));
+    await ok(await call(app, 'POST', '/optout', { id: member.id }));
+    const [row] = await optInRows(member.id);
+    expect(row.optedOutAt!.getTime()).toBeGreaterThanOrEqual(row.optedInAt.getTime());
+    expect(await inconsistencies(member.id)).toBe(0);
+  });
+});
+
 describe('segmentid at registration', () => {
   it('opts the new member into the segment, and the envelope says so', async () => {
     const { id, envelope } = await register(app, { segmentid: list.ID });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { members } from './members.js';
 import { accounts } from './tenancy.js';
 
@@ -88,4 +88,6 @@ export const optins = pgTable('optins', {
     .where(sql`${t.optedOutAt} is null`),
   index('optins_account_brand_idx').on(t.accountId, t.brandId, t.memberId),
   index('optins_account_segment_idx').on(t.accountId, t.segmentId, t.memberId),
+  // Both times come from the database's clock; an opt-out never precedes its opt-in.
+  check('optins_opted_out_after_opted_in', sql`${t.optedOutAt} >= ${t.optedInAt}`),
 ]);

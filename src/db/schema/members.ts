@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -22,7 +23,8 @@ const timestamps = {
 /**
  * A member (fan) of an account. Ids come from one sequence across accounts (the interface shows
  * them as numbers); every lookup is still scoped by account. A member merged into another keeps
- * its row with `merged_into_id`, so its old id answers as the survivor.
+ * its row with `merged_into_id`, so its old id answers as the survivor; it never names the member
+ * itself.
  */
 export const members = pgTable('members', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
@@ -71,6 +73,9 @@ export const members = pgTable('members', {
   index('members_account_merged_into_idx').on(t.accountId, t.mergedIntoId),
   index('members_account_created_idx').on(t.accountId, t.createdAt),
   index('members_account_last_login_idx').on(t.accountId, t.lastLoginAt),
+  // Merges lock both members and re-point earlier merges at the survivor; this is the last guard
+  // against a member answering as itself for ever.
+  check('members_not_merged_into_self', sql`${t.mergedIntoId} <> ${t.id}`),
 ]);
 
 /**

@@ -2,8 +2,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
 import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
+import { AppError, invalidParameter, notFound } from '../../graphql/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
-import type { MemberRow } from './members.queries.js';
+import { lockMembers, type MemberRow } from './members.queries.js';
 
 /**
  * Every table holding rows that belong to a member. A merge moves their rows to the survivor, so
@@ -24,12 +25,44 @@ const profileFields = [
 ] as const satisfies readonly (keyof MemberRow)[];
 
 /**
+ * The answer to the loser of a race: its member was merged into another one after the request
+ * looked it up. Nothing was changed; looking the member up again names the survivor.
+ */
+export function mergedMeanwhile(id: number, param: string): AppError {
+  return new AppError('CONFLICT', `Member ${id} was merged into another member meanwhile; nothing was changed.`, param);
+}
+
+/** A member's row as locked by this transaction; gone or merged away meanwhile is an error. */
+export function currentMember(locked: Map<number, MemberRow>, id: number, param: string): MemberRow {
+  const row = locked.get(id);
+  if (!row) throw notFound('Member', param);
+  if (row.mergedIntoId !== null) throw mergedMeanwhile(id, param);
+  return row;
+}
+
+/**
  * Moves everything of `merged` to `survivor` inside the caller's transaction: owned rows, missing
  * profile fields, custom fields the survivor lacks. The merged member's row stays as a pointer
  * (`merged_into_id`), so its id keeps answering, as the survivor.
+ *
+ * Both members are locked first (ascending id, `for update`) and re-read: the rows passed in only
+ * name them. If either was merged away or deleted since the caller read it, nothing moves (CONFLICT
+ * or NOT_FOUND). `check` sees the locked rows before anything moves (an explicit merge checks the
+ * access token there). Answers the survivor's row as it was locked.
  */
-export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: MemberRow): Promise<void> {
-  const { accountId } = survivor;
+export async function mergeInto(
+  tx: Transaction,
+  survivorRow: Pick<MemberRow, 'id' | 'accountId'>,
+  mergedRow: Pick<MemberRow, 'id' | 'accountId'>,
+  check?: (survivor: MemberRow, merged: MemberRow) => void,
+): Promise<MemberRow> {
+  const { accountId } = survivorRow;
+  if (mergedRow.accountId !== accountId) throw new Error('members of different accounts cannot be merged');
+  if (survivorRow.id === mergedRow.id) throw invalidParameter('from', 'a member cannot be merged into itself');
+  const locked = await lockMembers(tx, accountId, [survivorRow.id, mergedRow.id]);
+  const survivor = currentMember(locked, survivorRow.id, 'id');
+  const merged = currentMember(locked, mergedRow.id, 'from');
+  check?.(survivor, merged);
   for (const owned of memberOwnedTables) {
     await tx
       .update(owned.table)
@@ -56,6 +89,7 @@ export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: Me
     .update(members)
     .set({ mergedIntoId: survivor.id, updatedAt: new Date() })
     .where(and(eq(members.accountId, accountId), eq(members.id, merged.id)));
+  return survivor;
 }
 
 /**
@@ -66,7 +100,8 @@ export async function mergeInto(tx: Transaction, survivor: MemberRow, merged: Me
 async function mergeLists(tx: Transaction, accountId: number, survivorId: number, mergedId: number): Promise<void> {
   await tx
     .update(optins)
-    .set({ optedOutAt: new Date() })
+    // The database's clock, and never before the opt-in began (the optins check rule).
+    .set({ optedOutAt: sql`greatest(clock_timestamp(), ${optins.optedInAt})` })
     .where(
       and(
         eq(optins.accountId, accountId),
@@ -85,4 +120,24 @@ async function mergeLists(tx: Transaction, accountId: number, survivorId: number
   if (memberships.length) {
     await tx.insert(segmentMembers).values(memberships.map((row) => ({ ...row, memberId: survivorId }))).onConflictDoNothing();
   }
+}
+
+/**
+ * Runs a merge transaction again (twice at most) when PostgreSQL chose it as a deadlock victim.
+ * Merges lock their members in a fixed order, but a merge also moves rows that concurrent logins
+ * and recordings hold; the victim was rolled back whole, so running it again is safe.
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
+  }
+}
+
+function isDeadlock(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return code === '40P01';
 }

@@ -7,11 +7,39 @@ export type NewMemberRow = typeof members.$inferInsert;
 export type ServiceRow = typeof memberServices.$inferSelect;
 export type NewServiceRow = typeof memberServices.$inferInsert;
 
+/**
+ * How many merge pointers a lookup follows. A merge re-points the members merged earlier straight at
+ * the survivor, so one hop is normal; a longer chain (or a cycle, which the locking merges and the
+ * `members_not_merged_into_self` check rule out) answers as not found instead of looping.
+ */
+export const maxMergeHops = 8;
+
 /** A member by id, following merges: the id of a merged member answers as its survivor. */
 export async function findMember(db: Executor, accountId: number, id: number): Promise<MemberRow | undefined> {
-  const [row] = await db.select().from(members).where(and(eq(members.accountId, accountId), eq(members.id, id)));
-  if (row?.mergedIntoId) return findMember(db, accountId, row.mergedIntoId);
-  return row;
+  let next: number | null = id;
+  for (let hop = 0; next !== null && hop <= maxMergeHops; hop += 1) {
+    const [row] = await db.select().from(members).where(and(eq(members.accountId, accountId), eq(members.id, next)));
+    if (!row) return undefined;
+    if (row.mergedIntoId === null) return row;
+    next = row.mergedIntoId;
+  }
+  return undefined;
+}
+
+/**
+ * Locks members for a merge (`select ... for update`), always in ascending id order so two merges of
+ * the same pair wait for each other instead of deadlocking, and answers their current rows by id.
+ */
+export async function lockMembers(db: Executor, accountId: number, ids: readonly number[]): Promise<Map<number, MemberRow>> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  if (!sorted.length) return new Map();
+  const rows = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.accountId, accountId), inArray(members.id, sorted)))
+    .orderBy(asc(members.id))
+    .for('update');
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[]) {
@@ -26,6 +54,14 @@ export async function findMemberByEmail(db: Executor, accountId: number, email: 
     .orderBy(asc(members.id))
     .limit(1);
   return row;
+}
+
+/**
+ * Holds, until the transaction ends, the lock of one verified address of the account: concurrent
+ * verifications of one address take turns, so each merges the members verified before it.
+ */
+export async function lockVerifiedEmail(db: Executor, accountId: number, email: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`verified-email:${accountId}:${email.toLowerCase()}`}, 0))`);
 }
 
 /** Members of the account with this verified address, oldest first (the oldest survives a merge). */

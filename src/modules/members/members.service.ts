@@ -14,7 +14,7 @@ import {
   verifiedProfile,
   type Credentials,
 } from './members.credentials.js';
-import { mergeInto } from './members.merge.js';
+import { currentMember, mergeInto, retryOnDeadlock } from './members.merge.js';
 import { profileValues, updateValues } from './members.profile.js';
 import * as q from './members.queries.js';
 import type { MemberRow, ServiceRow } from './members.queries.js';
@@ -242,15 +242,23 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
     ? services.find((candidate) => String(candidate.id) === input.serviceId)
     : services.find((candidate) => candidate.network === network);
   if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceid' : 'service');
-  const survivor = await scope.db.transaction(async (tx) => {
-    const now = new Date();
-    await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
-    const verified = await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: now });
-    const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
-    const [oldest, ...others] = sharing.length ? sharing : [verified];
-    for (const other of others) await mergeInto(tx, oldest, other);
-    return oldest.id;
-  });
+  const survivor = await retryOnDeadlock(() =>
+    scope.db.transaction(async (tx) => {
+      // Verifications of one address wait for each other, so each sees the members verified before it.
+      await q.lockVerifiedEmail(tx, scope.accountId, verifiedEmail);
+      const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
+      const locked = await q.lockMembers(tx, scope.accountId, [member.id, ...sharing.map((row) => row.id)]);
+      currentMember(locked, member.id, 'id');
+      await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
+      await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
+      // Oldest first; a member merged away while this waited for its lock is left out.
+      const [oldest, ...others] = [...locked.values()].filter(
+        (row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()),
+      );
+      for (const other of others) await mergeInto(tx, oldest, other);
+      return oldest.id;
+    }),
+  );
   return { member: await requireMember(scope.db, scope.accountId, survivor), created: false };
 }
 
@@ -258,12 +266,20 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
 export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
   const into = await requireMember(scope.db, scope.accountId, intoId);
   const from = await requireMember(scope.db, scope.accountId, fromId);
-  if (into.id === from.id) throw invalidParameter('from', 'a member cannot be merged into itself');
-  if (!sameSecret(from.accessTokenHash, digestToken(fromAccessToken.trim()))) {
-    throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'accesstoken');
+  if (intoId === fromId) throw invalidParameter('from', 'a member cannot be merged into itself');
+  if (into.id === from.id) {
+    throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'from');
   }
-  await scope.db.transaction((tx) => mergeInto(tx, into, from));
-  return { member: await requireMember(scope.db, scope.accountId, into.id), created: false };
+  const digest = digestToken(fromAccessToken.trim());
+  const checkToken = (merged: MemberRow) => {
+    if (!sameSecret(merged.accessTokenHash, digest)) {
+      throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'accesstoken');
+    }
+  };
+  checkToken(from);
+  // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
+  const survivor = await retryOnDeadlock(() => scope.db.transaction((tx) => mergeInto(tx, into, from, (_, merged) => checkToken(merged))));
+  return { member: await requireMember(scope.db, scope.accountId, survivor.id), created: false };
 }
 
 export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {

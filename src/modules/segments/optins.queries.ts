@@ -56,7 +56,20 @@ export async function latestOptIn(db: Executor, accountId: number, memberId: num
   return row;
 }
 
-/** A new current opt-in, unless one is current already (the partial unique index decides). */
+/**
+ * Holds, until the transaction ends, the lock of one member's place on one list: opt-ins and
+ * opt-outs of it take turns, so each sees the one before it and their times follow one another.
+ */
+export async function lockList(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
+  const key = `optin:${accountId}:${memberId}:${list.kind}:${list.kind === 'brand' ? list.brandId : 0}:${list.kind === 'segment' ? list.segmentId : 0}`;
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}
+
+/**
+ * A new current opt-in, unless one is current already (the partial unique index decides). Its time
+ * is the database's clock when it is written (not the transaction's start, which may precede the
+ * lock), and never before the member's last opt-out of the list.
+ */
 export async function insertOptInIfAbsent(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
   await db
     .insert(optins)
@@ -66,15 +79,16 @@ export async function insertOptInIfAbsent(db: Executor, accountId: number, membe
       kind: list.kind,
       brandId: list.kind === 'brand' ? list.brandId : null,
       segmentId: list.kind === 'segment' ? list.segmentId : null,
+      optedInAt: sql`greatest(clock_timestamp(), (select max(${optins.optedOutAt}) from ${optins} where ${onList(accountId, memberId, list)}))`,
     })
     .onConflictDoNothing();
 }
 
-/** Stamps the current opt-in as ended; false when there was none. */
+/** Stamps the current opt-in as ended, by the database's clock and never before it began; false when there was none. */
 export async function endOptIn(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<boolean> {
   const rows = await db
     .update(optins)
-    .set({ optedOutAt: new Date() })
+    .set({ optedOutAt: sql`greatest(clock_timestamp(), ${optins.optedInAt})` })
     .where(and(onList(accountId, memberId, list), isNull(optins.optedOutAt)))
     .returning({ id: optins.id });
   return rows.length > 0;

@@ -58,7 +58,10 @@ export async function optIn(scope: OptInScope, input: OptInInput): Promise<OptIn
 }
 
 export async function optInMember(scope: OptInScope, memberId: number, list: OptInList): Promise<OptInRow> {
-  await q.insertOptInIfAbsent(scope.db, scope.accountId, memberId, list);
+  await scope.db.transaction(async (tx) => {
+    await q.lockList(tx, scope.accountId, memberId, list);
+    await q.insertOptInIfAbsent(tx, scope.accountId, memberId, list);
+  });
   const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
   if (!row) throw new Error('the opt-in just written was not found');
   return row;
@@ -70,7 +73,10 @@ export async function optInMember(scope: OptInScope, memberId: number, list: Opt
  */
 export async function optOut(scope: OptInScope, input: OptInInput): Promise<OptInRow> {
   const { memberId, list } = await resolve(scope, input);
-  await q.endOptIn(scope.db, scope.accountId, memberId, list);
+  await scope.db.transaction(async (tx) => {
+    await q.lockList(tx, scope.accountId, memberId, list);
+    await q.endOptIn(tx, scope.accountId, memberId, list);
+  });
   const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
   if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'id' : 'segment');
   return row;

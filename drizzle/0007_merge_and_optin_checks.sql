@@ -1,0 +1,2 @@
+ALTER TABLE "members" ADD CONSTRAINT "members_not_merged_into_self" CHECK ("members"."merged_into_id" <> "members"."id");--> statement-breakpoint
+ALTER TABLE "optins" ADD CONSTRAINT "optins_opted_out_after_opted_in" CHECK ("optins"."opted_out_at" >= "optins"."opted_in_at");

@@ -1,0 +1,180 @@
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members } from '../../src/db/schema/index.js';
+import { findMember, maxMergeHops } from '../../src/modules/members/members.queries.js';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+
+/**
+ * Merges under concurrency: two opposite merges of one pair, sent at once, leave exactly one
+ * survivor; no member ever points at itself, and a lookup never follows pointers for ever.
+ * The races show on PostgreSQL (TEST_DATABASE_URL); PGlite runs one statement at a time.
+ */
+
+let t: TestGateway;
+let app: Tenant;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+});
+afterAll(() => t.close());
+
+type Response = { statusCode: number; body: string; json: () => any };
+
+function call(method: 'GET' | 'POST', url: string, query: Record<string, string | number> = {}): Promise<Response> {
+  const search = new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  return t.request({ method, url: `/v1.1${url}?${search}` });
+}
+
+/** A request that must answer within a few seconds: a lookup that loops fails here instead of hanging the suite. */
+async function answered(request: Promise<Response>, what: string): Promise<Response> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within 10 s`)), 10_000);
+  });
+  try {
+    return await Promise.race([request, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let counter = 0;
+async function register(firstname: string) {
+  const email = `merge${++counter}-${Date.now()}@example.com`;
+  const response = await call('POST', '/member/register', { service: 'email', email, password: 'correct horse', firstname });
+  expect(response.statusCode, response.body).toBe(200);
+  const { data } = response.json()[0];
+  return { id: data.ID as number, token: data.AccessToken as string, email };
+}
+
+describe('opposite merges sent at the same time', () => {
+  it('leave exactly one survivor per pair, every lookup answers, and no member points at itself (50 rounds)', async () => {
+    const rounds = 50;
+    const loserCodes = new Map<string, number>();
+    const pairIds: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const [x, y] = await Promise.all([register(`X${round}`), register(`Y${round}`)]);
+      pairIds.push(x.id, y.id);
+      const [xy, yx] = await Promise.all([
+        answered(call('POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token }), 'merge y into x'),
+        answered(call('POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token }), 'merge x into y'),
+      ]);
+      const statuses = [xy.statusCode, yx.statusCode];
+      expect(statuses, `round ${round}: ${xy.body} / ${yx.body}`).not.toContain(500);
+      expect(statuses.filter((status) => status === 200), `round ${round}: ${xy.body} / ${yx.body}`).toHaveLength(1);
+      const [won, lost] = xy.statusCode === 200 ? [xy, yx] : [yx, xy];
+      const survivor = won === xy ? x : y;
+      const loser = survivor === x ? y : x;
+      expect(won.json().data.ID).toBe(survivor.id);
+      expect(won.json().services).toHaveLength(2);
+      // The loser waited for the winner, then found its member merged meanwhile: a conflict.
+      expect(lost.statusCode, lost.body).toBe(409);
+      expect(lost.json().error).toMatchObject({ code: 17 });
+      const key = `${lost.json().error.type}:${lost.json().error.param}`;
+      loserCodes.set(key, (loserCodes.get(key) ?? 0) + 1);
+
+      for (const id of [x.id, y.id]) {
+        const shown = await answered(call('GET', `/member/${id}`), `GET /member/${id}`);
+        expect(shown.statusCode, shown.body).toBe(200);
+        expect(shown.json().data.ID).toBe(survivor.id);
+      }
+      const login = await answered(
+        call('POST', '/member/login', { service: 'email', email: loser.email, password: 'correct horse' }),
+        'login with the loser identity',
+      );
+      expect(login.statusCode, login.body).toBe(200);
+      expect(login.json().data.ID).toBe(survivor.id);
+    }
+    expect([...loserCodes.keys()].every((key) => key.startsWith('CONFLICT:'))).toBe(true);
+
+    const db = t.database.db;
+    const [selfPointing] = await db.select({ n: sql<number>`count(*)::int` }).from(members).where(sql`${members.mergedIntoId} = ${members.id}`);
+    expect(selfPointing.n).toBe(0);
+    // One survivor per pair, and every merged member points straight at a member that is not merged.
+    const rows = await db.select().from(members).where(inArray(members.id, pairIds));
+    expect(rows.filter((row) => row.mergedIntoId === null)).toHaveLength(rounds);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const row of rows.filter((candidate) => candidate.mergedIntoId !== null)) {
+      expect(byId.get(row.mergedIntoId!)?.mergedIntoId).toBeNull();
+    }
+    // Listings answer too.
+    const listed = await answered(t.request({ method: 'GET', url: `/v1.1/members/all?apiKey=${app.apiKey}` }), 'member listing');
+    expect(listed.statusCode, listed.body).toBe(200);
+  }, 180_000);
+
+  it('a merge of members that are one already is a conflict, not a merge into itself', async () => {
+    const x = await register('Once');
+    const y = await register('Twice');
+    expect((await call('POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token })).statusCode).toBe(200);
+    const again = await call('POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({ code: 17, param: 'from' });
+    const self = await call('POST', `/member/${x.id}/merge`, { from: x.id, accesstoken: x.token });
+    expect(self.json().error).toMatchObject({ code: 4, param: 'from' });
+    const [row] = await t.database.db.select().from(members).where(eq(members.id, x.id));
+    expect(row.mergedIntoId).toBeNull();
+  });
+
+  it('concurrent verifications of one address merge into the oldest member', async () => {
+    const shared = `shared-${Date.now()}@example.com`;
+    const registered = await Promise.all(Array.from({ length: 6 }, (_, i) => register(`V${i}`)));
+    const answers = await Promise.all(
+      registered.map((member) =>
+        answered(call('POST', `/member/${member.id}/verify`, { service: 'email', verified_email: shared }), `verify ${member.id}`),
+      ),
+    );
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBeLessThan(500);
+    const oldest = Math.min(...registered.map((member) => member.id));
+    for (const member of registered) {
+      const shown = await answered(call('GET', `/member/${member.id}`), `GET /member/${member.id}`);
+      expect(shown.json().data.ID).toBe(oldest);
+    }
+    const live = await t.database.db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(inArray(members.id, registered.map((member) => member.id)), sql`${members.mergedIntoId} is null`));
+    expect(live).toEqual([{ id: oldest }]);
+  }, 60_000);
+});
+
+describe('merge pointers', () => {
+  it('the database refuses a member merged into itself', async () => {
+    const x = await register('Self');
+    const error = await t.database.db
+      .update(members)
+      .set({ mergedIntoId: x.id })
+      .where(eq(members.id, x.id))
+      .then(
+        () => undefined,
+        (failure: unknown) => failure as { code?: string; cause?: { code?: string; constraint_name?: string; constraint?: string } },
+      );
+    expect(error, 'the update was accepted').toBeDefined();
+    expect(error!.cause?.code ?? error!.code).toBe('23514');
+    const [row] = await t.database.db.select().from(members).where(eq(members.id, x.id));
+    expect(row.mergedIntoId).toBeNull();
+  });
+
+  it('a lookup follows a bounded number of pointers: a loop or an over-long chain is not found, at once', async () => {
+    const db = t.database.db;
+    const [a, b] = await Promise.all([register('LoopA'), register('LoopB')]);
+    // A loop of two, as only a bug (or a hand edit) could leave; the check forbids only loops of one.
+    await db.update(members).set({ mergedIntoId: b.id }).where(eq(members.id, a.id));
+    await db.update(members).set({ mergedIntoId: a.id }).where(eq(members.id, b.id));
+    const looped = await answered(call('GET', `/member/${a.id}`), 'lookup of a looping member');
+    expect(looped.statusCode).toBe(404);
+    expect(looped.json().error).toMatchObject({ code: 5 });
+    expect(await findMember(db, app.accountId, b.id)).toBeUndefined();
+
+    const chain = [];
+    for (let i = 0; i <= maxMergeHops + 1; i += 1) chain.push(await register(`Chain${i}`));
+    for (let i = 0; i < chain.length - 1; i += 1) {
+      await db.update(members).set({ mergedIntoId: chain[i + 1].id }).where(eq(members.id, chain[i].id));
+    }
+    expect(await findMember(db, app.accountId, chain[0].id)).toBeUndefined();
+    // A short chain still answers as its end.
+    expect((await findMember(db, app.accountId, chain[chain.length - 3].id))?.id).toBe(chain[chain.length - 1].id);
+    const merged = await db.select({ id: members.id }).from(members).where(and(isNotNull(members.mergedIntoId), inArray(members.id, [a.id, b.id])));
+    expect(merged).toHaveLength(2);
+  }, 60_000);
+});
