@@ -301,6 +301,23 @@ describe('GET /v1.1/member/[id]', () => {
     expect((await call(app, 'GET', '/v1.1/member/abc')).json().error).toMatchObject({ code: 4, param: 'id' });
   });
 
+  it('finds a member by partnerCode and a non-numeric partnerID, as registration stored it', async () => {
+    const sourceuid = `crm-${Date.now()}-A7`;
+    const { envelope } = await registerEmail(app, { partner: 'shop', sourceuid });
+    const found = await call(app, 'GET', '/v1.1/member', { partnerCode: 'shop', partnerID: sourceuid });
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json().data.ID).toBe(envelope.data.ID);
+    expect(found.json().services[0]).toMatchObject({ PartnerCode: 'shop', PartnerID: sourceuid });
+    expect((await call(app, 'GET', '/v1.1/member/0', { partnerCode: 'shop', partnerID: sourceuid })).json().data.ID).toBe(envelope.data.ID);
+    // The same partner reference in another account names nobody here, and the reverse.
+    const theirs = `crm-${Date.now()}-B9`;
+    await registerEmail(stranger, { partner: 'shop', sourceuid: theirs });
+    const elsewhere = await call(app, 'GET', '/v1.1/member', { partnerCode: 'shop', partnerID: theirs });
+    expect(elsewhere.statusCode).toBe(404);
+    expect(elsewhere.json().error).toMatchObject({ code: 5 });
+    expect((await call(stranger, 'GET', '/v1.1/member', { partnerCode: 'shop', partnerID: sourceuid })).json().error).toMatchObject({ code: 5 });
+  });
+
   it('adds the Extended node with extended=1, never a password, and trims with fields', async () => {
     const { envelope } = await registerEmail(app, { firstname: 'Ext' });
     const full = (await call(app, 'GET', `/v1.1/member/${envelope.data.ID}`, { extended: 1 })).json();

@@ -290,7 +290,8 @@ function showVariables(params: Params, request: FastifyRequest) {
       email: params.string('email'),
       verifiedEmail: params.string('verified_email'),
       partnerCode: params.string('partnerCode'),
-      partnerId: params.int('partnerID', { min: 0 })?.toString(),
+      // Registration stores `sourceuid` as given, so the partner's id is any text, not only a number.
+      partnerId: params.string('partnerID'),
       network: params.string('service'),
       username: params.string('username'),
     },
