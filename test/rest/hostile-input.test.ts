@@ -163,6 +163,27 @@ describe('unknown API keys', () => {
   });
 });
 
+describe('sign-in guessing without the ip parameter', () => {
+  it('is limited by the connection address once an address passes 100 failures', async () => {
+    const login = (email: string, remoteAddress: string) =>
+      t.request({
+        method: 'POST',
+        url: '/v1.1/member/login',
+        remoteAddress,
+        headers: { 'x-api-key': tenant.apiKey },
+        payload: { service: 'email', email, password: 'wrong password' },
+      });
+    for (let index = 0; index <= 100; index += 1) {
+      expect((await login(`guess-${index}@example.com`, '198.51.100.20')).json().error.code).toBe(13);
+    }
+    const refused = await login('another-guess@example.com', '198.51.100.20');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual(errorBodyOf(6, null));
+    // Another address is not slowed down.
+    expect((await login('another-guess@example.com', '198.51.100.21')).json().error.code).toBe(13);
+  });
+});
+
 describe('the request log', () => {
   let gateway: Gateway;
   const lines: string[] = [];

@@ -25,6 +25,7 @@ import {
   VerifyEmailInput,
   VisitInput,
 } from './members.types.js';
+import { isId } from '../../lib/ids.js';
 
 function scopeOf(context: Context): MemberScope {
   const caller = applicationCaller(context);
@@ -34,12 +35,13 @@ function scopeOf(context: Context): MemberScope {
     applicationId: caller.applicationId,
     settings: caller.settings,
     identity: context.identity,
+    clientAddress: context.clientAddress,
   };
 }
 
 function memberId(value: string, param = 'id'): number {
   const id = Number(value);
-  if (!Number.isSafeInteger(id) || id < 1) throw invalidParameter(param, 'expected a member id');
+  if (!isId(id)) throw invalidParameter(param, 'expected a member id');
   return id;
 }
 

@@ -29,6 +29,7 @@ import type {
   VerifyEmailInput,
   VisitInput,
 } from './members.types.js';
+import { isId } from '../../lib/ids.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
 export interface MemberScope {
@@ -37,6 +38,8 @@ export interface MemberScope {
   applicationId: number;
   settings: ApplicationSettings;
   identity: IdentityServices;
+  /** The connection's address, which sign-in throttling uses when the caller names no `ip`. */
+  clientAddress?: string;
 }
 
 export interface MemberResult {
@@ -144,26 +147,29 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
   const credentials = readCredentials(input.credentials, 'login');
   const visit = readVisit(input.visit);
   const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
-  const gate = await scope.identity.throttle.check(identity, visit.ip);
+  // The fan's address when the application names it, else the caller's own: failures from one
+  // place are limited either way (an application that names no `ip` shares one budget).
+  const address = visit.ip ?? scope.clientAddress;
+  const gate = await scope.identity.throttle.check(identity, address);
   if (!gate.allowed) {
     throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${gate.retryAfterSeconds} s.`, null);
   }
   const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
   if (!service) {
-    await scope.identity.throttle.recordFailure(identity, visit.ip);
+    await scope.identity.throttle.recordFailure(identity, address);
     throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
   }
   let updates: Partial<q.NewServiceRow> = {};
   if (credentials.network === 'email') {
     const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
     if (!checked.ok) {
-      await scope.identity.throttle.recordFailure(identity, visit.ip);
+      await scope.identity.throttle.recordFailure(identity, address);
       throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
     }
     if (checked.rehash) updates = { passwordHash: checked.rehash };
   } else {
     const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => {
-      void scope.identity.throttle.recordFailure(identity, visit.ip);
+      void scope.identity.throttle.recordFailure(identity, address);
       return new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authtoken');
     });
     updates = {
@@ -212,7 +218,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
 export async function resetPassword(scope: MemberScope, id: number, input: ResetPasswordInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const serviceId = Number(input.serviceId);
-  if (!Number.isSafeInteger(serviceId) || serviceId < 1) throw invalidParameter('member_service_id', 'expected a service id');
+  if (!isId(serviceId)) throw invalidParameter('member_service_id', 'expected a service id');
   const email = normaliseEmail(input.email);
   assertNewPassword(input.password);
   const service = await q.findServiceById(scope.db, scope.accountId, serviceId);
@@ -324,7 +330,7 @@ export async function refreshServiceTokens(scope: MemberScope, id: number, netwo
 export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput): Promise<MemberRow> {
   if (lookup.id !== undefined && lookup.id !== null && lookup.id !== '0') {
     const id = Number(lookup.id);
-    if (!Number.isSafeInteger(id) || id < 1) throw invalidParameter('id', 'expected a member id');
+    if (!isId(id)) throw invalidParameter('id', 'expected a member id');
     return requireMember(db, accountId, id);
   }
   let found: MemberRow | undefined;
