@@ -26,6 +26,20 @@ export interface Scenario {
 
 const memberFields = `id email firstName services { network userId valid } score { points activityCount } lastActivity { id completedAt activity { name } }`;
 
+/** Rankings by score: windows, a brand, member filters, and the total that `totalmembercount` adds. */
+function rankings(brandId: number): [string, string][] {
+  return [
+    ['members-active-month', 'period=1%20month'],
+    ['members-active-brand-month', `brandID=${brandId}&period=1%20month`],
+    ['members-active-brand-6-months', `brandID=${brandId}&period=6%20months`],
+    ['members-active-week-country', 'country=GB'],
+    ['members-active-week-paid', 'paid_only=1'],
+    ['members-active-week-optedin', `brandID=${brandId}&optedin=1`],
+    ['members-active-week-total', 'totalmembercount=1'],
+    ['members-active-6-months-total', 'period=6%20months&totalmembercount=1'],
+  ];
+}
+
 export function scenarios(context: ScenarioContext): Scenario[] {
   const key = encodeURIComponent(context.apiKey);
   const graphql = (query: string, variables: Record<string, unknown> = {}): autocannon.Request => ({
@@ -73,13 +87,20 @@ export function scenarios(context: ScenarioContext): Scenario[] {
     { name: 'members-active-week', description: 'GET /v1.1/members/active (one week)', requests: [get('/v1.1/members/active')] },
     { name: 'members-active-6-months', description: 'GET /v1.1/members/active?period=6 months', requests: [get('/v1.1/members/active?period=6%20months')] },
     { name: 'members-active-brand-week', description: 'GET /v1.1/members/active?brandID (one week)', requests: [get(`/v1.1/members/active?brandID=${context.brandId}`)] },
+    // What a label opens every day, at every window and with the usual member filters.
+    ...rankings(context.brandId).map(([name, query]) => ({ name, description: `GET /v1.1/members/active?${query}`, requests: [get(`/v1.1/members/active?${query}`)] })),
+    {
+      name: 'member-show-position',
+      description: 'GET /v1.1/member/[id]?showposition=1 (one week)',
+      requests: [{ ...get('/v1.1/member/0'), setupRequest: (request) => ({ ...request, ...get(`/v1.1/member/${nextMember()}?showposition=1`) }) }],
+    },
     { name: 'activity-feed', description: 'GET /v1.1/activity/feed (one week, latest per member)', requests: [get('/v1.1/activity/feed')] },
     ...['activity', 'timeline', 'location', 'members', 'age', 'gender', 'segments'].map((report) => ({
       name: `brand-stats-${report}`,
       description: `GET /v1.1/brand/[id]/stats/${report} (one week)`,
       requests: [get(`/v1.1/brand/${context.brandId}/stats/${report}`)],
     })),
-    ...['activity', 'timeline', 'location', 'members'].map((report) => ({
+    ...['activity', 'timeline', 'location', 'members', 'age', 'gender'].map((report) => ({
       name: `brand-stats-${report}-6-months`,
       description: `GET /v1.1/brand/[id]/stats/${report}?period=6 months`,
       requests: [get(`/v1.1/brand/${context.brandId}/stats/${report}?period=6%20months`)],
