@@ -166,11 +166,15 @@ export type MemberProfileInput = {
   username?: string | null | undefined;
 };
 
-/** A member (by id or email) and a list: a brand, a segment, or neither for the global list. */
+/** A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list. */
 export type OptInInput = {
   brandId?: string | number | null | undefined;
   email?: string | null | undefined;
   memberId?: string | number | null | undefined;
+  /** The partner the member registered through (with partnerId). */
+  partnerCode?: string | null | undefined;
+  /** The member's id at that partner (sourceuid at registration). */
+  partnerId?: string | null | undefined;
   segmentId?: string | number | null | undefined;
 };
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { runCounted } from '../db/roundtrips.js';
 import { assertAccess } from '../graphql/auth.js';
+import { AppError } from '../graphql/errors.js';
 import { Params } from './params.js';
 import { prepareRoutes, runRoute, type RestRoute } from './route.js';
 
@@ -22,7 +23,12 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         if (route.plan) assertAccess(request.context.caller, [route.plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
-        const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables));
+        const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
+          if (route.errorParam && error instanceof AppError && error.extensions.param) {
+            error.extensions.param = route.errorParam(error.extensions.param, params);
+          }
+          throw error;
+        });
         return route.shape(data, params, request);
       },
     });

@@ -21,6 +21,11 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   plan?: 'advanced' | 'enterprise';
   variables(params: Params, request: FastifyRequest): TVariables;
   shape(data: TData, params: Params, request: FastifyRequest): unknown;
+  /**
+   * The parameter an error names, as this call's caller knows it, when a REST parameter goes by
+   * another name in GraphQL (`segmentid` for `segmentId`, reported as `segment` by the service).
+   */
+  errorParam?(param: string, params: Params): string;
 }
 
 /** A numeric id from the path (`/member/:id`), checked before anything runs. */

@@ -28,12 +28,17 @@ export function toOptIn(row: OptInRow): OptIn {
   };
 }
 
-/** The member (by id or email) and the list (brand, list segment, or global), both of this account. */
+/** The member (by id, email, or partner code and id) and the list (brand, list segment, or global), both of this account. */
 async function resolve(scope: OptInScope, input: OptInInput): Promise<{ memberId: number; list: OptInList }> {
   const memberIdGiven = input.memberId?.trim() || undefined;
   const email = input.email?.trim() || undefined;
-  if (!memberIdGiven && !email) throw missingParameter('id', 'Name the member by id or email.');
-  const member = await lookupMember(scope.db, scope.accountId, memberIdGiven ? { id: memberIdGiven } : { email });
+  const partnerCode = input.partnerCode?.trim() || undefined;
+  const partnerId = input.partnerId?.trim() || undefined;
+  if (!memberIdGiven && !email && !partnerCode && !partnerId) {
+    throw missingParameter('id', 'Name the member by id, email, or partnerCode and partnerID.');
+  }
+  const lookup = memberIdGiven ? { id: memberIdGiven } : email ? { email } : { partnerCode, partnerId };
+  const member = await lookupMember(scope.db, scope.accountId, lookup);
   const brandId = filterId(input.brandId, 'brandid');
   const segmentId = filterId(input.segmentId, 'segment');
   if (brandId !== undefined && segmentId !== undefined) {

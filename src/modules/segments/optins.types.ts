@@ -20,10 +20,14 @@ export class OptIn {
   @Field(() => GraphQLDateTime, { nullable: true }) optedOutAt!: Date | null;
 }
 
-@InputType('OptInInput', { description: 'A member (by id or email) and a list: a brand, a segment, or neither for the global list.' })
+@InputType('OptInInput', {
+  description: 'A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list.',
+})
 export class OptInInput {
   @Field(() => ID, { nullable: true }) memberId?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true, description: 'The partner the member registered through (with partnerId).' }) partnerCode?: string | null;
+  @Field(() => String, { nullable: true, description: "The member's id at that partner (sourceuid at registration)." }) partnerId?: string | null;
   @Field(() => ID, { nullable: true }) brandId?: string | null;
   @Field(() => ID, { nullable: true }) segmentId?: string | null;
 }

@@ -16,6 +16,7 @@ import {
   type SegmentKind,
   type SegmentRecordFragment,
 } from '../../generated/graphql.js';
+import { invalidParameter } from '../../graphql/errors.js';
 import { formatTimestamp, formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -101,9 +102,28 @@ export const deleteSegmentRoute = defineRoute({
   shape: ({ deleteSegment }) => ({ Result: deleteSegment }),
 });
 
-/** `/optin` and `/optout`: the member by `id` or `email`; `segment`, or the global list without one. */
+/**
+ * `/optin` and `/optout`: the member by `id`, `email`, or `partnerCode` + `partnerID`; the list by
+ * `segmentid` or `segment` (the same thing; naming both is refused), or the global list without one.
+ */
 function listOptIn(params: Params): OptInInput {
-  return { memberId: params.string('id'), email: params.string('email'), segmentId: params.string('segment') };
+  const segment = params.string('segment');
+  const segmentId = params.string('segmentid');
+  if (segment !== undefined && segmentId !== undefined && segment !== segmentId) {
+    throw invalidParameter('segmentid', 'name one segment: segmentid or segment, not two different ones');
+  }
+  return {
+    memberId: params.string('id'),
+    email: params.string('email'),
+    partnerCode: params.string('partnerCode'),
+    partnerId: params.string('partnerID'),
+    segmentId: segmentId ?? segment,
+  };
+}
+
+/** Errors about the segment name the parameter the caller sent. */
+function listOptInParam(param: string, params: Params): string {
+  return param === 'segment' && params.string('segmentid') !== undefined ? 'segmentid' : param;
 }
 
 /** `/brand/[id]/optin` and `/optout`: the brand from the path, the member `id`. */
@@ -116,6 +136,7 @@ export const optInRoute = defineRoute({
   path: '/optin',
   document: OptInMemberDocument,
   variables: (params) => ({ input: listOptIn(params) }),
+  errorParam: listOptInParam,
   shape: ({ optIn }) => optInRecord(optIn),
 });
 
@@ -124,6 +145,7 @@ export const optOutRoute = defineRoute({
   path: '/optout',
   document: OptOutMemberDocument,
   variables: (params) => ({ input: listOptIn(params) }),
+  errorParam: listOptInParam,
   shape: ({ optOut }) => optInRecord(optOut),
 });
 

@@ -1,0 +1,102 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members, memberServices, optins } from '../../src/db/schema/index.js';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+
+/** Gaps an integrator of the old interface would hit (issue 15): each answered through real requests. */
+
+let t: TestGateway;
+let app: Tenant;
+let stranger: Tenant;
+let list: { ID: string; Name: string; Label: string };
+let strangerList: { ID: string };
+
+type Response = { statusCode: number; body: string; headers: Record<string, unknown>; json: () => any };
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  app = await t.tenant('advanced');
+  stranger = await t.tenant('advanced');
+  list = await ok(await call(app, 'POST', '/segment/create', { name: 'Newsletter', label: 'Weekly news' }));
+  strangerList = await ok(await call(stranger, 'POST', '/segment/create', { name: 'Theirs' }));
+});
+afterAll(() => t.close());
+
+function call(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}): Promise<Response> {
+  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  return t.request({ method, url: `/v1.1${path}?${search}` }) as never;
+}
+
+async function ok(response: Response) {
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+function expectError(response: Response, status: number, code: number, param: string | null) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json().error).toMatchObject({ code, param });
+  expect(response.json().error.message).toEqual(expect.any(String));
+}
+
+let counter = 0;
+async function register(tenant = app, extra: Record<string, string | number> = {}) {
+  const email = `compat${++counter}-${Date.now()}@example.com`;
+  const [envelope] = await ok(await call(tenant, 'POST', '/member/register', { service: 'email', email, password: 'correct horse', ...extra }));
+  return { email, id: envelope.data.ID as number, envelope };
+}
+
+const optInRows = (memberId: number) => t.database.db.select().from(optins).where(eq(optins.memberId, memberId)).orderBy(optins.id);
+const memberCount = async (accountId: number) =>
+  (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, accountId)))[0].n;
+
+describe('1. /optin and /optout: segmentid, and the member by partnerCode + partnerID', () => {
+  it('opts in and out of the segment named by segmentid, not the global list', async () => {
+    const member = await register();
+    const record = { ID: expect.stringMatching(/^\d+$/), Type: 'Segment', SegmentID: list.ID, Label: 'Weekly news', Name: 'Newsletter' };
+    const optedIn = await ok(await call(app, 'POST', '/optin', { id: member.id, segmentid: list.ID }));
+    expect(optedIn).toEqual(record);
+    expect((await ok(await call(app, 'GET', `/member/${member.id}`))).optins).toEqual([optedIn]);
+    expect(await ok(await call(app, 'POST', '/optout', { id: member.id, segmentid: list.ID }))).toEqual(optedIn);
+    const rows = await optInRows(member.id);
+    expect(rows.map((row) => [row.kind, row.segmentId, row.optedOutAt instanceof Date])).toEqual([['segment', Number(list.ID), true]]);
+  });
+
+  it('finds the member by partnerCode and partnerID, as member show does', async () => {
+    const member = await register(app, { partner: 'acme', sourceuid: 'ext-42' });
+    const optedIn = await ok(await call(app, 'POST', '/optin', { partnerCode: 'acme', partnerID: 'ext-42', segmentid: list.ID }));
+    expect(optedIn).toMatchObject({ Type: 'Segment', SegmentID: list.ID });
+    const global = await ok(await call(app, 'POST', '/optin', { partnercode: 'acme', partnerid: 'ext-42' }));
+    expect(global).toEqual({ ID: expect.any(String), Type: 'Global', SegmentID: null, Label: null, Name: null });
+    expect(await ok(await call(app, 'POST', '/optout', { partnerCode: 'acme', partnerID: 'ext-42', segmentid: list.ID }))).toEqual(optedIn);
+    expect((await optInRows(member.id)).map((row) => row.kind)).toEqual(['segment', 'global']);
+  });
+
+  it('refuses bad input with a clear error and writes nothing', async () => {
+    const member = await register(app, { partner: 'bad', sourceuid: 'x1' });
+    const cases = [
+      [{ id: member.id, segmentid: 'abc' }, 400, 4, 'segmentid'],
+      [{ id: member.id, segmentid: list.ID, segment: '999' }, 400, 4, 'segmentid'],
+      [{ partnerCode: 'bad' }, 400, 3, 'partnerID'],
+      [{ partnerID: 'x1' }, 400, 3, 'partnerCode'],
+      [{ segmentid: list.ID }, 400, 3, 'id'],
+    ] as const;
+    for (const path of ['/optin', '/optout']) {
+      for (const [query, status, code, param] of cases) expectError(await call(app, 'POST', path, query), status, code, param);
+    }
+    expect(await optInRows(member.id)).toEqual([]);
+  });
+
+  it("answers not found for another account's segment or member, and writes nothing", async () => {
+    const member = await register(app, { partner: 'own', sourceuid: 'p1' });
+    const theirs = await register(stranger, { partner: 'theirs', sourceuid: 'p2' });
+    for (const path of ['/optin', '/optout']) {
+      const foreignSegment = await call(app, 'POST', path, { id: member.id, segmentid: strangerList.ID });
+      expectError(foreignSegment, 404, 5, 'segmentid');
+      expect(foreignSegment.body).not.toContain('Theirs');
+      expectError(await call(app, 'POST', path, { partnerCode: 'theirs', partnerID: 'p2', segmentid: list.ID }), 404, 5, 'id');
+      expectError(await call(app, 'POST', path, { id: theirs.id }), 404, 5, 'id');
+    }
+    expect(await optInRows(member.id)).toEqual([]);
+    expect(await optInRows(theirs.id)).toEqual([]);
+  });
+});
