@@ -100,3 +100,50 @@ describe('1. /optin and /optout: segmentid, and the member by partnerCode + part
     expect(await optInRows(theirs.id)).toEqual([]);
   });
 });
+
+describe('2. /member/[id]/register: segmentid and code, as member/register', () => {
+  const services = (memberId: number) => t.database.db.select().from(memberServices).where(eq(memberServices.memberId, memberId));
+  const importCode = async (memberId: number) => (await t.database.db.select().from(members).where(eq(members.id, memberId)))[0].importCode;
+
+  it('opts the member into the segment and keeps the import code; the envelope lists the opt-in', async () => {
+    const member = await register(app, { code: 'first' });
+    const envelope = await ok(
+      await call(app, 'POST', `/member/${member.id}/register`, { service: 'email', email: `second-${member.email}`, password: 'another horse', segmentid: list.ID, code: 'import-7' }),
+    );
+    expect(Object.keys(envelope)).toEqual(['data', 'optins', 'services', 'jwt']);
+    expect(envelope.optins).toEqual([{ ID: expect.stringMatching(/^\d+$/), Type: 'Segment', SegmentID: list.ID, Label: 'Weekly news', Name: 'Newsletter' }]);
+    expect(envelope.services).toHaveLength(2);
+    expect(await importCode(member.id)).toBe('import-7');
+    // The register form with `id` does the same.
+    const other = await register();
+    await ok(await call(app, 'POST', '/member/register', { id: other.id, service: 'email', email: `again-${other.email}`, password: 'another horse', segmentid: list.ID, code: 'import-8' }));
+    expect(await importCode(other.id)).toBe('import-8');
+    expect((await optInRows(other.id)).map((row) => row.segmentId)).toEqual([Number(list.ID)]);
+  });
+
+  it('refuses a malformed or unknown segment before anything is written', async () => {
+    const member = await register();
+    for (const [segmentid, status, code] of [['x', 400, 4], [0, 400, 4], [999999, 404, 5]] as const) {
+      const response = await call(app, 'POST', `/member/${member.id}/register`, { service: 'email', email: `bad-${segmentid}-${member.email}`, password: 'another horse', segmentid, code: 'nope' });
+      expectError(response, status, code, 'segmentid');
+    }
+    expect(await services(member.id)).toHaveLength(1);
+    expect(await optInRows(member.id)).toEqual([]);
+    expect(await importCode(member.id)).toBeNull();
+  });
+
+  it("answers not found for another account's segment or member, and writes nothing", async () => {
+    const member = await register();
+    const theirs = await register(stranger);
+    const foreignSegment = await call(app, 'POST', `/member/${member.id}/register`, { service: 'email', email: `x-${member.email}`, password: 'another horse', segmentid: strangerList.ID });
+    expectError(foreignSegment, 404, 5, 'segmentid');
+    expect(foreignSegment.body).not.toContain('Theirs');
+    const foreignMember = await call(app, 'POST', `/member/${theirs.id}/register`, { service: 'email', email: `y-${theirs.email}`, password: 'another horse', segmentid: list.ID, code: 'steal' });
+    expectError(foreignMember, 404, 5, 'id');
+    expect(foreignMember.body).not.toContain(theirs.email);
+    expect(await services(member.id)).toHaveLength(1);
+    expect(await services(theirs.id)).toHaveLength(1);
+    expect([...(await optInRows(member.id)), ...(await optInRows(theirs.id))]).toEqual([]);
+    expect(await importCode(theirs.id)).toBeNull();
+  });
+});

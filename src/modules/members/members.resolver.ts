@@ -86,7 +86,7 @@ export class MemberResolver {
     // Checked before anything is written: an unknown segment refuses the whole registration.
     const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
     const result = input.memberId
-      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit)
+      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit, input.importCode)
       : await members.registerMember(scope, input);
     if (segment) await optInMember(scope, result.member.id, segment);
     return envelope(context, result);
@@ -100,8 +100,16 @@ export class MemberResolver {
     @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
     @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
     @Arg('visit', () => VisitInput, { nullable: true }) visit: VisitInput | null,
+    @Arg('importCode', () => String, { nullable: true, description: "The caller's consistent import code; replaces the member's." })
+    importCode: string | null,
+    @Arg('segmentId', () => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' })
+    segmentId: string | null,
   ) {
-    const result = await members.attachService(scopeOf(context), memberId(id), credentials, profile ?? undefined, visit ?? undefined);
+    const scope = scopeOf(context);
+    // Checked before anything is written, as at registration: an unknown segment refuses the call.
+    const segment = await registrationSegment(scope.db, scope.accountId, segmentId);
+    const result = await members.attachService(scope, memberId(id), credentials, profile ?? undefined, visit ?? undefined, importCode);
+    if (segment) await optInMember(scope, result.member.id, segment);
     return envelope(context, result);
   }
 

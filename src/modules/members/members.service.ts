@@ -111,10 +111,13 @@ export async function attachService(
   input: ServiceCredentialsInput,
   profile?: MemberProfileInput,
   visitInput?: VisitInput,
+  importCode?: string | null,
 ): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, memberId);
   const credentials = readCredentials(input, 'register');
-  const values = profileValues(profile);
+  // The caller's import code, as registration stores it; a new one replaces the member's.
+  const code = importCode?.trim();
+  const values = { ...profileValues(profile), ...(code ? { importCode: code } : {}) };
   const visit = readVisit(visitInput);
   const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
   if (existing && existing.memberId !== member.id) {

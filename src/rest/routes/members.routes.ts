@@ -164,6 +164,9 @@ export const attachServiceRoute = defineRoute({
     credentials: credentials(params),
     profile: registrationProfile(params),
     visit: visit(params),
+    // As at registration: the import code is kept on the member, the segment opted into.
+    importCode: params.string('code'),
+    segmentId: params.int('segmentid', { min: 1 })?.toString(),
   }),
   shape: ({ attachService }) => envelopeOf(attachService),
 });
