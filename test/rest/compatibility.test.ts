@@ -147,3 +147,54 @@ describe('2. /member/[id]/register: segmentid and code, as member/register', () 
     expect(await importCode(theirs.id)).toBeNull();
   });
 });
+
+describe("3. /v1.1/auth accepts a member's own AccessToken and answers member show's envelope", () => {
+  it('answers the same envelope as member show, with jwt, for an AccessToken (which stays usable)', async () => {
+    const member = await register(app, { firstname: 'Ada' });
+    const token = member.envelope.data.AccessToken as string;
+    expect(token).toMatch(/^[0-9a-f]{32}_\d+$/);
+    const shown = await ok(await call(app, 'GET', `/member/${member.id}`));
+    for (const method of ['POST', 'GET'] as const) {
+      const body = await ok(await call(app, method, '/auth', { accesstoken: token }));
+      expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
+      expect(body).toEqual({ ...shown, jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
+    }
+    const trimmed = await ok(await call(app, 'POST', '/auth', { accessToken: token, fields: 'ID,FirstName', extended: 1 }));
+    expect(trimmed.data).toEqual({ ID: member.id, FirstName: 'Ada', Extended: expect.objectContaining({ givenName: 'Ada' }) });
+  });
+
+  it('answers the same envelope for a sign-in token from the hosted flow', async () => {
+    const member = await register();
+    const { issueSignInToken } = await import('../../src/modules/widget/widget.service.js');
+    const token = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, member.id);
+    const body = await ok(await call(app, 'POST', '/auth', { accessToken: token }));
+    expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
+    expect(body.data).toMatchObject({ ID: member.id, Email: member.email });
+    expect(body.jwt).toEqual(expect.any(String));
+  });
+
+  it('refuses a missing or malformed token with a clear error', async () => {
+    expectError(await call(app, 'POST', '/auth', {}), 400, 3, 'accessToken');
+    expectError(await call(app, 'POST', '/auth', { accessToken: 'x', details: 'maybe' }), 400, 4, 'details');
+    expectError(await call(app, 'POST', '/auth', { accessToken: `${'0'.repeat(32)}_1700000000` }), 401, 15, 'accessToken');
+  });
+
+  it("answers code 15 for another account's member token, a deleted member's and an expired sign-in token, leaking nothing", async () => {
+    const theirs = await register(stranger, { firstname: 'Secret' });
+    const foreign = await call(app, 'POST', '/auth', { accessToken: theirs.envelope.data.AccessToken });
+    expectError(foreign, 401, 15, 'accessToken');
+    expect(foreign.body).not.toContain('Secret');
+    expect(foreign.body).not.toContain(theirs.email);
+    // Its own account still accepts it.
+    expect((await ok(await call(stranger, 'POST', '/auth', { accessToken: theirs.envelope.data.AccessToken }))).data.ID).toBe(theirs.id);
+
+    const gone = await register();
+    await ok(await call(app, 'POST', `/member/${gone.id}/delete`));
+    expectError(await call(app, 'POST', '/auth', { accessToken: gone.envelope.data.AccessToken }), 401, 15, 'accessToken');
+
+    const member = await register();
+    const { issueSignInToken } = await import('../../src/modules/widget/widget.service.js');
+    const expired = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, member.id, new Date(Date.now() - 3_600_000));
+    expectError(await call(app, 'POST', '/auth', { accessToken: expired }), 401, 15, 'accessToken');
+  });
+});

@@ -134,7 +134,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await expect.poll(() => page.locator('#name').textContent()).toBe('Ada');
     expect(await events(page)).toEqual(['user ada@example.com', 'login ada@example.com']);
     const registered = await exchange(page);
-    expect(registered.response.json()).toMatchObject({ Email: 'ada@example.com', FirstName: 'Ada' });
+    expect(registered.response.json().data).toMatchObject({ Email: 'ada@example.com', FirstName: 'Ada' });
     const replay = await t.request({ url: `/v1.1/auth?apiKey=${tenant.apiKey}&accessToken=${registered.token}` });
     expect(replay.json().error.code).toBe(15);
 
@@ -156,7 +156,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.getByLabel('Password').fill('correct horse');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/accesstoken=/);
-    expect((await exchange(page)).response.json().Email).toBe('ada@example.com');
+    expect((await exchange(page)).response.json().data.Email).toBe('ada@example.com');
     await expect.poll(() => page.locator('#email').textContent()).toBe('ada@example.com');
     await page.getByRole('link', { name: 'Log out' }).click();
     await expect.poll(() => page.locator('[data-ae-show="signed-out"]').isVisible()).toBe(true);
@@ -165,8 +165,8 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.getByRole('link', { name: 'Sign in with Google' }).click();
     await page.waitForURL(/accesstoken=/);
     const social = (await exchange(page, { details: '1' })).response.json();
-    expect(social).toMatchObject({ Email: 'john.doe@example.com', FirstName: 'John', Surname: 'Doe' });
-    expect(social.Services).toEqual([expect.objectContaining({ Service: 'google', UserID: 'johndoe' })]);
+    expect(social.data).toMatchObject({ Email: 'john.doe@example.com', FirstName: 'John', Surname: 'Doe' });
+    expect(social.services).toEqual([expect.objectContaining({ Service: 'google', UserID: 'johndoe' })]);
     await expect.poll(() => page.locator('#name').textContent()).toBe('John');
     await page.getByRole('link', { name: 'Log out' }).click();
     await expect.poll(() => page.locator('[data-ae-show="signed-out"]').isVisible()).toBe(true);
@@ -176,7 +176,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.getByLabel('Password', { exact: true }).fill('correct horse');
     await page.getByRole('button', { name: 'Join' }).click();
     await page.waitForURL(/accesstoken=/);
-    expect((await exchange(page)).response.json().Email).toBe('grace@example.com');
+    expect((await exchange(page)).response.json().data.Email).toBe('grace@example.com');
     await context.close();
   });
 

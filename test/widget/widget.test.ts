@@ -197,23 +197,24 @@ describe('hosted pages', () => {
 });
 
 describe('/v1.1/auth', () => {
-  it('answers the member record; details adds services, extended the Extended node, fields trims', async () => {
+  it("answers member show's envelope; extended adds the Extended node, fields trims the record", async () => {
     const { email, token } = await registered();
     const response = await auth(app, { accesstoken: token });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ ID: expect.any(Number), Email: email, FirstName: 'Ada', AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d+$/) });
-    expect(body.Services).toBeUndefined();
-    expect(body.Extended).toBeUndefined();
+    expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
+    expect(body.data).toMatchObject({ ID: expect.any(Number), Email: email, FirstName: 'Ada', AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d+$/) });
+    expect(body.data.Extended).toBeUndefined();
+    expect(body.jwt).toEqual(expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/));
 
     const second = await registered();
     const detailed = (await auth(app, { AccessToken: second.token, details: '1', extended: '1' }, 'GET')).json();
-    expect(detailed.Services).toEqual([expect.objectContaining({ Service: 'email', UserID: second.email.toLowerCase(), Token: null, Domains: ['fans.example.com'] })]);
-    expect(detailed.Extended).toMatchObject({ email: second.email, givenName: 'Ada' });
+    expect(detailed.services).toEqual([expect.objectContaining({ Service: 'email', UserID: second.email.toLowerCase(), Token: null, Domains: ['fans.example.com'] })]);
+    expect(detailed.data.Extended).toMatchObject({ email: second.email, givenName: 'Ada' });
 
     const third = await registered();
     const trimmed = (await auth(app, { accessToken: third.token, fields: 'id,email,extended.givenName' })).json();
-    expect(trimmed).toEqual({ ID: expect.any(Number), Email: third.email, Extended: { givenName: 'Ada' } });
+    expect(trimmed.data).toEqual({ ID: expect.any(Number), Email: third.email, Extended: { givenName: 'Ada' } });
   });
 
   it('refuses a used, forged, expired or other application\'s token with code 15, alike', async () => {
@@ -262,7 +263,7 @@ describe('required fields and the session', () => {
     const done = await submitForm(t, jar, completeUrl.pathname + completeUrl.search, { country: 'gb' });
     expect(done.statusCode).toBe(303);
     const member = (await auth(other, { accessToken: tokenOf(done.headers.location as string) })).json();
-    expect(member).toMatchObject({ FirstName: 'Grace', Country: 'GB' });
+    expect(member.data).toMatchObject({ FirstName: 'Grace', Country: 'GB' });
     expect((await graphql(other, 'mutation { setRequiredFields(fields: ["shoeSize"]) { id } }')).body.errors[0].extensions.code).toBe('INVALID_PARAMETER');
   });
 

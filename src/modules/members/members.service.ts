@@ -358,6 +358,20 @@ export async function lookupMember(db: Executor, accountId: number, lookup: Memb
   return found;
 }
 
+/** A member access token as the envelope shows it: 32 lowercase hex characters, `_`, the unix time of issue. */
+const accessTokenForm = /^[0-9a-f]{32}_\d{1,12}$/;
+
+/**
+ * The member whose access token this is, in this account (a merged member's token answers its
+ * survivor, as its id does); undefined for anything else, so the caller answers every miss alike.
+ */
+export async function memberByAccessToken(db: Executor, accountId: number, token: string): Promise<MemberRow | undefined> {
+  const trimmed = token.trim();
+  if (!accessTokenForm.test(trimmed)) return undefined;
+  const row = await q.findMemberByAccessTokenDigest(db, accountId, digestToken(trimmed));
+  return row && (await q.findMember(db, accountId, row.id));
+}
+
 /** The member's access token, shown to API-key callers. */
 export function accessTokenOf(identity: IdentityServices, member: MemberRow): string {
   return identity.cipher.open(member.accessTokenSealed);

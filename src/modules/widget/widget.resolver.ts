@@ -6,7 +6,7 @@ import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { defineLoader } from '../../graphql/loaders.js';
 import { toMember } from '../members/members.mapping.js';
-import { requireMember } from '../members/members.service.js';
+import { memberByAccessToken, requireMember } from '../members/members.service.js';
 import { Member } from '../members/members.types.js';
 import { displayName, externalNetworks, type ExternalNetwork } from '../networks/networks.js';
 import { findApplication } from '../tenancy/tenancy.queries.js';
@@ -160,9 +160,15 @@ export class WidgetResolver {
   }
 
   @Authorized()
-  @Mutation(() => Member, { description: "Spends a sign-in token from the hosted flow's return URL and answers its member; single use, short-lived." })
+  @Mutation(() => Member, {
+    description:
+      "Answers the member of a sign-in token from the hosted flow's return URL (single use, short-lived; spent here) " +
+      "or of a member access token as the member envelope shows it (not spent).",
+  })
   async exchangeSignInToken(@Ctx() context: Context, @Arg('accessToken', () => String) accessToken: string): Promise<Member> {
     const caller = applicationCaller(context);
+    const own = await memberByAccessToken(context.database.db, caller.accountId, accessToken);
+    if (own) return toMember(own);
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };
     const memberId = await exchangeSignInToken(context.database.db, app, accessToken);
     return toMember(await requireMember(context.database.db, caller.accountId, memberId));

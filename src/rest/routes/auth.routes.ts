@@ -1,22 +1,25 @@
 import { ExchangeSignInTokenDocument, type ExchangeSignInTokenMutation } from '../../generated/graphql.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
-import { extendedVariables, keepFields, memberRecord, serviceRecord } from './members.routes.js';
+import { envelopeBody, extendedVariables, keepFields, memberRecord } from './members.routes.js';
 
 /**
- * `/v1.1/auth`: the application's server spends the sign-in token its return URL received and gets
- * the member: the member record, with `details=1` the linked services, with `extended=1` the
- * Extended node; `fields` trims as member show does.
+ * `/v1.1/auth`: the application's server sends the sign-in token its return URL received (spent
+ * here), or a member's own `AccessToken` as the envelope shows it, and gets member show's envelope
+ * `{data, optins, services, jwt}`: `extended=1` adds `data.Extended`, `fields` trims `data` as
+ * member show does. `details` is read for the old interface's sake; the services are always listed.
  */
 export const authRoute = defineRoute({
   methods: ['GET', 'POST'],
   path: '/auth',
   document: ExchangeSignInTokenDocument,
-  variables: (params: Params) => ({ accessToken: params.requiredString('accessToken'), ...extendedVariables(params) }),
+  variables: (params: Params) => {
+    params.boolean('details');
+    return { accessToken: params.requiredString('accessToken'), ...extendedVariables(params) };
+  },
   shape: ({ exchangeSignInToken: member }: ExchangeSignInTokenMutation, params: Params) => {
     const record: Record<string, unknown> = memberRecord(member);
-    if (params.boolean('details')) record.Services = member.services.map(serviceRecord);
     if (member.extended) record.Extended = member.extended;
-    return keepFields(record, params);
+    return envelopeBody(member, member.jwt, keepFields(record, params));
   },
 });

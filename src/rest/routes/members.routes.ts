@@ -124,7 +124,7 @@ export function memberRecord(member: MemberRecordFragment) {
 }
 
 /** `{data, optins, services, jwt}`: optins are the member's current opt-ins, empty when none. */
-function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
+export function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
   return { data, optins: member.optins.map(optInRecord), services: member.services.map(serviceRecord), jwt };
 }
 
