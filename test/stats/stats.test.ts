@@ -169,9 +169,47 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
 
   it("splits the brand's members into active and inactive", async () => {
     // Members: a, b, c (active), d (opted in), e (active before the window).
-    expect((await get(`/brand/${brand}/stats/members`)).body).toEqual({ ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5 });
-    expect((await get(`/brand/${other}/stats/members`)).body).toEqual({ ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1 });
-    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).body).toEqual({ ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5 });
+    const listen = { ActivityID: String(act.listen), Activity: 'Listen' };
+    expect((await get(`/brand/${brand}/stats/members`)).body).toEqual({
+      ActiveMembers: 3,
+      InactiveMembers: 2,
+      TotalMembers: 5,
+      Groups: [
+        { ...listen, ActiveMembers: 3 },
+        { ActivityID: String(act.share), Activity: 'Share', ActiveMembers: 1 },
+        { ActivityID: String(act.watch), Activity: 'Watch', ActiveMembers: 1 },
+      ],
+    });
+    expect((await get(`/brand/${other}/stats/members`)).body).toEqual({
+      ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1, Groups: [{ ActivityID: String(act.elsewhere), Activity: 'Listen elsewhere', ActiveMembers: 1 }],
+    });
+    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).body).toEqual({
+      ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5, Groups: [{ ...listen, ActiveMembers: 1 }],
+    });
+  });
+
+  it('groups active members by activity (default) or type, as many groups as limit says', async () => {
+    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'TYPE' })).body.Groups).toEqual([
+      { Type: 'Listened', ActiveMembers: 3 },
+      { Type: 'Shared', ActiveMembers: 1 },
+      { Type: 'Watched', ActiveMembers: 1 },
+    ]);
+    const one = (await get(`/brand/${brand}/stats/members`, { group_by: 'activities', limit: 1 })).body;
+    // limit bounds the groups, never the three totals.
+    expect(one).toEqual({ ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5, Groups: [{ ActivityID: String(act.listen), Activity: 'Listen', ActiveMembers: 3 }] });
+    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'type', limit: 2, includeOneTime: 1 })).body.Groups).toHaveLength(2);
+  });
+
+  it('refuses an unknown group_by or a malformed limit (code 4), and another account\'s brand (code 5)', async () => {
+    for (const [query, param] of [[{ group_by: 'service' }, 'group_by'], [{ group_by: 'members' }, 'group_by'], [{ limit: 'ten' }, 'limit'], [{ limit: 0 }, 'limit']] as const) {
+      const { status, body } = await get(`/brand/${brand}/stats/members`, query);
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(body.error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param });
+    }
+    const foreign = await get(`/brand/${brand}/stats/members`, { group_by: 'type' }, stranger);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error).toMatchObject({ code: 5 });
+    expect(JSON.stringify(foreign.body)).not.toContain('The Band');
   });
 
   it('breaks active members down by age and gender', async () => {

@@ -91,16 +91,35 @@ export const brandLocationStatsRoute = defineRoute({
   }),
 });
 
+/** Active members' `group_by`: the seed names activities (default) and type only. */
+const memberGroupings: Record<string, ActivityGrouping> = { activities: 'ACTIVITY', activity: 'ACTIVITY', type: 'TYPE' };
+
+/**
+ * The seed's three numbers, and `Groups`: the active members per activity (or per activity type),
+ * the groups of the activity report (most records first, at most `limit`; default 10).
+ */
 export const brandMemberStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/members',
   document: BrandMemberStatsDocument,
-  variables: brandVariables,
-  shape: ({ brandStats: { members } }) => ({
-    ActiveMembers: members.activeMembers,
-    InactiveMembers: members.inactiveMembers,
-    TotalMembers: members.totalMembers,
-  }),
+  variables: (params, request) => {
+    const group = params.oneOf('group_by', ['activities', 'activity', 'type']) ?? 'activities';
+    return { ...brandVariables(params, request), groupBy: memberGroupings[group], limit: params.limit().limit };
+  },
+  shape: ({ brandStats: { members, activity } }, params) => {
+    const byType = (params.string('group_by') ?? '').toLowerCase() === 'type';
+    const groups = activity.items.map((item) =>
+        byType
+          ? { Type: item.type, ActiveMembers: item.distinctMembers }
+          : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
+      );
+    return {
+      ActiveMembers: members.activeMembers,
+      InactiveMembers: members.inactiveMembers,
+      TotalMembers: members.totalMembers,
+      Groups: groups,
+    };
+  },
 });
 
 export const brandAgeStatsRoute = defineRoute({
