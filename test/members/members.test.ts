@@ -71,7 +71,7 @@ describe('POST /v1.1/member/register', () => {
     expect(envelope.optins).toEqual([]);
     expect(envelope.services).toEqual([
       {
-        Service: 'email', Valid: '1', ActivitySharing: '1', ID: expect.stringMatching(/^\d+$/), UserID: email.toLowerCase(), Username: null,
+        Service: 'email', Valid: '1', ActivitySharing: '1', ID: expect.stringMatching(/^\d+$/), UserID: email.toLowerCase(), Username: 'ada',
         UserURL: null, Token: null, TokenSecret: null, LastUpdated: expect.stringMatching(timestamp), LastLogin: null, VerifiedEmail: null,
         PaidAccount: '0', Followers: null, Likes: null, PartnerCode: 'acme', PartnerID: '77', Domains: ['fans.example.com'],
       },

@@ -198,3 +198,34 @@ describe("3. /v1.1/auth accepts a member's own AccessToken and answers member sh
     expectError(await call(app, 'POST', '/auth', { accessToken: expired }), 401, 15, 'accessToken');
   });
 });
+
+describe('5. member show by service + username finds members registered with that username through the API', () => {
+  it('finds a network and an email registration, and an attached service, by the username sent', async () => {
+    const uid = `sp-${Date.now()}`;
+    const [spotify] = await ok(await call(app, 'POST', '/member/register', { service: 'spotify', uid, authtoken: 'token-1', username: 'Ada_Music' }));
+    expect(spotify.services[0]).toMatchObject({ Service: 'spotify', UserID: uid, Username: 'Ada_Music' });
+    const found = await ok(await call(app, 'GET', '/member/0', { service: 'spotify', username: 'ada_music' }));
+    expect(found.data.ID).toBe(spotify.data.ID);
+    expect(Object.keys(found)).toEqual(['data', 'optins', 'services', 'jwt']);
+
+    const byEmail = await register(app, { username: 'grace.h' });
+    expect((await ok(await call(app, 'GET', '/member', { service: 'email', username: 'grace.h' }))).data.ID).toBe(byEmail.id);
+
+    const attachedTo = await register();
+    await ok(await call(app, 'POST', `/member/${attachedTo.id}/register`, { service: 'deezer', uid: `dz-${Date.now()}`, authtoken: 't', username: 'deez_fan' }));
+    expect((await ok(await call(app, 'GET', '/member/0', { service: 'deezer', username: 'deez_fan' }))).data.ID).toBe(attachedTo.id);
+  });
+
+  it('refuses half a pair with a clear error', async () => {
+    expectError(await call(app, 'GET', '/member/0', { service: 'spotify' }), 400, 3, 'username');
+    expectError(await call(app, 'GET', '/member/0', { username: 'ada_music' }), 400, 3, 'service');
+  });
+
+  it("does not find another account's member by its username", async () => {
+    const [theirs] = await ok(await call(stranger, 'POST', '/member/register', { service: 'spotify', uid: `sp-x-${Date.now()}`, authtoken: 't', username: 'only_theirs' }));
+    const response = await call(app, 'GET', '/member/0', { service: 'spotify', username: 'only_theirs' });
+    expectError(response, 404, 5, 'id');
+    expect(response.body).not.toContain(String(theirs.data.AccessToken));
+    expect((await ok(await call(stranger, 'GET', '/member/0', { service: 'spotify', username: 'only_theirs' }))).data.ID).toBe(theirs.data.ID);
+  });
+});

@@ -91,6 +91,7 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
         registeredByApplicationId: scope.applicationId,
         ...sealed,
         ...serviceDetails(input.credentials),
+        ...registeredUsername(sealed, profile),
       });
       // Another registration of the same identity won the race: undo ours and answer with theirs.
       if (!service) throw new IdentityTaken();
@@ -134,6 +135,7 @@ export async function attachService(
           registeredByApplicationId: scope.applicationId,
           ...sealed,
           ...serviceDetails(input),
+          ...registeredUsername(sealed, values),
         });
     if (!service) throw new AppError('CONFLICT', `This ${credentials.network} identity was just registered by another member.`, 'uid');
     if (Object.keys(values).length) await q.updateMember(tx, scope.accountId, member.id, values);
@@ -429,6 +431,15 @@ function serviceDetails(input: ServiceCredentialsInput) {
     ...(input.partnerId?.trim() ? { partnerId: input.partnerId.trim() } : {}),
     ...(input.activitySharing !== undefined && input.activitySharing !== null ? { activitySharing: input.activitySharing } : {}),
   };
+}
+
+/**
+ * A new identity's username: the network's own when it told one (verified profiles), otherwise the
+ * `username` the caller registered with, so that member show by `service` + `username` finds them.
+ */
+function registeredUsername(sealed: object, profile: Partial<q.NewMemberRow>): { username?: string } {
+  if ((sealed as { username?: string }).username || !profile.username) return {};
+  return { username: profile.username };
 }
 
 function emailOf(input: ServiceCredentialsInput): string | null {
