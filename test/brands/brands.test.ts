@@ -151,16 +151,16 @@ describe('GET /v1.1/brand/[id] and /v1.1/brands', () => {
     await call(tenant, 'POST', `/brand/${gone.ID}/delete`);
 
     const all = (await call(tenant, 'GET', '/brands')).json();
-    expect(all.totalSize).toBe('4');
+    expect(all.totalSize).toBe(4);
     expect(all.items.map((item: { ID: number }) => item.ID)).toEqual([a.ID, b.ID, artist, c.ID]);
     expect(all.items[2]).toEqual({ ID: artist, Slug: 'old-artist', Name: 'Old Artist', Type: 'Artist', OfficialWebsiteURL: null, WikipediaURL: null, ImageURL: null, ...noNetworks, HashTag: null, Custom: {} });
 
     const sport = (await call(tenant, 'GET', '/brands', { type: 'SPORT' })).json();
-    expect(sport).toMatchObject({ totalSize: '2', items: [{ ID: a.ID }, { ID: c.ID }] });
+    expect(sport).toMatchObject({ totalSize: 2, items: [{ ID: a.ID }, { ID: c.ID }] });
     expect((await call(tenant, 'GET', '/brands', { type: 'artist' })).json().items.map((i: { ID: number }) => i.ID)).toEqual([artist]);
 
     const page = (await call(tenant, 'GET', '/brands', { limit: '1,2' })).json();
-    expect(page.totalSize).toBe('4');
+    expect(page.totalSize).toBe(4);
     expect(page.items.map((item: { ID: number }) => item.ID)).toEqual([b.ID, artist]);
     expectError(await call(tenant, 'GET', '/brands', { limit: 'x' }), 400, 4, 'limit');
   });

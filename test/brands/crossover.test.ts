@@ -84,7 +84,7 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
   it("lists the brands most shared with the brand's active members, with the share of them", async () => {
     // Base: A's members active this week, m1 m2 m3. B: m1 m2 (2 of 3), C: m1 (m2 only followed), D: m3.
     expect(await items(`/brands/${brand.a}/crossover`)).toEqual({
-      totalSize: '3',
+      totalSize: 3,
       items: [[brand.b, '2', '66.67'], [brand.c, '1', '33.33'], [brand.d, '1', '33.33']],
     });
   });
@@ -99,30 +99,30 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
   });
 
   it('filters by brand type, country and service, and pages with offset', async () => {
-    expect(await items(`/brands/${brand.a}/crossover`, { brand_type: 'sport' })).toEqual({ totalSize: '1', items: [[brand.d, '1', '33.33']] });
+    expect(await items(`/brands/${brand.a}/crossover`, { brand_type: 'sport' })).toEqual({ totalSize: 1, items: [[brand.d, '1', '33.33']] });
     // GB members of A: m1 m2. B: both; C: m1.
     expect(await items(`/brands/${brand.a}/crossover`, { country: 'GB' })).toEqual({
-      totalSize: '2',
+      totalSize: 2,
       items: [[brand.b, '2', '100.00'], [brand.c, '1', '50.00']],
     });
     // Only Spotify activity counts: m2's B activity came through YouTube.
     expect(await items(`/brands/${brand.a}/crossover`, { services: 'spotify' })).toEqual({
-      totalSize: '3',
+      totalSize: 3,
       items: [[brand.b, '1', '33.33'], [brand.c, '1', '33.33'], [brand.d, '1', '33.33']],
     });
-    expect(await items(`/brands/${brand.a}/crossover`, { limit: '1,1' })).toEqual({ totalSize: '3', items: [[brand.c, '1', '33.33']] });
+    expect(await items(`/brands/${brand.a}/crossover`, { limit: '1,1' })).toEqual({ totalSize: 3, items: [[brand.c, '1', '33.33']] });
   });
 
   it('reads the window: m6 was active on A 20 days ago', async () => {
     // Base m1 m2 m3 m6: B 2 of 4.
     expect(await items(`/brands/${brand.a}/crossover`, { period: '1 Month' })).toEqual({
-      totalSize: '3',
+      totalSize: 3,
       items: [[brand.b, '2', '50.00'], [brand.c, '1', '25.00'], [brand.d, '1', '25.00']],
     });
-    expect(await items(`/brands/${brand.a}/crossover`, { period: '1 Day' })).toEqual({ totalSize: '0', items: [] });
+    expect(await items(`/brands/${brand.a}/crossover`, { period: '1 Day' })).toEqual({ totalSize: 0, items: [] });
     const start = noonDaysAgo(21).toISOString().slice(0, 10);
     const end = noonDaysAgo(19).toISOString().slice(0, 10);
-    expect(await items(`/brands/${brand.a}/crossover`, { start_date: `${start} 00:00:00`, end_date: `${end} 00:00:00` })).toEqual({ totalSize: '0', items: [] });
+    expect(await items(`/brands/${brand.a}/crossover`, { start_date: `${start} 00:00:00`, end_date: `${end} 00:00:00` })).toEqual({ totalSize: 0, items: [] });
   });
 
   it('refuses bad parameters and other accounts’ brands', async () => {
@@ -141,7 +141,7 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
     const foreign = await crossover(`/brands/${brand.a}/crossover`, {}, stranger);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe(5);
-    expect((await crossover('/brands/crossover', {}, stranger)).json()).toEqual({ totalSize: '0', items: [] });
+    expect((await crossover('/brands/crossover', {}, stranger)).json()).toEqual({ totalSize: 0, items: [] });
   });
 });
 
@@ -149,11 +149,11 @@ describe('GET /v1.1/brands/crossover', () => {
   it('lists the most popular brands by active members, as a share of all active members', async () => {
     // Active this week on any brand: m1..m5. A: m1 m2 m3, B: m1 m2 m4, C: m1 m5, D: m3; Gone is deleted.
     expect(await items('/brands/crossover')).toEqual({
-      totalSize: '4',
+      totalSize: 4,
       items: [[brand.a, '3', '60.00'], [brand.b, '3', '60.00'], [brand.c, '2', '40.00'], [brand.d, '1', '20.00']],
     });
     expect(await items('/brands/crossover', { brand_type: 'Music', limit: '2' })).toEqual({
-      totalSize: '3',
+      totalSize: 3,
       items: [[brand.a, '3', '60.00'], [brand.b, '3', '60.00']],
     });
   });

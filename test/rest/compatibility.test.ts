@@ -229,3 +229,45 @@ describe('5. member show by service + username finds members registered with tha
     expect((await ok(await call(stranger, 'GET', '/member/0', { service: 'spotify', username: 'only_theirs' }))).data.ID).toBe(theirs.data.ID);
   });
 });
+
+describe('6. totalSize is a JSON number everywhere, as in the listing sample', () => {
+  it('answers a number from every route that has one', async () => {
+    const brand = await ok(await call(app, 'POST', '/brand/create', { name: 'Sized Brand' }));
+    await register();
+    const window = { period: '1 Week' };
+    const routes: [string, Record<string, string | number>][] = [
+      ['/members/all', {}],
+      ['/members/active', window],
+      ['/members/login', window],
+      ['/activity/feed', window],
+      ['/brands', {}],
+      ['/brands/crossover', window],
+      [`/brands/${brand.ID}/crossover`, window],
+      ['/segments', {}],
+      [`/brand/${brand.ID}/segments`, {}],
+      ['/activities', {}],
+      ['/activities/count/daily', window],
+      [`/brand/${brand.ID}/stats/activity`, window],
+      [`/brand/${brand.ID}/stats/age`, window],
+      [`/brand/${brand.ID}/stats/gender`, window],
+      [`/brand/${brand.ID}/stats/segments`, {}],
+      ['/members/domains', window],
+    ];
+    for (const [path, query] of routes) {
+      const body = await ok(await call(app, 'GET', path, query));
+      const envelope = Array.isArray(body) ? body[0] : body;
+      expect(typeof envelope.totalSize, `${path}: ${JSON.stringify(envelope)}`).toBe('number');
+      expect(Number.isInteger(envelope.totalSize)).toBe(true);
+    }
+    const segments = await ok(await call(app, 'GET', '/segments'));
+    expect(segments.totalSize).toBe(segments.items.length);
+  });
+
+  it('keeps refusing bad paging with code 4 and foreign brands with code 5', async () => {
+    expectError(await call(app, 'GET', '/brands', { limit: 'many' }), 400, 4, 'limit');
+    const theirs = await ok(await call(stranger, 'POST', '/brand/create', { name: 'Hidden Brand' }));
+    const foreign = await call(app, 'GET', `/brands/${theirs.ID}/crossover`);
+    expectError(foreign, 404, 5, expect.any(String) as never);
+    expect(foreign.body).not.toContain('Hidden Brand');
+  });
+});

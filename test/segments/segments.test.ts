@@ -47,10 +47,10 @@ describe('segments', () => {
     expect(filter.json()).toMatchObject({ Name: 'UK fans', Label: null, Type: 'filter', BrandID: null, Filter: { countries: ['GB'] } });
 
     const all = (await call(app, 'GET', '/segments')).json();
-    expect(all.totalSize).toBe('2');
+    expect(all.totalSize).toBe(2);
     expect(all.items.map((item: { ID: string }) => item.ID)).toEqual([list.json().ID, filter.json().ID]);
     const ofBrand = (await call(app, 'GET', `/brand/${brandId}/segments`)).json();
-    expect(ofBrand).toEqual({ totalSize: '1', items: [list.json()] });
+    expect(ofBrand).toEqual({ totalSize: 1, items: [list.json()] });
   });
 
   it('edits the fields given and soft-deletes', async () => {
@@ -84,7 +84,7 @@ describe('segments', () => {
     expectError(await call(basic, 'POST', '/segment/create', { name: 'Nope' }), 403, 9, null);
     expectError(await call(basic, 'POST', '/segment/1/edit', { name: 'Nope' }), 403, 9, null);
     expectError(await call(basic, 'POST', '/segment/1/delete'), 403, 9, null);
-    expect((await call(basic, 'GET', '/segments')).json()).toEqual({ totalSize: '0', items: [] });
+    expect((await call(basic, 'GET', '/segments')).json()).toEqual({ totalSize: 0, items: [] });
     expect(await segmentCount(basic)).toBe(0);
   });
 
@@ -94,7 +94,7 @@ describe('segments', () => {
     expectError(await call(stranger, 'POST', `/segment/${mine.ID}/delete`), 404, 5, 'id');
     expectError(await call(stranger, 'GET', `/brand/${brandId}/segments`), 404, 5, 'id');
     expectError(await call(stranger, 'POST', '/segment/create', { name: 'X', brandid: brandId }), 404, 5, 'brandid');
-    expect((await call(stranger, 'GET', '/segments')).json()).toEqual({ totalSize: '0', items: [] });
+    expect((await call(stranger, 'GET', '/segments')).json()).toEqual({ totalSize: 0, items: [] });
   });
 
   it('is the same through GraphQL, with Brand.segments and Segment.brand', async () => {

@@ -79,7 +79,7 @@ export const listBrandsRoute = defineRoute({
     const { offset, limit } = params.limit();
     return { type: params.string('type'), first: limit, offset };
   },
-  shape: ({ brands }) => ({ totalSize: String(brands.totalCount), items: brands.nodes.map(brandRecord) }),
+  shape: ({ brands }) => ({ totalSize: brands.totalCount, items: brands.nodes.map(brandRecord) }),
 });
 
 export const createBrandRoute = defineRoute({
@@ -130,7 +130,7 @@ function crossoverRoute(path: string, withBrand: boolean) {
       };
     },
     shape: ({ crossover }) => ({
-      totalSize: String(crossover.totalCount),
+      totalSize: crossover.totalCount,
       items: crossover.nodes.map((node) => ({
         ...brandRecord(node.brand),
         ActiveMembers: String(node.activeMembers),

@@ -64,7 +64,7 @@ export const listSegmentsRoute = defineRoute({
   path: '/segments',
   document: ListSegmentsDocument,
   variables: () => ({}),
-  shape: ({ segments }) => ({ totalSize: String(segments.length), items: segments.map(segmentRecord) }),
+  shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
 });
 
 export const brandSegmentsRoute = defineRoute({
@@ -72,7 +72,7 @@ export const brandSegmentsRoute = defineRoute({
   path: '/brand/:id/segments',
   document: ListSegmentsDocument,
   variables: (_params, request) => ({ brandId: pathId(request) }),
-  shape: ({ segments }) => ({ totalSize: String(segments.length), items: segments.map(segmentRecord) }),
+  shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
 });
 
 export const createSegmentRoute = defineRoute({
