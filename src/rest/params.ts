@@ -46,12 +46,12 @@ export class Params {
     return value;
   }
 
-  /** `1`/`true` on; `0`/`false`/absent off; anything else is an error, not a silent off. */
+  /** `1`/`true`/`yes`/`on` on; `0`/`false`/`no`/`off`/absent off (any case); anything else is an error, not a silent off. */
   boolean(name: string): boolean {
     const value = this.string(name)?.toLowerCase();
-    if (value === undefined || value === '0' || value === 'false') return false;
-    if (value === '1' || value === 'true') return true;
-    throw invalidParameter(name, 'expected 1, 0, true or false');
+    if (value === undefined || falseWords.has(value)) return false;
+    if (trueWords.has(value)) return true;
+    throw invalidParameter(name, 'expected 1 or 0 (true/false, yes/no and on/off are read too)');
   }
 
   int(name: string, { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
@@ -71,14 +71,22 @@ export class Params {
     return items.length ? items : undefined;
   }
 
-  /** A calendar date written day first (`dd-mm-yyyy`, or `dd/mm/yyyy` where the operation says so), as ISO `YYYY-MM-DD`. */
-  dayFirstDate(name: string, separator: '-' | '/'): string | undefined {
+  /**
+   * A calendar date as ISO `YYYY-MM-DD`, written day first with dashes or slashes (`dd-mm-yyyy`,
+   * `dd/mm/yyyy`: register and update document one each, and callers mix them up) or year first
+   * (`yyyy-mm-dd`). A four-digit first part means year first, so the two orders cannot be confused.
+   */
+  date(name: string): string | undefined {
     const value = this.string(name);
     if (value === undefined) return undefined;
-    const [day, month, year] = value.split(separator);
-    const iso = `${year}-${month?.padStart(2, '0')}-${day?.padStart(2, '0')}`;
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? parseTimestamp(iso) : undefined;
-    if (!date) throw invalidParameter(name, `expected a date as dd${separator}mm${separator}yyyy`);
+    const dayFirst = /^(\d{1,2})([-/])(\d{1,2})\2(\d{4})$/.exec(value);
+    const yearFirst = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value);
+    const parts = dayFirst ? [dayFirst[4], dayFirst[3], dayFirst[1]] : yearFirst ? [yearFirst[1], yearFirst[2], yearFirst[3]] : undefined;
+    const iso = parts && `${parts[0]}-${parts[1].padStart(2, '0')}-${parts[2].padStart(2, '0')}`;
+    const date = iso ? parseTimestamp(iso) : undefined; // undefined for 31-02 and other impossible dates
+    if (!date) {
+      throw invalidParameter(name, 'expected a date as dd-mm-yyyy, dd/mm/yyyy or yyyy-mm-dd');
+    }
     return iso;
   }
 
@@ -141,6 +149,9 @@ export class Params {
     return { offset, limit: Math.min(limit, defaults.max) };
   }
 }
+
+const trueWords = new Set(['1', 'true', 'yes', 'on']);
+const falseWords = new Set(['0', 'false', 'no', 'off']);
 
 function scalarText(raw: unknown): string | undefined {
   if (typeof raw === 'string') return raw;

@@ -375,8 +375,10 @@ describe('GET /v1.1/member/[id] with showactions, showbrands, showposition', () 
   it('clamps its window at three months and checks its parameters', async () => {
     const body = (await get(app, `/member/${m3}`, { showbrands: 1, period: '12 months' })).json();
     expect(body.brands[0].Score).toBe('9');
-    expect((await get(app, `/member/${m3}`, { threshold: 2 })).json().error).toMatchObject({ code: 4, param: 'threshold' });
-    expect((await get(app, `/member/${m3}`, { limit: 2 })).json().error).toMatchObject({ code: 4, param: 'limit' });
+    // Without showbrands/showactions they are ignored (as the old interface did), but not malformed.
+    expect((await get(app, `/member/${m3}`, { threshold: 2 })).json().error).toBeUndefined();
+    expect((await get(app, `/member/${m3}`, { threshold: 'two' })).json().error).toMatchObject({ code: 4, param: 'threshold' });
+    expect((await get(app, `/member/${m3}`, { limit: 'x,2' })).json().error).toMatchObject({ code: 4, param: 'limit' });
     expect((await get(stranger, `/member/${m3}`, { showactions: 1 })).json().error).toMatchObject({ code: 5 });
   });
 });

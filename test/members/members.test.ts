@@ -126,7 +126,7 @@ describe('POST /v1.1/member/register', () => {
     [{ service: 'email', email: 'new@b.co', password: 'short' }, 4, 'password'],
     [{ service: 'youtube', uid: '1' }, 3, 'authtoken'],
     [{ service: 'youtube', authtoken: 'x' }, 3, 'uid'],
-    [{ service: 'email', email: 'a@b.co', password: 'long enough', birthdate: '1990-12-10' }, 4, 'birthdate'],
+    [{ service: 'email', email: 'a@b.co', password: 'long enough', birthdate: '1990/12/10' }, 4, 'birthdate'],
     [{ service: 'email', email: 'a@b.co', password: 'long enough', birthdate: '31-02-1990' }, 4, 'birthdate'],
     [{ service: 'email', email: 'a@b.co', password: 'long enough', gender: 'X' }, 4, 'gender'],
     [{ service: 'email', email: 'a@b.co', password: 'long enough', country: 'GBR' }, 4, 'country'],
@@ -224,7 +224,7 @@ describe('update, reset, verify, merge, delete', () => {
     const response = await call(app, 'POST', `/v1.1/member/${envelope.data.ID}/update`, { firstname: 'Grace', bio: 'Plays bass', birthdate: '01/02/1985', state: 'Kent', email });
     expect(response.json().data).toMatchObject({ FirstName: 'Grace', Bio: 'Plays bass', State: 'Kent', Email: email });
     expect((await call(app, 'POST', '/v1.1/member/login', { service: 'email', email, password: 'correct horse' })).statusCode).toBe(200);
-    const bad = await call(app, 'POST', `/v1.1/member/${envelope.data.ID}/update`, { birthdate: '1985-02-01' });
+    const bad = await call(app, 'POST', `/v1.1/member/${envelope.data.ID}/update`, { birthdate: '02-30-1985' });
     expect(bad.json().error).toMatchObject({ code: 4, param: 'birthdate' });
   });
 

@@ -271,3 +271,57 @@ describe('6. totalSize is a JSON number everywhere, as in the listing sample', (
     expect(foreign.body).not.toContain('Hidden Brand');
   });
 });
+
+describe('7. lenient where the old interface was lenient', () => {
+  it('ignores limit and threshold on member show without showactions or showbrands, but not their form', async () => {
+    const member = await register();
+    const plain = await ok(await call(app, 'GET', `/member/${member.id}`));
+    expect(await ok(await call(app, 'GET', `/member/${member.id}`, { limit: 5, threshold: 2 }))).toEqual({ ...plain, jwt: expect.any(String) });
+    const withActions = await ok(await call(app, 'GET', `/member/${member.id}`, { limit: 5, threshold: 2, showactions: 'yes' }));
+    expect(withActions.actions).toEqual([]);
+    expectError(await call(app, 'GET', `/member/${member.id}`, { limit: 'lots' }), 400, 4, 'limit');
+    expectError(await call(app, 'GET', `/member/${member.id}`, { threshold: 0 }), 400, 4, 'threshold');
+  });
+
+  it('reads yes/no and on/off as booleans, and refuses other words naming the parameter', async () => {
+    const member = await register();
+    const shown = await ok(await call(app, 'GET', `/member/${member.id}`, { extended: 'on', showbrands: 'Yes', showactions: 'no', showposition: 'off' }));
+    expect(shown.data.Extended).toEqual(expect.objectContaining({ email: member.email }));
+    expect(shown.brands).toEqual([]);
+    expect(shown.actions).toBeUndefined();
+    expect(shown.data.AEPosition).toBeUndefined();
+    expectError(await call(app, 'GET', `/member/${member.id}`, { extended: 'si' }), 400, 4, 'extended');
+  });
+
+  it('reads birthdate as dd-mm-yyyy, dd/mm/yyyy or yyyy-mm-dd on register and update', async () => {
+    const birthDate = async (id: number) => (await t.database.db.select().from(members).where(eq(members.id, id)))[0].birthDate;
+    const dashes = await register(app, { birthdate: '24-12-1990' });
+    const slashes = await register(app, { birthdate: '24/12/1990' });
+    const iso = await register(app, { birthdate: '1990-12-24' });
+    for (const { id } of [dashes, slashes, iso]) expect(await birthDate(id)).toBe('1990-12-24');
+    for (const [value, expected] of [['01-02-1985', '1985-02-01'], ['3/4/1970', '1970-04-03'], ['2000-05-06', '2000-05-06']]) {
+      await ok(await call(app, 'POST', `/member/${dashes.id}/update`, { birthdate: value }));
+      expect(await birthDate(dashes.id)).toBe(expected);
+    }
+  });
+
+  it('refuses a malformed birthdate with code 4 naming it, and writes nothing', async () => {
+    const before = await memberCount(app.accountId);
+    for (const birthdate of ['31-02-1990', '12-24-1990', '1990/12/24', 'soon']) {
+      expectError(await call(app, 'POST', '/member/register', { service: 'email', email: `bd-${counter++}-${Date.now()}@example.com`, password: 'correct horse', birthdate }), 400, 4, 'birthdate');
+    }
+    expect(await memberCount(app.accountId)).toBe(before);
+    const member = await register(app, { birthdate: '1990-12-24' });
+    expectError(await call(app, 'POST', `/member/${member.id}/update`, { birthdate: '1990-13-01', firstname: 'Changed' }), 400, 4, 'birthdate');
+    const [row] = await t.database.db.select().from(members).where(eq(members.id, member.id));
+    expect([row.birthDate, row.firstName]).toEqual(['1990-12-24', null]);
+  });
+
+  it("answers not found for another account's member, with any date form, and writes nothing", async () => {
+    const theirs = await register(stranger, { birthdate: '01-01-1980' });
+    const response = await call(app, 'POST', `/member/${theirs.id}/update`, { birthdate: '02/02/1990' });
+    expectError(response, 404, 5, 'id');
+    expect(response.body).not.toContain(theirs.email);
+    expect((await t.database.db.select().from(members).where(eq(members.id, theirs.id)))[0].birthDate).toBe('1980-01-01');
+  });
+});

@@ -34,6 +34,10 @@ describe('booleans', () => {
     ['TRUE', true],
     ['0', false],
     ['false', false],
+    ['yes', true],
+    ['On', true],
+    ['no', false],
+    ['OFF', false],
   ])('%s is %s', (value, expected) => {
     expect(Params.of({ flag: value }).boolean('flag')).toBe(expected);
   });
@@ -43,7 +47,23 @@ describe('booleans', () => {
   });
 
   it('anything else is an error naming the parameter', () => {
-    expect(failure(() => Params.of({ details: 'yes' }).boolean('details'))).toMatchObject({ code: 'INVALID_PARAMETER', param: 'details' });
+    expect(failure(() => Params.of({ details: 'maybe' }).boolean('details'))).toMatchObject({ code: 'INVALID_PARAMETER', param: 'details' });
+    expect(failure(() => Params.of({ details: 'y' }).boolean('details'))).toMatchObject({ code: 'INVALID_PARAMETER', param: 'details' });
+  });
+});
+
+describe('dates', () => {
+  it.each([
+    ['24-12-1990', '1990-12-24'],
+    ['24/12/1990', '1990-12-24'],
+    ['1990-12-24', '1990-12-24'],
+    ['1/2/2001', '2001-02-01'],
+  ])('%s is %s', (value, expected) => {
+    expect(Params.of({ birthdate: value }).date('birthdate')).toBe(expected);
+  });
+
+  it.each(['31-02-1990', '12-24-1990', '24.12.1990', '24-12/1990', '1990/12/24', '90-12-24', 'yesterday'])('%s is an error naming the parameter', (value) => {
+    expect(failure(() => Params.of({ birthdate: value }).date('birthdate'))).toMatchObject({ code: 'INVALID_PARAMETER', param: 'birthdate' });
   });
 });
 

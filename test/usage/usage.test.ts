@@ -56,6 +56,8 @@ describe('GET /v1.1/account/usage', () => {
         end_date: formatTimestamp(new Date(today.getTime() + 86_400_000)),
         timezone: 'UTC',
         interval: 'per hour',
+        clamped: false,
+        notice: null,
         hits_total: { TotalHitsForPeriod: 5, TotalHitsPerHour: hours },
         hits_per_application: [
           { ApplicationID: String(tenant.applicationId), ApplicationName: expect.any(String), TotalHitsForPeriod: 5, HitsPerHour: hours },
@@ -115,9 +117,34 @@ describe('GET /v1.1/account/usage', () => {
   });
 
   it.each([
-    ['interval=hour&start_date=2026-11-01&period=8%20day', 4, 'period'],
-    ['interval=day&start_date=2026-01-01&end_date=2026-06-01', 4, 'end_date'],
-    ['interval=month&start_date=2025-12-01&period=13%20month', 4, 'period'],
+    ['hour', '&period=8%20day', 7 * 24, '7 days'],
+    ['day', '&period=120%20day', 90, '90 days'],
+    ['month', '&period=13%20month', 12, '12 months'],
+  ])('clamps a %s range longer than its maximum and says so', async (interval, range, buckets, maxText) => {
+    const tenant = await t.tenant('basic');
+    const start = truncate(new Date(now.getTime() - 10 * 86_400_000), interval === 'month' ? 'month' : 'day');
+    const response = await usage(tenant.apiKey, `interval=${interval}&start_date=${encodeURIComponent(formatTimestamp(start))}${range}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const [body] = response.json();
+    expect(body.clamped).toBe(true);
+    expect(body.notice).toBe(`The range was cut to ${maxText} after start_date: interval ${interval} covers at most ${maxText}.`);
+    const list = body.hits_total[`TotalHitsPer${interval[0].toUpperCase()}${interval.slice(1)}`];
+    expect(list).toHaveLength(buckets);
+    const graphql = await t.graphql(tenant.apiKey, `query($s: DateTime!) { usage(interval: DAY, start: $s, end: "2099-01-01T00:00:00Z") { clamped notice end } }`, { s: start.toISOString() });
+    expect(graphql.body.data.usage).toEqual({ clamped: true, notice: expect.stringContaining('90 days'), end: new Date(start.getTime() + 90 * 86_400_000).toISOString() });
+  });
+
+  it('clamps an end_date beyond the maximum, and leaves a range within it alone', async () => {
+    const tenant = await t.tenant('basic');
+    const long = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-06-01')).json()[0];
+    expect([long.start_date, long.end_date, long.clamped]).toEqual(['2026-01-01 00:00:00', '2026-04-01 00:00:00', true]);
+    const within = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-03-01')).json()[0];
+    expect([within.end_date, within.clamped, within.notice]).toEqual(['2026-03-01 00:00:00', false, null]);
+  });
+
+  it.each([
+    ['interval=hour&start_date=2026-11-01&period=8%20fortnight', 4, 'period'],
+    ['interval=day&start_date=2026-01-01&end_date=June', 4, 'end_date'],
     ['interval=hour&start_date=2026-11-01', 3, 'end_date'],
     ['interval=week&start_date=2026-11-01&period=1%20day', 4, 'interval'],
     ['start_date=2026-11-01&period=1%20day', 3, 'interval'],
@@ -151,9 +178,9 @@ describe('usage over GraphQL', () => {
     expect(body.data.usage.applications).toEqual([{ applicationId: String(tenant.applicationId), hits: 2 }]);
   });
 
-  it('refuses a range longer than the interval allows, with the numeric code', async () => {
+  it('refuses a period of the wrong unit with the numeric code', async () => {
     const tenant = await t.tenant('basic');
-    const { body } = await t.graphql(tenant.apiKey, query.replace('amount: 2, unit: HOUR', 'amount: 9, unit: DAY'), { start: today.toISOString() });
+    const { body } = await t.graphql(tenant.apiKey, query.replace('amount: 2, unit: HOUR', 'amount: 2, unit: WEEK'), { start: today.toISOString() });
     expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'period' });
   });
 });

@@ -28,26 +28,36 @@ export interface UsageCaller {
   applicationId?: number;
 }
 
-export function resolveUsageRange(request: UsageRequest, now = new Date()): { start: Date; end: Date } {
+export interface UsageRange {
+  start: Date;
+  end: Date;
+  /** Set when the range asked for was longer than the interval covers and was cut to that. */
+  notice: string | null;
+}
+
+export function resolveUsageRange(request: UsageRequest, now = new Date()): UsageRange {
   const rules = intervalRules[request.interval];
   if (request.period && request.period.unit === 'WEEK') {
     throw invalidParameter('period', 'expected a number followed by hour, day or month');
   }
-  const end = request.end ?? (request.period ? shiftByPeriod(request.start, request.period.amount, request.period.unit) : undefined);
-  if (!end) throw missingParameter('end_date', "Either 'end_date' or 'period' is required.");
-  if (end <= request.start) throw invalidParameter('end_date', 'the range must end after start_date');
-  if (shiftByPeriod(request.start, rules.max.amount, rules.max.unit) < end) {
-    throw invalidParameter(request.end ? 'end_date' : 'period', `interval ${request.interval.toLowerCase()} covers at most ${rules.maxText}`);
-  }
+  const asked = request.end ?? (request.period ? shiftByPeriod(request.start, request.period.amount, request.period.unit) : undefined);
+  if (!asked) throw missingParameter('end_date', "Either 'end_date' or 'period' is required.");
+  if (asked <= request.start) throw invalidParameter('end_date', 'the range must end after start_date');
+  // A longer range than the interval covers is cut to its maximum, as the old interface did, and the
+  // response says so instead of refusing the call.
+  const longest = shiftByPeriod(request.start, rules.max.amount, rules.max.unit);
+  const end = longest < asked ? longest : asked;
+  const notice =
+    end === asked ? null : `The range was cut to ${rules.maxText} after start_date: interval ${request.interval.toLowerCase()} covers at most ${rules.maxText}.`;
   // Hits are kept for a year: earlier buckets would only ever be zero, so the range starts there.
   const oldest = truncate(shiftByPeriod(now, -usageRetention.amount, usageRetention.unit), 'day');
   const start = request.start < oldest ? oldest : request.start;
   if (start >= end) throw invalidParameter('start_date', 'usage is kept for one year; the range ends before that');
-  return { start, end };
+  return { start, end, notice };
 }
 
 export async function readUsage(db: Executor, caller: UsageCaller, request: UsageRequest, now = new Date()): Promise<Usage> {
-  const { start, end } = resolveUsageRange(request, now);
+  const { start, end, notice } = resolveUsageRange(request, now);
   const { unit } = intervalRules[request.interval];
   const applicationId = request.scope === UsageScope.APP ? caller.applicationId : undefined;
   const [apps, rows] = await Promise.all([
@@ -64,7 +74,7 @@ export async function readUsage(db: Executor, caller: UsageCaller, request: Usag
     start: at,
     hits: applications.reduce((sum, app) => sum + app.buckets[index].hits, 0),
   }));
-  return { start, end, timezone: 'UTC', interval: request.interval, hits: total(buckets), buckets, applications };
+  return { start, end, timezone: 'UTC', interval: request.interval, clamped: notice !== null, notice, hits: total(buckets), buckets, applications };
 }
 
 function total(buckets: UsageBucket[]): number {

@@ -54,6 +54,12 @@ export class Usage {
   @Field(() => UsageInterval)
   interval!: UsageInterval;
 
+  @Field(() => Boolean, { description: 'True when the range asked for was longer than the interval covers and was cut to its maximum.' })
+  clamped!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Why the range differs from the one asked for, when it was clamped.' })
+  notice!: string | null;
+
   @Field(() => Int)
   hits!: number;
 

@@ -17,7 +17,6 @@ import {
   type ServiceRecordFragment,
   type ShowMemberQuery,
 } from '../../generated/graphql.js';
-import { invalidParameter } from '../../graphql/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from './feed.routes.js';
 import { optInRecord } from './segments.routes.js';
@@ -56,7 +55,7 @@ function registrationProfile(params: Params) {
     firstName: params.string('firstname'),
     surname: params.string('surname'),
     username: params.string('username'),
-    birthDate: params.dayFirstDate('birthdate', '-'),
+    birthDate: params.date('birthdate'),
     gender: gender(params),
     city: params.string('city'),
     country: params.string('country'),
@@ -192,8 +191,8 @@ export const updateRoute = defineRoute({
       surname: params.string('surname'),
       username: params.string('username'),
       email: params.string('email'),
-      // Update writes dates with slashes, unlike register.
-      birthDate: params.dayFirstDate('birthdate', '/'),
+      // The seed documents dd/mm/yyyy here and dd-mm-yyyy at registration: both read both, and yyyy-mm-dd.
+      birthDate: params.date('birthdate'),
       address: params.string('address'),
       addressLine2: params.string('addressline2'),
       city: params.string('city'),
@@ -307,9 +306,9 @@ function showVariables(params: Params, request: FastifyRequest) {
 function showContext(params: Params) {
   const showActions = params.boolean('showactions');
   const showBrands = params.boolean('showbrands');
+  // Without showbrands (threshold) or showactions/showbrands (limit) these are ignored, as the old
+  // interface did; their form is still checked, so a malformed value is code 4 either way.
   const threshold = params.int('threshold', { min: 1 });
-  if (threshold !== undefined && !showBrands) throw invalidParameter('threshold', 'threshold applies with showbrands=1');
-  if (params.string('limit') !== undefined && !showActions && !showBrands) throw invalidParameter('limit', 'limit applies with showactions=1 or showbrands=1');
   return {
     filter: memberFilterOf(params),
     window: windowOf(params),

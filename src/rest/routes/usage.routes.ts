@@ -43,6 +43,9 @@ export const accountUsageRoute = defineRoute({
         end_date: formatTimestamp(new Date(usage.end)),
         timezone: usage.timezone,
         interval: names.text,
+        // Not in the seed: a range longer than the interval covers is cut to it, and this says so.
+        clamped: usage.clamped,
+        notice: usage.notice,
         hits_total: { TotalHitsForPeriod: usage.hits, [names.total]: buckets(usage.buckets) },
         hits_per_application: usage.applications.map((app) => ({
           ApplicationID: app.applicationId,
