@@ -11,6 +11,8 @@ export const errorCatalogue = {
   MISSING_PARAMETER: { aeCode: 3, status: 400 },
   INVALID_PARAMETER: { aeCode: 4, status: 400 },
   NOT_FOUND: { aeCode: 5, status: 404 },
+  /** A `/v1.1` path that exists, called with a method it does not take (the `Allow` header lists those). */
+  METHOD_NOT_ALLOWED: { aeCode: 5, status: 405 },
   RATE_LIMITED: { aeCode: 6, status: 429 },
   WRONG_APPLICATION: { aeCode: 7, status: 403 },
   PLAN_REQUIRED: { aeCode: 9, status: 403 },

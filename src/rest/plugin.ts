@@ -33,4 +33,38 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
       },
     });
   }
+  registerWrongMethods(app, routes);
+}
+
+/** Methods a caller might try on a `/v1.1` path; each path answers 405 for those it does not take. */
+const triedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * A path called with a method it does not take answers 405 with the error body and an `Allow`
+ * header, rather than falling through to a parametric route (`GET /member/register` is not member
+ * show of a member named "register") or to "no such operation".
+ */
+function registerWrongMethods(app: FastifyInstance, routes: readonly RestRoute[]): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    for (const method of route.methods) methods.add(method);
+    methodsByPath.set(route.path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const missing = triedMethods.filter((method) => !methods.has(method));
+    if (!missing.length) continue;
+    // Fastify answers HEAD for every GET route.
+    const allowed = [...methods].flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ');
+    app.route({
+      method: missing,
+      url: `/v1.1${path}`,
+      config: { kind: 'rest' },
+      handler: async (request, reply) => {
+        reply.header('allow', allowed);
+        const url = request.url.split('?')[0];
+        throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${url}; use ${[...methods].join(' or ')}.`, null);
+      },
+    });
+  }
 }

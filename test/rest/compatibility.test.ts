@@ -325,3 +325,50 @@ describe('7. lenient where the old interface was lenient', () => {
     expect((await t.database.db.select().from(members).where(eq(members.id, theirs.id)))[0].birthDate).toBe('1980-01-01');
   });
 });
+
+describe('8. a method a path does not take answers 405 with Allow', () => {
+  const body = (method: string, path: string, use: string) => ({
+    error: { code: 5, type: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed on /v1.1${path}; use ${use}.`, param: null },
+  });
+
+  it('answers GET /v1.1/member/register with 405, the error body and Allow: POST, not member show', async () => {
+    const response = await call(app, 'GET', '/member/register');
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.json()).toEqual(body('GET', '/member/register', 'POST'));
+    for (const path of ['/member/login', '/brand/create', '/optin', '/member/7/register', '/segment/create']) {
+      const other = await call(app, 'GET', path);
+      expect(other.statusCode, path).toBe(405);
+      expect(other.headers.allow).toBe('POST');
+      expect(other.json()).toEqual(body('GET', path, 'POST'));
+    }
+  });
+
+  it('answers other methods alike, naming GET and HEAD for read paths and both for /auth', async () => {
+    const member = await register();
+    const post = await call(app, 'POST', `/member/${member.id}`);
+    expect([post.statusCode, post.headers.allow]).toEqual([405, 'GET, HEAD']);
+    expect(post.json()).toEqual(body('POST', `/member/${member.id}`, 'GET'));
+    const put = await t.request({ method: 'PUT', url: `/v1.1/auth?apiKey=${app.apiKey}` });
+    expect([put.statusCode, put.headers.allow]).toEqual([405, 'GET, HEAD, POST']);
+    const del = await t.request({ method: 'DELETE', url: `/v1.1/member/register?apiKey=${app.apiKey}` });
+    expect([del.statusCode, del.json().error.type]).toEqual([405, 'METHOD_NOT_ALLOWED']);
+    // The operations themselves still answer, and an unknown path is still 404.
+    expect((await call(app, 'GET', `/member/${member.id}`)).statusCode).toBe(200);
+    expect((await call(app, 'GET', '/member/nothing/here')).statusCode).toBe(404);
+  });
+
+  it('writes nothing, whatever the parameters, for any key', async () => {
+    const before = await memberCount(app.accountId);
+    const query = { service: 'email', email: `get-${Date.now()}@example.com`, password: 'correct horse' };
+    expect((await call(app, 'GET', '/member/register', query)).statusCode).toBe(405);
+    expect((await call(stranger, 'GET', '/member/register', query)).statusCode).toBe(405);
+    expect((await t.request({ method: 'GET', url: '/v1.1/member/register' })).statusCode).toBe(405);
+    expect((await t.request({ method: 'GET', url: '/v1.1/member/register?apiKey=unknown-key' })).json().error.code).toBe(2);
+    expect(await memberCount(app.accountId)).toBe(before);
+    const theirs = await register(stranger);
+    const foreign = await call(app, 'POST', `/member/${theirs.id}`);
+    expect(foreign.statusCode).toBe(405);
+    expect(foreign.body).not.toContain(theirs.email);
+  });
+});
