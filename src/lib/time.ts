@@ -66,3 +66,11 @@ export function bucketStarts(start: Date, end: Date, unit: TruncateUnit): Date[]
   for (let at = truncate(start, unit); at < end; at = shiftByPeriod(at, 1, step)) starts.push(at);
   return starts;
 }
+
+/** Whole years from a `YYYY-MM-DD` birth date to `now` (UTC days): 29 February birthdays count from 1 March in other years. */
+export function ageInYears(birthDate: string, now = new Date()): number {
+  const [year, month, day] = birthDate.split('-').map(Number);
+  const years = now.getUTCFullYear() - year;
+  const beforeBirthday = now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day);
+  return beforeBirthday ? years - 1 : years;
+}

@@ -372,3 +372,33 @@ describe('8. a method a path does not take answers 405 with Allow', () => {
     expect(foreign.body).not.toContain(theirs.email);
   });
 });
+
+describe('10. GraphQL Member.age', () => {
+  const iso = (date: Date) => date.toISOString().slice(0, 10);
+  const yearsAgo = (years: number, days = 0) => {
+    const now = new Date();
+    return iso(new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate() + days)));
+  };
+  const query = 'query($id: ID!) { member(lookup: { id: $id }) { birthDate age } }';
+
+  it('answers whole years since the birth date in UTC, and null without one', async () => {
+    const birthdayToday = await register(app, { birthdate: yearsAgo(30) });
+    const birthdayTomorrow = await register(app, { birthdate: yearsAgo(30, 1) });
+    const none = await register();
+    expect((await t.graphql(app.apiKey, query, { id: String(birthdayToday.id) })).body.data.member).toEqual({ birthDate: yearsAgo(30), age: 30 });
+    expect((await t.graphql(app.apiKey, query, { id: String(birthdayTomorrow.id) })).body.data.member.age).toBe(29);
+    expect((await t.graphql(app.apiKey, query, { id: String(none.id) })).body.data.member).toEqual({ birthDate: null, age: null });
+    // members/all shows the same age.
+    const listed = await ok(await call(app, 'GET', '/members/all', { members: birthdayTomorrow.id }));
+    expect(listed.items[0].Age).toBe('29');
+  });
+
+  it('refuses a malformed id and answers not found for another account, without its age', async () => {
+    const bad = await t.graphql(app.apiKey, query, { id: 'abc' });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
+    const theirs = await register(stranger, { birthdate: '1970-01-01' });
+    const foreign = await t.graphql(app.apiKey, query, { id: String(theirs.id) });
+    expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
+    expect(foreign.body.data?.member ?? null).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
@@ -26,6 +26,7 @@ import {
   VisitInput,
 } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { ageInYears } from '../../lib/time.js';
 
 function scopeOf(context: Context): MemberScope {
   const caller = applicationCaller(context);
@@ -166,6 +167,11 @@ export class MemberResolver {
     if (context.caller.kind !== 'application') return null;
     const { accountId, applicationId } = context.caller;
     return context.identity.signingKeys.sign({ accountId, applicationId, memberId: member.id });
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'Whole years since birthDate, in UTC today; null without a birth date.' })
+  age(@Root() member: Member): number | null {
+    return member.birthDate ? ageInYears(member.birthDate) : null;
   }
 
   @FieldResolver(() => [ServiceLink])

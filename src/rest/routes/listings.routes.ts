@@ -8,7 +8,7 @@ import {
 } from '../../generated/graphql.js';
 import { encodeCursor } from '../../graphql/connection.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { formatOptionalTimestamp as time } from '../../lib/time.js';
+import { ageInYears, formatOptionalTimestamp as time } from '../../lib/time.js';
 import { displayName, isLoginNetwork } from '../../modules/networks/networks.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
@@ -19,13 +19,7 @@ import { optInRecord } from './segments.routes.js';
 type Node = ListMembersQuery['members']['edges'][number]['node'];
 
 
-function age(birthDate: string | null, now = new Date()): string | null {
-  if (!birthDate) return null;
-  const [year, month, day] = birthDate.split('-').map(Number);
-  let years = now.getUTCFullYear() - year;
-  if (now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day)) years -= 1;
-  return String(years);
-}
+const age = (birthDate: string | null): string | null => (birthDate ? String(ageInYears(birthDate)) : null);
 
 /** In listings a service names its network in full ("Spotify", "Last.fm") and tells when its token expires. */
 function listingService(service: ListingMemberFragment['services'][number]) {
