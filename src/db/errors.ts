@@ -52,6 +52,11 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** True when PostgreSQL rolled the transaction back as a deadlock victim (SQLSTATE 40P01). */
+export function isDeadlock(error: unknown): boolean {
+  return codesOf(error).includes('40P01');
+}
+
 /** True when the failure is the database being unreachable, down, restarting or full. */
 export function databaseUnavailable(error: unknown): boolean {
   // SQLSTATE class 08 is "connection exception".

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
+import { isDeadlock } from '../../db/errors.js';
 import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
 import { AppError, invalidParameter, notFound } from '../../graphql/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
@@ -135,9 +136,4 @@ export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): P
       if (attempt >= attempts || !isDeadlock(error)) throw error;
     }
   }
-}
-
-function isDeadlock(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
-  return code === '40P01';
 }

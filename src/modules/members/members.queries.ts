@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -61,7 +62,7 @@ export async function findMemberByEmail(db: Executor, accountId: number, email: 
  * verifications of one address take turns, so each merges the members verified before it.
  */
 export async function lockVerifiedEmail(db: Executor, accountId: number, email: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`verified-email:${accountId}:${email.toLowerCase()}`}, 0))`);
+  await holdTransactionLock(db, `verified-email:${accountId}:${email.toLowerCase()}`);
 }
 
 /** Members of the account with this verified address, oldest first (the oldest survives a merge). */

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { brands, optins, segments } from '../../db/schema/index.js';
 
 /** One list a member can be on. */
@@ -62,7 +63,7 @@ export async function latestOptIn(db: Executor, accountId: number, memberId: num
  */
 export async function lockList(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
   const key = `optin:${accountId}:${memberId}:${list.kind}:${list.kind === 'brand' ? list.brandId : 0}:${list.kind === 'segment' ? list.segmentId : 0}`;
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  await holdTransactionLock(db, key);
 }
 
 /**
