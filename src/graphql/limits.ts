@@ -1,8 +1,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getVariableValues } from 'graphql/execution/values.js';
-import { GraphQLError, separateOperations, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, separateOperations, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
@@ -71,13 +70,17 @@ function requestError(message: string): GraphQLError {
 }
 
 /**
- * The variables coerced to the operation's types. Execution does the same later; doing it here
- * first means a wrong variable is reported as the caller's error instead of surfacing from the cost
- * estimator (which coerces them too, and throws) as an internal one.
+ * The operation's cost. The estimator coerces the variables to the operation's types (execution
+ * does the same later), and the GraphQLError it throws for a wrong or missing variable is the
+ * caller's error, reported as such rather than as an internal one.
  */
-function assertVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): void {
-  const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
-  if (errors?.length) throw requestError(errors[0].message);
+function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown>): number {
+  try {
+    return operationCost(schema, query, variables);
+  } catch (error) {
+    if (error instanceof GraphQLError) throw requestError(error.message);
+    throw error;
+  }
 }
 
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
@@ -90,9 +93,8 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
           if (operation.operation === 'subscription') {
             throw requestError('Subscriptions are not served: run a query or a mutation.');
           }
-          assertVariables(schema, operation, request.variables ?? {});
           const query = operationName ? separateOperations(document)[operationName] ?? document : document;
-          const cost = operationCost(schema, query, request.variables ?? {});
+          const cost = costOf(schema, query, request.variables ?? {});
           if (cost > limits.maxCost) {
             throw new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
           }
