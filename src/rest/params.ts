@@ -3,14 +3,14 @@ import type { Period } from '../filters/window.js';
 import { invalidParameter, missingParameter } from '../graphql/errors.js';
 import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
 
+/** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
 /**
  * The parameters of one REST call, by the interface's rules: they come from the query string, a
  * form body or a JSON body (the query string wins on a clash); names match case-insensitively;
  * unknown names are ignored. Each reader reports the parameter by the name the caller knows.
  */
-/** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */
-const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
-
 export class Params {
   private constructor(private readonly values: Map<string, string>) {}
 

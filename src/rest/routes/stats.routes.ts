@@ -109,10 +109,10 @@ export const brandMemberStatsRoute = defineRoute({
   shape: ({ brandStats: { members, activity } }, params) => {
     const byType = (params.string('group_by') ?? '').toLowerCase() === 'type';
     const groups = activity.items.map((item) =>
-        byType
-          ? { Type: item.type, ActiveMembers: item.distinctMembers }
-          : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
-      );
+      byType
+        ? { Type: item.type, ActiveMembers: item.distinctMembers }
+        : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
+    );
     return {
       ActiveMembers: members.activeMembers,
       InactiveMembers: members.inactiveMembers,
