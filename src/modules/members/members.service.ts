@@ -437,8 +437,8 @@ function serviceDetails(input: ServiceCredentialsInput) {
  * A new identity's username: the network's own when it told one (verified profiles), otherwise the
  * `username` the caller registered with, so that member show by `service` + `username` finds them.
  */
-function registeredUsername(sealed: object, profile: Partial<q.NewMemberRow>): { username?: string } {
-  if ((sealed as { username?: string }).username || !profile.username) return {};
+function registeredUsername(sealed: Partial<q.NewServiceRow>, profile: Partial<q.NewMemberRow>): { username?: string } {
+  if (sealed.username || !profile.username) return {};
   return { username: profile.username };
 }
 
