@@ -24,6 +24,7 @@ import { digestToken, newAccessToken } from '../src/modules/identity/access-toke
 import { createTokenCipher } from '../src/modules/identity/token-cipher.js';
 import { openDatabase } from '../src/db/client.js';
 import { createApplication } from '../src/modules/tenancy/tenancy.service.js';
+import { buildWindows } from '../src/modules/scoring/score-windows.worker.js';
 import { benchDefaults, scales, type ScaleName } from './settings.js';
 import { createRandom } from './random.js';
 import { checkIndexes, dropIndexes, restoreIndex, secondaryIndexes } from './indexes.js';
@@ -333,6 +334,18 @@ async function main() {
     await checkIndexes(sql, bulkTables, saved);
 
     await sql.unsafe(`drop schema ${scratch} cascade`);
+    // The kept totals of the standard windows (rankings read them), in one pass over the records.
+    const windowsEnd = new Date(plan.now);
+    const totalsWritten = async () => {
+      const [row] = await sql`select pg_total_relation_size('score_window_totals') as bytes`;
+      return `totals ${grouped(Number(row.bytes) / 2 ** 20)} MB written`;
+    };
+    const totalsRows = await progress.phase('score windows', { detail: totalsWritten }, async () => {
+      await buildWindows(handle.db, accountId, windowsEnd);
+      const [row] = await sql`select count(*)::int as rows from score_window_totals where account_id = ${accountId}`;
+      return row.rows as number;
+    });
+    rows += totalsRows;
     // Vacuum sets the visibility map, so the rollup's covering indexes serve index-only scans at once.
     await progress.phase('vacuum analyze', {}, async () => {
       const tables = (await sql`select relname from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace order by pg_relation_size(oid) desc`).map((row) => row.relname as string);

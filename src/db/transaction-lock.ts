@@ -6,6 +6,8 @@ import type { Executor } from './client.js';
  * advisory lock on the name's hash): transactions about the same thing take turns, without a row to
  * lock. Use inside `db.transaction`; outside one the lock would end with the statement.
  */
-export async function holdTransactionLock(tx: Executor, name: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+export async function holdTransactionLock(tx: Executor, name: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+  // Shared holders run side by side and only keep an exclusive holder out (a readers–writer lock).
+  const take = mode === 'shared' ? sql`pg_advisory_xact_lock_shared` : sql`pg_advisory_xact_lock`;
+  await tx.execute(sql`select ${take}(hashtextextended(${name}, 0))`);
 }

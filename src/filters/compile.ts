@@ -28,6 +28,11 @@ export interface CompiledFilter {
   window: ResolvedWindow | undefined;
   /** The brand the filter is about (its own or its segment's), for shaping responses. */
   brandId: number | undefined;
+  /**
+   * When the activity conditions are no more than a brand (repeatable records, any activity and
+   * network): that brand, or 0 for every brand. The kept per-member totals count exactly this.
+   */
+  totalsBrandId: number | undefined;
   activity(columns: ActivityColumns): SQL | undefined;
   member(): SQL | undefined;
 }
@@ -192,6 +197,7 @@ export async function compileFilter(
     accountId,
     window,
     brandId: scopeBrandId,
+    totalsBrandId: activityIds || services?.length || f.includeOneTime ? undefined : (scopeBrandId ?? 0),
     activity(columns) {
       return and(
         scopeBrandId ? sql`${columns.brandId} = ${scopeBrandId}` : undefined,

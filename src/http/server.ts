@@ -14,6 +14,7 @@ import { getSchema } from '../graphql/schema.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
+import { ScoreWindowsWorker } from '../modules/scoring/score-windows.worker.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { restRoutes } from '../rest/table.js';
@@ -49,6 +50,7 @@ export interface Gateway {
   app: FastifyInstance;
   meter: UsageMeter;
   activityQueue: ActivityQueue;
+  scoreWindows: ScoreWindowsWorker;
   /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
   close(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
+  const scoreWindows = new ScoreWindowsWorker(database.db, logger);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
 
@@ -183,15 +186,18 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
 
   meter.start();
   activityQueue.start();
+  scoreWindows.start();
   return {
     app,
     meter,
     activityQueue,
+    scoreWindows,
     async close() {
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
       await meter.stop();
       await activityQueue.stop();
+      await scoreWindows.stop();
       await limiter.close();
       await identity.close();
     },

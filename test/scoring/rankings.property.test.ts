@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom, type Random } from '../../bench/random.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { PeriodUnit, WindowInput } from '../../src/filters/window.types.js';
+import { compileFilter } from '../../src/filters/compile.js';
+import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { standardWindows } from '../../src/modules/scoring/score-windows.js';
+import { coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
 
@@ -11,6 +15,9 @@ import { createActivity, insertBrand, insertMembers, record, type RecordSpec } f
  * windows (relative and absolute, edges inside days), filters and orders. Every page of the
  * ranking is walked with its cursors, and the order, points, record counts, total and positions
  * must equal what summing the records says. Whatever makes rankings faster must keep this green.
+ *
+ * Standard windows are read from the kept per-member totals (score-windows.ranking.ts), every
+ * other window from the daily rollup: both are checked.
  *
  * The seed is printed on failure; PROPERTY_SEED replays one, PROPERTY_RUNS asks for more cases.
  */
@@ -64,6 +71,10 @@ beforeAll(async () => {
   recordTimes = specs.map((spec) => Date.parse(spec.completedAt));
   await record(t, tenant, specs.slice(0, 400));
   await record(t, tenant, specs.slice(400));
+  // The kept totals of the standard windows, ending seven minutes ago: rankings over those windows
+  // read them and correct the records since (and at the start edge) from the raw records.
+  await t.gateway.scoreWindows.stop();
+  await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() - 7 * 60_000));
 }, 120_000);
 afterAll(() => t.close());
 
@@ -111,7 +122,10 @@ interface Case {
 
 function randomCase(rng: Random): Case {
   const window: Case['window'] = {};
-  if (rng() < 0.5) {
+  if (rng() < 0.3) {
+    // A standard window, served from the kept totals when the filter allows.
+    window.period = rng.pick(standardWindows).period as Case['window']['period'];
+  } else if (rng() < 0.5) {
     const unit = rng.pick(['HOUR', 'DAY', 'WEEK', 'MONTH'] as const);
     const most = { HOUR: 72, DAY: 200, WEEK: 30, MONTH: 7 }[unit];
     window.period = { amount: 1 + Math.floor(rng() * most), unit: unit as PeriodUnit };
@@ -218,9 +232,12 @@ function positionOf(ranked: Ranked[], points: number): string {
 describe('rankings equal the brute force over raw records', () => {
   it(`on ${runs} generated cases (seed ${seed})`, async () => {
     let compared = 0;
+    let fromTotals = 0;
     for (let run = 0; run < runs; run += 1) {
       const test = randomCase(random);
       const label = `seed ${seed}, case ${run}: ${JSON.stringify(test)}`;
+      const resolved = resolveWindow(windowInput(test), listingWindow);
+      if (await planFromTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, test.filter, resolved), resolved)) fromTotals += 1;
       const before = new Date();
       const { nodes, totalCount } = await walk(test);
       const after = new Date();
@@ -234,7 +251,10 @@ describe('rankings equal the brute force over raw records', () => {
       expect(nodes.map((node) => node.position), label).toEqual(expected.map((row) => positionOf(expected, row.points)));
       compared += 1;
     }
-    // Nearly every case must have been decided, or the test would prove little.
+    // Nearly every case must have been decided, or the test would prove little; and both ways of
+    // ranking (kept totals, daily rollup) must have been tried.
     expect(compared).toBeGreaterThan(runs * 0.9);
+    expect(fromTotals).toBeGreaterThan(runs * 0.05);
+    expect(fromTotals).toBeLessThan(runs);
   }, 300_000);
 });

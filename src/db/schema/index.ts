@@ -6,3 +6,4 @@ export * from './catalogue.js';
 export * from './activities.js';
 export * from './presave.js';
 export * from './widget.js';
+export * from './scoring.js';

@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { activityRecords, memberActivityDaily } from '../../db/schema/index.js';
+import { moveTotals } from '../scoring/score-windows.queries.js';
 import { applyRollupDeltas, rollupDeltas } from './activities.queries.js';
 
 /**
  * Moves a merged member's records and rollups to the survivor. A one-time activity both members
- * performed is kept once (the survivor's); the rollup rows of the two members are added together.
+ * performed is kept once (the survivor's); the rollup rows and kept totals of the two members are added together.
  */
 export async function mergeActivities(tx: Transaction, accountId: number, survivorId: number, mergedId: number): Promise<void> {
   const duplicates = await tx
@@ -28,4 +29,5 @@ export async function mergeActivities(tx: Transaction, accountId: number, surviv
   const daily = memberActivityDaily;
   const moved = await tx.delete(daily).where(and(eq(daily.accountId, accountId), eq(daily.memberId, mergedId))).returning();
   await applyRollupDeltas(tx, moved.map((row) => ({ ...row, memberId: survivorId })));
+  await moveTotals(tx, accountId, mergedId, survivorId);
 }

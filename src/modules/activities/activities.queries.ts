@@ -3,6 +3,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
+import { countRecordsIn } from '../scoring/score-windows.queries.js';
 
 export type DefinitionRow = typeof activityDefinitions.$inferSelect;
 export type NewDefinitionRow = typeof activityDefinitions.$inferInsert;
@@ -143,6 +144,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[]): Prom
   if (!rows.length) return [];
   const inserted = await tx.insert(activityRecords).values(rows).onConflictDoNothing().returning();
   await applyRollupDeltas(tx, rollupDeltas(inserted, 1));
+  if (inserted.length) await countRecordsIn(tx, inserted[0].accountId, inserted, 1);
   return inserted;
 }
 
@@ -177,6 +179,7 @@ export async function deleteRecords(tx: Transaction, accountId: number, memberId
     )
     .returning();
   await applyRollupDeltas(tx, rollupDeltas(deleted, -1));
+  await countRecordsIn(tx, accountId, deleted, -1);
   return deleted;
 }
 

@@ -30,6 +30,7 @@ import type {
   VisitInput,
 } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { forgetTotals } from '../scoring/score-windows.queries.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
 export interface MemberScope {
@@ -295,7 +296,11 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
 
 export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
   const member = await requireMember(scope.db, scope.accountId, id);
-  return q.deleteMember(scope.db, scope.accountId, member.id);
+  return scope.db.transaction(async (tx) => {
+    // The kept totals have no foreign key to cascade: they and their member counts go first.
+    await forgetTotals(tx, scope.accountId, member.id);
+    return q.deleteMember(tx, scope.accountId, member.id);
+  });
 }
 
 /** New network tokens from the network's refresh grant, stored sealed. */

@@ -5,6 +5,7 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import type { MemberRow } from '../members/members.queries.js';
 import { countedRows } from './counted-rows.js';
+import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -48,11 +49,14 @@ function keysetCondition(
 }
 
 /**
- * Members active in the window under the filter, ranked by score (points, then id). Scores come
- * from the daily rollup (see counted-rows.ts), so a six-month ranking reads no raw records but
- * those of its two partial days.
+ * Members active in the window under the filter, ranked by score (points, then id). Standard
+ * windows are read from the kept per-member totals (score-windows.ranking.ts); any other window
+ * or activity filter from the daily rollup (see counted-rows.ts), so a six-month ranking reads no
+ * raw records but those of its two partial days.
  */
 export async function membersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow, direction: Direction, page: Page): Promise<ListedMember[]> {
+  const plan = await planFromTotals(db, filter, window);
+  if (plan) return rankFromTotals(db, plan, direction, page);
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({
@@ -93,6 +97,8 @@ export async function membersByScore(db: Executor, filter: CompiledFilter, windo
 
 /** How many members a score ranking holds. */
 export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
+  const plan = await planFromTotals(db, filter, window);
+  if (plan) return countFromTotals(db, plan);
   const counted = countedRows(db, filter, window);
   const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
   const [row] = await db
@@ -181,6 +187,8 @@ export async function scoresOf(db: Executor, filter: CompiledFilter, window: Res
  * more points, counted up to 1000 (beyond that the interface shows `999+`).
  */
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
+  const plan = await planFromTotals(db, filter, window);
+  if (plan) return countAboveFromTotals(db, plan, points, 1000);
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })

@@ -7,6 +7,7 @@ import { listingWindow, resolveWindow, type ResolvedWindow } from '../../filters
 import type { WindowInput } from '../../filters/window.types.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { countedRows } from '../scoring/counted-rows.js';
+import { executeRows } from '../../db/rows.js';
 
 const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'requiredFields'] as const;
 const idFields = ['brandId', 'segmentId', 'membersFromSegment'] as const;
@@ -88,9 +89,9 @@ export async function computeSegmentMembers(db: Database, accountId: number, seg
       .delete(segmentMembers)
       .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.segmentId, segment.id), memberId ? eq(segmentMembers.memberId, memberId) : undefined));
     const matched = membersOf(tx, filter, window, saved.aboutActivity, memberId).as('matched');
-    const inserted = await tx.execute(sql`insert into ${segmentMembers} (account_id, segment_id, member_id)
+    const inserted = await executeRows(tx, sql`insert into ${segmentMembers} (account_id, segment_id, member_id)
       select ${accountId}, ${segment.id}, ${matched.id} from ${matched} returning 1`);
-    return Array.isArray(inserted) ? inserted.length : ((inserted as { rows?: unknown[] }).rows?.length ?? 0);
+    return inserted.length;
   });
 }
 

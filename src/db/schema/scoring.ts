@@ -1,0 +1,42 @@
+import { index, integer, pgTable, primaryKey, smallint, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './tenancy.js';
+
+/**
+ * The standard windows an account's per-member totals are kept for (one row per window, see
+ * `src/modules/scoring/score-windows.ts` for the ids): the totals count the repeatable records that
+ * completed in [covered_from, covered_until). A worker moves both ends forward; a ranking corrects
+ * the few records between these ends and its own window's.
+ */
+export const scoreWindows = pgTable('score_windows', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  windowId: smallint('window_id').notNull(),
+  coveredFrom: timestamp('covered_from', { withTimezone: true, precision: 6 }).notNull(),
+  coveredUntil: timestamp('covered_until', { withTimezone: true, precision: 6 }).notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.windowId] })]);
+
+/**
+ * Each member's points and records in a standard window, over every brand (`brand_id` 0) and per
+ * brand. Members without records in the window have no row, so the rows are the active members.
+ */
+export const scoreWindowTotals = pgTable('score_window_totals', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  windowId: smallint('window_id').notNull(),
+  brandId: integer('brand_id').notNull(),
+  // No foreign key to members: its key-share locks would make the totals worker wait on merges.
+  // Deleting a member takes its totals out first (score-windows.queries.ts), counts included.
+  memberId: integer('member_id').notNull(),
+  points: integer('points').notNull(),
+  activityCount: integer('activity_count').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.accountId, t.windowId, t.brandId, t.memberId] }),
+  // A ranking reads this index in order and stops after its page (plus the members its window's edges change).
+  index('score_window_totals_ranking_idx').on(t.accountId, t.windowId, t.brandId, t.points.desc(), t.memberId, t.activityCount),
+]);
+
+/** How many members have a row in `score_window_totals` per window and brand: `totalmembercount` without a scan. */
+export const scoreWindowCounts = pgTable('score_window_counts', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  windowId: smallint('window_id').notNull(),
+  brandId: integer('brand_id').notNull(),
+  members: integer('members').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.windowId, t.brandId] })]);

@@ -1,0 +1,378 @@
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Executor, Transaction } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
+import { holdTransactionLock } from '../../db/transaction-lock.js';
+import { activityRecords, members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
+import type { MemberRow } from '../members/members.queries.js';
+import type { ResolvedWindow } from '../../filters/window.js';
+import type { CoveredWindow, SignedSpan } from './score-windows.js';
+
+/**
+ * Two locks per account keep the totals exact:
+ * - `score-windows` (readers–writer): a transaction that stores records holds it shared from before
+ *   its insert until it commits; the worker that moves the covered windows holds it exclusively. So
+ *   the worker never folds in a window end while a record on the near side of it is uncommitted.
+ * - `score-totals` (exclusive): whoever changes totals (the worker, a late record, a deletion, a
+ *   merge) takes turns, so the member counts computed from "before" and "after" stay right.
+ * Always in this order.
+ */
+export const holdWindowsLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') =>
+  holdTransactionLock(tx, `score-windows:${accountId}`, mode);
+const holdTotalsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-totals:${accountId}`);
+
+export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
+  const rows = await db
+    .select({ windowId: scoreWindows.windowId, from: scoreWindows.coveredFrom, until: scoreWindows.coveredUntil })
+    .from(scoreWindows)
+    .where(eq(scoreWindows.accountId, accountId))
+    .orderBy(asc(scoreWindows.windowId));
+  return rows;
+}
+
+export async function saveCoverage(tx: Transaction, accountId: number, windows: readonly CoveredWindow[]) {
+  if (!windows.length) return;
+  await tx
+    .insert(scoreWindows)
+    .values(windows.map((w) => ({ accountId, windowId: w.windowId, coveredFrom: w.from, coveredUntil: w.until })))
+    .onConflictDoUpdate({
+      target: [scoreWindows.accountId, scoreWindows.windowId],
+      set: { coveredFrom: sql`excluded.covered_from`, coveredUntil: sql`excluded.covered_until` },
+    });
+}
+
+/** Accounts with records and no covered windows yet, and accounts whose windows the worker should move. */
+export async function accountsToCover(db: Executor): Promise<number[]> {
+  const rows = await executeRows<{ account_id: number }>(db, sql`
+    select a.id as account_id from accounts a
+    where exists (select 1 from ${activityRecords} r where r.account_id = a.id)
+       or exists (select 1 from ${scoreWindows} w where w.account_id = a.id)
+    order by a.id`);
+  return rows.map((row) => Number(row.account_id));
+}
+
+const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** (window, start, end, sign) rows, the spans each window's records are counted over. */
+function spansTable(spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
+  const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestamp(span.start)}, ${timestamp(span.end)}, ${span.sign}::int)`);
+  return sql`(values ${sql.join(rows, sql`, `)}) as s(window_id, start_at, end_at, sign)`;
+}
+
+/**
+ * Per window, member and brand (0: every brand), the signed points and records of the repeatable
+ * records in the spans: the change a span makes to the totals. Brandless records count in 0 only.
+ */
+function recordDeltas(accountId: number, spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
+  return sql`
+    select s.window_id, case when grouping(r.brand_id) = 1 then 0 else r.brand_id end as brand_id, r.member_id,
+      sum(s.sign * r.points) as points, sum(s.sign) as activity_count
+    from ${spansTable(spans)}
+    join ${activityRecords} r on r.account_id = ${accountId} and not r.one_time
+      and r.completed_at >= s.start_at and r.completed_at < s.end_at
+    group by grouping sets ((s.window_id, r.member_id, r.brand_id), (s.window_id, r.member_id))
+    having grouping(r.brand_id) = 1 or r.brand_id is not null`;
+}
+
+/**
+ * Adds `delta` — rows of (window_id, brand_id, member_id, points, activity_count), keys may repeat —
+ * to the totals, keeps the member counts, and removes members left with no records. Holds the
+ * totals lock; the caller's transaction must hold the windows lock.
+ */
+async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
+  await holdTotalsLock(tx, accountId);
+  const t = scoreWindowTotals;
+  const emptied = await executeRows<{ window_id: number; brand_id: number; member_id: number }>(tx, sql`
+    with delta as (
+      select window_id, brand_id, member_id, sum(points)::int as points, sum(activity_count)::int as activity_count
+      from (${delta}) d group by 1, 2, 3
+    ),
+    before as (
+      select d.window_id, d.brand_id, d.member_id, coalesce(t.activity_count, 0) as old_count
+      from delta d left join ${t} t on t.account_id = ${accountId} and t.window_id = d.window_id
+        and t.brand_id = d.brand_id and t.member_id = d.member_id
+    ),
+    applied as (
+      insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
+      select ${accountId}, window_id, brand_id, member_id, points, activity_count from delta order by 2, 3, 4
+      on conflict (account_id, window_id, brand_id, member_id) do update
+        set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count
+      returning window_id, brand_id, member_id, activity_count
+    ),
+    counted as (
+      insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
+      select ${accountId}, a.window_id, a.brand_id,
+        sum(case when b.old_count <= 0 and a.activity_count > 0 then 1 when b.old_count > 0 and a.activity_count <= 0 then -1 else 0 end)::int
+      from applied a join before b using (window_id, brand_id, member_id)
+      group by a.window_id, a.brand_id
+      on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members
+    )
+    select window_id, brand_id, member_id from applied where activity_count <= 0`);
+  const keys = emptied.map((row) => sql`(${Number(row.window_id)}::smallint, ${Number(row.brand_id)}::int, ${Number(row.member_id)}::int)`);
+  if (keys.length) {
+    await tx.execute(sql`delete from ${t} where account_id = ${accountId}
+      and (window_id, brand_id, member_id) in (${sql.join(keys, sql`, `)})`);
+  }
+}
+
+/** Moves each window's totals to its new coverage: adds the records of the spans given per window. */
+export async function foldSpans(tx: Transaction, accountId: number, spans: readonly { windowId: number; span: SignedSpan }[]) {
+  if (spans.length) await applyTotalsDelta(tx, accountId, recordDeltas(accountId, spans));
+}
+
+/**
+ * First coverage of an account: totals of every standard window ending at `until`, from one pass
+ * over the records (each record joins the windows it falls in). The account has no totals yet.
+ */
+export async function buildTotals(tx: Transaction, accountId: number, windows: readonly CoveredWindow[]) {
+  await holdTotalsLock(tx, accountId);
+  // One aggregation over every record of the account: room to group in memory rather than on disk.
+  await tx.execute(sql`set local work_mem = '256MB'`);
+  const until = windows[0].until;
+  const starts = windows.map((w) => sql`(${w.windowId}::smallint, ${timestamp(w.from)})`);
+  const t = scoreWindowTotals;
+  await tx.execute(sql`
+    insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
+    select ${accountId}, w.window_id, case when grouping(r.brand_id) = 1 then 0 else r.brand_id end, r.member_id,
+      sum(r.points)::int, count(*)::int
+    from ${activityRecords} r
+    cross join lateral (select window_id from (values ${sql.join(starts, sql`, `)}) as s(window_id, start_at) where r.completed_at >= s.start_at) w
+    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestamp(until)}
+    group by grouping sets ((w.window_id, r.member_id, r.brand_id), (w.window_id, r.member_id))
+    having grouping(r.brand_id) = 1 or r.brand_id is not null`);
+  await tx.execute(sql`
+    insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
+    select account_id, window_id, brand_id, count(*)::int from ${t} where account_id = ${accountId} group by 1, 2, 3
+    on conflict (account_id, window_id, brand_id) do update set members = excluded.members`);
+}
+
+export interface CountedRecord {
+  memberId: number;
+  brandId: number | null;
+  points: number;
+  oneTime: boolean;
+  completedAt: Date;
+}
+
+/**
+ * Adds (sign 1) or takes out (sign -1) records inside the covered windows: records stored late
+ * (completed before a window's end), and deleted records. Records after every window's end are
+ * left to the worker. Holds the windows lock shared; the caller's transaction keeps it to commit.
+ */
+export async function countRecordsIn(tx: Transaction, accountId: number, records: readonly CountedRecord[], sign: 1 | -1) {
+  const repeatable = records.filter((record) => !record.oneTime);
+  if (!repeatable.length) return;
+  await holdWindowsLock(tx, accountId, 'shared');
+  const windows = await coveredWindows(tx, accountId);
+  const rows: SQL[] = [];
+  for (const record of repeatable) {
+    for (const w of windows) {
+      if (record.completedAt < w.from || record.completedAt >= w.until) continue;
+      rows.push(sql`(${w.windowId}::smallint, 0, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
+      if (record.brandId !== null) rows.push(sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
+    }
+  }
+  if (!rows.length) return;
+  await applyTotalsDelta(
+    tx,
+    accountId,
+    sql`select * from (values ${sql.join(rows, sql`, `)}) as v(window_id, brand_id, member_id, points, activity_count)`,
+  );
+}
+
+/** A merged member's totals become the survivor's (the records moved with them). */
+export async function moveTotals(tx: Transaction, accountId: number, fromMemberId: number, toMemberId: number) {
+  await holdWindowsLock(tx, accountId, 'shared');
+  const t = scoreWindowTotals;
+  await applyTotalsDelta(
+    tx,
+    accountId,
+    sql`select window_id, brand_id, member_id, -points as points, -activity_count as activity_count
+        from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}
+      union all
+      select window_id, brand_id, ${toMemberId}::int, points, activity_count
+        from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}`,
+  );
+}
+
+/** Takes a member out of every total, before the member is deleted. */
+export async function forgetTotals(tx: Transaction, accountId: number, memberId: number) {
+  await holdWindowsLock(tx, accountId, 'shared');
+  const t = scoreWindowTotals;
+  await applyTotalsDelta(
+    tx,
+    accountId,
+    sql`select window_id, brand_id, member_id, -points as points, -activity_count as activity_count
+        from ${t} where account_id = ${accountId} and member_id = ${memberId}`,
+  );
+}
+
+// ——— reading ———
+
+export interface TotalsScope {
+  accountId: number;
+  windowId: number;
+  /** 0: every brand. */
+  brandId: number;
+  /** Conditions on `members`; the rows are then joined to it. */
+  memberConditions: SQL | undefined;
+}
+
+export interface EdgeScore {
+  memberId: number;
+  /** The member's points and records in the requested window. */
+  points: number;
+  activityCount: number;
+  /** Whether the member has a row in the totals (then it also appears in their order). */
+  inTotals: boolean;
+  /** With `count`: the members the totals hold under the conditions, read in the same snapshot. */
+  counted: number;
+  member: MemberRow;
+}
+
+/**
+ * The correction spans of a requested window against a window's coverage, as it is when the
+ * statement runs: + [start, covered_from) + [covered_until, end), each signed when backwards.
+ */
+function liveSpans(scope: TotalsScope, window: ResolvedWindow): SQL {
+  const start = timestamp(window.start);
+  const end = timestamp(window.end);
+  const coverage = sql`from ${scoreWindows} w where w.account_id = ${scope.accountId} and w.window_id = ${scope.windowId}`;
+  return sql`(
+    select least(${start}, w.covered_from) as start_at, greatest(${start}, w.covered_from) as end_at,
+      case when ${start} < w.covered_from then 1 else -1 end as sign
+    ${coverage} and w.covered_from <> ${start}
+    union all
+    select least(w.covered_until, ${end}), greatest(w.covered_until, ${end}), case when w.covered_until < ${end} then 1 else -1 end
+    ${coverage} and w.covered_until <> ${end}
+  ) as s`;
+}
+
+/**
+ * The members whose score in the requested window differs from their totals (those with records
+ * in the correction spans), with their exact score, and their member rows; only members the
+ * conditions admit. Merged members have no records, so none is returned. The spans come from the
+ * coverage in the same statement, so a worker step between two reads cannot split them.
+ */
+export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScore[]> {
+  const { accountId, windowId, brandId } = scope;
+  const t = scoreWindowTotals;
+  const corrections = db.$with('corrections').as(
+    db
+      .select({
+        memberId: activityRecords.memberId,
+        points: sql<number>`sum(s.sign * ${activityRecords.points})::int`.as('correction_points'),
+        activityCount: sql<number>`sum(s.sign)::int`.as('correction_count'),
+      })
+      .from(liveSpans(scope, window))
+      .innerJoin(
+        activityRecords,
+        sql`${activityRecords.accountId} = ${accountId} and not ${activityRecords.oneTime}
+          and ${activityRecords.completedAt} >= s.start_at and ${activityRecords.completedAt} < s.end_at
+          ${brandId ? sql`and ${activityRecords.brandId} = ${brandId}` : sql``}`,
+      )
+      .groupBy(activityRecords.memberId),
+  );
+  return db
+    .with(corrections)
+    .select({
+      memberId: corrections.memberId,
+      points: sql<number>`(coalesce(${t.points}, 0) + ${corrections.points})::int`,
+      activityCount: sql<number>`(coalesce(${t.activityCount}, 0) + ${corrections.activityCount})::int`,
+      inTotals: sql<boolean>`${t.memberId} is not null`,
+      counted: options.count ? memberCount(scope) : sql<number>`0`,
+      member: members,
+    })
+    .from(corrections)
+    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, corrections.memberId)))
+    .leftJoin(t, and(eq(t.accountId, accountId), eq(t.windowId, windowId), eq(t.brandId, brandId), eq(t.memberId, corrections.memberId)))
+    .where(scope.memberConditions);
+}
+
+export interface TotalsRow {
+  memberId: number;
+  points: number;
+  activityCount: number;
+  member: MemberRow;
+}
+
+/** An order of the totals: by points, then by member id, each way. */
+export interface TotalsOrder {
+  points: 'ASC' | 'DESC';
+  ids: 'ASC' | 'DESC';
+}
+
+/**
+ * The first `limit` rows of the totals in `order`, after the row `after` of that order if given,
+ * among the members the conditions admit. Points descending with ids ascending (and its reverse)
+ * read the ranking index in order; the other two sort each run of equal points.
+ */
+export async function rankedTotals(
+  db: Executor,
+  scope: TotalsScope,
+  order: TotalsOrder,
+  after: { points: number; memberId: number } | undefined,
+  limit: number,
+): Promise<TotalsRow[]> {
+  const t = scoreWindowTotals;
+  const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
+  const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
+  return db
+    .select({ memberId: t.memberId, points: t.points, activityCount: t.activityCount, member: members })
+    .from(t)
+    .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
+    .where(
+      and(
+        eq(t.accountId, scope.accountId),
+        eq(t.windowId, scope.windowId),
+        eq(t.brandId, scope.brandId),
+        after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined,
+        scope.memberConditions,
+      ),
+    )
+    .orderBy(sql`${t.points} ${sql.raw(order.points)}`, sql`${t.memberId} ${sql.raw(order.ids)}`)
+    .limit(limit);
+}
+
+/**
+ * How many members the totals hold under the conditions: the kept count, or a count of the rows.
+ * A scalar subquery, so it can share a statement (and a snapshot) with other reads.
+ */
+function memberCount(scope: TotalsScope): SQL<number> {
+  const c = scoreWindowCounts;
+  if (!scope.memberConditions) {
+    return sql<number>`coalesce((select ${c.members} from ${c} where ${c.accountId} = ${scope.accountId}
+      and ${c.windowId} = ${scope.windowId} and ${c.brandId} = ${scope.brandId}), 0)::int`;
+  }
+  const t = scoreWindowTotals;
+  return sql<number>`(select count(*) from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}
+    where ${t.accountId} = ${scope.accountId} and ${t.windowId} = ${scope.windowId} and ${t.brandId} = ${scope.brandId}
+      and ${scope.memberConditions})::int`;
+}
+
+export async function countTotals(db: Executor, scope: TotalsScope): Promise<number> {
+  const [row] = await executeRows<{ count: number }>(db, sql`select ${memberCount(scope)} as count`);
+  return Number(row.count);
+}
+
+/** Members of the totals with more than `points`, other than `except`, counted up to `cap`. */
+export async function countTotalsAbove(db: Executor, scope: TotalsScope, points: number, except: readonly number[], cap: number): Promise<number> {
+  const t = scoreWindowTotals;
+  const above = db
+    .select({ memberId: t.memberId })
+    .from(t)
+    .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
+    .where(
+      and(
+        eq(t.accountId, scope.accountId),
+        eq(t.windowId, scope.windowId),
+        eq(t.brandId, scope.brandId),
+        sql`${t.points} > ${points}`,
+        except.length ? sql`${t.memberId} not in ${except}` : undefined,
+        scope.memberConditions,
+      ),
+    )
+    .limit(cap)
+    .as('above');
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(above);
+  return row.count;
+}

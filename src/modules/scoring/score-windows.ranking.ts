@@ -1,0 +1,121 @@
+import type { Executor } from '../../db/client.js';
+import type { CompiledFilter } from '../../filters/compile.js';
+import type { ResolvedWindow } from '../../filters/window.js';
+import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
+import { closestWindow, type CoveredWindow } from './score-windows.js';
+import {
+  countTotals,
+  countTotalsAbove,
+  coveredWindows,
+  edgeScores,
+  rankedTotals,
+  type EdgeScore,
+  type TotalsOrder,
+  type TotalsScope,
+} from './score-windows.queries.js';
+
+/**
+ * Rankings from the per-member totals of a standard window (see docs/performance.md, "Rankings
+ * from kept totals"). A member's score in the requested window is their total plus the records of
+ * the correction spans (the few seconds between the totals' ends and the window's). Only members
+ * with records in those spans — the edge members — can differ from their total, so a page is the
+ * first `offset + limit + edges` rows of the totals' order without the edge members, merged with
+ * the edge members at their exact score: at least `offset + limit` exact rows are in hand, and
+ * every member not read scores no better than them.
+ */
+export interface TotalsPlan {
+  scope: TotalsScope;
+  window: ResolvedWindow;
+}
+
+/**
+ * Each account's covered windows, as read a moment ago: enough to choose which window serves a
+ * request (the corrections themselves are computed from the coverage as it is when they run).
+ * Per database handle, so test databases in one process do not mix.
+ */
+const coverageCache = new WeakMap<Executor, Map<number, { at: number; windows: Promise<CoveredWindow[]> }>>();
+const coverageTtlMs = 5_000;
+
+function cachedCoverage(db: Executor, accountId: number): Promise<CoveredWindow[]> {
+  let byAccount = coverageCache.get(db);
+  if (!byAccount) coverageCache.set(db, (byAccount = new Map()));
+  const cached = byAccount.get(accountId);
+  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.windows;
+  const windows = coveredWindows(db, accountId);
+  byAccount.set(accountId, { at: performance.now(), windows });
+  windows.catch(() => byAccount.delete(accountId));
+  return windows;
+}
+
+/** Forgets what this process read of an account's coverage (the worker moved it). */
+export function forgetCoverage(db: Executor, accountId: number): void {
+  coverageCache.get(db)?.delete(accountId);
+}
+
+/**
+ * The totals that answer this filter and window, when there are any: the filter counts what every
+ * total counts (repeatable records, at most one brand) and a standard window is close to the
+ * requested one. Otherwise the caller counts from the daily rollup.
+ */
+export async function planFromTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<TotalsPlan | undefined> {
+  if (filter.totalsBrandId === undefined) return undefined;
+  const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
+  if (!closest) return undefined;
+  return { scope: { accountId: filter.accountId, windowId: closest.windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
+}
+
+interface Scored {
+  memberId: number;
+  points: number;
+}
+
+/** Compares two rows in the walking order: `< 0` when `a` comes first. */
+function comparator(order: TotalsOrder) {
+  const points = order.points === 'DESC' ? -1 : 1;
+  const ids = order.ids === 'DESC' ? -1 : 1;
+  return (a: Scored, b: Scored) => (a.points - b.points) * points || (a.memberId - b.memberId) * ids;
+}
+
+export async function rankFromTotals(
+  db: Executor,
+  plan: TotalsPlan,
+  direction: Direction,
+  page: { limit: number; offset: number; keyset?: Keyset },
+): Promise<ListedMember[]> {
+  const edges = await edgeScores(db, plan.scope, plan.window);
+  const edgeIds = new Set(edges.map((edge) => edge.memberId));
+  // Walking backwards from a keyset reads the reverse order and flips the page afterwards.
+  const backwards = page.keyset?.before ?? false;
+  const reverse = (d: Direction): Direction => (d === 'ASC' ? 'DESC' : 'ASC');
+  const order: TotalsOrder = backwards ? { points: reverse(direction), ids: 'DESC' } : { points: direction, ids: 'ASC' };
+  const after = page.keyset ? { points: Number(page.keyset.key), memberId: page.keyset.id } : undefined;
+  const compare = comparator(order);
+
+  const wanted = page.offset + page.limit;
+  const read = await rankedTotals(db, plan.scope, order, after, wanted + edgeIds.size);
+  const candidates = [
+    ...read.filter((row) => !edgeIds.has(row.memberId)),
+    ...edges.filter((edge) => edge.activityCount > 0 && (!after || compare(after, edge) < 0)),
+  ].sort(compare);
+  const rows = candidates.slice(page.offset, wanted);
+  if (backwards) rows.reverse();
+  return rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } }));
+}
+
+/** Edge members active in the window: they count whatever their totals say. */
+const activeEdges = (edges: readonly EdgeScore[]) => edges.filter((edge) => edge.activityCount > 0);
+
+export async function countFromTotals(db: Executor, plan: TotalsPlan): Promise<number> {
+  const edges = await edgeScores(db, plan.scope, plan.window, { count: true });
+  // Without edge members no step of the worker can change the count between two statements.
+  const counted = edges.length ? edges[0].counted : await countTotals(db, plan.scope);
+  return counted - edges.filter((edge) => edge.inTotals).length + activeEdges(edges).length;
+}
+
+/** Members with more than `points` in the window, counted up to `cap`. */
+export async function countAboveFromTotals(db: Executor, plan: TotalsPlan, points: number, cap: number): Promise<number> {
+  const edges = await edgeScores(db, plan.scope, plan.window);
+  const inTotals = edges.filter((edge) => edge.inTotals).map((edge) => edge.memberId);
+  const others = await countTotalsAbove(db, plan.scope, points, inTotals, cap);
+  return Math.min(cap, others + activeEdges(edges).filter((edge) => edge.points > points).length);
+}

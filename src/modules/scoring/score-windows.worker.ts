@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import type { Database } from '../../db/client.js';
+import { databaseUnavailable } from '../../db/errors.js';
+import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
+import { forgetCoverage } from './score-windows.ranking.js';
+import { accountsToCover, buildTotals, coveredWindows, foldSpans, holdWindowsLock, saveCoverage } from './score-windows.queries.js';
+
+/** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
+export const maxStepMs = 24 * 3_600_000;
+
+/** Moves an end toward its target by at most `maxStepMs`. */
+function stepTo(from: Date, to: Date, limit: number): Date {
+  const gap = to.getTime() - from.getTime();
+  return Math.abs(gap) <= limit ? to : new Date(from.getTime() + Math.sign(gap) * limit);
+}
+
+/**
+ * One step of an account's standard windows toward ending at `until`: both ends of each window
+ * move (at most `limit` each) and the totals take in the records that entered and give back those
+ * that left, in one transaction holding the windows lock exclusively. A window not covered yet
+ * starts empty at `until` and grows backwards step by step, so even a first coverage of years of
+ * records never holds the lock for long. Answers whether every window has reached its target.
+ */
+export async function advanceWindows(db: Database, accountId: number, until: Date, limit = maxStepMs): Promise<boolean> {
+  const reached = await db.transaction(async (tx) => {
+    await holdWindowsLock(tx, accountId, 'exclusive');
+    const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
+    const next: CoveredWindow[] = [];
+    const spans: { windowId: number; span: SignedSpan }[] = [];
+    let done = true;
+    for (const target of targetCoverage(until)) {
+      const now = current.get(target.windowId) ?? { windowId: target.windowId, from: target.until, until: target.until };
+      // Another gateway (a clock ahead of ours) may have moved further: never move back.
+      if (now.until > target.until) continue;
+      if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
+      const step = { windowId: target.windowId, from: stepTo(now.from, target.from, limit), until: stepTo(now.until, target.until, limit) };
+      if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
+      spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
+      next.push(step);
+    }
+    await foldSpans(tx, accountId, spans);
+    await saveCoverage(tx, accountId, next);
+    return done;
+  });
+  forgetCoverage(db, accountId);
+  return reached;
+}
+
+/**
+ * First coverage of an account's windows in one pass over its records, for bulk loads (the
+ * benchmark's generator): quicker than stepping, but it holds the windows lock throughout, so the
+ * gateway's worker steps instead.
+ */
+export async function buildWindows(db: Database, accountId: number, until: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await holdWindowsLock(tx, accountId, 'exclusive');
+    if ((await coveredWindows(tx, accountId)).length) throw new Error(`account ${accountId} already has covered windows`);
+    const windows = targetCoverage(until);
+    await buildTotals(tx, accountId, windows);
+    await saveCoverage(tx, accountId, windows);
+  });
+  forgetCoverage(db, accountId);
+}
+
+/** Steps an account's windows until they end at `until`. */
+export async function coverUntil(db: Database, accountId: number, until: Date, limit = maxStepMs): Promise<void> {
+  while (!(await advanceWindows(db, accountId, until, limit)));
+}
+
+/**
+ * Keeps every account's standard windows ending a few seconds ago, from a timer. Rankings are
+ * exact whatever the windows' age (they correct the difference from the raw records); the worker
+ * keeps that difference, and so the reading, small. Several gateways may run it: the windows lock
+ * makes them take turns, and a window already moved is left alone.
+ */
+export class ScoreWindowsWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private failing = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly log: Logger,
+    private readonly intervalMs = 30_000,
+    /** Records are usually stored within moments of completing: staying this far behind avoids most late ones. */
+    private readonly lagMs = 5_000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.timer ??= setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref();
+    this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => {});
+  }
+
+  /** One pass over every account; concurrent calls share it. */
+  pass(): Promise<void> {
+    this.running ??= this.advanceAll().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async advanceAll(): Promise<void> {
+    const until = new Date(Date.now() - this.lagMs);
+    for (const accountId of await accountsToCover(this.db)) {
+      while (!this.stopped && !(await advanceWindows(this.db, accountId, until)));
+    }
+  }
+
+  private tick(): void {
+    this.pass().then(
+      () => {
+        if (!this.failing) return;
+        this.failing = false;
+        this.log.info('score windows: passes succeed again');
+      },
+      (error: unknown) => {
+        if (this.failing) return;
+        this.failing = true;
+        const message = databaseUnavailable(error) ? 'score windows: database unavailable' : 'score windows: pass failed';
+        this.log.warn({ err: error }, `${message}; rankings stay exact and read the daily rollup once the windows lag 30 minutes (logged again when a pass succeeds)`);
+      },
+    );
+  }
+}

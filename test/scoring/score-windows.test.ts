@@ -1,0 +1,176 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRandom } from '../../bench/random.js';
+import { executeRows } from '../../src/db/rows.js';
+import { compileFilter } from '../../src/filters/compile.js';
+import { listingWindow, resolveWindow } from '../../src/filters/window.js';
+import type { WindowInput } from '../../src/filters/window.types.js';
+import { deleteRecords } from '../../src/modules/activities/activities.queries.js';
+import { mergeInto } from '../../src/modules/members/members.merge.js';
+import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { standardWindows } from '../../src/modules/scoring/score-windows.js';
+import { advanceWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
+import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+
+/**
+ * The kept per-member totals of the standard windows: after every kind of change (the worker's
+ * steps, late records, deletions, merges, a deleted member) they equal a brute-force sum of the raw
+ * records over each window's covered span, and rankings read from them equal the brute force over
+ * the requested window.
+ */
+const random = createRandom(Number(process.env.PROPERTY_SEED ?? 7));
+const minute = 60_000;
+const day = 24 * 60 * minute;
+
+let t: TestGateway;
+let tenant: Tenant;
+const brandIds: number[] = [];
+const activityIds: number[] = [];
+let oneTimeId = 0;
+let memberIds: number[] = [];
+
+beforeAll(async () => {
+  t = await startTestGateway({ RATE_LIMIT_PER_MINUTE: '1000000' });
+  // The tests move the windows themselves.
+  await t.gateway.scoreWindows.stop();
+  tenant = await t.tenant('enterprise');
+  for (const name of ['North', 'South']) brandIds.push(await insertBrand(t, tenant, `${name} Records`));
+  for (const brandId of brandIds) {
+    activityIds.push(await createActivity(t, tenant, { name: `Listen ${brandId}`, type: 'Listened', brandid: brandId, points: 2 }));
+    activityIds.push(await createActivity(t, tenant, { name: `Share ${brandId}`, type: 'Shared', brandid: brandId, points: 5 }));
+  }
+  // Without a brand: counts in every-brand totals only.
+  activityIds.push(await createActivity(t, tenant, { name: 'Visit', type: 'Visited', points: 1 }));
+  oneTimeId = await createActivity(t, tenant, { name: 'Follow', type: 'Followed', brandid: brandIds[0], points: 10, onetime: 1 });
+  memberIds = await insertMembers(t, tenant, Array.from({ length: 30 }, () => ({ country: random.pick(['GB', 'US']) })));
+  await record(t, tenant, records(Date.now(), 500));
+  await record(t, tenant, memberIds.slice(0, 10).map((memberId) => ({ activityId: oneTimeId, memberId, completedAt: new Date(Date.now() - 3 * day).toISOString() })));
+}, 120_000);
+afterAll(() => t.close());
+
+/** Records over seven months, a third of them in the last hour (where window edges move). */
+function records(now: number, count: number): RecordSpec[] {
+  return Array.from({ length: count }, () => {
+    const back = random() < 0.3 ? random() * 60 * minute : random() * 210 * day;
+    return { activityId: random.pick(activityIds), memberId: memberIds[Math.floor(memberIds.length * random() ** 2)], completedAt: new Date(now - back).toISOString() };
+  });
+}
+
+interface Row {
+  window_id: number;
+  brand_id: number;
+  member_id: number;
+  points: number;
+  activity_count: number;
+}
+const sorted = (rows: Row[]) =>
+  rows
+    .map((row) => ({ w: Number(row.window_id), b: Number(row.brand_id), m: Number(row.member_id), p: Number(row.points), c: Number(row.activity_count) }))
+    .sort((x, y) => x.w - y.w || x.b - y.b || x.m - y.m);
+
+/** Totals and member counts as kept, against the sums of the raw records over each covered span. */
+async function expectTotalsExact() {
+  const db = t.database.db;
+  const kept = await executeRows<Row>(db, sql`select window_id, brand_id, member_id, points, activity_count
+    from score_window_totals where account_id = ${tenant.accountId}`);
+  const brute = await executeRows<Row>(db, sql`
+    select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
+    from score_windows w
+    join activity_records r on r.account_id = w.account_id and not r.one_time
+      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
+    cross join lateral (values (0), (r.brand_id)) as b(brand_id)
+    where w.account_id = ${tenant.accountId} and b.brand_id is not null
+    group by 1, 2, 3`);
+  expect(sorted(kept)).toEqual(sorted(brute));
+  const counts = await executeRows<{ window_id: number; brand_id: number; members: number; rows: number }>(db, sql`
+    select c.window_id, c.brand_id, c.members,
+      (select count(*) from score_window_totals t where t.account_id = c.account_id and t.window_id = c.window_id and t.brand_id = c.brand_id)::int as rows
+    from score_window_counts c where c.account_id = ${tenant.accountId}`);
+  for (const row of counts) expect(Number(row.members), JSON.stringify(row)).toBe(Number(row.rows));
+  return kept.length;
+}
+
+describe('kept totals of the standard windows', () => {
+  it('grow to their windows in steps, then move with time, matching the records throughout', async () => {
+    const start = new Date(Date.now() - 3 * day);
+    // A first coverage in one-week steps: the six-month window takes many.
+    expect(await advanceWindows(t.database.db, tenant.accountId, start, 7 * day)).toBe(false);
+    await expectTotalsExact();
+    await coverUntil(t.database.db, tenant.accountId, start, 7 * day);
+    expect(await expectTotalsExact()).toBeGreaterThan(100);
+    const windows = await executeRows<{ window_id: number }>(t.database.db, sql`select window_id from score_windows where account_id = ${tenant.accountId}`);
+    expect(windows.length).toBe(standardWindows.length);
+    // Forward by uneven amounts, across many records at both ends of every window.
+    for (const at of [start.getTime() + 37 * minute, start.getTime() + day + 5 * minute, Date.now() - 20 * minute, Date.now() - 10 * minute]) {
+      await coverUntil(t.database.db, tenant.accountId, new Date(at));
+      await expectTotalsExact();
+    }
+  });
+
+  it('take in late records and give back deleted ones, merged members and deleted members', async () => {
+    // Late: completed inside the covered spans, stored now.
+    await record(t, tenant, records(Date.now() - 15 * minute, 60).map((spec) => ({ ...spec, completedAt: new Date(Date.parse(spec.completedAt) - 20 * minute).toISOString() })));
+    await expectTotalsExact();
+    const [target] = await executeRows<{ member_id: number; activity_id: number }>(t.database.db, sql`select member_id, activity_id from activity_records
+      where account_id = ${tenant.accountId} and not one_time order by completed_at desc limit 1 offset 40`);
+    await t.database.db.transaction((tx) => deleteRecords(tx, tenant.accountId, Number(target.member_id), { activityId: Number(target.activity_id) }));
+    await expectTotalsExact();
+    // The two busiest members merge: the survivor's totals become the sum.
+    await t.database.db.transaction((tx) => mergeInto(tx, { id: memberIds[1], accountId: tenant.accountId }, { id: memberIds[0], accountId: tenant.accountId }));
+    await expectTotalsExact();
+    const deleted = await t.graphql(tenant.apiKey, 'mutation($id: ID!) { deleteMember(id: $id) }', { id: String(memberIds[2]) });
+    expect(deleted.body.errors, JSON.stringify(deleted.body.errors)).toBeUndefined();
+    await expectTotalsExact();
+    await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() - 2 * minute));
+    await expectTotalsExact();
+  });
+
+  it('serve rankings, totals and positions equal to the brute force over the requested window', async () => {
+    const listing = `query($filter: MemberFilter, $window: WindowInput, $sort: SortDirection, $first: Int, $after: String) {
+      members(filter: $filter, window: $window, sort: $sort, first: $first, after: $after) {
+        totalCount pageInfo { hasNextPage endCursor } edges { node { id score { points activityCount } position } }
+      }
+    }`;
+    let served = 0;
+    for (const { period } of standardWindows) {
+      for (const filter of [{}, { brandId: String(brandIds[0]) }, { countries: ['GB'] }, { brandId: String(brandIds[1]), countries: ['US'] }]) {
+        for (const sort of ['DESC', 'ASC'] as const) {
+          const window = { period } as WindowInput;
+          const resolved = resolveWindow(window, listingWindow);
+          const plan = await planFromTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, filter, resolved), resolved);
+          if (plan) served += 1;
+          const nodes: { id: number; points: number; activityCount: number; position: string }[] = [];
+          let after: string | undefined;
+          let totalCount = 0;
+          for (let page = 0; page < 50; page += 1) {
+            const { body } = await t.graphql(tenant.apiKey, listing, { filter, window, sort, first: 4, after });
+            expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+            totalCount = body.data.members.totalCount;
+            nodes.push(...body.data.members.edges.map(({ node }: any) => ({ id: Number(node.id), points: node.score.points, activityCount: node.score.activityCount, position: node.position })));
+            if (!body.data.members.pageInfo.hasNextPage) break;
+            after = body.data.members.pageInfo.endCursor;
+          }
+          const brute = await executeRows<{ id: number; points: number; activity_count: number }>(t.database.db, sql`
+            select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count
+            from activity_records r join members m on m.account_id = r.account_id and m.id = r.member_id
+            where r.account_id = ${tenant.accountId} and not r.one_time
+              and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz
+              ${filter.brandId ? sql`and r.brand_id = ${Number(filter.brandId)}` : sql``}
+              ${filter.countries ? sql`and upper(m.country) = ${filter.countries[0]}` : sql``}
+            group by r.member_id`);
+          const direction = sort === 'DESC' ? -1 : 1;
+          const expected = brute
+            .map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }))
+            .sort((a, b) => direction * (a.points - b.points) || a.id - b.id);
+          const label = JSON.stringify({ period, filter, sort });
+          expect(nodes.map(({ id, points, activityCount }) => ({ id, points, activityCount })), label).toEqual(expected);
+          expect(totalCount, label).toBe(expected.length);
+          expect(nodes.map((node) => node.position), label).toEqual(expected.map((row) => String(1 + expected.filter((other) => other.points > row.points).length)));
+        }
+      }
+    }
+    // Every case was read from the totals (the windows were moved two minutes ago).
+    expect(served).toBe(standardWindows.length * 8);
+  });
+});
