@@ -226,7 +226,6 @@ export interface EdgeScore {
   inTotals: boolean;
   /** With `count`: the members the totals hold under the conditions, read in the same snapshot. */
   counted: number;
-  member: MemberRow;
 }
 
 /**
@@ -249,43 +248,43 @@ function liveSpans(scope: TotalsScope, window: ResolvedWindow): SQL {
 
 /**
  * The members whose score in the requested window differs from their totals (those with records
- * in the correction spans), with their exact score, and their member rows; only members the
- * conditions admit. Merged members have no records, so none is returned. The spans come from the
- * coverage in the same statement, so a worker step between two reads cannot split them.
+ * in the correction spans), with their exact score; only members the conditions admit. Merged
+ * members have no records, so none is returned. The spans come from the coverage in the same
+ * statement, so a worker step between two reads cannot split them.
+ *
+ * The planner cannot know how few records the spans hold (they depend on a row it reads), so the
+ * member and totals lookups are `limit 1` lateral subqueries: index probes per edge member, never
+ * a hash of every member.
  */
 export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScore[]> {
   const { accountId, windowId, brandId } = scope;
+  const r = activityRecords;
   const t = scoreWindowTotals;
-  const corrections = db.$with('corrections').as(
-    db
-      .select({
-        memberId: activityRecords.memberId,
-        points: sql<number>`sum(s.sign * ${activityRecords.points})::int`.as('correction_points'),
-        activityCount: sql<number>`sum(s.sign)::int`.as('correction_count'),
-      })
-      .from(liveSpans(scope, window))
-      .innerJoin(
-        activityRecords,
-        sql`${activityRecords.accountId} = ${accountId} and not ${activityRecords.oneTime}
-          and ${activityRecords.completedAt} >= s.start_at and ${activityRecords.completedAt} < s.end_at
-          ${brandId ? sql`and ${activityRecords.brandId} = ${brandId}` : sql``}`,
-      )
-      .groupBy(activityRecords.memberId),
+  const rows = await executeRows<{ member_id: number; points: number; activity_count: number; in_totals: boolean; counted: number }>(
+    db,
+    sql`with corrections as (
+      select ${r.memberId} as member_id, sum(s.sign * ${r.points}) as points, sum(s.sign) as activity_count
+      from ${liveSpans(scope, window)}
+      join ${r} on ${r.accountId} = ${accountId} and not ${r.oneTime} and ${r.completedAt} >= s.start_at and ${r.completedAt} < s.end_at
+        ${brandId ? sql`and ${r.brandId} = ${brandId}` : sql``}
+      group by ${r.memberId}
+    )
+    select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
+      (c.activity_count + coalesce(kept.activity_count, 0))::int as activity_count,
+      kept.points is not null as in_totals, ${options.count ? memberCount(scope) : sql`0`} as counted
+    from corrections c
+    cross join lateral (select 1 from ${members} where ${members.accountId} = ${accountId} and ${members.id} = c.member_id
+      ${scope.memberConditions ? sql`and ${scope.memberConditions}` : sql``} limit 1) admitted
+    left join lateral (select ${t.points} as points, ${t.activityCount} as activity_count from ${t}
+      where ${t.accountId} = ${accountId} and ${t.windowId} = ${windowId} and ${t.brandId} = ${brandId} and ${t.memberId} = c.member_id limit 1) kept on true`,
   );
-  return db
-    .with(corrections)
-    .select({
-      memberId: corrections.memberId,
-      points: sql<number>`(coalesce(${t.points}, 0) + ${corrections.points})::int`,
-      activityCount: sql<number>`(coalesce(${t.activityCount}, 0) + ${corrections.activityCount})::int`,
-      inTotals: sql<boolean>`${t.memberId} is not null`,
-      counted: options.count ? memberCount(scope) : sql<number>`0`,
-      member: members,
-    })
-    .from(corrections)
-    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, corrections.memberId)))
-    .leftJoin(t, and(eq(t.accountId, accountId), eq(t.windowId, windowId), eq(t.brandId, brandId), eq(t.memberId, corrections.memberId)))
-    .where(scope.memberConditions);
+  return rows.map((row) => ({
+    memberId: Number(row.member_id),
+    points: Number(row.points),
+    activityCount: Number(row.activity_count),
+    inTotals: Boolean(row.in_totals),
+    counted: Number(row.counted),
+  }));
 }
 
 export interface TotalsRow {
@@ -329,7 +328,8 @@ export async function rankedTotals(
         scope.memberConditions,
       ),
     )
-    .orderBy(sql`${t.points} ${sql.raw(order.points)}`, sql`${t.memberId} ${sql.raw(order.ids)}`)
+    // Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
+    .orderBy(order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`, sql`${t.memberId} ${sql.raw(order.ids)}`)
     .limit(limit);
 }
 

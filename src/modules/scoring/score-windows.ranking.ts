@@ -2,6 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
+import { findMembersByIds } from '../members/members.queries.js';
 import { closestWindow, type CoveredWindow } from './score-windows.js';
 import {
   countTotals,
@@ -99,7 +100,14 @@ export async function rankFromTotals(
   ].sort(compare);
   const rows = candidates.slice(page.offset, wanted);
   if (backwards) rows.reverse();
-  return rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } }));
+  // Edge members on the page come without their member row: one more statement when there are any.
+  const missing = rows.filter((row) => !('member' in row)).map((row) => row.memberId);
+  const found = new Map((missing.length ? await findMembersByIds(db, plan.scope.accountId, missing) : []).map((member) => [member.id, member]));
+  return rows.flatMap((row) => {
+    // A member deleted between the two statements is left out.
+    const member = 'member' in row ? row.member : found.get(row.memberId);
+    return member ? [{ member, score: { points: row.points, activityCount: row.activityCount } }] : [];
+  });
 }
 
 /** Edge members active in the window: they count whatever their totals say. */

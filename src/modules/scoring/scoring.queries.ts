@@ -206,21 +206,33 @@ export async function membersAhead(db: Executor, filter: CompiledFilter, window:
   return row.count;
 }
 
-/** Each member's latest record in the window under the filter's activity conditions, with its definition. */
+/**
+ * Each member's latest record in the window under the filter's activity conditions, with its
+ * definition. One index probe per member (newest first through (account, member, completed_at)),
+ * whatever their number of records: a busy member may have tens of thousands in six months.
+ */
 export function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
-  return db
-    .selectDistinctOn([activityRecords.memberId], { record: activityRecords, definition: activityDefinitions })
+  const ids = memberIds.length ? memberIds : [0];
+  const latest = db
+    .select({ id: activityRecords.id })
     .from(activityRecords)
-    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, activityRecords.accountId), eq(activityDefinitions.id, activityRecords.activityId)))
     .where(
       and(
         eq(activityRecords.accountId, filter.accountId),
-        sql`${activityRecords.memberId} in ${memberIds.length ? memberIds : [0]}`,
+        sql`${activityRecords.memberId} = page.member_id`,
         within(activityRecords.completedAt, window),
         filter.activity(activityRecords),
       ),
     )
-    .orderBy(activityRecords.memberId, desc(activityRecords.completedAt), desc(activityRecords.id));
+    .orderBy(desc(activityRecords.completedAt), desc(activityRecords.id))
+    .limit(1)
+    .as('latest');
+  return db
+    .select({ record: activityRecords, definition: activityDefinitions })
+    .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
+    .innerJoinLateral(latest, sql`true`)
+    .innerJoin(activityRecords, eq(activityRecords.id, latest.id))
+    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, activityRecords.accountId), eq(activityDefinitions.id, activityRecords.activityId)));
 }
 
 /** A member's brands by points in the window, best first, at least `threshold` points. */
