@@ -194,6 +194,13 @@ export async function countRecordsIn(tx: Transaction, accountId: number, records
   );
 }
 
+/** A member's totals taken out (as negative deltas), for a merge or a deletion. */
+function takenOut(accountId: number, memberId: number): SQL {
+  const t = scoreWindowTotals;
+  return sql`select window_id, brand_id, member_id, -points as points, -activity_count as activity_count
+    from ${t} where account_id = ${accountId} and member_id = ${memberId}`;
+}
+
 /** A merged member's totals become the survivor's (the records moved with them). */
 export async function moveTotals(tx: Transaction, accountId: number, fromMemberId: number, toMemberId: number) {
   await holdWindowsLock(tx, accountId, 'shared');
@@ -201,24 +208,16 @@ export async function moveTotals(tx: Transaction, accountId: number, fromMemberI
   await applyTotalsDelta(
     tx,
     accountId,
-    sql`select window_id, brand_id, member_id, -points as points, -activity_count as activity_count
-        from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}
+    sql`${takenOut(accountId, fromMemberId)}
       union all
-      select window_id, brand_id, ${toMemberId}::int, points, activity_count
-        from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}`,
+      select window_id, brand_id, ${toMemberId}::int, points, activity_count from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}`,
   );
 }
 
 /** Takes a member out of every total, before the member is deleted. */
 export async function forgetTotals(tx: Transaction, accountId: number, memberId: number) {
   await holdWindowsLock(tx, accountId, 'shared');
-  const t = scoreWindowTotals;
-  await applyTotalsDelta(
-    tx,
-    accountId,
-    sql`select window_id, brand_id, member_id, -points as points, -activity_count as activity_count
-        from ${t} where account_id = ${accountId} and member_id = ${memberId}`,
-  );
+  await applyTotalsDelta(tx, accountId, takenOut(accountId, memberId));
 }
 
 // ——— reading ———
@@ -307,6 +306,12 @@ export interface TotalsRow {
   member: MemberRow;
 }
 
+/** The totals rows of a scope (joined with `members`), under further conditions. */
+function inScope(scope: TotalsScope, ...conditions: (SQL | undefined)[]): SQL | undefined {
+  const t = scoreWindowTotals;
+  return and(eq(t.accountId, scope.accountId), eq(t.windowId, scope.windowId), eq(t.brandId, scope.brandId), ...conditions, scope.memberConditions);
+}
+
 /** An order of the totals: by points, then by member id, each way. */
 export interface TotalsOrder {
   points: 'ASC' | 'DESC';
@@ -333,13 +338,7 @@ export async function rankedTotals(
     .from(t)
     .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
     .where(
-      and(
-        eq(t.accountId, scope.accountId),
-        eq(t.windowId, scope.windowId),
-        eq(t.brandId, scope.brandId),
-        after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined,
-        scope.memberConditions,
-      ),
+      inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined),
     )
     // Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
     .orderBy(order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`, sql`${t.memberId} ${sql.raw(order.ids)}`)
@@ -374,16 +373,7 @@ export async function countTotalsAbove(db: Executor, scope: TotalsScope, points:
     .select({ memberId: t.memberId })
     .from(t)
     .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
-    .where(
-      and(
-        eq(t.accountId, scope.accountId),
-        eq(t.windowId, scope.windowId),
-        eq(t.brandId, scope.brandId),
-        sql`${t.points} > ${points}`,
-        except.length ? sql`${t.memberId} not in ${except}` : undefined,
-        scope.memberConditions,
-      ),
-    )
+    .where(inScope(scope, sql`${t.points} > ${points}`, except.length ? sql`${t.memberId} not in ${except}` : undefined))
     .limit(cap)
     .as('above');
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(above);
