@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { databaseUnavailable } from '../../db/errors.js';
 import { activityQueue } from '../../db/schema/index.js';
 import { isAppError } from '../../graphql/errors.js';
+import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
 import { prepareRecords, type ActivityScope } from './activities.service.js';
 import type { RecordActivityInput } from './activities.types.js';
@@ -17,75 +18,43 @@ const maxAttempts = 5;
  * transaction that removes it from the queue, so it is stored exactly once even if the process
  * stops half-way. A record that turns out to be invalid (its member deleted meanwhile, say) is
  * dropped with a warning; other failures are retried on the next pass.
- *
- * The worker runs from a timer, so nothing it does may reject unheard: a failed pass (the database
- * down, say) is logged once when the trouble starts and once when a pass succeeds again, not on
- * every tick, and the next tick simply tries again.
+ * The worker's passes run from a timer (see PeriodicPass for how their failures are logged).
  */
 export class ActivityQueue {
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<number> | undefined;
-  private stopped = false;
-  /** Set while passes fail, so an outage is logged once rather than every second. */
-  private failing = false;
+  private readonly passes: PeriodicPass<number>;
 
   constructor(
     private readonly db: Database,
     private readonly log: Logger,
-    private readonly pollMs = 1000,
-  ) {}
+    pollMs = 1000,
+  ) {
+    this.passes = new PeriodicPass({ name: 'activity queue', everyMs: pollMs, log, meanwhile: `retrying every ${pollMs} ms`, pass: () => this.work() });
+  }
 
+  /** Starts the timer; whatever an earlier process left behind is picked up now. */
   start(): void {
-    this.stopped = false;
-    this.timer ??= setInterval(() => this.tick(), this.pollMs);
-    this.timer.unref();
-    // Whatever an earlier process left behind is picked up now.
-    this.tick();
+    this.passes.start();
   }
 
   async enqueue(scope: ActivityScope, input: RecordActivityInput): Promise<void> {
     // Checked now, so the caller hears about bad input; stored again when the queue runs.
     await prepareRecords(scope, [input]);
     await this.db.insert(activityQueue).values({ accountId: scope.accountId, applicationId: scope.applicationId, payload: { ...input } });
-    setImmediate(() => this.tick());
-  }
-
-  /** One pass in the background: never rejects, logs the start and end of a run of failures. */
-  private tick(): void {
-    this.drain().then(
-      () => {
-        if (!this.failing) return;
-        this.failing = false;
-        this.log.info('activity queue: passes succeed again');
-      },
-      (error: unknown) => {
-        if (this.failing) return;
-        this.failing = true;
-        const message = databaseUnavailable(error) ? 'activity queue: database unavailable' : 'activity queue: pass failed';
-        this.log.warn({ err: error }, `${message}; retrying every ${this.pollMs} ms (logged again when a pass succeeds)`);
-      },
-    );
+    setImmediate(() => this.passes.tick());
   }
 
   /** Works through the queue until it is empty; concurrent calls share one pass. Returns records stored. */
   drain(): Promise<number> {
-    this.draining ??= this.work().finally(() => {
-      this.draining = undefined;
-    });
-    return this.draining;
+    return this.passes.run();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    // A failing pass has been logged by tick(); stopping does not fail because of it.
-    await this.draining?.catch(() => {});
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   private async work(): Promise<number> {
     let stored = 0;
-    while (!this.stopped) {
+    while (!this.passes.stopped) {
       const outcome = await this.takeOne();
       // A failure of ours waits for the next pass instead of spinning on the same row.
       if (outcome === 'empty' || outcome === 'retry') break;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
-import { databaseUnavailable } from '../../db/errors.js';
+import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { accountsToCover, buildTotals, coveredWindows, foldSpans, holdWindowsLock, saveCoverage } from './score-windows.queries.js';
@@ -74,61 +74,41 @@ export async function coverUntil(db: Database, accountId: number, until: Date, l
  * makes them take turns, and a window already moved is left alone.
  */
 export class ScoreWindowsWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
-  private failing = false;
+  private readonly passes: PeriodicPass<void>;
 
   constructor(
     private readonly db: Database,
-    private readonly log: Logger,
-    private readonly intervalMs = 30_000,
+    log: Logger,
+    intervalMs = 30_000,
     /** Records are usually stored within moments of completing: staying this far behind avoids most late ones. */
     private readonly lagMs = 5_000,
-  ) {}
-
-  start(): void {
-    this.stopped = false;
-    this.timer ??= setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
-    this.tick();
+  ) {
+    this.passes = new PeriodicPass({
+      name: 'score windows',
+      everyMs: intervalMs,
+      log,
+      meanwhile: 'rankings stay exact and read the daily rollup once the windows lag 30 minutes',
+      pass: () => this.advanceAll(),
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => {});
+  start(): void {
+    this.passes.start();
+  }
+
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** One pass over every account; concurrent calls share it. */
   pass(): Promise<void> {
-    this.running ??= this.advanceAll().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.passes.run();
   }
 
   private async advanceAll(): Promise<void> {
     const until = new Date(Date.now() - this.lagMs);
     for (const accountId of await accountsToCover(this.db)) {
-      while (!this.stopped && !(await advanceWindows(this.db, accountId, until)));
+      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until)));
     }
-  }
-
-  private tick(): void {
-    this.pass().then(
-      () => {
-        if (!this.failing) return;
-        this.failing = false;
-        this.log.info('score windows: passes succeed again');
-      },
-      (error: unknown) => {
-        if (this.failing) return;
-        this.failing = true;
-        const message = databaseUnavailable(error) ? 'score windows: database unavailable' : 'score windows: pass failed';
-        this.log.warn({ err: error }, `${message}; rankings stay exact and read the daily rollup once the windows lag 30 minutes (logged again when a pass succeeds)`);
-      },
-    );
   }
 }
