@@ -60,9 +60,9 @@ export function forgetCoverage(db: Executor, accountId: number): void {
  */
 export async function planFromTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<TotalsPlan | undefined> {
   if (filter.totalsBrandId === undefined) return undefined;
-  const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
-  if (!closest) return undefined;
-  return { scope: { accountId: filter.accountId, windowId: closest.windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
+  const windowId = closestWindow(await cachedCoverage(db, filter.accountId), window);
+  if (windowId === undefined) return undefined;
+  return { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
 }
 
 interface Scored {

@@ -31,21 +31,9 @@ export interface SignedSpan {
 }
 
 /** The same span, forwards. */
-export function forwards(span: SignedSpan): SignedSpan {
+function forwards(span: SignedSpan): SignedSpan {
   return span.start <= span.end ? span : { start: span.end, end: span.start, sign: span.sign === 1 ? -1 : 1 };
 }
-
-/** The spans that turn the totals of [from, until) into the counts of [start, end): + [start, from) + [until, end). */
-export function correctionSpans(covered: CoveredWindow, window: ResolvedWindow): SignedSpan[] {
-  return [
-    { start: window.start, end: covered.from, sign: 1 as const },
-    { start: covered.until, end: window.end, sign: 1 as const },
-  ]
-    .map(forwards)
-    .filter((span) => span.start < span.end);
-}
-
-const spanLength = (spans: readonly SignedSpan[]) => spans.reduce((sum, span) => sum + (span.end.getTime() - span.start.getTime()), 0);
 
 /**
  * Longest stretch of raw records a ranking reads to correct a standard window's totals. Past it
@@ -53,15 +41,18 @@ const spanLength = (spans: readonly SignedSpan[]) => spans.reduce((sum, span) =>
  */
 export const maxCorrectionMs = 30 * 60_000;
 
-/** The covered window that serves `window` with the fewest records to correct, if one is close enough. */
-export function closestWindow(covered: readonly CoveredWindow[], window: ResolvedWindow): { windowId: number; spans: SignedSpan[] } | undefined {
-  let best: { windowId: number; spans: SignedSpan[]; length: number } | undefined;
+/**
+ * The covered window that serves `window` with the fewest records to correct, if one is close
+ * enough. The corrections are `[start, from)` and `[until, end)` (see score-windows.queries.ts),
+ * so their length is how far the two ends lie apart.
+ */
+export function closestWindow(covered: readonly CoveredWindow[], window: ResolvedWindow): number | undefined {
+  let best: { windowId: number; length: number } | undefined;
   for (const candidate of covered) {
-    const spans = correctionSpans(candidate, window);
-    const length = spanLength(spans);
-    if (length <= maxCorrectionMs && (!best || length < best.length)) best = { windowId: candidate.windowId, spans, length };
+    const length = Math.abs(window.start.getTime() - candidate.from.getTime()) + Math.abs(window.end.getTime() - candidate.until.getTime());
+    if (length <= maxCorrectionMs && (!best || length < best.length)) best = { windowId: candidate.windowId, length };
   }
-  return best && { windowId: best.windowId, spans: best.spans };
+  return best?.windowId;
 }
 
 /** Where each standard window's totals should stand once they count everything before `until`. */
