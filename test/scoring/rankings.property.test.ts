@@ -9,6 +9,7 @@ import { standardWindows } from '../../src/modules/scoring/score-windows.js';
 import { coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
+import { executeRows } from '../../src/db/rows.js';
 
 /**
  * Rankings checked against a brute-force query over the raw records, on generated data: random
@@ -156,7 +157,6 @@ interface Ranked {
   activityCount: number;
 }
 
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 const list = (values: (string | number)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
 
 /** The ranking by definition: sum the raw records of the window under the filter, member by member. */
@@ -177,12 +177,12 @@ async function bruteForce(test: Case, window: { start: Date; end: Date }): Promi
     memberConditions.push(sql`exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id
       and o.brand_id = ${Number(f.brandId)} and o.opted_out_at is null)`);
   }
-  const result = await t.database.db.execute(sql`
+  const rows = await executeRows<Record<string, unknown>>(t.database.db, sql`
     select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count
     from activity_records r join members m on m.account_id = r.account_id and m.id = r.member_id
     where ${sql.join(recordConditions, sql` and `)} and ${sql.join(memberConditions, sql` and `)}
     group by r.member_id`);
-  const ranked = rowsOf(result).map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }));
+  const ranked = rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }));
   const direction = test.sort === 'DESC' ? -1 : 1;
   return ranked.sort((a, b) => direction * (a.points - b.points) || a.id - b.id);
 }

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, optins } from '../../src/db/schema/index.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { executeRows } from '../../src/db/rows.js';
 
 let t: TestGateway;
 let app: Tenant;
@@ -131,13 +132,13 @@ describe('opt-in and opt-out', () => {
 describe('opt-in history under concurrency', () => {
   /** Rows of the member's history that end before they begin, or begin before the previous one ended. */
   async function inconsistencies(memberId: number) {
-    const result = await t.database.db.execute(sql`
+    const rows = await executeRows(t.database.db, sql`
       select id from (
         select id, opted_in_at, opted_out_at, lag(opted_out_at) over (order by id) as previous_out
         from optins where member_id = ${memberId}
       ) history
       where opted_out_at < opted_in_at or opted_in_at < previous_out`);
-    return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length;
+    return rows.length;
   }
 
   it('concurrent opt-ins and opt-outs of one member and list leave a history in order', async () => {
