@@ -357,6 +357,74 @@ describe('GET /v1.1/activity/feed', () => {
   });
 });
 
+describe('GraphQL activityFeed totalCount', () => {
+  const query = `query($first: Int!, $offset: Int, $filter: MemberFilter, $window: WindowInput, $keyword: String, $all: Boolean!, $recorded: Boolean!) {
+    activityFeed(first: $first, offset: $offset, filter: $filter, window: $window, keyword: $keyword, allMemberActions: $all, orderByRecorded: $recorded) {
+      totalCount
+      edges { node { id memberId } }
+    }
+  }`;
+
+  async function feed(tenant: Tenant, variables: Record<string, unknown>) {
+    const result = await t.graphql(tenant.apiKey, query, { all: false, recorded: false, first: 1000, ...variables });
+    expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+    const connection = result.body.data.activityFeed as { totalCount: number; edges: { node: { id: string; memberId: string } }[] };
+    return { total: connection.totalCount, ids: connection.edges.map((edge) => Number(edge.node.id)), members: connection.edges.map((edge) => Number(edge.node.memberId)) };
+  }
+
+  const month = { period: { amount: 1, unit: 'MONTH' } };
+  /** [variables, expected count]: each also checked against the length of the whole list. */
+  const cases = (): [string, Record<string, unknown>, number][] => [
+    ["each member's latest of the week", {}, 3],
+    ['every action of the week', { all: true }, 7],
+    ['one-time activities included', { all: true, filter: { includeOneTime: true } }, 8],
+    ['one brand, latest per member', { filter: { brandId: String(music) } }, 2],
+    ['one brand, every action', { all: true, filter: { brandId: String(music) } }, 5],
+    ['country and excluded member', { all: true, filter: { countries: ['GB'], excludeMemberIds: [String(m1)] } }, 2],
+    ['keyword', { all: true, keyword: 'song a' }, 1],
+    ['a month, every action', { all: true, window: month }, 9],
+    ['a month, one member', { all: true, window: month, filter: { memberIds: [String(m3)] } }, 3],
+    ['by the time recorded', { all: true, recorded: true }, 9],
+  ];
+
+  it('counts exactly what the pages list, under every filter, however the page is cut', async () => {
+    for (const [name, variables, expected] of cases()) {
+      const whole = await feed(app, variables);
+      expect(whole.total, name).toBe(expected);
+      expect(whole.ids, name).toHaveLength(expected);
+      const page = await feed(app, { ...variables, first: 1, offset: 1 });
+      expect(page.total, name).toBe(expected);
+      expect(page.ids, name).toEqual(whole.ids.slice(1, 2));
+    }
+  });
+
+  it("never counts another account's records", async () => {
+    const other = await t.tenant('advanced');
+    const otherListen = await createActivity(t, other, { name: 'Listen', type: 'Listened', service: 'spotify', points: 2 });
+    const [o1, o2] = await insertMembers(t, other, [{ country: 'GB' }, { country: 'GB' }]);
+    await record(t, other, [
+      { activityId: otherListen, memberId: o1, completedAt: hoursAgo(2), content: { track: 'Song A' } },
+      { activityId: otherListen, memberId: o1, completedAt: daysAgo(1) },
+      { activityId: otherListen, memberId: o2, completedAt: daysAgo(3) },
+    ]);
+    for (const [name, variables, expected] of cases()) expect((await feed(app, variables)).total, name).toBe(expected);
+    expect(await feed(other, {})).toMatchObject({ total: 2, members: [o1, o2] });
+    expect(await feed(other, { all: true })).toMatchObject({ total: 3 });
+    expect(await feed(other, { all: true, keyword: 'song a' })).toMatchObject({ total: 1 });
+  });
+
+  it('costs one statement, and only when asked for', async () => {
+    const page = (withCount: boolean) => `{ activityFeed(first: 2, allMemberActions: true) { ${withCount ? 'totalCount' : ''} edges { node { id } } } }`;
+    const roundTrips = async (body: string) => {
+      const response = await t.request({ method: 'POST', url: '/graphql', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, payload: { query: body } });
+      expect(response.json().errors).toBeUndefined();
+      return Number(response.headers['x-sql-round-trips']);
+    };
+    await roundTrips(page(false)); // the API key is cached from here on
+    expect(await roundTrips(page(true))).toBe((await roundTrips(page(false))) + 1);
+  });
+});
+
 describe('GET /v1.1/member/[id] with showactions, showbrands, showposition', () => {
   it('adds the latest actions, top brands and the rank under the filters', async () => {
     const response = await get(app, `/member/${m3}`, { showactions: 1, showbrands: 1, showposition: 1, limit: 2 });

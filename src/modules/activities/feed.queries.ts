@@ -23,13 +23,14 @@ export interface FeedOptions {
 /** `%` and `_` in a keyword are matched literally. */
 const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * The activity feed: records of the window under the filter, newest first by default, by default
- * only each member's latest. Members are joined for the member conditions of the filter.
- */
-export async function feedRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, options: FeedOptions): Promise<RecordRow[]> {
+type FeedSelection = Pick<FeedOptions, 'keyword' | 'orderByRecorded' | 'memberId'>;
+
+const joinMembers = and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId));
+
+/** The records a feed reads (with `members` joined): the page and its count share these. */
+function feedConditions(filter: CompiledFilter, window: ResolvedWindow, options: FeedSelection): SQL | undefined {
   const time = options.orderByRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
-  const conditions = and(
+  return and(
     eq(activityRecords.accountId, filter.accountId),
     options.memberId ? eq(activityRecords.memberId, options.memberId) : undefined,
     within(time, window),
@@ -38,7 +39,15 @@ export async function feedRecords(db: Executor, filter: CompiledFilter, window: 
     filter.member(),
     options.keyword ? sql`${activityRecords.content}::text ilike ${likePattern(options.keyword)}` : undefined,
   );
-  const joinMembers = and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId));
+}
+
+/**
+ * The activity feed: records of the window under the filter, newest first by default, by default
+ * only each member's latest. Members are joined for the member conditions of the filter.
+ */
+export async function feedRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, options: FeedOptions): Promise<RecordRow[]> {
+  const time = options.orderByRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
+  const conditions = feedConditions(filter, window, options);
   const order = options.direction === 'ASC' ? asc : desc;
   if (options.allMemberActions) {
     return db
@@ -70,6 +79,21 @@ export async function feedRecords(db: Executor, filter: CompiledFilter, window: 
     .offset(options.offset);
 }
 
+/**
+ * How many items the feed has, all pages together, in one statement: the records under the same
+ * conditions as its pages, or (each member's latest only) the members who have one.
+ */
+export async function countFeedRecords(
+  db: Executor,
+  filter: CompiledFilter,
+  window: ResolvedWindow,
+  options: FeedSelection & Pick<FeedOptions, 'allMemberActions'>,
+): Promise<number> {
+  const count = options.allMemberActions ? sql<number>`count(*)::int` : sql<number>`count(distinct ${activityRecords.memberId})::int`;
+  const [row] = await db.select({ count }).from(activityRecords).innerJoin(members, joinMembers).where(feedConditions(filter, window, options));
+  return row.count;
+}
+
 /** Up to this many members (offset included) the newest-first walk serves the default feed. */
 const maxWalkedMembers = 1000;
 
@@ -87,7 +111,7 @@ async function newestPerMember(db: Executor, conditions: SQL | undefined, byReco
     const rows = await db
       .select(getTableColumns(activityRecords))
       .from(activityRecords)
-      .innerJoin(members, and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId)))
+      .innerJoin(members, joinMembers)
       .where(and(conditions, after ? or(lt(time, after.time), and(eq(time, after.time), lt(activityRecords.id, after.id))) : undefined))
       .orderBy(desc(time), desc(activityRecords.id))
       .limit(batch);

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
 import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
@@ -9,7 +9,7 @@ import { WindowInput } from '../../filters/window.types.js';
 import { scopeFor } from '../scoring/scoring.scope.js';
 import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
 import { toActivityRecord } from './activities.mapping.js';
-import { feedRecords } from './feed.queries.js';
+import { countFeedRecords, feedRecords } from './feed.queries.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o);
 
@@ -35,14 +35,9 @@ export class FeedResolver {
     const cursor = decodeCursor(after, 'after', isOffsetCursor);
     const start = pageOffset(offset) + (cursor ? cursor.o + 1 : 0);
     const scope = await scopeFor(context, filter, window, listingWindow);
-    const rows = await feedRecords(context.database.db, scope.filter, scope.window, {
-      keyword: keyword?.trim() || undefined,
-      allMemberActions,
-      orderByRecorded,
-      direction: sort,
-      limit: limit + 1,
-      offset: start,
-    });
+    const selection = { keyword: keyword?.trim() || undefined, allMemberActions, orderByRecorded };
+    const db = context.database.db;
+    const rows = await feedRecords(db, scope.filter, scope.window, { ...selection, direction: sort, limit: limit + 1, offset: start });
     const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
     return {
       edges,
@@ -52,6 +47,15 @@ export class FeedResolver {
         startCursor: edges[0]?.cursor ?? null,
         endCursor: edges.at(-1)?.cursor ?? null,
       },
+      totalCount: () => countFeedRecords(db, scope.filter, scope.window, selection),
     };
+  }
+}
+
+@Resolver(() => ActivityRecordConnection)
+export class ActivityRecordConnectionResolver {
+  @FieldResolver(() => Int, { description: 'Items of the feed under its filter and window, all pages together; counted only when asked for.' })
+  totalCount(@Root() connection: ActivityRecordConnection): Promise<number> {
+    return connection.totalCount ? connection.totalCount() : Promise.resolve(connection.edges.length);
   }
 }
