@@ -67,6 +67,12 @@ export const activityRecords = pgTable('activity_records', {
   category: text('category'),
   content: jsonb('content').$type<Record<string, unknown>>(),
   value: doublePrecision('value'),
+  /** Where it happened, from the `ip` it was recorded with (src/lib/geoip.ts); null when unknown. */
+  geoCountry: text('geo_country'),
+  geoCity: text('geo_city'),
+  geoRegion: text('geo_region'),
+  geoLat: text('geo_lat'),
+  geoLong: text('geo_long'),
   completedAt: timestamp('completed_at', { withTimezone: true }).notNull(),
   recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [

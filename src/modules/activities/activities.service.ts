@@ -2,6 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { geoColumns, locate } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import * as q from './activities.queries.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
@@ -133,6 +134,7 @@ export async function prepareRecords(scope: ActivityScope, inputs: readonly Reco
   const byPartner = await q.membersByPartnerRefs(db, accountId, partnerRefs);
   const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
   const liveBrands = await q.existingBrandIds(db, accountId, [...new Set(brandIds.filter((id): id is number => id !== undefined))]);
+  const places = await Promise.all(inputs.map((input) => locate(input.ip)));
 
   return inputs.map((input, index) => {
     const definition = definitions.get(activityIds[index]);
@@ -149,6 +151,7 @@ export async function prepareRecords(scope: ActivityScope, inputs: readonly Reco
       throw invalidParameter('content', 'expected a JSON object');
     }
     if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
+    const place = places[index];
     return {
       accountId,
       memberId,
@@ -164,6 +167,7 @@ export async function prepareRecords(scope: ActivityScope, inputs: readonly Reco
       category: text(input.category, 'category', 200) ?? null,
       content: input.content ?? null,
       value: input.value ?? null,
+      ...(place ? geoColumns(place) : {}),
       completedAt,
     };
   });

@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Geo } from '../members/members.types.js';
 
 @ObjectType('ActivityTracking', { description: 'Where a tracked activity happens.' })
 export class ActivityTracking {
@@ -66,6 +67,7 @@ export class ActivityRecord {
   @Field(() => String, { nullable: true }) category!: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) content!: Record<string, unknown> | null;
   @Field(() => Float, { nullable: true }) value!: number | null;
+  @Field(() => Geo, { nullable: true, description: 'Where it happened, from the ip it was recorded with; null when not known.' }) geo!: Geo | null;
   @Field(() => GraphQLDateTime) completedAt!: Date;
   @Field(() => GraphQLDateTime) recordedAt!: Date;
 }
@@ -85,6 +87,7 @@ export class RecordActivityInput {
   @Field(() => Float, { nullable: true }) value?: number;
   @Field(() => String, { nullable: true, description: 'Unique per account: a repeat with the same marker is a no-op.' }) marker?: string;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When it happened; default now.' }) completedAt?: Date;
+  @Field(() => String, { nullable: true, description: "The member's IP address: the record's geo is found from it (not stored)." }) ip?: string;
 }
 
 @ObjectType('RecordResult')

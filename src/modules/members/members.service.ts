@@ -30,6 +30,7 @@ import type {
   VisitInput,
 } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../scoring/score-windows.queries.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
@@ -64,7 +65,7 @@ export async function requireMember(db: Executor, accountId: number, id: number)
 export async function registerMember(scope: MemberScope, input: RegisterMemberInput): Promise<MemberResult> {
   const credentials = readCredentials(input.credentials, 'register');
   const profile = profileValues(input.profile);
-  const visit = readVisit(input.visit);
+  const visit = await readVisit(input.visit);
   if (credentials.network === 'email') {
     const existing = await q.findService(scope.db, scope.accountId, 'email', credentials.uid);
     if (existing) return { member: await existingEmailMember(scope, existing, credentials.password), created: false };
@@ -82,6 +83,7 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
         registeredByApplicationId: scope.applicationId,
         email: credentials.network === 'email' ? credentials.email : emailOf(input.credentials),
         ...profile,
+        ...registrationGeo(profile, visit.place),
         importCode: input.importCode?.trim() || null,
         accessTokenHash: digestToken(token),
         accessTokenSealed: scope.identity.cipher.seal(token),
@@ -119,8 +121,8 @@ export async function attachService(
   const credentials = readCredentials(input, 'register');
   // The caller's import code, as registration stores it; a new one replaces the member's.
   const code = importCode?.trim();
-  const values = { ...profileValues(profile), ...(code ? { importCode: code } : {}) };
-  const visit = readVisit(visitInput);
+  const visit = await readVisit(visitInput);
+  const values = { ...profileValues(profile), ...(code ? { importCode: code } : {}), ...(visit.place ? geoColumns(visit.place) : {}) };
   const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
   if (existing && existing.memberId !== member.id) {
     throw new AppError('CONFLICT', `This ${credentials.network} identity belongs to another member; merge the members instead.`, 'uid');
@@ -151,7 +153,7 @@ export async function attachService(
  */
 export async function login(scope: MemberScope, input: LoginInput): Promise<MemberResult> {
   const credentials = readCredentials(input.credentials, 'login');
-  const visit = readVisit(input.visit);
+  const visit = await readVisit(input.visit);
   const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
   // The fan's address when the application names it, else the caller's own: failures from one
   // place are limited either way (an application that names no `ip` shares one budget).
@@ -195,7 +197,7 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
   const now = new Date();
   await scope.db.transaction(async (tx) => {
     await q.updateService(tx, scope.accountId, service.id, { ...updates, lastLoginAt: now });
-    await q.updateMember(tx, scope.accountId, member.id, { lastLoginAt: now });
+    await q.updateMember(tx, scope.accountId, member.id, { lastLoginAt: now, ...(visit.place ? geoColumns(visit.place) : {}) });
     await recordVisit(tx, scope, member.id, service, 'login', visit, now);
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
@@ -455,11 +457,23 @@ interface Visit {
   domain: string;
   ip: string | undefined;
   userAgent: string | undefined;
+  /** Where `ip` is (src/lib/geoip.ts); undefined for no, a private or an unknown address. */
+  place: GeoLocation | undefined;
 }
 
-function readVisit(input: VisitInput | undefined): Visit {
+async function readVisit(input: VisitInput | undefined): Promise<Visit> {
   const domain = input?.domain?.trim();
-  return { domain: domain ? normaliseDomain(domain) : apiDomain, ip: input?.ip?.trim() || undefined, userAgent: input?.userAgent?.trim().slice(0, 1000) || undefined };
+  const ip = input?.ip?.trim() || undefined;
+  return { domain: domain ? normaliseDomain(domain) : apiDomain, ip, userAgent: input?.userAgent?.trim().slice(0, 1000) || undefined, place: await locate(ip) };
+}
+
+/**
+ * A new member's Geo fields from the registration's address; the profile's country too when the
+ * registration names none, so the country filter and the location report count the member.
+ */
+function registrationGeo(profile: Partial<q.NewMemberRow>, place: GeoLocation | undefined): Partial<q.NewMemberRow> {
+  if (!place) return {};
+  return { ...geoColumns(place), ...(profile.country ? {} : { country: place.country }) };
 }
 
 async function recordVisit(

@@ -8,7 +8,12 @@ export enum Gender {
 }
 registerEnumType(Gender, { name: 'Gender', description: 'As the member gave it: M, F or Other.' });
 
-@ObjectType('Geo', { description: 'Where the member was last seen, from their address.' })
+@ObjectType('Geo', {
+  description:
+    'A place found from an IP address: where a member registered or last signed in, or where an activity was recorded. ' +
+    'Country is ISO 3166-1 alpha-2; lat and long are decimal degrees. IP geolocation by DB-IP (https://db-ip.com), CC BY 4.0: ' +
+    'pages that show it must credit DB-IP with that link.',
+})
 export class Geo {
   @Field(() => String, { nullable: true }) country!: string | null;
   @Field(() => String, { nullable: true }) city!: string | null;

@@ -153,6 +153,7 @@ export const recordActivityRoute = defineRoute({
         value: value === undefined ? undefined : Number(value),
         marker: params.string('marker'),
         completedAt: completedAt(params),
+        ip: params.string('ip'),
       },
       async: params.boolean('async'),
     };

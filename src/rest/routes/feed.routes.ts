@@ -18,8 +18,10 @@ export function feedItem(record: FeedItemFragment) {
     CompleteDate: formatTimestamp(new Date(record.completedAt)),
     Name: record.activity.name,
     ShortName: record.activity.shortName,
-    // No GeoIP database is available offline: where an action happened is not known.
-    GeoData: null,
+    // Where the action happened, from the ip it was recorded with (null without one).
+    GeoData: record.geo
+      ? { Country: record.geo.country, City: record.geo.city, Region: record.geo.region, Lat: record.geo.lat, Long: record.geo.long }
+      : null,
     MemberName: name || null,
     Value: record.value === null ? null : String(record.value),
     ActivityID: record.activityId,
