@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, smallint, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './tenancy.js';
 
 /**
@@ -40,3 +40,20 @@ export const scoreWindowCounts = pgTable('score_window_counts', {
   brandId: integer('brand_id').notNull(),
   members: integer('members').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.windowId, t.brandId] })]);
+
+/**
+ * A brand's active members in a standard window, grouped by one member attribute (`dimension`:
+ * country, gender or birth date; `key` '' when the profile has none), with their records: the
+ * brand reports without a scan of the members. Kept with the per-brand totals, in the same
+ * statements, and moved when a member's attribute changes. Birth dates rather than age ranges,
+ * because an age range changes on a birthday and a birth date does not.
+ */
+export const scoreWindowGroups = pgTable('score_window_groups', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  windowId: smallint('window_id').notNull(),
+  brandId: integer('brand_id').notNull(),
+  dimension: text('dimension').notNull(),
+  key: text('key').notNull(),
+  members: integer('members').notNull(),
+  activityCount: integer('activity_count').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.windowId, t.brandId, t.dimension, t.key] })]);

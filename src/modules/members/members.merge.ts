@@ -6,6 +6,7 @@ import { loginEvents, memberDomains, members, memberServices, optins, segmentMem
 import { AppError, invalidParameter, notFound } from '../../graphql/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
 import { lockMembers, type MemberRow } from './members.queries.js';
+import { regroupMember } from '../scoring/score-window-groups.queries.js';
 
 /**
  * Every table holding rows that belong to a member. A merge moves their rows to the survivor, so
@@ -77,6 +78,8 @@ export async function mergeInto(
   for (const field of profileFields) {
     if (survivor[field] === null && merged[field] !== null) (filled as Record<string, unknown>)[field] = merged[field];
   }
+  // The survivor's kept report groups follow the profile fields the merge fills in.
+  await regroupMember(tx, accountId, survivor.id, { country: filled.country, gender: filled.gender, birthDate: filled.birthDate });
   await tx
     .update(members)
     .set({ ...filled, extended: { ...merged.extended, ...survivor.extended }, updatedAt: new Date() })

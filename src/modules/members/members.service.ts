@@ -1,4 +1,4 @@
-import type { Database, Executor } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
 import { digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
@@ -17,7 +17,7 @@ import {
 import { currentMember, mergeInto, retryOnDeadlock } from './members.merge.js';
 import { profileValues, updateValues } from './members.profile.js';
 import * as q from './members.queries.js';
-import type { MemberRow, ServiceRow } from './members.queries.js';
+import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type {
   LoginInput,
   MemberLookupInput,
@@ -32,6 +32,7 @@ import type {
 import { isId } from '../../lib/ids.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../scoring/score-windows.queries.js';
+import { regroupMember } from '../scoring/score-window-groups.queries.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
 export interface MemberScope {
@@ -141,7 +142,7 @@ export async function attachService(
           ...registeredUsername(sealed, values),
         });
     if (!service) throw new AppError('CONFLICT', `This ${credentials.network} identity was just registered by another member.`, 'uid');
-    if (Object.keys(values).length) await q.updateMember(tx, scope.accountId, member.id, values);
+    if (Object.keys(values).length) await saveProfile(tx, scope.accountId, member.id, values);
     await recordVisit(tx, scope, member.id, service, 'register', visit);
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
@@ -217,7 +218,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
       }
     }
     const extended = input.extended ? { extended: { ...member.extended, ...input.extended } } : {};
-    await q.updateMember(tx, scope.accountId, member.id, { ...values, ...extended });
+    await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -296,9 +297,18 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
   return { member: await requireMember(scope.db, scope.accountId, survivor.id), created: false };
 }
 
+/** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */
+async function saveProfile(tx: Transaction, accountId: number, memberId: number, values: Partial<NewMemberRow>) {
+  const { country, gender, birthDate } = values;
+  if (country !== undefined || gender !== undefined || birthDate !== undefined) await regroupMember(tx, accountId, memberId, { country, gender, birthDate });
+  await q.updateMember(tx, accountId, memberId, values);
+}
+
 export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
   const member = await requireMember(scope.db, scope.accountId, id);
   return scope.db.transaction(async (tx) => {
+    // The member row first, then the totals: the order every transaction takes them in.
+    await q.lockMembers(tx, scope.accountId, [member.id]);
     // The kept totals have no foreign key to cascade: they and their member counts go first.
     await forgetTotals(tx, scope.accountId, member.id);
     return q.deleteMember(tx, scope.accountId, member.id);

@@ -1,24 +1,12 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
-import { holdTransactionLock } from '../../db/transaction-lock.js';
-import { activityRecords, members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
+import { activityRecords, members, scoreWindowCounts, scoreWindowGroups, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
 import type { MemberRow } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
-
-/**
- * Two locks per account keep the totals exact:
- * - `score-windows` (readers–writer): a transaction that stores records holds it shared from before
- *   its insert until it commits; the worker that moves the covered windows holds it exclusively. So
- *   the worker never folds in a window end while a record on the near side of it is uncommitted.
- * - `score-totals` (exclusive): whoever changes totals (the worker, a late record, a deletion, a
- *   merge) takes turns, so the member counts computed from "before" and "after" stay right.
- * Always in this order.
- */
-export const holdWindowsLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') =>
-  holdTransactionLock(tx, `score-windows:${accountId}`, mode);
-const holdTotalsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-totals:${accountId}`);
+import { buildGroups, groupKeys, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
+import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 
 export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
   const rows = await db
@@ -88,8 +76,8 @@ function recordsIn(accountId: number, brandId?: number): SQL {
 
 /**
  * Adds `delta` — rows of (window_id, brand_id, member_id, points, activity_count), keys may repeat —
- * to the totals, keeps the member counts, and removes members left with no records. Holds the
- * totals lock; the caller's transaction must hold the windows lock.
+ * to the totals, keeps the member counts and groups, and removes members left with no records. Holds
+ * the totals lock; the caller's transaction must hold the windows lock.
  */
 async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   await holdTotalsLock(tx, accountId);
@@ -111,14 +99,19 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
         set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count
       returning window_id, brand_id, member_id, activity_count
     ),
+    changes as (
+      select a.window_id, a.brand_id, a.member_id, b.old_count, a.activity_count as new_count
+      from applied a join before b using (window_id, brand_id, member_id)
+    ),
     counted as (
       insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
-      select ${accountId}, a.window_id, a.brand_id,
-        sum(case when b.old_count <= 0 and a.activity_count > 0 then 1 when b.old_count > 0 and a.activity_count <= 0 then -1 else 0 end)::int
-      from applied a join before b using (window_id, brand_id, member_id)
-      group by a.window_id, a.brand_id
+      select ${accountId}, window_id, brand_id,
+        sum(case when old_count <= 0 and new_count > 0 then 1 when old_count > 0 and new_count <= 0 then -1 else 0 end)::int
+      from changes
+      group by window_id, brand_id
       on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members
-    )
+    ),
+    grouped as (${groupsDelta(accountId, sql`changes`)})
     select window_id, brand_id, member_id from applied where activity_count <= 0`);
   const keys = emptied.map((row) => sql`(${Number(row.window_id)}::smallint, ${Number(row.brand_id)}::int, ${Number(row.member_id)}::int)`);
   if (keys.length) {
@@ -158,6 +151,7 @@ export async function buildTotals(tx: Transaction, accountId: number, windows: r
     insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
     select account_id, window_id, brand_id, count(*)::int from ${t} where account_id = ${accountId} group by 1, 2, 3
     on conflict (account_id, window_id, brand_id) do update set members = excluded.members`);
+  await buildGroups(tx, accountId);
 }
 
 export interface CountedRecord {
@@ -260,6 +254,22 @@ function liveSpans(scope: TotalsScope, window: ResolvedWindow): SQL {
   ) as s`;
 }
 
+/** Per member with records in the correction spans: the spans' signed points and records. */
+function corrections(scope: TotalsScope, window: ResolvedWindow): SQL {
+  return sql`select r.member_id, sum(s.sign * r.points) as points, sum(s.sign) as activity_count
+    from ${liveSpans(scope, window)}
+    cross join lateral (${recordsIn(scope.accountId, scope.brandId || undefined)}) r
+    group by r.member_id`;
+}
+
+/** The totals row of the correction `c` (a lateral subquery named `kept`). */
+function keptTotal(scope: TotalsScope): SQL {
+  const t = scoreWindowTotals;
+  return sql`(select ${t.points} as points, ${t.activityCount} as activity_count from ${t}
+    where ${t.accountId} = ${scope.accountId} and ${t.windowId} = ${scope.windowId} and ${t.brandId} = ${scope.brandId}
+      and ${t.memberId} = c.member_id limit 1) kept`;
+}
+
 /**
  * The members whose score in the requested window differs from their totals (those with records
  * in the correction spans), with their exact score; only members the conditions admit. Merged
@@ -271,24 +281,16 @@ function liveSpans(scope: TotalsScope, window: ResolvedWindow): SQL {
  * a hash of every member.
  */
 export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScore[]> {
-  const { accountId, windowId, brandId } = scope;
-  const t = scoreWindowTotals;
   const rows = await executeRows<{ member_id: number; points: number; activity_count: number; in_totals: boolean; counted: number }>(
     db,
-    sql`with corrections as (
-      select r.member_id, sum(s.sign * r.points) as points, sum(s.sign) as activity_count
-      from ${liveSpans(scope, window)}
-      cross join lateral (${recordsIn(accountId, brandId || undefined)}) r
-      group by r.member_id
-    )
+    sql`with corrections as (${corrections(scope, window)})
     select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
       (c.activity_count + coalesce(kept.activity_count, 0))::int as activity_count,
       kept.points is not null as in_totals, ${options.count ? memberCount(scope) : sql`0`} as counted
     from corrections c
-    cross join lateral (select 1 from ${members} where ${members.accountId} = ${accountId} and ${members.id} = c.member_id
+    cross join lateral (select 1 from ${members} where ${members.accountId} = ${scope.accountId} and ${members.id} = c.member_id
       ${scope.memberConditions ? sql`and ${scope.memberConditions}` : sql``} limit 1) admitted
-    left join lateral (select ${t.points} as points, ${t.activityCount} as activity_count from ${t}
-      where ${t.accountId} = ${accountId} and ${t.windowId} = ${windowId} and ${t.brandId} = ${brandId} and ${t.memberId} = c.member_id limit 1) kept on true`,
+    left join lateral ${keptTotal(scope)} on true`,
   );
   return rows.map((row) => ({
     memberId: Number(row.member_id),
@@ -378,4 +380,53 @@ export async function countTotalsAbove(db: Executor, scope: TotalsScope, points:
     .as('above');
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(above);
   return row.count;
+}
+
+export interface GroupCount {
+  /** The group's key as `bucket` made it; null for members whose profile has no value. */
+  key: string | null;
+  members: number;
+  activityCount: number;
+}
+
+/**
+ * A brand's members active in the requested window, by one profile attribute, with their records:
+ * the kept groups, corrected by the edge members (each moves from "active in the totals" to
+ * "active in the window", in the group of their profile now, as the kept groups count them).
+ * `bucket` maps a key (null for none) to the group reported, such as a birth date to an age range.
+ * In the order of the buckets. One statement, so the groups, the coverage and the corrections are
+ * read in one snapshot.
+ */
+export async function groupCounts(
+  db: Executor,
+  scope: TotalsScope,
+  window: ResolvedWindow,
+  dimension: GroupDimension,
+  bucket: (key: SQL) => SQL = (key) => key,
+): Promise<GroupCount[]> {
+  if (!scope.brandId || scope.memberConditions) throw new Error('groups are kept per brand, for every member');
+  const g = scoreWindowGroups;
+  const rows = await executeRows<{ key: string | null; members: number; activity_count: number }>(
+    db,
+    sql`with corrections as (${corrections(scope, window)}),
+    edges as (
+      select k.key, c.activity_count + coalesce(kept.activity_count, 0) as live, coalesce(kept.activity_count, 0) as kept
+      from corrections c
+      cross join lateral (select m.country, m.gender, m.birth_date from ${members} m
+        where m.account_id = ${scope.accountId} and m.id = c.member_id limit 1) m
+      cross join lateral ${groupKeys(sql`m`)}
+      left join lateral ${keptTotal(scope)} on true
+      where k.dimension = ${dimension}
+    ),
+    counted as (
+      select ${g.key} as key, ${g.members} as members, ${g.activityCount} as activity_count from ${g}
+      where ${g.accountId} = ${scope.accountId} and ${g.windowId} = ${scope.windowId} and ${g.brandId} = ${scope.brandId}
+        and ${g.dimension} = ${dimension}
+      union all
+      select key, (live > 0)::int - (kept > 0)::int, live - kept from edges
+    )
+    select ${bucket(sql`nullif(key, '')`)} as key, sum(members)::int as members, sum(activity_count)::int as activity_count
+    from counted group by 1 having sum(members) > 0 order by 1`,
+  );
+  return rows.map((row) => ({ key: row.key, members: Number(row.members), activityCount: Number(row.activity_count) }));
 }

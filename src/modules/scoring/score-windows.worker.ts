@@ -3,7 +3,8 @@ import type { Database } from '../../db/client.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { accountsToCover, buildTotals, coveredWindows, foldSpans, holdWindowsLock, saveCoverage } from './score-windows.queries.js';
+import { accountsToCover, buildTotals, coveredWindows, foldSpans, saveCoverage } from './score-windows.queries.js';
+import { holdWindowsLock } from './score-windows.locks.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
 export const maxStepMs = 24 * 3_600_000;

@@ -1,0 +1,96 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Transaction } from '../../db/client.js';
+import { members, scoreWindowGroups, scoreWindowTotals } from '../../db/schema/index.js';
+import { holdTotalsLock } from './score-windows.locks.js';
+
+/**
+ * The member attributes a brand's active members are counted by in `score_window_groups`. Birth
+ * dates rather than age ranges: a member's age range changes on a birthday, their birth date never,
+ * so the ranges are made when a report is read.
+ */
+export type GroupDimension = 'country' | 'gender' | 'birth_date';
+
+/** The profile fields the groups depend on; changing one moves the member between groups. */
+export interface GroupedProfile {
+  country: string | null;
+  gender: string | null;
+  birthDate: string | null;
+}
+
+/**
+ * Each dimension's key for the member row `m` (an alias in the enclosing statement, with columns
+ * country, gender and birth_date): rows of (dimension, key), '' when the profile has no value.
+ * The one definition of a key; maintenance, moves and reads all use it.
+ */
+export function groupKeys(m: SQL): SQL {
+  return sql`(values ('country', coalesce(upper(${m}.country), '')), ('gender', coalesce(${m}.gender::text, '')),
+    ('birth_date', coalesce(${m}.birth_date::text, ''))) as k(dimension, key)`;
+}
+
+/** Per-brand totals only: the reports are a brand's. */
+export const groupedBrand = (brandColumn: SQL) => sql`${brandColumn} <> 0`;
+
+/**
+ * The statement part that carries a change of the totals into the groups: `changes` names a
+ * relation of (window_id, brand_id, member_id, old_count, new_count), one row per changed total.
+ * Meant as a data-modifying CTE of the statement that changes the totals.
+ */
+export function groupsDelta(accountId: number, changes: SQL): SQL {
+  const g = scoreWindowGroups;
+  return sql`insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
+    select ${accountId}, c.window_id, c.brand_id, k.dimension, k.key,
+      sum(case when c.old_count <= 0 and c.new_count > 0 then 1 when c.old_count > 0 and c.new_count <= 0 then -1 else 0 end)::int,
+      sum(c.new_count - c.old_count)::int
+    from ${changes} c
+    join ${members} m on m.account_id = ${accountId} and m.id = c.member_id
+    cross join lateral ${groupKeys(sql`m`)}
+    where ${groupedBrand(sql`c.brand_id`)}
+    group by c.window_id, c.brand_id, k.dimension, k.key
+    order by 2, 3, 4, 5
+    on conflict (account_id, window_id, brand_id, dimension, key) do update
+      set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`;
+}
+
+/** The groups of an account's first totals, counted from them (the account has no groups yet). */
+export async function buildGroups(tx: Transaction, accountId: number): Promise<void> {
+  const t = scoreWindowTotals;
+  await tx.execute(sql`
+    insert into ${scoreWindowGroups} (account_id, window_id, brand_id, dimension, key, members, activity_count)
+    select ${accountId}, t.window_id, t.brand_id, k.dimension, k.key, count(*)::int, sum(t.activity_count)::int
+    from ${t} t
+    join ${members} m on m.account_id = ${accountId} and m.id = t.member_id
+    cross join lateral ${groupKeys(sql`m`)}
+    where t.account_id = ${accountId} and ${groupedBrand(sql`t.brand_id`)}
+    group by 2, 3, 4, 5`);
+}
+
+/**
+ * Before a member's country, gender or birth date changes: moves the member's totals from the
+ * groups of the current profile to those of `next` (fields left undefined keep their value).
+ * Locks the member row first, then the totals, the order merges and deletions take them in.
+ */
+export async function regroupMember(tx: Transaction, accountId: number, memberId: number, next: Partial<GroupedProfile>): Promise<void> {
+  const [current] = await tx
+    .select({ country: members.country, gender: members.gender, birthDate: members.birthDate })
+    .from(members)
+    .where(and(eq(members.accountId, accountId), eq(members.id, memberId)))
+    .for('no key update');
+  if (!current) return;
+  const after = { ...current, ...Object.fromEntries(Object.entries(next).filter(([, value]) => value !== undefined)) } as GroupedProfile;
+  if (after.country === current.country && after.gender === current.gender && after.birthDate === current.birthDate) return;
+  await holdTotalsLock(tx, accountId);
+  const profile = (row: GroupedProfile, sign: number) =>
+    sql`select ${sign}::int as sign, ${row.country}::text as country, ${row.gender}::text as gender, ${row.birthDate}::date as birth_date`;
+  const g = scoreWindowGroups;
+  await tx.execute(sql`
+    insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
+    select ${accountId}, t.window_id, t.brand_id, k.dimension, k.key, sum(p.sign)::int, sum(p.sign * t.activity_count)::int
+    from ${scoreWindowTotals} t
+    cross join (${profile(current, -1)} union all ${profile(after, 1)}) p
+    cross join lateral ${groupKeys(sql`p`)}
+    where t.account_id = ${accountId} and t.member_id = ${memberId} and ${groupedBrand(sql`t.brand_id`)}
+    group by 2, 3, 4, 5
+    order by 2, 3, 4, 5
+    on conflict (account_id, window_id, brand_id, dimension, key) do update
+      set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`);
+}
