@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../../bench/random.js';
 import { executeRows } from '../../src/db/rows.js';
@@ -8,6 +8,7 @@ import type { WindowInput } from '../../src/filters/window.types.js';
 import { deleteRecords } from '../../src/modules/activities/activities.queries.js';
 import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/scoring/score-windows.js';
 import { advanceWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
@@ -43,11 +44,25 @@ beforeAll(async () => {
   // Without a brand: counts in every-brand totals only.
   activityIds.push(await createActivity(t, tenant, { name: 'Visit', type: 'Visited', points: 1 }));
   oneTimeId = await createActivity(t, tenant, { name: 'Follow', type: 'Followed', brandid: brandIds[0], points: 10, onetime: 1 });
-  memberIds = await insertMembers(t, tenant, Array.from({ length: 30 }, () => ({ country: random.pick(['GB', 'US']) })));
+  memberIds = await insertMembers(
+    t,
+    tenant,
+    Array.from({ length: 30 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M', undefined]), birthDate: random.pick(birthDates) })),
+  );
   await record(t, tenant, records(Date.now(), 500));
   await record(t, tenant, memberIds.slice(0, 10).map((memberId) => ({ activityId: oneTimeId, memberId, completedAt: new Date(Date.now() - 3 * day).toISOString() })));
 }, 120_000);
 afterAll(() => t.close());
+
+/** Birthdays on either side of today at an age-range boundary, other ages, and none. */
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const yearsAgo = (years: number, days = 0) => {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() - years);
+  date.setUTCDate(date.getUTCDate() + days);
+  return isoDay(date);
+};
+const birthDates = [yearsAgo(18), yearsAgo(18, 1), yearsAgo(25, -1), yearsAgo(40), yearsAgo(70), yearsAgo(10), undefined];
 
 /** Records over seven months, a third of them in the last hour (where window edges move). */
 function records(now: number, count: number): RecordSpec[] {
@@ -88,7 +103,28 @@ async function expectTotalsExact() {
       (select count(*) from score_window_totals t where t.account_id = c.account_id and t.window_id = c.window_id and t.brand_id = c.brand_id)::int as rows
     from score_window_counts c where c.account_id = ${tenant.accountId}`);
   for (const row of counts) expect(Number(row.members), JSON.stringify(row)).toBe(Number(row.rows));
+  await expectGroupsExact();
   return kept.length;
+}
+
+/** The per-brand groups as kept, against the (checked) totals grouped by each member's profile now. */
+async function expectGroupsExact() {
+  type Group = { window_id: number; brand_id: number; dimension: string; key: string; members: number; activity_count: number };
+  const normal = (rows: Group[]) =>
+    rows
+      .filter((row) => Number(row.members) !== 0 || Number(row.activity_count) !== 0)
+      .map((row) => `${row.window_id}/${row.brand_id}/${row.dimension}/${row.key}: ${row.members} members, ${row.activity_count} records`)
+      .sort();
+  const kept = await executeRows<Group>(t.database.db, sql`select window_id, brand_id, dimension, key, members, activity_count
+    from score_window_groups where account_id = ${tenant.accountId}`);
+  const brute = await executeRows<Group>(t.database.db, sql`
+    select t.window_id, t.brand_id, d.dimension, d.key, count(*)::int as members, sum(t.activity_count)::int as activity_count
+    from score_window_totals t join members m on m.account_id = t.account_id and m.id = t.member_id
+    cross join lateral (values ('country', coalesce(upper(m.country), '')), ('gender', coalesce(m.gender, '')),
+      ('birth_date', coalesce(to_char(m.birth_date, 'YYYY-MM-DD'), ''))) as d(dimension, key)
+    where t.account_id = ${tenant.accountId} and t.brand_id <> 0
+    group by 1, 2, 3, 4`);
+  expect(normal(kept)).toEqual(normal(brute));
 }
 
 describe('kept totals of the standard windows', () => {
@@ -123,6 +159,31 @@ describe('kept totals of the standard windows', () => {
     expect(deleted.body.errors, JSON.stringify(deleted.body.errors)).toBeUndefined();
     await expectTotalsExact();
     await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() - 2 * minute));
+    await expectTotalsExact();
+  });
+
+  it('move members between groups when their country, gender or birth date changes', async () => {
+    const update = 'mutation($id: ID!, $input: UpdateMemberInput!) { updateMember(id: $id, input: $input) { member { id } } }';
+    for (const [index, input] of [
+      [3, { country: 'FR' }],
+      [4, { gender: 'F', birthDate: yearsAgo(30) }],
+      [5, { country: 'GB', gender: 'M' }],
+      [6, { firstName: 'Unchanged groups' }],
+    ] as const) {
+      const { body } = await t.graphql(tenant.apiKey, update, { id: String(memberIds[index]), input });
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      await expectGroupsExact();
+    }
+    // A merge fills the survivor's missing profile fields from the merged member's.
+    const [pair] = await executeRows<{ survivor: number; merged: number }>(t.database.db, sql`
+      select s.id as survivor, m.id as merged from members s join members m on m.account_id = s.account_id and m.id <> s.id
+      where s.account_id = ${tenant.accountId} and s.merged_into_id is null and m.merged_into_id is null
+        and s.country is null and m.country is not null
+        and exists (select 1 from score_window_totals t where t.account_id = s.account_id and t.member_id = s.id and t.brand_id <> 0)
+      order by s.id, m.id limit 1`);
+    expect(pair).toBeDefined();
+    const into = { id: Number(pair.survivor), accountId: tenant.accountId };
+    await t.database.db.transaction((tx) => mergeInto(tx, into, { id: Number(pair.merged), accountId: tenant.accountId }));
     await expectTotalsExact();
   });
 
@@ -172,5 +233,55 @@ describe('kept totals of the standard windows', () => {
     }
     // Every case was read from the totals (the windows were moved two minutes ago).
     expect(served).toBe(standardWindows.length * 8);
+  });
+
+  it('serve the location, age, gender and members reports equal to the brute force over the requested window', async () => {
+    const reports = `query($brandId: ID!, $window: WindowInput) {
+      brandStats(brandId: $brandId) {
+        location(window: $window) { totalActivities totalMembers countries { country actions members } }
+        age(window: $window) { range members }
+        gender(window: $window) { gender members }
+        members(window: $window) { activeMembers inactiveMembers totalMembers }
+      }
+    }`;
+    for (const { period } of standardWindows) {
+      for (const brandId of brandIds) {
+        const window = { period } as WindowInput;
+        const resolved = resolveWindow(window, listingWindow);
+        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
+        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+        const { body } = await t.graphql(tenant.apiKey, reports, { brandId: String(brandId), window });
+        expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+        const active = sql`select r.member_id, count(*)::int as records from activity_records r
+          where r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
+            and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz
+          group by r.member_id`;
+        const by = (bucket: SQL) => executeRows<{ bucket: string | null; members: number; records: number }>(t.database.db, sql`
+          select ${bucket} as bucket, count(*)::int as members, sum(a.records)::int as records
+          from (${active}) a join members m on m.account_id = ${tenant.accountId} and m.id = a.member_id
+          group by 1 order by 1`);
+        const countries = await by(sql`upper(m.country)`);
+        const label = JSON.stringify({ period, brandId });
+        const stats = body.data.brandStats;
+        expect(stats.location, label).toEqual({
+          totalActivities: countries.reduce((total, row) => total + Number(row.records), 0),
+          totalMembers: countries.reduce((total, row) => total + Number(row.members), 0),
+          countries: countries
+            .filter((row) => row.bucket !== null)
+            .map((row) => ({ country: row.bucket, actions: Number(row.records), members: Number(row.members) }))
+            .sort((a, b) => b.actions - a.actions || b.members - a.members || a.country!.localeCompare(b.country!)),
+        });
+        const buckets = (rows: { bucket: string | null; members: number }[]) => rows.map((row) => [row.bucket, Number(row.members)]);
+        expect(stats.age.map((row: any) => [row.range, row.members]), label).toEqual(buckets(await by(ageRangeOf(sql`m.birth_date`))));
+        expect(stats.gender.map((row: any) => [row.gender, row.members]), label).toEqual(buckets(await by(sql`coalesce(m.gender, 'unknown')`)));
+        const [brandMembers] = await executeRows<{ total: number }>(t.database.db, sql`
+          select count(*)::int as total from (
+            select member_id from optins where account_id = ${tenant.accountId} and brand_id = ${brandId} and opted_out_at is null
+            union select member_id from activity_records where account_id = ${tenant.accountId} and brand_id = ${brandId}) b
+          join members m on m.account_id = ${tenant.accountId} and m.id = b.member_id and m.merged_into_id is null`);
+        const activeMembers = countries.reduce((total, row) => total + Number(row.members), 0);
+        expect(stats.members, label).toEqual({ activeMembers, inactiveMembers: Number(brandMembers.total) - activeMembers, totalMembers: Number(brandMembers.total) });
+      }
+    }
   });
 });

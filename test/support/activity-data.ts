@@ -14,7 +14,7 @@ export const hoursAgo = (n: number) => ago(n * hour);
 export const daysAgo = (n: number) => ago(n * day);
 
 /** Members inserted directly (no password hashing), with one linked service each. */
-export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { country?: string; state?: string; email?: string; network?: string; paid?: boolean; lastLoginAt?: Date; createdAt?: Date }[]) {
+export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { country?: string; state?: string; gender?: string; birthDate?: string; email?: string; network?: string; paid?: boolean; lastLoginAt?: Date; createdAt?: Date }[]) {
   const inserted = await t.database.db
     .insert(members)
     .values(
@@ -24,6 +24,8 @@ export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { coun
         firstName: `Fan${index}`,
         country: row.country ?? null,
         state: row.state ?? null,
+        gender: row.gender ?? null,
+        birthDate: row.birthDate ?? null,
         lastLoginAt: row.lastLoginAt ?? null,
         ...(row.createdAt ? { createdAt: row.createdAt } : {}),
         ...sealedAccessToken(),

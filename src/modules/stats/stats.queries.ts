@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { activityDefinitions, memberActivityDaily, members, optins, segmentMembers, segments } from '../../db/schema/index.js';
@@ -108,25 +108,31 @@ export function locationTotals(db: Executor, filter: CompiledFilter, window: Res
     .groupBy(sql`grouping sets ((upper(${members.country})), ())`);
 }
 
-/**
- * A brand's members — opted into it now, or active on it at any time — and how many of them were
- * active in the window under the filter.
- */
-export async function brandMemberActivity(db: Executor, filter: CompiledFilter, window: ResolvedWindow, brandId: number) {
+/** A brand's members under the filter's member conditions: opted into it now, or active on it at any time. */
+export async function brandMemberCount(db: Executor, filter: CompiledFilter, brandId: number): Promise<number> {
   const { accountId } = filter;
   const brandMembers = union(
     db.select({ memberId: optins.memberId }).from(optins).where(and(eq(optins.accountId, accountId), eq(optins.brandId, brandId), isNull(optins.optedOutAt))),
     db.select({ memberId: memberActivityDaily.memberId }).from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, accountId), eq(memberActivityDaily.brandId, brandId))),
   ).as('brand_members');
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(brandMembers)
+    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, brandMembers.memberId)))
+    .where(and(isNull(members.mergedIntoId), filter.member()));
+  return row.total;
+}
+
+/** Distinct members active in the window under the filter (on the filter's brand: all of them its members). */
+export async function activeMemberCount(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
   const counted = countedRows(db, filter, window);
   const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
   const [row] = await db
-    .select({ total: sql<number>`count(*)::int`, active: sql<number>`count(${active.memberId})::int` })
-    .from(brandMembers)
-    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, brandMembers.memberId)))
-    .leftJoin(active, eq(active.memberId, brandMembers.memberId))
-    .where(and(isNull(members.mergedIntoId), filter.member()));
-  return row;
+    .select({ active: sql<number>`count(*)::int` })
+    .from(active)
+    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, active.memberId)))
+    .where(filter.member());
+  return row.active;
 }
 
 /** Distinct members active in the window under the filter, counted by a member expression (age range, gender). */
@@ -142,18 +148,28 @@ export function activeMembersBy(db: Executor, filter: CompiledFilter, window: Re
     .orderBy(asc(bucket));
 }
 
-export const ageRange = sql<string>`case
-  when ${members.birthDate} is null then 'unknown'
-  when date_part('year', age(current_date, ${members.birthDate})) < 13 then 'under 13'
-  when date_part('year', age(current_date, ${members.birthDate})) < 18 then '13-17'
-  when date_part('year', age(current_date, ${members.birthDate})) < 25 then '18-24'
-  when date_part('year', age(current_date, ${members.birthDate})) < 35 then '25-34'
-  when date_part('year', age(current_date, ${members.birthDate})) < 45 then '35-44'
-  when date_part('year', age(current_date, ${members.birthDate})) < 55 then '45-54'
-  when date_part('year', age(current_date, ${members.birthDate})) < 65 then '55-64'
+/** The age range of a birth date today, 'unknown' without one. */
+export function ageRangeOf(birthDate: SQL | AnyColumn): SQL<string> {
+  const years = sql`date_part('year', age(current_date, ${birthDate}))`;
+  return sql<string>`case
+  when ${birthDate} is null then 'unknown'
+  when ${years} < 13 then 'under 13'
+  when ${years} < 18 then '13-17'
+  when ${years} < 25 then '18-24'
+  when ${years} < 35 then '25-34'
+  when ${years} < 45 then '35-44'
+  when ${years} < 55 then '45-54'
+  when ${years} < 65 then '55-64'
   else '65+' end`;
+}
 
-export const genderOf = sql<string>`coalesce(${members.gender}, 'unknown')`;
+export const genderOf = (gender: SQL | AnyColumn) => sql<string>`coalesce(${gender}, 'unknown')`;
+
+/** The buckets of the age and gender reports, of a member row and of a kept group's key. */
+export const memberBuckets = {
+  age: { ofMember: ageRangeOf(members.birthDate), ofKey: (birthDate: SQL) => ageRangeOf(sql`${birthDate}::date`) },
+  gender: { ofMember: genderOf(members.gender), ofKey: genderOf },
+};
 
 /** Each live segment of the brand: its members now, and their records on the brand of all time. */
 export function segmentTotals(db: Executor, accountId: number, brandId: number) {

@@ -9,6 +9,9 @@ import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { brandSummaryById } from '../activities/activities.loaders.js';
 import { isLoginNetwork } from '../networks/networks.js';
+import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
+import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
+import { groupCounts, type GroupCount } from '../scoring/score-windows.queries.js';
 import { scopeFor, type ScoringScope } from '../scoring/scoring.scope.js';
 import * as registrations from './registrations.queries.js';
 import * as q from './stats.queries.js';
@@ -38,6 +41,31 @@ import {
  */
 function brandScope(context: Context, root: BrandStats, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
   return scopeFor(context, { ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
+}
+
+/**
+ * The kept per-brand groups answer a report when a standard window is close to the requested one
+ * and the filter asks for nothing but the brand (see docs/performance.md); otherwise the report
+ * counts from the daily rollup.
+ */
+async function keptGroupsPlan(context: Context, scope: ScoringScope): Promise<TotalsPlan | undefined> {
+  if (scope.filter.member()) return undefined;
+  return planFromTotals(context.database.read, scope.filter, scope.window);
+}
+
+const sum = (groups: readonly GroupCount[], field: 'members' | 'activityCount') => groups.reduce((total, group) => total + group[field], 0);
+
+/** Members active on the brand in the window by a bucket of one profile attribute, from the groups or the rollup. */
+async function activeMembersBy(
+  context: Context,
+  scope: ScoringScope,
+  dimension: GroupDimension,
+  bucket: (typeof q.memberBuckets)[keyof typeof q.memberBuckets],
+): Promise<{ bucket: string; members: number }[]> {
+  const plan = await keptGroupsPlan(context, scope);
+  if (!plan) return q.activeMembersBy(context.database.read, scope.filter, scope.window, bucket.ofMember);
+  const groups = await groupCounts(context.database.read, plan.scope, plan.window, dimension, bucket.ofKey);
+  return groups.map((group) => ({ bucket: group.key!, members: group.members }));
 }
 
 @Resolver(() => BrandStats)
@@ -92,7 +120,13 @@ export class BrandStatsResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<LocationStats> {
     const scope = await brandScope(context, root, filter, window);
-    return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
+    const plan = await keptGroupsPlan(context, scope);
+    if (!plan) return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
+    const groups = await groupCounts(context.database.read, plan.scope, plan.window, 'country');
+    return countryCounts([
+      ...groups.map((group) => ({ country: group.key, isTotal: false, actions: group.activityCount, members: group.members })),
+      { country: null, isTotal: true, actions: sum(groups, 'activityCount'), members: sum(groups, 'members') },
+    ]);
   }
 
   @FieldResolver(() => ActiveMemberStats, { description: "The brand's members, active in the window or not." })
@@ -103,8 +137,13 @@ export class BrandStatsResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<ActiveMemberStats> {
     const scope = await brandScope(context, root, filter, window);
-    const row = await q.brandMemberActivity(context.database.read, scope.filter, scope.window, root.brandId);
-    return { activeMembers: row.active, inactiveMembers: row.total - row.active, totalMembers: row.total };
+    const db = context.database.read;
+    const plan = await keptGroupsPlan(context, scope);
+    const [total, active] = await Promise.all([
+      q.brandMemberCount(db, scope.filter, root.brandId),
+      plan ? countFromTotals(db, plan) : q.activeMemberCount(db, scope.filter, scope.window),
+    ]);
+    return { activeMembers: active, inactiveMembers: total - active, totalMembers: total };
   }
 
   @FieldResolver(() => [AgeBucket], { description: 'Members active on the brand in the window, by age range.' })
@@ -115,7 +154,7 @@ export class BrandStatsResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<AgeBucket[]> {
     const scope = await brandScope(context, root, filter, window);
-    const rows = await q.activeMembersBy(context.database.read, scope.filter, scope.window, q.ageRange);
+    const rows = await activeMembersBy(context, scope, 'birth_date', q.memberBuckets.age);
     return rows.map((row) => ({ range: row.bucket, members: row.members }));
   }
 
@@ -127,7 +166,7 @@ export class BrandStatsResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<GenderCount[]> {
     const scope = await brandScope(context, root, filter, window);
-    const rows = await q.activeMembersBy(context.database.read, scope.filter, scope.window, q.genderOf);
+    const rows = await activeMembersBy(context, scope, 'gender', q.memberBuckets.gender);
     return rows.map((row) => ({ gender: row.bucket, members: row.members }));
   }
 
