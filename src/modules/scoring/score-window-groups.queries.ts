@@ -31,37 +31,50 @@ export function groupKeys(m: SQL): SQL {
 export const groupedBrand = (brandColumn: SQL) => sql`${brandColumn} <> 0`;
 
 /**
+ * Adds `rows` — a select of (window_id, brand_id, dimension, key, members, activity_count), one row
+ * per group — to the account's groups. Rows in key order, so concurrent writers meet in one order.
+ */
+function addToGroups(accountId: number, rows: SQL): SQL {
+  const g = scoreWindowGroups;
+  return sql`insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
+    select ${accountId}, r.* from (${rows}) as r(window_id, brand_id, dimension, key, members, activity_count)
+    order by r.window_id, r.brand_id, r.dimension, r.key
+    on conflict (account_id, window_id, brand_id, dimension, key) do update
+      set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`;
+}
+
+/**
  * The statement part that carries a change of the totals into the groups: `changes` names a
- * relation of (window_id, brand_id, member_id, old_count, new_count), one row per changed total.
+ * relation of (window_id, brand_id, member_id, member_change, record_change), one row per changed
+ * total, `member_change` +1 for a member who became active, -1 for one who no longer is.
  * Meant as a data-modifying CTE of the statement that changes the totals.
  */
 export function groupsDelta(accountId: number, changes: SQL): SQL {
-  const g = scoreWindowGroups;
-  return sql`insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
-    select ${accountId}, c.window_id, c.brand_id, k.dimension, k.key,
-      sum(case when c.old_count <= 0 and c.new_count > 0 then 1 when c.old_count > 0 and c.new_count <= 0 then -1 else 0 end)::int,
-      sum(c.new_count - c.old_count)::int
+  return addToGroups(
+    accountId,
+    sql`select c.window_id, c.brand_id, k.dimension, k.key, sum(c.member_change)::int, sum(c.record_change)::int
     from ${changes} c
     join ${members} m on m.account_id = ${accountId} and m.id = c.member_id
     cross join lateral ${groupKeys(sql`m`)}
     where ${groupedBrand(sql`c.brand_id`)}
-    group by c.window_id, c.brand_id, k.dimension, k.key
-    order by 2, 3, 4, 5
-    on conflict (account_id, window_id, brand_id, dimension, key) do update
-      set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`;
+    group by c.window_id, c.brand_id, k.dimension, k.key`,
+  );
 }
 
 /** The groups of an account's first totals, counted from them (the account has no groups yet). */
 export async function buildGroups(tx: Transaction, accountId: number): Promise<void> {
   const t = scoreWindowTotals;
-  await tx.execute(sql`
-    insert into ${scoreWindowGroups} (account_id, window_id, brand_id, dimension, key, members, activity_count)
-    select ${accountId}, t.window_id, t.brand_id, k.dimension, k.key, count(*)::int, sum(t.activity_count)::int
-    from ${t} t
-    join ${members} m on m.account_id = ${accountId} and m.id = t.member_id
-    cross join lateral ${groupKeys(sql`m`)}
-    where t.account_id = ${accountId} and ${groupedBrand(sql`t.brand_id`)}
-    group by 2, 3, 4, 5`);
+  await tx.execute(
+    addToGroups(
+      accountId,
+      sql`select t.window_id, t.brand_id, k.dimension, k.key, count(*)::int, sum(t.activity_count)::int
+      from ${t} t
+      join ${members} m on m.account_id = ${accountId} and m.id = t.member_id
+      cross join lateral ${groupKeys(sql`m`)}
+      where t.account_id = ${accountId} and ${groupedBrand(sql`t.brand_id`)}
+      group by 1, 2, 3, 4`,
+    ),
+  );
 }
 
 /**
@@ -81,16 +94,15 @@ export async function regroupMember(tx: Transaction, accountId: number, memberId
   await holdTotalsLock(tx, accountId);
   const profile = (row: GroupedProfile, sign: number) =>
     sql`select ${sign}::int as sign, ${row.country}::text as country, ${row.gender}::text as gender, ${row.birthDate}::date as birth_date`;
-  const g = scoreWindowGroups;
-  await tx.execute(sql`
-    insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
-    select ${accountId}, t.window_id, t.brand_id, k.dimension, k.key, sum(p.sign)::int, sum(p.sign * t.activity_count)::int
-    from ${scoreWindowTotals} t
-    cross join (${profile(current, -1)} union all ${profile(after, 1)}) p
-    cross join lateral ${groupKeys(sql`p`)}
-    where t.account_id = ${accountId} and t.member_id = ${memberId} and ${groupedBrand(sql`t.brand_id`)}
-    group by 2, 3, 4, 5
-    order by 2, 3, 4, 5
-    on conflict (account_id, window_id, brand_id, dimension, key) do update
-      set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`);
+  await tx.execute(
+    addToGroups(
+      accountId,
+      sql`select t.window_id, t.brand_id, k.dimension, k.key, sum(p.sign)::int, sum(p.sign * t.activity_count)::int
+      from ${scoreWindowTotals} t
+      cross join (${profile(current, -1)} union all ${profile(after, 1)}) p
+      cross join lateral ${groupKeys(sql`p`)}
+      where t.account_id = ${accountId} and t.member_id = ${memberId} and ${groupedBrand(sql`t.brand_id`)}
+      group by 1, 2, 3, 4`,
+    ),
+  );
 }

@@ -100,13 +100,13 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
       returning window_id, brand_id, member_id, activity_count
     ),
     changes as (
-      select a.window_id, a.brand_id, a.member_id, b.old_count, a.activity_count as new_count
+      select a.window_id, a.brand_id, a.member_id,
+        (a.activity_count > 0)::int - (b.old_count > 0)::int as member_change, a.activity_count - b.old_count as record_change
       from applied a join before b using (window_id, brand_id, member_id)
     ),
     counted as (
       insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
-      select ${accountId}, window_id, brand_id,
-        sum(case when old_count <= 0 and new_count > 0 then 1 when old_count > 0 and new_count <= 0 then -1 else 0 end)::int
+      select ${accountId}, window_id, brand_id, sum(member_change)::int
       from changes
       group by window_id, brand_id
       on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members
