@@ -38,8 +38,10 @@ beforeAll(async () => {
   tenant = await t.tenant('enterprise');
   for (const name of ['North', 'South']) brandIds.push(await insertBrand(t, tenant, `${name} Records`));
   for (const brandId of brandIds) {
-    activityIds.push(await createActivity(t, tenant, { name: `Listen ${brandId}`, type: 'Listened', brandid: brandId, points: 2 }));
+    activityIds.push(await createActivity(t, tenant, { name: `Listen ${brandId}`, type: 'Listened', brandid: brandId, points: 2, service: 'spotify' }));
     activityIds.push(await createActivity(t, tenant, { name: `Share ${brandId}`, type: 'Shared', brandid: brandId, points: 5 }));
+    // A second activity of a type: a member stays in the type's group while either counts.
+    activityIds.push(await createActivity(t, tenant, { name: `Stream ${brandId}`, type: 'Listened', brandid: brandId, points: 1, service: 'deezer' }));
   }
   // Without a brand: counts in every-brand totals only.
   activityIds.push(await createActivity(t, tenant, { name: 'Visit', type: 'Visited', points: 1 }));
@@ -68,7 +70,13 @@ const birthDates = [yearsAgo(18), yearsAgo(18, 1), yearsAgo(25, -1), yearsAgo(40
 function records(now: number, count: number): RecordSpec[] {
   return Array.from({ length: count }, () => {
     const back = random() < 0.3 ? random() * 60 * minute : random() * 210 * day;
-    return { activityId: random.pick(activityIds), memberId: memberIds[Math.floor(memberIds.length * random() ** 2)], completedAt: new Date(now - back).toISOString() };
+    return {
+      activityId: random.pick(activityIds),
+      memberId: memberIds[Math.floor(memberIds.length * random() ** 2)],
+      completedAt: new Date(now - back).toISOString(),
+      // Now and then on another network than the activity's: the service groups follow the record.
+      service: random() < 0.15 ? 'youtube' : undefined,
+    };
   });
 }
 
@@ -103,11 +111,31 @@ async function expectTotalsExact() {
       (select count(*) from score_window_totals t where t.account_id = c.account_id and t.window_id = c.window_id and t.brand_id = c.brand_id)::int as rows
     from score_window_counts c where c.account_id = ${tenant.accountId}`);
   for (const row of counts) expect(Number(row.members), JSON.stringify(row)).toBe(Number(row.rows));
+  await expectActivityTotalsExact();
   await expectGroupsExact();
   return kept.length;
 }
 
-/** The per-brand groups as kept, against the (checked) totals grouped by each member's profile now. */
+/** Per-brand activity totals as kept, against the raw records of each covered span per activity and network. */
+async function expectActivityTotalsExact() {
+  const rows = (query: SQL) =>
+    executeRows<{ key: string }>(t.database.db, query).then((found) => found.map((row) => row.key).sort());
+  const kept = await rows(sql`select concat_ws('/', window_id, brand_id, member_id, activity_id, service, activity_count) as key
+    from score_window_activity_totals where account_id = ${tenant.accountId}`);
+  const brute = await rows(sql`
+    select concat_ws('/', w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)) as key
+    from score_windows w
+    join activity_records r on r.account_id = w.account_id and not r.one_time and r.brand_id is not null
+      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
+    where w.account_id = ${tenant.accountId}
+    group by w.window_id, r.brand_id, r.member_id, r.activity_id, r.service`);
+  expect(kept).toEqual(brute);
+}
+
+/**
+ * The per-brand groups as kept: the profile groups against the (checked) totals grouped by each
+ * member's profile now, the activity, type and service groups against the raw records.
+ */
 async function expectGroupsExact() {
   type Group = { window_id: number; brand_id: number; dimension: string; key: string; members: number; activity_count: number };
   const normal = (rows: Group[]) =>
@@ -123,6 +151,15 @@ async function expectGroupsExact() {
     cross join lateral (values ('country', coalesce(upper(m.country), '')), ('gender', coalesce(m.gender, '')),
       ('birth_date', coalesce(to_char(m.birth_date, 'YYYY-MM-DD'), ''))) as d(dimension, key)
     where t.account_id = ${tenant.accountId} and t.brand_id <> 0
+    group by 1, 2, 3, 4
+    union all
+    select w.window_id, r.brand_id, k.dimension, k.key, count(distinct r.member_id)::int, count(*)::int
+    from score_windows w
+    join activity_records r on r.account_id = w.account_id and not r.one_time and r.brand_id is not null
+      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
+    join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
+    cross join lateral (values ('activity', r.activity_id::text), ('type', d.type), ('service', coalesce(r.service, ''))) as k(dimension, key)
+    where w.account_id = ${tenant.accountId}
     group by 1, 2, 3, 4`);
   expect(normal(kept)).toEqual(normal(brute));
 }
@@ -185,6 +222,16 @@ describe('kept totals of the standard windows', () => {
     const into = { id: Number(pair.survivor), accountId: tenant.accountId };
     await t.database.db.transaction((tx) => mergeInto(tx, into, { id: Number(pair.merged), accountId: tenant.accountId }));
     await expectTotalsExact();
+  });
+
+  it("move an activity's members between type groups when its type changes", async () => {
+    const edit = 'mutation($id: ID!, $input: EditActivityInput!) { editActivity(id: $id, input: $input) { id type } }';
+    // Listened → Shared (members who also stream stay Listened), then back, then a name-only edit.
+    for (const input of [{ type: 'Shared' }, { type: 'Listened' }, { type: 'Watched' }, { name: 'Listen again' }]) {
+      const { body } = await t.graphql(tenant.apiKey, edit, { id: String(activityIds[0]), input });
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      await expectGroupsExact();
+    }
   });
 
   it('serve rankings, totals and positions equal to the brute force over the requested window', async () => {
@@ -281,6 +328,62 @@ describe('kept totals of the standard windows', () => {
           join members m on m.account_id = ${tenant.accountId} and m.id = b.member_id and m.merged_into_id is null`);
         const activeMembers = countries.reduce((total, row) => total + Number(row.members), 0);
         expect(stats.members, label).toEqual({ activeMembers, inactiveMembers: Number(brandMembers.total) - activeMembers, totalMembers: Number(brandMembers.total) });
+      }
+    }
+  });
+});
+
+describe('the activity report from the kept activity groups', () => {
+  it('equals the brute force over the requested window, by activity, type and network, with every group shown or some', async () => {
+    const report = `query($brandId: ID!, $window: WindowInput, $groupBy: ActivityGrouping, $limit: Int) {
+      brandStats(brandId: $brandId) {
+        activity(window: $window, groupBy: $groupBy, limit: $limit) { items { activityId activity type service count distinctMembers } totalCount totalMembers }
+      }
+    }`;
+    const keys = { ACTIVITY: sql`r.activity_id::text`, TYPE: sql`d.type`, SERVICE: sql`r.service` };
+    for (const { period } of standardWindows) {
+      for (const brandId of brandIds) {
+        const window = { period } as WindowInput;
+        const resolved = resolveWindow(window, listingWindow);
+        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
+        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+        const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
+          and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
+        for (const [groupBy, key] of Object.entries(keys)) {
+          const groups = await executeRows<{ key: string | null; count: number; members: number; name: string; type: string; service: string | null }>(
+            t.database.db,
+            sql`select ${key} as key, count(*)::int as count, count(distinct r.member_id)::int as members,
+              min(d.name) as name, min(d.type) as type, min(d.service) as service
+            from activity_records r join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
+            where ${inWindow} group by 1 order by 2 desc, 1`,
+          );
+          for (const limit of [10, 1]) {
+            const label = JSON.stringify({ period, brandId, groupBy, limit });
+            const { body } = await t.graphql(tenant.apiKey, report, { brandId: String(brandId), window, groupBy, limit });
+            expect(body.errors, label + JSON.stringify(body.errors)).toBeUndefined();
+            const shown = groups.slice(0, limit);
+            const [distinct] = shown.length
+              ? await executeRows<{ members: number }>(
+                  t.database.db,
+                  sql`select count(distinct r.member_id)::int as members
+                  from activity_records r join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
+                  where ${inWindow} and coalesce(${key}, '') in ${shown.map((group) => group.key ?? '')}`,
+                )
+              : [{ members: 0 }];
+            expect(body.data.brandStats.activity, label).toEqual({
+              items: shown.map((group) => ({
+                activityId: groupBy === 'ACTIVITY' ? group.key : null,
+                activity: groupBy === 'ACTIVITY' ? group.name : groupBy === 'TYPE' ? group.key : null,
+                type: groupBy === 'SERVICE' ? null : groupBy === 'TYPE' ? group.key : group.type,
+                service: groupBy === 'TYPE' ? null : groupBy === 'SERVICE' ? group.key : group.service,
+                count: Number(group.count),
+                distinctMembers: Number(group.members),
+              })),
+              totalCount: shown.reduce((total, group) => total + Number(group.count), 0),
+              totalMembers: Number(distinct.members),
+            });
+          }
+        }
       }
     }
   });

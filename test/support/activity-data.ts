@@ -66,6 +66,8 @@ export interface RecordSpec {
   completedAt: string;
   marker?: string;
   brandId?: number;
+  /** A network other than the activity's. */
+  service?: string;
   content?: Record<string, unknown>;
 }
 
@@ -81,6 +83,7 @@ export async function record(t: TestGateway, tenant: Tenant, specs: RecordSpec[]
         completedAt: spec.completedAt,
         marker: spec.marker,
         brandId: spec.brandId ? String(spec.brandId) : undefined,
+        service: spec.service,
         content: spec.content,
       })),
     },

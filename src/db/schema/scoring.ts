@@ -57,3 +57,20 @@ export const scoreWindowGroups = pgTable('score_window_groups', {
   members: integer('members').notNull(),
   activityCount: integer('activity_count').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.windowId, t.brandId, t.dimension, t.key] })]);
+
+/**
+ * Each member's records in a standard window per brand (never 0), activity and network (`service`
+ * '' when the record has none): what the activity and timeline reports count distinct members
+ * over. Kept in the same transactions as the per-brand totals; the groups of the dimensions
+ * activity, type and service (`score_window_groups`) are made from these rows.
+ */
+export const scoreWindowActivityTotals = pgTable('score_window_activity_totals', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  windowId: smallint('window_id').notNull(),
+  brandId: integer('brand_id').notNull(),
+  // No foreign keys to members or activities, for the reason given on score_window_totals.
+  memberId: integer('member_id').notNull(),
+  activityId: integer('activity_id').notNull(),
+  service: text('service').notNull(),
+  activityCount: integer('activity_count').notNull(),
+}, (t) => [primaryKey({ name: 'score_window_activity_totals_pk', columns: [t.accountId, t.windowId, t.brandId, t.memberId, t.activityId, t.service] })]);

@@ -4,6 +4,7 @@ import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
 import { geoColumns, locate } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
+import { retypeActivity } from '../scoring/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
 import type { ActivityInput, ActivityTrackingInput, EditActivityInput, RecordActivityInput } from './activities.types.js';
@@ -98,7 +99,12 @@ export async function editActivity(scope: ActivityScope, id: number, input: Edit
     tracking: tracking(input.tracking),
   };
   const brandId = await checkedBrand(scope, input.brandId);
-  const row = await q.updateDefinition(scope.db, scope.accountId, id, { ...values, ...(brandId ? { brandId } : {}) });
+  const row = await scope.db.transaction(async (tx) => {
+    // The reports' type groups count the activity's members under its type: they move with it.
+    const current = values.type === undefined ? undefined : await q.findLiveDefinition(tx, scope.accountId, id);
+    if (current && current.type !== values.type) await retypeActivity(tx, scope.accountId, id, values.type!);
+    return q.updateDefinition(tx, scope.accountId, id, { ...values, ...(brandId ? { brandId } : {}) });
+  });
   if (!row) throw notFound('Activity', 'id');
   return row;
 }

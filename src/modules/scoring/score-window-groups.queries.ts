@@ -34,7 +34,7 @@ export const groupedBrand = (brandColumn: SQL) => sql`${brandColumn} <> 0`;
  * Adds `rows` — a select of (window_id, brand_id, dimension, key, members, activity_count), one row
  * per group — to the account's groups. Rows in key order, so concurrent writers meet in one order.
  */
-function addToGroups(accountId: number, rows: SQL): SQL {
+export function addToGroups(accountId: number, rows: SQL): SQL {
   const g = scoreWindowGroups;
   return sql`insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
     select ${accountId}, r.* from (${rows}) as r(window_id, brand_id, dimension, key, members, activity_count)

@@ -6,6 +6,7 @@ import type { MemberRow } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
+import { activityDeltaOf, applyActivityDelta, buildActivityTotals, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 
 export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
@@ -60,6 +61,14 @@ function recordDeltas(accountId: number, spans: readonly { windowId: number; spa
     having grouping(r.brand_id) = 1 or r.brand_id is not null`;
 }
 
+/** Per window, brand, member, activity and network: the signed records of the spans (see applyActivityDelta). */
+function recordActivityDeltas(accountId: number, spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
+  return sql`select ${activityDeltaOf(sql`r`, sql`s.window_id`, sql`s.sign`)}
+    from ${spansTable(spans)}
+    cross join lateral (${recordsIn(accountId)}) r
+    where r.brand_id is not null`;
+}
+
 /**
  * The repeatable records of the span `s` (a row of the enclosing query), optionally of one brand.
  * A lateral subquery fenced with `offset 0`: the planner cannot size a span it reads from a row,
@@ -68,7 +77,8 @@ function recordDeltas(accountId: number, spans: readonly { windowId: number; spa
  */
 function recordsIn(accountId: number, brandId?: number): SQL {
   const r = activityRecords;
-  return sql`select ${r.memberId} as member_id, ${r.brandId} as brand_id, ${r.points} as points from ${r}
+  return sql`select ${r.memberId} as member_id, ${r.brandId} as brand_id, ${r.activityId} as activity_id, ${r.service} as service,
+      ${r.points} as points from ${r}
     where ${r.accountId} = ${accountId} and not ${r.oneTime} and ${r.completedAt} >= s.start_at and ${r.completedAt} < s.end_at
       ${brandId ? sql`and ${r.brandId} = ${brandId}` : sql``}
     offset 0`;
@@ -122,7 +132,9 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
 
 /** Moves each window's totals to its new coverage: adds the records of the spans given per window. */
 export async function foldSpans(tx: Transaction, accountId: number, spans: readonly { windowId: number; span: SignedSpan }[]) {
-  if (spans.length) await applyTotalsDelta(tx, accountId, recordDeltas(accountId, spans));
+  if (!spans.length) return;
+  await applyTotalsDelta(tx, accountId, recordDeltas(accountId, spans));
+  await applyActivityDelta(tx, accountId, recordActivityDeltas(accountId, spans));
 }
 
 /**
@@ -152,11 +164,14 @@ export async function buildTotals(tx: Transaction, accountId: number, windows: r
     select account_id, window_id, brand_id, count(*)::int from ${t} where account_id = ${accountId} group by 1, 2, 3
     on conflict (account_id, window_id, brand_id) do update set members = excluded.members`);
   await buildGroups(tx, accountId);
+  await buildActivityTotals(tx, accountId, sql`(values ${sql.join(starts, sql`, `)}) as s(window_id, start_at)`, timestamp(until));
 }
 
 export interface CountedRecord {
   memberId: number;
   brandId: number | null;
+  activityId: number;
+  service: string | null;
   points: number;
   oneTime: boolean;
   completedAt: Date;
@@ -173,11 +188,16 @@ export async function countRecordsIn(tx: Transaction, accountId: number, records
   await holdWindowsLock(tx, accountId, 'shared');
   const windows = await coveredWindows(tx, accountId);
   const rows: SQL[] = [];
+  const activityRows: SQL[] = [];
   for (const record of repeatable) {
     for (const w of windows) {
       if (record.completedAt < w.from || record.completedAt >= w.until) continue;
       rows.push(sql`(${w.windowId}::smallint, 0, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
-      if (record.brandId !== null) rows.push(sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
+      if (record.brandId === null) continue;
+      rows.push(sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
+      activityRows.push(
+        sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${record.activityId}::int, ${record.service ?? ''}::text, ${sign}::int)`,
+      );
     }
   }
   if (!rows.length) return;
@@ -186,6 +206,13 @@ export async function countRecordsIn(tx: Transaction, accountId: number, records
     accountId,
     sql`select * from (values ${sql.join(rows, sql`, `)}) as v(window_id, brand_id, member_id, points, activity_count)`,
   );
+  if (activityRows.length) {
+    await applyActivityDelta(
+      tx,
+      accountId,
+      sql`select * from (values ${sql.join(activityRows, sql`, `)}) as v(window_id, brand_id, member_id, activity_id, service, activity_count)`,
+    );
+  }
 }
 
 /** A member's totals taken out (as negative deltas), for a merge or a deletion. */
@@ -206,12 +233,18 @@ export async function moveTotals(tx: Transaction, accountId: number, fromMemberI
       union all
       select window_id, brand_id, ${toMemberId}::int, points, activity_count from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}`,
   );
+  await applyActivityDelta(
+    tx,
+    accountId,
+    sql`${memberActivityTotals(accountId, fromMemberId, -1)} union all ${memberActivityTotals(accountId, fromMemberId, 1, toMemberId)}`,
+  );
 }
 
 /** Takes a member out of every total, before the member is deleted. */
 export async function forgetTotals(tx: Transaction, accountId: number, memberId: number) {
   await holdWindowsLock(tx, accountId, 'shared');
   await applyTotalsDelta(tx, accountId, takenOut(accountId, memberId));
+  await applyActivityDelta(tx, accountId, memberActivityTotals(accountId, memberId, -1));
 }
 
 // ——— reading ———
@@ -260,6 +293,17 @@ function corrections(scope: TotalsScope, window: ResolvedWindow): SQL {
     from ${liveSpans(scope, window)}
     cross join lateral (${recordsIn(scope.accountId, scope.brandId || undefined)}) r
     group by r.member_id`;
+}
+
+/**
+ * Per member, activity and network (service '' for none), the signed records of the correction
+ * spans: what the activity groups' edge members change (see score-window-activities.queries.ts).
+ */
+export function activityCorrections(scope: TotalsScope, window: ResolvedWindow): SQL {
+  return sql`select r.member_id, r.activity_id, coalesce(r.service, '') as service, sum(s.sign) as change
+    from ${liveSpans(scope, window)}
+    cross join lateral (${recordsIn(scope.accountId, scope.brandId || undefined)}) r
+    group by 1, 2, 3`;
 }
 
 /** The totals row of the correction `c` (a lateral subquery named `kept`). */

@@ -7,12 +7,13 @@ import { filterId } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { brandSummaryById } from '../activities/activities.loaders.js';
+import { brandSummaryById, definitionById } from '../activities/activities.loaders.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
 import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
 import { groupCounts, type GroupCount } from '../scoring/score-windows.queries.js';
 import { scopeFor, type ScoringScope } from '../scoring/scoring.scope.js';
+import { activityTotalsFromGroups } from './activity-report.js';
 import * as registrations from './registrations.queries.js';
 import * as q from './stats.queries.js';
 import { countryCounts, fillDays, serviceTimelines } from './stats.service.js';
@@ -90,12 +91,15 @@ export class BrandStatsResolver {
   ): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, filter, window);
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
-    const totals = await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit));
+    const plan = await keptGroupsPlan(context, scope);
+    const totals = plan
+      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit), (ids) => definitionById(context).loadMany(ids))
+      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit));
     const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
     return {
       brandId: root.brandId,
       segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
-      items: totals.items.map(({ key: _key, ...item }) => item),
+      items: totals.items.map((item) => ({ activityId: item.activityId, activity: item.activity, type: item.type, service: item.service, count: item.count, distinctMembers: item.distinctMembers })),
       totalCount: totals.totalCount,
       totalMembers: totals.totalMembers,
     };

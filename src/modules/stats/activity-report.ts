@@ -1,0 +1,38 @@
+import type { Executor } from '../../db/client.js';
+import type { DefinitionRow } from '../activities/activities.queries.js';
+import { activeMembersInGroups, activityGroupCounts } from '../scoring/score-window-activities.queries.js';
+import { activityCorrections } from '../scoring/score-windows.queries.js';
+import { countFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
+import type { Grouping } from './stats.queries.js';
+
+/**
+ * The activity report from the kept activity groups (see docs/scoring.md): the same items, order
+ * and totals as `activityTotals` counts from the rollup. The distinct members behind the items shown
+ * are the brand's active members when every group is shown, and otherwise a read of the brand's
+ * activity totals in the groups shown.
+ */
+export async function activityTotalsFromGroups(
+  db: Executor,
+  plan: TotalsPlan,
+  grouping: Grouping,
+  limit: number,
+  definitions: (ids: number[]) => Promise<(DefinitionRow | null | Error)[]>,
+) {
+  const corrections = activityCorrections(plan.scope, plan.window);
+  const groups = await activityGroupCounts(db, plan.scope, corrections, grouping);
+  const shown = groups.slice(0, limit);
+  if (!shown.length) return { items: [], totalCount: 0, totalMembers: 0 };
+  const totalMembers =
+    shown.length === groups.length
+      ? await countFromTotals(db, plan)
+      : await activeMembersInGroups(db, plan.scope, corrections, grouping, shown.map((group) => group.key));
+  const named = grouping === 'activity' ? await definitions(shown.map((group) => Number(group.key))) : [];
+  const items = shown.map((group, index) => {
+    const counts = { count: group.activityCount, distinctMembers: group.members };
+    if (grouping === 'service') return { activityId: null, activity: null, type: null, service: group.key, ...counts };
+    if (grouping === 'type') return { activityId: null, activity: group.key, type: group.key, service: null, ...counts };
+    const definition = named[index] instanceof Error ? null : (named[index] as DefinitionRow | null);
+    return { activityId: Number(group.key), activity: definition?.name ?? null, type: definition?.type ?? null, service: definition?.service ?? null, ...counts };
+  });
+  return { items, totalCount: items.reduce((sum, item) => sum + item.count, 0), totalMembers };
+}
