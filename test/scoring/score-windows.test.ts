@@ -11,6 +11,8 @@ import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/scoring/score-windows.js';
 import { advanceWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
+import { keepTimelineDays } from '../../src/modules/scoring/timeline-days.queries.js';
+import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
@@ -386,5 +388,85 @@ describe('the activity report from the kept activity groups', () => {
         }
       }
     }
+  });
+});
+
+describe('the timeline report from kept days', () => {
+  const timeline = `query($brandId: ID!, $window: WindowInput) {
+    brandStats(brandId: $brandId) { timeline(window: $window) { service days { date dayOfYear count distinctMembers } totalCount totalMembers } }
+  }`;
+
+  /** Kept days that are not stale, against the raw records of each day. */
+  async function expectKeptDaysExact() {
+    const rows = (query: SQL) => executeRows<{ key: string }>(t.database.db, query).then((found) => found.map((row) => row.key).sort());
+    const kept = await rows(sql`select concat_ws('/', brand_id, day, service, records, members) as key from timeline_days d
+      where account_id = ${tenant.accountId} and not exists (select 1 from timeline_days_stale s where s.account_id = d.account_id and s.day = d.day)`);
+    const brute = await rows(sql`
+      select concat_ws('/', r.brand_id, (r.completed_at at time zone 'UTC')::date, coalesce(r.service, ''), count(*), count(distinct r.member_id)) as key
+      from activity_records r
+      where r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id is not null
+        and (r.completed_at at time zone 'UTC')::date in (select day from timeline_days_kept k where k.account_id = r.account_id
+          and not exists (select 1 from timeline_days_stale s where s.account_id = k.account_id and s.day = k.day))
+      group by r.brand_id, (r.completed_at at time zone 'UTC')::date, r.service`);
+    expect(kept).toEqual(brute);
+    return kept.length;
+  }
+
+  /** Every standard window and brand: the report against the raw records of the window. */
+  async function expectTimelinesExact() {
+    for (const { period } of standardWindows) {
+      for (const brandId of brandIds) {
+        const window = { period } as WindowInput;
+        const resolved = resolveWindow(window, listingWindow);
+        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
+        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+        const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
+          and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
+        const rows = await executeRows<{ service: string | null; day: string | null; count: number; members: number }>(
+          t.database.db,
+          sql`select r.service, ((r.completed_at at time zone 'UTC')::date)::text as day, count(*)::int as count, count(distinct r.member_id)::int as members
+          from activity_records r where ${inWindow}
+          group by grouping sets ((r.service, (r.completed_at at time zone 'UTC')::date), (r.service))`,
+        );
+        const expected = serviceTimelines(
+          resolved,
+          rows.map((row) => ({ service: row.service, day: row.day, count: Number(row.count), distinctMembers: Number(row.members) })),
+        );
+        const { body } = await t.graphql(tenant.apiKey, timeline, { brandId: String(brandId), window });
+        expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+        expect(body.data.brandStats.timeline, JSON.stringify({ period, brandId })).toEqual(expected);
+      }
+    }
+  }
+
+  const staleDays = () =>
+    executeRows<{ day: string }>(t.database.db, sql`select day::text from timeline_days_stale where account_id = ${tenant.accountId}`).then((rows) =>
+      rows.map((row) => row.day),
+    );
+
+  it('keeps ended days exactly, marks days changed afterwards stale, and answers exactly either way', async () => {
+    await keepTimelineDays(t.database.db, tenant.accountId, new Date());
+    expect(await expectKeptDaysExact()).toBeGreaterThan(50);
+    await expectTimelinesExact();
+
+    // A late record three days back, a deletion and a merge change kept days: they go stale.
+    const lateAt = new Date(Date.now() - 3 * day);
+    await record(t, tenant, [{ activityId: activityIds[0], memberId: memberIds[7], completedAt: lateAt.toISOString() }]);
+    expect(await staleDays()).toEqual([isoDay(lateAt)]);
+    await expectTimelinesExact();
+    const [target] = await executeRows<{ member_id: number; activity_id: number }>(t.database.db, sql`select member_id, activity_id from activity_records
+      where account_id = ${tenant.accountId} and not one_time and brand_id is not null and completed_at < now() - interval '2 days'
+      order by completed_at desc limit 1 offset 5`);
+    await t.database.db.transaction((tx) => deleteRecords(tx, tenant.accountId, Number(target.member_id), { activityId: Number(target.activity_id) }));
+    await t.database.db.transaction((tx) => mergeInto(tx, { id: memberIds[8], accountId: tenant.accountId }, { id: memberIds[9], accountId: tenant.accountId }));
+    expect((await staleDays()).length).toBeGreaterThan(3);
+    await expectKeptDaysExact();
+    await expectTimelinesExact();
+
+    // The worker makes them again.
+    await keepTimelineDays(t.database.db, tenant.accountId, new Date());
+    expect(await staleDays()).toEqual([]);
+    await expectKeptDaysExact();
+    await expectTimelinesExact();
   });
 });

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './tenancy.js';
 
 /**
@@ -74,3 +74,31 @@ export const scoreWindowActivityTotals = pgTable('score_window_activity_totals',
   service: text('service').notNull(),
   activityCount: integer('activity_count').notNull(),
 }, (t) => [primaryKey({ name: 'score_window_activity_totals_pk', columns: [t.accountId, t.windowId, t.brandId, t.memberId, t.activityId, t.service] })]);
+
+/**
+ * Each whole UTC day's repeatable records per brand and network (`service` '' when none) and the
+ * distinct members behind them: the timeline report's days without a scan of the daily rollup.
+ * Made from `member_activity_daily` by the score windows worker once a day has ended; the days made
+ * are listed in `timeline_days_kept`, and a later change to the rollup of such a day (a late or
+ * deleted record, a merge) lists it in `timeline_days_stale` until the worker makes it again
+ * (a trigger on the rollup, see drizzle/0015_timeline_days_trigger.sql). Readers take a day from
+ * here only when it is kept and not stale.
+ */
+export const timelineDays = pgTable('timeline_days', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  service: text('service').notNull(),
+  records: integer('records').notNull(),
+  members: integer('members').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.brandId, t.day, t.service] })]);
+
+export const timelineDaysKept = pgTable('timeline_days_kept', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  day: date('day', { mode: 'string' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.day] })]);
+
+export const timelineDaysStale = pgTable('timeline_days_stale', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  day: date('day', { mode: 'string' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.day] })]);

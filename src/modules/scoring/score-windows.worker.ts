@@ -5,6 +5,7 @@ import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } fro
 import { forgetCoverage } from './score-windows.ranking.js';
 import { accountsToCover, buildTotals, coveredWindows, foldSpans, saveCoverage } from './score-windows.queries.js';
 import { holdWindowsLock } from './score-windows.locks.js';
+import { keepTimelineDays, keepTimelineDaysStep } from './timeline-days.queries.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
 export const maxStepMs = 24 * 3_600_000;
@@ -61,6 +62,7 @@ export async function buildWindows(db: Database, accountId: number, until: Date)
     await saveCoverage(tx, accountId, windows);
   });
   forgetCoverage(db, accountId);
+  await keepTimelineDays(db, accountId, until);
 }
 
 /** Steps an account's windows until they end at `until`. */
@@ -72,7 +74,8 @@ export async function coverUntil(db: Database, accountId: number, until: Date, l
  * Keeps every account's standard windows ending a few seconds ago, from a timer. Rankings are
  * exact whatever the windows' age (they correct the difference from the raw records); the worker
  * keeps that difference, and so the reading, small. Several gateways may run it: the windows lock
- * makes them take turns, and a window already moved is left alone.
+ * makes them take turns, and a window already moved is left alone. After the windows it makes the
+ * timeline's days that ended or went stale (timeline-days.queries.ts).
  */
 export class ScoreWindowsWorker {
   private readonly passes: PeriodicPass<void>;
@@ -110,6 +113,7 @@ export class ScoreWindowsWorker {
     const until = new Date(Date.now() - this.lagMs);
     for (const accountId of await accountsToCover(this.db)) {
       while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until)));
+      while (!this.passes.stopped && !(await keepTimelineDaysStep(this.db, accountId, until)));
     }
   }
 }

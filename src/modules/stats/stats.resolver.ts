@@ -13,7 +13,7 @@ import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
 import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
 import { groupCounts, type GroupCount } from '../scoring/score-windows.queries.js';
 import { scopeFor, type ScoringScope } from '../scoring/scoring.scope.js';
-import { activityTotalsFromGroups } from './activity-report.js';
+import { activityTotalsFromGroups, serviceTimelineFromKept } from './kept-reports.js';
 import * as registrations from './registrations.queries.js';
 import * as q from './stats.queries.js';
 import { countryCounts, fillDays, serviceTimelines } from './stats.service.js';
@@ -113,7 +113,9 @@ export class BrandStatsResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<ServiceTimeline[]> {
     const scope = await brandScope(context, root, filter, window);
-    return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
+    const plan = await keptGroupsPlan(context, scope);
+    if (!plan) return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
+    return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
   }
 
   @FieldResolver(() => LocationStats)

@@ -3,9 +3,12 @@ import type { DefinitionRow } from '../activities/activities.queries.js';
 import { activeMembersInGroups, activityGroupCounts } from '../scoring/score-window-activities.queries.js';
 import { activityCorrections } from '../scoring/score-windows.queries.js';
 import { countFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
+import { serviceDays } from '../scoring/timeline-days.queries.js';
 import type { Grouping } from './stats.queries.js';
 
 /**
+ * The activity and timeline reports from kept structures.
+ *
  * The activity report from the kept activity groups (see docs/scoring.md): the same items, order
  * and totals as `activityTotals` counts from the rollup. The distinct members behind the items shown
  * are the brand's active members when every group is shown, and otherwise a read of the brand's
@@ -35,4 +38,17 @@ export async function activityTotalsFromGroups(
     return { activityId: Number(group.key), activity: definition?.name ?? null, type: definition?.type ?? null, service: definition?.service ?? null, ...counts };
   });
   return { items, totalCount: items.reduce((sum, item) => sum + item.count, 0), totalMembers };
+}
+
+/**
+ * The timeline's rows from kept structures: per network and day from the kept days (see
+ * timeline-days.queries.ts), per network over the window from the kept service groups.
+ */
+export async function serviceTimelineFromKept(db: Executor, plan: TotalsPlan) {
+  const { accountId, brandId } = plan.scope;
+  const [days, totals] = await Promise.all([
+    serviceDays(db, accountId, brandId, plan.window),
+    activityGroupCounts(db, plan.scope, activityCorrections(plan.scope, plan.window), 'service'),
+  ]);
+  return [...days, ...totals.map((total) => ({ service: total.key, day: null, count: total.activityCount, distinctMembers: total.members }))];
 }

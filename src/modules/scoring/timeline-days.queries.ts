@@ -1,0 +1,108 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
+import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
+import type { ResolvedWindow } from '../../filters/window.js';
+import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
+import { splitWindow } from './counted-rows.js';
+import { holdWindowsLock } from './score-windows.locks.js';
+import { standardWindows } from './score-windows.js';
+
+/**
+ * The timeline's kept days (see `timeline_days` in src/db/schema/scoring.ts): each ended UTC day of
+ * the longest standard window, per brand and network, made once from the daily rollup and again
+ * whenever the rollup of that day changes afterwards.
+ */
+
+/** The days kept at `until`: from the day the longest standard window starts to the last ended day. */
+export function keptDays(until: Date): { from: string; until: string } {
+  const longest = standardWindows[standardWindows.length - 1].period;
+  const start = shiftByPeriod(until, -longest.amount, longest.unit);
+  return { from: formatDay(truncate(start, 'day')), until: formatDay(truncate(until, 'day')) };
+}
+
+const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => sql`${day}::date`), sql`, `)})`;
+
+/**
+ * One step of an account's kept days toward `until`: the stale days and up to `limit` days not kept
+ * yet are made from the rollup, days older than the longest window dropped. Holds the windows lock
+ * exclusively, so no rollup change is in flight (see the trigger). Answers whether every day is kept.
+ */
+export async function keepTimelineDaysStep(db: Database, accountId: number, until: Date, limit = 14): Promise<boolean> {
+  const range = keptDays(until);
+  return db.transaction(async (tx) => {
+    await holdWindowsLock(tx, accountId, 'exclusive');
+    const stale = await executeRows<{ day: string }>(tx, sql`delete from ${timelineDaysStale} where account_id = ${accountId} returning day::text`);
+    const missing = await executeRows<{ day: string }>(tx, sql`
+      select d::date::text as day from generate_series(${range.from}::date, ${range.until}::date - 1, interval '1 day') d
+      where not exists (select 1 from ${timelineDaysKept} k where k.account_id = ${accountId} and k.day = d::date)
+      order by 1 limit ${limit + 1}`);
+    const made = [...missing.slice(0, limit), ...stale].map((row) => row.day).filter((day) => day >= range.from && day < range.until);
+    if (made.length) {
+      const days = dayList(made);
+      const daily = memberActivityDaily;
+      await tx.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day in ${days}`);
+      await tx.execute(sql`
+        insert into ${timelineDays} (account_id, brand_id, day, service, records, members)
+        select ${accountId}, ${daily.brandId}, ${daily.day}, coalesce(${daily.service}, ''), sum(${daily.count})::int, count(distinct ${daily.memberId})::int
+        from ${daily}
+        where ${daily.accountId} = ${accountId} and ${daily.day} in ${days} and not ${daily.oneTime} and ${daily.brandId} is not null
+        group by 2, 3, 4
+        order by 2, 3, 4`);
+      await tx.execute(sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
+        made.map((day) => sql`(${day}::date)`),
+        sql`, `,
+      )}) as v(d) on conflict do nothing`);
+    }
+    await tx.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day < ${range.from}::date`);
+    await tx.execute(sql`delete from ${timelineDaysKept} where account_id = ${accountId} and day < ${range.from}::date`);
+    return missing.length <= limit;
+  });
+}
+
+/** Keeps an account's timeline days up to `until`, in steps. */
+export async function keepTimelineDays(db: Database, accountId: number, until: Date): Promise<void> {
+  while (!(await keepTimelineDaysStep(db, accountId, until)));
+}
+
+export interface ServiceDay {
+  service: string | null;
+  day: string;
+  count: number;
+  distinctMembers: number;
+}
+
+/**
+ * A brand's repeatable records and distinct members per network and UTC day of the window, in one
+ * statement: kept days that are not stale from `timeline_days`, other whole days from the daily
+ * rollup, and the partial days at the window's ends from the raw records.
+ */
+export async function serviceDays(db: Executor, accountId: number, brandId: number, window: ResolvedWindow): Promise<ServiceDay[]> {
+  const { wholeDays, rawSpans } = splitWindow(window);
+  const parts: SQL[] = [];
+  let kept: SQL | undefined;
+  if (wholeDays) {
+    kept = sql`select k.day from ${timelineDaysKept} k where k.account_id = ${accountId}
+      and k.day >= ${wholeDays.from}::date and k.day < ${wholeDays.until}::date
+      and not exists (select 1 from ${timelineDaysStale} s where s.account_id = ${accountId} and s.day = k.day)`;
+    parts.push(sql`select service, day, records, members from ${timelineDays}
+      where account_id = ${accountId} and brand_id = ${brandId} and day in (select day from kept)`);
+    parts.push(sql`select coalesce(service, ''), day, sum(count), count(distinct member_id) from ${memberActivityDaily}
+      where account_id = ${accountId} and brand_id = ${brandId} and not one_time
+        and day >= ${wholeDays.from}::date and day < ${wholeDays.until}::date and day not in (select day from kept)
+      group by 1, 2`);
+  }
+  const r = activityRecords;
+  for (const span of rawSpans) {
+    parts.push(sql`select coalesce(${r.service}, ''), (${r.completedAt} at time zone 'UTC')::date, count(*), count(distinct ${r.memberId})
+      from ${r} where ${r.accountId} = ${accountId} and ${r.brandId} = ${brandId} and not ${r.oneTime}
+        and ${r.completedAt} >= ${span.start.toISOString()}::timestamptz and ${r.completedAt} < ${span.end.toISOString()}::timestamptz
+      group by 1, 2`);
+  }
+  const rows = await executeRows<{ service: string; day: string; records: number; members: number }>(
+    db,
+    sql`${kept ? sql`with kept as (${kept}) ` : sql``}select nullif(service, '') as service, day::text as day, records::int as records, members::int as members
+    from (${sql.join(parts, sql` union all `)}) as p(service, day, records, members)`,
+  );
+  return rows.map((row) => ({ service: row.service, day: row.day, count: Number(row.records), distinctMembers: Number(row.members) }));
+}
