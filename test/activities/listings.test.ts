@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberDomains, members, memberServices } from '../../src/db/schema/index.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import { feedRecords } from '../../src/modules/activities/feed.queries.js';
+import { operationCost } from '../../src/graphql/limits.js';
+import { getSchema } from '../../src/graphql/schema.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
@@ -448,5 +451,137 @@ describe('GET /v1.1/member/[id] with showactions, showbrands, showposition', () 
     expect((await get(app, `/member/${m3}`, { threshold: 'two' })).json().error).toMatchObject({ code: 4, param: 'threshold' });
     expect((await get(app, `/member/${m3}`, { limit: 'x,2' })).json().error).toMatchObject({ code: 4, param: 'limit' });
     expect((await get(stranger, `/member/${m3}`, { showactions: 1 })).json().error).toMatchObject({ code: 5 });
+  });
+});
+
+describe('GraphQL Member.activities connection', () => {
+  const month = { period: { amount: 1, unit: 'MONTH' } };
+  const memberPage = `query($id: ID!, $first: Int, $after: String, $window: WindowInput, $filter: MemberFilter) {
+    member(lookup: { id: $id }) {
+      activities(first: $first, after: $after, window: $window, filter: $filter) {
+        totalCount
+        pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+        edges { cursor node { id memberId activityId } }
+      }
+    }
+  }`;
+
+  interface RecordPage {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    edges: { cursor: string; node: { id: string; memberId: string; activityId: string } }[];
+  }
+
+  async function activitiesOf(tenant: Tenant, id: number, variables: Record<string, unknown>): Promise<RecordPage> {
+    const result = await t.graphql(tenant.apiKey, memberPage, { id: String(id), ...variables });
+    expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+    return result.body.data.member.activities;
+  }
+
+  /** The member's records as the feed lists them: every action, newest first. */
+  async function feedOf(id: number, window: unknown) {
+    const result = await t.graphql(app.apiKey, `query($filter: MemberFilter, $window: WindowInput) {
+      activityFeed(first: 1000, allMemberActions: true, filter: $filter, window: $window) { edges { node { id } } } }`, { filter: { memberIds: [String(id)] }, window });
+    return result.body.data.activityFeed.edges.map((edge: { node: { id: string } }) => Number(edge.node.id));
+  }
+
+  it('pages by cursor through the same records as the feed, with the whole count on each page', async () => {
+    const expected = await feedOf(m1, month);
+    expect(expected).toHaveLength(4);
+    for (const first of [1, 3, 4]) {
+      const ids: number[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await activitiesOf(app, m1, { first, after, window: month });
+        expect(page.totalCount).toBe(4);
+        expect(page.pageInfo.hasPreviousPage).toBe(after !== null);
+        expect(page.pageInfo.startCursor).toBe(page.edges[0]?.cursor ?? null);
+        expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
+        expect(page.edges.every((edge) => Number(edge.node.memberId) === m1)).toBe(true);
+        ids.push(...page.edges.map((edge) => Number(edge.node.id)));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      expect(ids, `first ${first}`).toEqual(expected);
+    }
+    // The default page is the latest three of the week (member show's window), as before.
+    const week = await activitiesOf(app, m1, {});
+    expect(week.edges.map((edge) => Number(edge.node.id))).toEqual((await feedOf(m1, null)).slice(0, 3));
+    expect(week).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: false, hasPreviousPage: false } });
+    // Filters narrow the records and their count alike.
+    const shares = await activitiesOf(app, m1, { window: month, filter: { activityIds: [String(act.share)] } });
+    expect(shares.edges.map((edge) => Number(edge.node.activityId))).toEqual([act.share]);
+    expect(shares.totalCount).toBe(1);
+    expect(await activitiesOf(app, m4, { window: month })).toEqual({
+      totalCount: 0, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, edges: [],
+    });
+  });
+
+  it("gives each member of a listing its own page and count, in one query for the page's members", async () => {
+    const query = `query($after: String) {
+      members(first: 10, orderBy: ID, sort: ASC, filter: { memberIds: ["${m1}", "${m2}", "${m3}", "${m4}"] }) {
+        edges { node { id activities(first: 2, after: $after, window: { period: { amount: 1, unit: MONTH } }) {
+          totalCount pageInfo { hasNextPage } edges { node { id memberId } } } } }
+      }
+    }`;
+    const read = async (after?: string) => {
+      const result = await t.graphql(app.apiKey, query, { after });
+      expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+      return result.body.data.members.edges.map(({ node }: { node: { id: string; activities: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { node: { id: string; memberId: string } }[] } } }) => {
+        expect(node.activities.edges.every((edge) => edge.node.memberId === node.id)).toBe(true);
+        return [Number(node.id), node.activities.totalCount, node.activities.edges.map((edge) => Number(edge.node.id)), node.activities.pageInfo.hasNextPage];
+      });
+    };
+    const feeds = await Promise.all([m1, m2, m3, m4].map((id) => feedOf(id, month)));
+    expect(await read()).toEqual([
+      [m1, 4, feeds[0].slice(0, 2), true], [m2, 2, feeds[1], false], [m3, 3, feeds[2].slice(0, 2), true], [m4, 0, [], false],
+    ]);
+    // A cursor is a position in a member's list: the same cursor gives each member its next page.
+    const first = await activitiesOf(app, m1, { first: 2, window: month });
+    expect(await read(first.pageInfo.endCursor!)).toEqual([
+      [m1, 4, feeds[0].slice(2, 4), false], [m2, 2, [], false], [m3, 3, feeds[2].slice(2, 3), false], [m4, 0, [], false],
+    ]);
+  });
+
+  it("never reaches another account's member or records", async () => {
+    const result = await t.graphql(stranger.apiKey, memberPage, { id: String(m1), window: month });
+    expect(result.body.data).toBeNull();
+    expect(result.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
+    // The stranger's own member with a record of its own: only that record is listed and counted.
+    const theirs = await createActivity(t, stranger, { name: 'Listen', type: 'Listened', service: 'spotify', points: 2 });
+    const [s1] = await insertMembers(t, stranger, [{ country: 'GB' }]);
+    const { recordIds } = await record(t, stranger, [{ activityId: theirs, memberId: s1, completedAt: hoursAgo(3) }]);
+    const own = await activitiesOf(stranger, s1, { window: month, first: 100 });
+    expect(own.totalCount).toBe(1);
+    expect(own.edges.map((edge) => edge.node.id)).toEqual(recordIds);
+    // The stranger's listing of its members shows its own records only.
+    const listed = await t.graphql(stranger.apiKey, `{ members(first: 10, orderBy: ID) { edges { node { id activities(first: 10, window: { period: { amount: 1, unit: MONTH } }) { totalCount edges { node { id } } } } } } }`);
+    expect(listed.body.errors, JSON.stringify(listed.body.errors)).toBeUndefined();
+    expect(listed.body.data.members.edges).toEqual([{ node: { id: String(s1), activities: { totalCount: 1, edges: [{ node: { id: recordIds[0] } }] } } }]);
+  });
+
+  it('refuses a bad page size or cursor with the parameter at fault', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ first: -1 }, 'limit'],
+      [{ first: 0 }, 'limit'],
+      [{ after: 'nonsense' }, 'after'],
+      [{ after: Buffer.from('{"o":-5}').toString('base64url') }, 'after'],
+      [{ after: Buffer.from('{"o":1e9}').toString('base64url') }, 'after'],
+    ];
+    for (const [variables, param] of cases) {
+      const result = await t.graphql(app.apiKey, memberPage, { id: String(m1), ...variables });
+      expect(result.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param });
+      expect(result.body.errors[0].message).toMatch(/expected/);
+    }
+    // More than a page's maximum is capped at 1000, as on every list.
+    expect((await activitiesOf(app, m1, { first: 1001, window: month })).edges).toHaveLength(4);
+  });
+
+  it("costs the same as the list of records it replaced: the page size times each record's fields", async () => {
+    const schema = await getSchema();
+    const cost = (query: string) => operationCost(schema, parse(query), {});
+    // member 1 + activities (1 + 100 × (id 1 + marker 1)); the edges and node levels cost nothing.
+    expect(cost(`{ member(lookup: { id: "1" }) { activities(first: 100) { edges { node { id marker } } } } }`)).toBe(202);
+    expect(cost(`{ member(lookup: { id: "1" }) { activities { edges { node { id } } } } }`)).toBe(1 + 1 + 3);
   });
 });

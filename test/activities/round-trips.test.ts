@@ -59,6 +59,28 @@ describe('SQL round trips', () => {
     expect(hundred.count).toBe(ten.count);
   });
 
+  it("a page of members with each member's activities and their counts costs the same for 10 and 100 members", async () => {
+    const withActivities = `query($first: Int!) {
+      members(first: $first, filter: { countries: ["GB"] }) {
+        edges { node { id activities(first: 2) { totalCount pageInfo { hasNextPage } edges { node { id memberId activity { name } } } } } }
+      }
+    }`;
+    const withoutActivities = `query($first: Int!) { members(first: $first, filter: { countries: ["GB"] }) { edges { node { id } } } }`;
+    const ten = await roundTrips(withActivities, { first: 10 });
+    const hundred = await roundTrips(withActivities, { first: 100 });
+    const nodes = hundred.body.data.members.edges.map((edge: { node: unknown }) => edge.node);
+    expect(nodes).toHaveLength(100);
+    for (const node of nodes as { id: string; activities: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { node: { memberId: string } }[] } }[]) {
+      expect(node.activities.totalCount).toBeGreaterThanOrEqual(1);
+      expect(node.activities.edges.length).toBe(Math.min(2, node.activities.totalCount));
+      expect(node.activities.pageInfo.hasNextPage).toBe(node.activities.totalCount > 2);
+      expect(node.activities.edges.every((edge) => edge.node.memberId === node.id)).toBe(true);
+    }
+    expect(hundred.count).toBe(ten.count);
+    // the records of the page's members, their counts, and the records' definitions: three statements
+    expect(ten.count).toBe((await roundTrips(withoutActivities, { first: 10 })).count + 3);
+  });
+
   it('a feed page costs a fixed number of round trips', async () => {
     const feed = `query($first: Int!) { activityFeed(first: $first, allMemberActions: true) {
       edges { node { id activity { name } member { email } brand { name } serviceUser { userId } } } } }`;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityRecords, members } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
@@ -12,8 +12,6 @@ export interface FeedOptions {
   /** Order (and pick the latest) by the time the platform recorded the action, not when it happened. */
   orderByRecorded: boolean;
   direction: 'ASC' | 'DESC';
-  /** One member's actions only (member show). */
-  memberId?: number;
   limit: number;
   /** Records read per step of the newest-first walk (tests make it small). */
   walkBatch?: number;
@@ -23,7 +21,7 @@ export interface FeedOptions {
 /** `%` and `_` in a keyword are matched literally. */
 const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-type FeedSelection = Pick<FeedOptions, 'keyword' | 'orderByRecorded' | 'memberId'>;
+type FeedSelection = Pick<FeedOptions, 'keyword' | 'orderByRecorded'>;
 
 const joinMembers = and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId));
 
@@ -32,7 +30,6 @@ function feedConditions(filter: CompiledFilter, window: ResolvedWindow, options:
   const time = options.orderByRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
   return and(
     eq(activityRecords.accountId, filter.accountId),
-    options.memberId ? eq(activityRecords.memberId, options.memberId) : undefined,
     within(time, window),
     filter.activity(activityRecords),
     isNull(members.mergedIntoId),
@@ -92,6 +89,46 @@ export async function countFeedRecords(
   const count = options.allMemberActions ? sql<number>`count(*)::int` : sql<number>`count(distinct ${activityRecords.memberId})::int`;
   const [row] = await db.select({ count }).from(activityRecords).innerJoin(members, joinMembers).where(feedConditions(filter, window, options));
   return row.count;
+}
+
+/**
+ * Every action of each of a page's members (Member.activities), newest first by completion: per
+ * member `limit` records after the first `offset`, under the same conditions as the feed's, in
+ * one statement (a lateral subquery per member, over the account-member-time index).
+ */
+export function memberRecordPages(
+  db: Executor,
+  filter: CompiledFilter,
+  window: ResolvedWindow,
+  memberIds: readonly number[],
+  page: { limit: number; offset: number },
+): Promise<RecordRow[]> {
+  const ids = memberIds.length ? memberIds : [0];
+  const picked = db
+    .select({ id: activityRecords.id })
+    .from(activityRecords)
+    .innerJoin(members, joinMembers)
+    .where(and(feedConditions(filter, window, { orderByRecorded: false }), sql`${activityRecords.memberId} = page.member_id`))
+    .orderBy(desc(activityRecords.completedAt), desc(activityRecords.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .as('picked');
+  return db
+    .select(getTableColumns(activityRecords))
+    .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
+    .innerJoinLateral(picked, sql`true`)
+    .innerJoin(activityRecords, eq(activityRecords.id, picked.id))
+    .orderBy(activityRecords.memberId, desc(activityRecords.completedAt), desc(activityRecords.id));
+}
+
+/** How many records each of a page's members has under the conditions of memberRecordPages, in one statement. */
+export function countMemberRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
+  return db
+    .select({ memberId: activityRecords.memberId, count: sql<number>`count(*)::int` })
+    .from(activityRecords)
+    .innerJoin(members, joinMembers)
+    .where(and(feedConditions(filter, window, { orderByRecorded: false }), inArray(activityRecords.memberId, [...memberIds])))
+    .groupBy(activityRecords.memberId);
 }
 
 /** Up to this many members (offset included) the newest-first walk serves the default feed. */

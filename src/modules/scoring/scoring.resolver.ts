@@ -1,21 +1,21 @@
+import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
+import { decodeCursor, encodeCursor, maxOffset, pageOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { toActivityRecord } from '../activities/activities.mapping.js';
-import { feedRecords } from '../activities/feed.queries.js';
 import { brandSummaryById } from '../activities/activities.loaders.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { toMember } from '../members/members.mapping.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
-import { lastRecordLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
-import { BrandAffinity, ListingBrand, MemberConnection, MemberOrder, Score, SortDirection } from './scoring.types.js';
+import { lastRecordLoader, recordCountLoader, recordPageLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
+import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberConnection, MemberOrder, Score, SortDirection } from './scoring.types.js';
 
 /** A member listed by `members`: its scores default to the listing's filter and window. */
 type ListedNode = Member & { listing?: ScoringScope };
@@ -34,6 +34,17 @@ function extendedPath(orderField: string | null): string[] | undefined {
   if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('order_by', 'expected extended.<field>, dotted for nested fields');
   return path;
 }
+
+const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
+  Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
+
+/**
+ * Member.activities costs what the list of records it replaced cost: the page size times what each
+ * record selects. The connection's two wrapper levels (edges, node) are not priced, so member show
+ * with `showactions` keeps its cost, and the largest `limit` the cost limit lets through.
+ */
+const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + Math.max(childComplexity - 2, 1) * (typeof args.first === 'number' ? args.first : 3);
 
 @Resolver(() => Member)
 export class ScoringResolver {
@@ -152,24 +163,35 @@ export class ScoringResolver {
     return q.topBrandsOf(context.database.db, scope.filter, scope.window, member.id, threshold, pageSize(first, 3));
   }
 
-  @FieldResolver(() => [ActivityRecord], { description: "The member's latest records in the window under the filter, newest first." })
+  @FieldResolver(() => ActivityRecordConnection, {
+    description: "The member's records in the window under the filter, newest first.",
+    complexity: recordPageCost,
+  })
   async activities(
     @Root() member: ListedNode,
     @Ctx() context: Context,
     @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
     @Arg('first', () => Int, { defaultValue: 3 }) first: number,
-  ): Promise<ActivityRecord[]> {
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<ActivityRecordConnection> {
+    const limit = pageSize(first, 3);
+    const cursor = decodeCursor(after, 'after', isOffsetCursor);
+    const start = cursor ? cursor.o + 1 : 0;
     const scope = await this.scope(member, context, filter, window);
-    const rows = await feedRecords(context.database.db, scope.filter, scope.window, {
-      allMemberActions: true,
-      orderByRecorded: false,
-      direction: 'DESC',
-      memberId: member.id,
-      limit: pageSize(first, 3),
-      offset: 0,
-    });
-    return rows.map(toActivityRecord);
+    // One more record than the page tells whether another page follows.
+    const rows = await recordPageLoader(context, scope, { limit: limit + 1, offset: start }).load(member.id);
+    const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
+    return {
+      edges,
+      pageInfo: {
+        hasNextPage: rows.length > limit,
+        hasPreviousPage: start > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+      totalCount: () => recordCountLoader(context, scope).load(member.id),
+    };
   }
 
   private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {

@@ -8,6 +8,7 @@ import { resolveWindow, type ResolvedWindow, type WindowRules } from '../../filt
 import type { WindowInput } from '../../filters/window.types.js';
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import { definitionById } from '../activities/activities.loaders.js';
+import { countMemberRecords, memberRecordPages } from '../activities/feed.queries.js';
 import { lastRecordsOf, scoresOf } from './scoring.queries.js';
 
 /** A compiled filter with its window: what a score, a ranking or a feed is computed under. */
@@ -65,6 +66,29 @@ export function lastRecordLoader(context: Context, scope: ScoringScope): DataLoa
       const definitions = definitionById(context);
       for (const row of rows) definitions.prime(row.definition.id, row.definition as DefinitionRow);
       return groupByKey(ids, rows, (row) => row.record.memberId).map((group) => group[0]?.record ?? null);
+    }),
+  );
+}
+
+/**
+ * A page of each member's records under one scope (Member.activities): the members of a listing
+ * asking for the same page share one query, whatever their number.
+ */
+export function recordPageLoader(context: Context, scope: ScoringScope, page: { limit: number; offset: number }): DataLoader<number, RecordRow[]> {
+  return loaderOf(context, scope, `records:${page.limit}:${page.offset}`, () =>
+    new DataLoader(async (ids: readonly number[]) => {
+      const rows = await memberRecordPages(context.database.db, scope.filter, scope.window, ids, page);
+      return groupByKey(ids, rows, (row) => row.memberId);
+    }),
+  );
+}
+
+/** How many records each member has under one scope (Member.activities' totalCount), in one query. */
+export function recordCountLoader(context: Context, scope: ScoringScope): DataLoader<number, number> {
+  return loaderOf(context, scope, 'record-count', () =>
+    new DataLoader(async (ids: readonly number[]) => {
+      const rows = await countMemberRecords(context.database.db, scope.filter, scope.window, ids);
+      return indexByKey(ids, rows, (row) => row.memberId).map((row) => row?.count ?? 0);
     }),
   );
 }

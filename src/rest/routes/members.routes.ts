@@ -344,7 +344,7 @@ function showShape({ member }: ShowMemberQuery, params: Params) {
   if (member.position !== undefined) record.AEPosition = member.position;
   const trimmed = keepFields(record, params);
   const body: Record<string, unknown> = envelopeBody(member, member.jwt, trimmed);
-  if (member.activities) body.actions = member.activities.map(feedItem);
+  if (member.activities) body.actions = member.activities.edges.map((edge) => feedItem(edge.node));
   if (member.topBrands) {
     body.brands = member.topBrands.map((brand) => ({
       ID: brand.brandId,
