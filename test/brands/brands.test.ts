@@ -244,3 +244,94 @@ describe('GraphQL', () => {
     expect(unknownNetwork.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'network' });
   });
 });
+
+describe('GraphQL brands connection', () => {
+  const page = `query($type: String, $first: Int, $after: String, $offset: Int) {
+    brands(type: $type, first: $first, after: $after, offset: $offset) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+      edges { cursor node { id name } }
+      nodes { id }
+    }
+  }`;
+
+  interface BrandPage {
+    totalCount: number;
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    edges: { cursor: string; node: { id: string; name: string } }[];
+    nodes: { id: string }[];
+  }
+
+  async function brandsPage(tenant: Tenant, variables: Record<string, unknown>): Promise<BrandPage> {
+    const result = await t.graphql(tenant.apiKey, page, variables);
+    expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+    return result.body.data.brands;
+  }
+
+  /** Every page from the first, following endCursor; each page checked against the connection's rules. */
+  async function walk(tenant: Tenant, variables: Record<string, unknown>) {
+    const ids: number[] = [];
+    const totals = new Set<number>();
+    let after: string | null = null;
+    for (let pages = 0; pages < 20; pages += 1) {
+      const connection = await brandsPage(tenant, { ...variables, after });
+      totals.add(connection.totalCount);
+      expect(connection.nodes).toEqual(connection.edges.map((edge) => ({ id: edge.node.id })));
+      expect(connection.pageInfo.hasPreviousPage).toBe(after !== null);
+      expect(connection.pageInfo.startCursor).toBe(connection.edges[0]?.cursor ?? null);
+      expect(connection.pageInfo.endCursor).toBe(connection.edges.at(-1)?.cursor ?? null);
+      ids.push(...connection.edges.map((edge) => Number(edge.node.id)));
+      if (!connection.pageInfo.hasNextPage) return { ids, totals: [...totals] };
+      after = connection.pageInfo.endCursor;
+    }
+    throw new Error('the walk did not end');
+  }
+
+  it('walks every page by cursor, in id order, with the whole count on each page', async () => {
+    const owner = await t.tenant('advanced');
+    const ids: number[] = [];
+    for (const [index, type] of ['Music', 'Sport', 'Music', 'Movie', 'Music', 'Sport', 'Music'].entries()) ids.push(await insertBrand(t, owner, `Paged ${index}`, type));
+    await t.database.db.update(brands).set({ deletedAt: new Date() }).where(eq(brands.id, ids[4]));
+    const live = ids.filter((id) => id !== ids[4]);
+
+    for (const first of [1, 2, 3, 6, 10]) {
+      expect(await walk(owner, { first }), `first ${first}`).toEqual({ ids: live, totals: [6] });
+    }
+    const music = [ids[0], ids[2], ids[6]];
+    expect(await walk(owner, { first: 2, type: 'music' })).toEqual({ ids: music, totals: [3] });
+
+    // The last page: no next page; an empty page has no cursors.
+    const last = await brandsPage(owner, { first: 6 });
+    expect(last.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false, startCursor: last.edges[0].cursor, endCursor: last.edges[5].cursor });
+    const beyond = await brandsPage(owner, { first: 2, after: last.pageInfo.endCursor });
+    expect(beyond).toEqual({ totalCount: 6, pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null }, edges: [], nodes: [] });
+
+    // offset skips from the cursor on, as REST's [offset],[limit] skips from the start.
+    const second = await brandsPage(owner, { first: 2, offset: 1, after: last.edges[0].cursor });
+    expect(second.edges.map((edge) => Number(edge.node.id))).toEqual(live.slice(2, 4));
+    expect(second.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const offsetOnly = await brandsPage(owner, { first: 2, offset: 4 });
+    expect(offsetOnly.edges.map((edge) => Number(edge.node.id))).toEqual(live.slice(4, 6));
+    expect(offsetOnly.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+
+    // A cursor stands for its brand: a brand deleted after the page was read does not shift the next page.
+    const firstPage = await brandsPage(owner, { first: 2 });
+    await t.database.db.update(brands).set({ deletedAt: new Date() }).where(eq(brands.id, live[0]));
+    const next = await brandsPage(owner, { first: 2, after: firstPage.pageInfo.endCursor });
+    expect(next.edges.map((edge) => Number(edge.node.id))).toEqual(live.slice(2, 4));
+    expect(next.totalCount).toBe(5);
+
+    // Another account lists its own brands only, whatever cursor it is handed.
+    const other = await t.tenant('advanced');
+    const theirs = await insertBrand(t, other, 'Paged elsewhere');
+    expect(await walk(other, { first: 1 })).toEqual({ ids: [theirs], totals: [1] });
+    expect((await brandsPage(other, { first: 10, after: firstPage.edges[0].cursor })).edges.map((edge) => Number(edge.node.id))).toEqual([theirs]);
+  });
+
+  it('refuses a malformed cursor or page size with the parameter at fault', async () => {
+    for (const [variables, param] of [[{ after: 'nonsense' }, 'after'], [{ after: Buffer.from('{"i":"x"}').toString('base64url') }, 'after'], [{ first: 0 }, 'limit'], [{ first: -1 }, 'limit'], [{ offset: -1 }, 'limit']] as const) {
+      const result = await t.graphql(app.apiKey, page, variables);
+      expect(result.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({ code: 'INVALID_PARAMETER', param });
+    }
+  });
+});

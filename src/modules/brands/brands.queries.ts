@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { brands } from '../../db/schema/index.js';
 
@@ -16,11 +16,20 @@ export function findBrandsByIds(db: Executor, accountId: number, ids: readonly n
   return db.select().from(brands).where(and(live(accountId), inArray(brands.id, [...ids])));
 }
 
-/** Live brands, of one type (any case) when given, by id. */
-export async function listBrands(db: Executor, accountId: number, type: string | undefined, offset: number, limit: number) {
+/**
+ * Live brands, of one type (any case) when given, by id: those after `afterId` when given, then
+ * `offset` skipped. `total` counts the whole list of the type, whatever the page.
+ */
+export async function listBrands(db: Executor, accountId: number, type: string | undefined, page: { afterId?: number; offset: number; limit: number }) {
   const where = and(live(accountId), type ? sql`lower(${brands.type}) = ${type.toLowerCase()}` : undefined);
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(brands).where(where).orderBy(asc(brands.id)).offset(offset).limit(limit),
+    db
+      .select()
+      .from(brands)
+      .where(and(where, page.afterId !== undefined ? gt(brands.id, page.afterId) : undefined))
+      .orderBy(asc(brands.id))
+      .offset(page.offset)
+      .limit(page.limit),
     db.select({ total: sql<number>`count(*)::int` }).from(brands).where(where),
   ]);
   return { rows, total };

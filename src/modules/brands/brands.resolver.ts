@@ -3,7 +3,7 @@ import { compileFilter, filterId } from '../../filters/compile.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { applicationCaller } from '../../graphql/auth.js';
-import { pageOffset, pageSize } from '../../graphql/connection.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { missingParameter } from '../../graphql/errors.js';
 import { toBrand } from './brands.mapping.js';
@@ -25,6 +25,9 @@ export function requiredId(value: string | null | undefined, param = 'id'): numb
   return id;
 }
 
+/** A brands page's cursor: the id of the brand it stands for (brands are listed by id). */
+const isBrandCursor = (value: Record<string, unknown>): value is { i: number } => Number.isSafeInteger(value.i);
+
 const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBrand(row), warnings });
 
 @Resolver(() => Brand)
@@ -41,12 +44,29 @@ export class BrandResolver {
   async brands(
     @Ctx() context: Context,
     @Arg('type', () => String, { nullable: true }) type: string | null,
-    @Arg('first', () => Int, { nullable: true }) first: number | null,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 10 }) first: number | null,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('offset', () => Int, { nullable: true }) offset: number | null,
   ): Promise<BrandConnection> {
     const scope = scopeOf(context);
-    const { rows, total } = await q.listBrands(scope.db, scope.accountId, type?.trim() || undefined, pageOffset(offset), pageSize(first));
-    return { totalCount: total, nodes: rows.map(toBrand) };
+    const limit = pageSize(first);
+    const cursor = decodeCursor(after, 'after', isBrandCursor);
+    const start = pageOffset(offset);
+    const page = { afterId: cursor?.i, offset: start, limit: limit + 1 };
+    const { rows, total } = await q.listBrands(scope.db, scope.accountId, type?.trim() || undefined, page);
+    const nodes = rows.slice(0, limit).map(toBrand);
+    const edges = nodes.map((node) => ({ cursor: encodeCursor({ i: node.id }), node }));
+    return {
+      edges,
+      nodes,
+      pageInfo: {
+        hasNextPage: rows.length > limit,
+        hasPreviousPage: Boolean(cursor) || start > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+      totalCount: total,
+    };
   }
 
   @Authorized()

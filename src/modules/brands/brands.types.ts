@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageInfo } from '../../graphql/connection.js';
 
 @ObjectType('BrandNetwork', { description: 'What the brand is on one network, read from the URL given for it.' })
 export class BrandNetwork {
@@ -41,10 +42,18 @@ export class BrandChange {
   @Field(() => [BrandWarning]) warnings!: BrandWarning[];
 }
 
+@ObjectType('BrandEdge')
+export class BrandEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => Brand) node!: Brand;
+}
+
 @ObjectType('BrandConnection')
 export class BrandConnection {
-  @Field(() => Int) totalCount!: number;
-  @Field(() => [Brand]) nodes!: Brand[];
+  @Field(() => [BrandEdge]) edges!: BrandEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => Int, { description: 'Brands of the listing (of the type, when given), all pages together.' }) totalCount!: number;
+  @Field(() => [Brand], { description: 'The nodes of edges, in the same order.' }) nodes!: Brand[];
 }
 
 @InputType('BrandNetworkInput')
