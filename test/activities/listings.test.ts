@@ -585,3 +585,75 @@ describe('GraphQL Member.activities connection', () => {
     expect(cost(`{ member(lookup: { id: "1" }) { activities { edges { node { id } } } } }`)).toBe(1 + 1 + 3);
   });
 });
+
+describe('GraphQL Brand.members', () => {
+  const fields = 'totalCount brand { id name } pageInfo { hasNextPage hasPreviousPage endCursor } edges { cursor node { id score { points activityCount } } }';
+  const month = { period: { amount: 1, unit: 'MONTH' } };
+  type Listing = { totalCount: number; brand: { id: string; name: string }; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { node: { id: string } }[] };
+
+  /** Brand.members and members(filter: { brandId }) with the same other arguments (`args`, beside filter, window and after). */
+  async function both(args: string, variables: { filter?: Record<string, unknown>; window?: unknown; after?: string | null } = {}, brandId = music) {
+    const all = `${args ? `${args}, ` : ''}filter: $filter, window: $window, after: $after`;
+    const declared = '$filter: MemberFilter, $window: WindowInput, $after: String';
+    const nested = await t.graphql(app.apiKey, `query($brandId: ID!, ${declared}) { brand(id: $brandId) { members(${all}) { ${fields} } } }`, { brandId: String(brandId), ...variables });
+    expect(nested.body.errors, JSON.stringify(nested.body.errors)).toBeUndefined();
+    const top = await t.graphql(app.apiKey, `query(${declared}) { members(${all}) { ${fields} } }`, { ...variables, filter: { ...variables.filter, brandId: String(brandId) } });
+    expect(top.body.errors, JSON.stringify(top.body.errors)).toBeUndefined();
+    return { nested: nested.body.data.brand.members as Listing, top: top.body.data.members as Listing };
+  }
+
+  const ids = (connection: { edges: { node: { id: string } }[] }) => connection.edges.map((edge) => Number(edge.node.id));
+
+  it('lists the same members in the same order as members(filter: { brandId })', async () => {
+    const ranked = await both('', { window: month });
+    expect(ranked.nested).toEqual(ranked.top);
+    expect(ids(ranked.nested)).toEqual([m1, m3]);
+    expect(ranked.nested.totalCount).toBe(2);
+    expect(ranked.nested.brand).toEqual({ id: String(music), name: 'The Band' });
+    const variables = { window: { period: { amount: 6, unit: 'MONTH' } }, filter: { countries: ['GB'] } };
+    for (const args of ['orderBy: ID, first: 2', 'orderBy: ID, sort: ASC', 'orderBy: CREATED', 'sort: ASC, first: 1', 'offset: 1']) {
+      const pair = await both(args, variables);
+      expect(pair.nested, args).toEqual(pair.top);
+      expect(pair.nested.brand.id, args).toBe(String(music));
+    }
+    const sporty = await both('', { window: month }, sport);
+    expect(sporty.nested).toEqual(sporty.top);
+    expect(ids(sporty.nested)).toEqual([m2]);
+  });
+
+  it('pages by cursor, and the brand is this brand whatever the filter names', async () => {
+    const seen: number[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const pair = await both('first: 1', { after, window: month });
+      expect(pair.nested).toEqual(pair.top);
+      seen.push(...ids(pair.nested));
+      if (!pair.nested.pageInfo.hasNextPage) break;
+      after = pair.nested.pageInfo.endCursor;
+    }
+    expect(seen).toEqual([m1, m3]);
+    const overridden = await t.graphql(app.apiKey, `query($id: ID!, $other: ID!) { brand(id: $id) { members(filter: { brandId: $other }) { brand { id } edges { node { id } } } } }`, {
+      id: String(music), other: String(sport),
+    });
+    expect(overridden.body.data.brand.members.brand.id).toBe(String(music));
+    expect(ids(overridden.body.data.brand.members)).toEqual([m1, m3]);
+  });
+
+  it('answers for each brand of a brands page', async () => {
+    const result = await t.graphql(app.apiKey, `{ brands(first: 10) { edges { node { id members(window: { period: { amount: 1, unit: MONTH } }) { totalCount edges { node { id } } } } } } }`);
+    expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
+    const byBrand = Object.fromEntries(result.body.data.brands.edges.map(({ node }: { node: { id: string; members: Listing } }) => [node.id, [node.members.totalCount, ids(node.members)]]));
+    expect(byBrand[String(music)]).toEqual([2, [m1, m3]]);
+    expect(byBrand[String(sport)]).toEqual([1, [m2]]);
+  });
+
+  it("is not found for another account's brand, and checks its arguments as members does", async () => {
+    const result = await t.graphql(stranger.apiKey, `query($id: ID!) { brand(id: $id) { members { totalCount edges { node { id } } } } }`, { id: String(music) });
+    expect(result.body.data).toBeNull();
+    expect(result.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
+    const bad = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(first: -1) { totalCount } } }`, { id: String(music) });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'limit' });
+    const extended = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(orderBy: EXTENDED) { totalCount } } }`, { id: String(music) });
+    expect(extended.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'order_by' });
+  });
+});

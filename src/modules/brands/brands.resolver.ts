@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { compileFilter, filterId } from '../../filters/compile.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
@@ -6,6 +6,8 @@ import { applicationCaller } from '../../graphql/auth.js';
 import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { missingParameter } from '../../graphql/errors.js';
+import { listMembers } from '../scoring/member-listing.js';
+import { MemberConnection, MemberListingArgs } from '../scoring/scoring.types.js';
 import { toBrand } from './brands.mapping.js';
 import * as q from './brands.queries.js';
 import * as brands from './brands.service.js';
@@ -67,6 +69,14 @@ export class BrandResolver {
       },
       totalCount: total,
     };
+  }
+
+  @Authorized()
+  @FieldResolver(() => MemberConnection, {
+    description: "The brand's members: the arguments and ranking of Query.members, with the filter's brandId fixed to this brand.",
+  })
+  members(@Root() brand: Brand, @Ctx() context: Context, @Args(() => MemberListingArgs) args: MemberListingArgs): Promise<MemberConnection> {
+    return listMembers(context, { ...args, filter: { ...(args.filter ?? {}), brandId: String(brand.id) } });
   }
 
   @Authorized()

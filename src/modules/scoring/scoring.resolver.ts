@@ -1,39 +1,19 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
-import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, encodeCursor, maxOffset, pageOffset, pageSize } from '../../graphql/connection.js';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { decodeCursor, encodeCursor, maxOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
-import { listingWindow, memberWindow } from '../../filters/window.js';
+import { memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { toActivityRecord } from '../activities/activities.mapping.js';
 import { brandSummaryById } from '../activities/activities.loaders.js';
 import { ActivityRecord } from '../activities/activities.types.js';
-import { toMember } from '../members/members.mapping.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
-import type { Keyset, ListedMember } from './scoring.queries.js';
+import { listMembers, type ListedNode } from './member-listing.js';
 import { lastRecordLoader, recordCountLoader, recordPageLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
-import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberConnection, MemberOrder, Score, SortDirection } from './scoring.types.js';
-
-/** A member listed by `members`: its scores default to the listing's filter and window. */
-type ListedNode = Member & { listing?: ScoringScope };
-
-interface Position extends Record<string, unknown> {
-  p?: number;
-  i?: number;
-  o?: number;
-}
-const isPosition = (value: Record<string, unknown>): value is Position =>
-  ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
-
-function extendedPath(orderField: string | null): string[] | undefined {
-  if (!orderField) return undefined;
-  const path = orderField.replace(/^extended\./i, '').split('.');
-  if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('order_by', 'expected extended.<field>, dotted for nested fields');
-  return path;
-}
+import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberConnection, MemberListingArgs, Score } from './scoring.types.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
   Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
@@ -50,63 +30,8 @@ const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) =>
 export class ScoringResolver {
   @Authorized()
   @Query(() => MemberConnection, { description: 'Members under a filter, ranked by score in the window or in a plain order.' })
-  async members(
-    @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('orderBy', () => MemberOrder, { defaultValue: MemberOrder.SCORE }) orderBy: MemberOrder,
-    @Arg('orderField', () => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField: string | null,
-    @Arg('sort', () => SortDirection, { defaultValue: SortDirection.DESC }) sort: SortDirection,
-    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Arg('before', () => String, { nullable: true }) before: string | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
-  ): Promise<MemberConnection> {
-    applicationCaller(context);
-    if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('order_by', 'EXTENDED needs orderField, such as extended.points');
-    if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityID', 'activityID does not apply when ordering by last login');
-    const limit = pageSize(first);
-    const cursor = decodeCursor(before ?? after, before ? 'before' : 'after', isPosition);
-    const scope = await scopeFor(context, filter, window, listingWindow);
-    const db = context.database.db;
-    const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
-    const keyset: Keyset | undefined = cursor && keyed ? { key: cursor.p ?? null, id: cursor.i ?? 0, before: Boolean(before) } : undefined;
-    const start = pageOffset(offset) + (cursor && !keyed ? (cursor.o ?? -1) + 1 : 0);
-    const page = { limit: limit + 1, offset: keyset ? 0 : start, keyset };
-
-    let rows: ListedMember[];
-    if (orderBy === MemberOrder.SCORE) {
-      rows = await q.membersByScore(db, scope.filter, scope.window, sort, page);
-    } else {
-      // Plain orders other than by join or login date list members whatever the window.
-      const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
-      const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
-      rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField));
-    }
-    const more = rows.length > limit;
-    if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);
-
-    const scores = scoreLoader(context, scope);
-    const edges = rows.map((row, index) => {
-      if (row.score) scores.prime(row.member.id, row.score);
-      const node: ListedNode = { ...toMember(row.member), listing: scope };
-      const position: Position = orderBy === MemberOrder.SCORE ? { p: row.score?.points ?? 0, i: row.member.id } : keyed ? { i: row.member.id } : { o: start + index };
-      return { cursor: encodeCursor(position), node };
-    });
-    return {
-      edges,
-      pageInfo: {
-        hasNextPage: keyset?.before ? true : more,
-        hasPreviousPage: keyset?.before ? more : Boolean(cursor) || start > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-      brandId: scope.filter.brandId,
-      totalCount: () =>
-        orderBy === MemberOrder.SCORE
-          ? q.countMembersByScore(db, scope.filter, scope.window)
-          : q.countMembersInOrder(db, orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN ? scope.filter : { ...scope.filter, window: undefined }, orderBy),
-    };
+  members(@Ctx() context: Context, @Args(() => MemberListingArgs) args: MemberListingArgs): Promise<MemberConnection> {
+    return listMembers(context, args);
   }
 
   @FieldResolver(() => Score, { description: "Points and records in the window under the filter; in a listing, the listing's by default." })

@@ -1,4 +1,6 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MemberFilter } from '../../filters/member-filter.types.js';
+import { WindowInput } from '../../filters/window.types.js';
 import { PageInfo } from '../../graphql/connection.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
@@ -22,6 +24,20 @@ export enum SortDirection {
   DESC = 'DESC',
 }
 registerEnumType(SortDirection, { name: 'SortDirection' });
+
+/** The arguments of a members listing: `Query.members`, and `Brand.members` with the brand fixed. */
+@ArgsType()
+export class MemberListingArgs {
+  @Field(() => MemberFilter, { nullable: true }) filter!: MemberFilter | null;
+  @Field(() => WindowInput, { nullable: true }) window!: WindowInput | null;
+  @Field(() => MemberOrder, { defaultValue: MemberOrder.SCORE }) orderBy!: MemberOrder;
+  @Field(() => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField!: string | null;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC }) sort!: SortDirection;
+  @Field(() => Int, { defaultValue: 10 }) first!: number;
+  @Field(() => String, { nullable: true }) after!: string | null;
+  @Field(() => String, { nullable: true }) before!: string | null;
+  @Field(() => Int, { nullable: true }) offset!: number | null;
+}
 
 @ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })
 export class Score {

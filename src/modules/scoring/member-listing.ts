@@ -1,0 +1,82 @@
+import { applicationCaller } from '../../graphql/auth.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
+import type { Context } from '../../graphql/context.js';
+import { invalidParameter } from '../../graphql/errors.js';
+import { listingWindow } from '../../filters/window.js';
+import { toMember } from '../members/members.mapping.js';
+import type { Member } from '../members/members.types.js';
+import * as q from './scoring.queries.js';
+import type { Keyset, ListedMember } from './scoring.queries.js';
+import { scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
+import { MemberOrder, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
+
+/** A member listed by a members listing: its scores default to the listing's filter and window. */
+export type ListedNode = Member & { listing?: ScoringScope };
+
+interface Position extends Record<string, unknown> {
+  p?: number;
+  i?: number;
+  o?: number;
+}
+const isPosition = (value: Record<string, unknown>): value is Position =>
+  ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
+
+function extendedPath(orderField: string | null | undefined): string[] | undefined {
+  if (!orderField) return undefined;
+  const path = orderField.replace(/^extended\./i, '').split('.');
+  if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('order_by', 'expected extended.<field>, dotted for nested fields');
+  return path;
+}
+
+/**
+ * One page of a members listing: `Query.members`, and `Brand.members`, which passes its brand as
+ * the filter's brandId. Members under the filter, ranked by score in the window or in a plain order.
+ */
+export async function listMembers(context: Context, args: MemberListingArgs): Promise<MemberConnection> {
+  const { filter, window, orderBy, orderField, sort, first, after, before, offset } = args;
+  applicationCaller(context);
+  if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('order_by', 'EXTENDED needs orderField, such as extended.points');
+  if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityID', 'activityID does not apply when ordering by last login');
+  const limit = pageSize(first);
+  const cursor = decodeCursor(before ?? after, before ? 'before' : 'after', isPosition);
+  const scope = await scopeFor(context, filter, window, listingWindow);
+  const db = context.database.db;
+  const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
+  const keyset: Keyset | undefined = cursor && keyed ? { key: cursor.p ?? null, id: cursor.i ?? 0, before: Boolean(before) } : undefined;
+  const start = pageOffset(offset) + (cursor && !keyed ? (cursor.o ?? -1) + 1 : 0);
+  const page = { limit: limit + 1, offset: keyset ? 0 : start, keyset };
+
+  let rows: ListedMember[];
+  if (orderBy === MemberOrder.SCORE) {
+    rows = await q.membersByScore(db, scope.filter, scope.window, sort, page);
+  } else {
+    // Plain orders other than by join or login date list members whatever the window.
+    const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
+    const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
+    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField));
+  }
+  const more = rows.length > limit;
+  if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);
+
+  const scores = scoreLoader(context, scope);
+  const edges = rows.map((row, index) => {
+    if (row.score) scores.prime(row.member.id, row.score);
+    const node: ListedNode = { ...toMember(row.member), listing: scope };
+    const position: Position = orderBy === MemberOrder.SCORE ? { p: row.score?.points ?? 0, i: row.member.id } : keyed ? { i: row.member.id } : { o: start + index };
+    return { cursor: encodeCursor(position), node };
+  });
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: keyset?.before ? true : more,
+      hasPreviousPage: keyset?.before ? more : Boolean(cursor) || start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    brandId: scope.filter.brandId,
+    totalCount: () =>
+      orderBy === MemberOrder.SCORE
+        ? q.countMembersByScore(db, scope.filter, scope.window)
+        : q.countMembersInOrder(db, orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN ? scope.filter : { ...scope.filter, window: undefined }, orderBy),
+  };
+}
