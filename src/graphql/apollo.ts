@@ -1,4 +1,4 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Context } from './context.js';
 import { classifyDatabaseError } from '../db/errors.js';
 import { appErrorOf, errorCatalogue } from './errors.js';
+import { CompiledDocuments } from './execution.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
 
@@ -75,10 +76,41 @@ const requestIdPlugin: ApolloServerPlugin<Context> = {
   },
 };
 
+type Gateway = ApolloServerOptionsWithGateway<Context>['gateway'];
+
+/**
+ * Apollo's executor seam: Apollo still parses, validates (with the limits above), runs every
+ * plugin and formats every error; only execution itself goes to `CompiledDocuments`, which runs a
+ * repeated query as a compiled function and anything else through graphql-js as before.
+ */
+function compiledExecution(schema: GraphQLSchema): Gateway {
+  const documents = new CompiledDocuments(schema);
+  return {
+    async load() {
+      return {
+        executor: async (request) =>
+          documents.execute({
+            key: `${request.queryHash}:${request.request.operationName ?? ''}`,
+            document: request.document,
+            operation: request.operation,
+            operationName: request.request.operationName,
+            contextValue: request.context,
+            variableValues: request.request.variables,
+          }),
+      };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => {};
+    },
+    async stop() {},
+  };
+}
+
 export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
-    schema,
+    gateway: compiledExecution(schema),
     introspection: !production,
     validationRules: limitRules(config.graphqlLimits),
     parseOptions: parseOptions(config.graphqlLimits),

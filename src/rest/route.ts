@@ -1,7 +1,9 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
-import { execute, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../graphql/context.js';
+import { compileDocument } from '../graphql/execution.js';
 import { AppError, invalidParameter } from '../graphql/errors.js';
 import type { Params } from './params.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
@@ -50,6 +52,25 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
   }
 }
 
+/**
+ * Each route's document compiled once per schema (graphql-jit), on the route's first call; null
+ * when it cannot be compiled, and the route then runs through graphql-js.
+ */
+const compiledRoutes = new WeakMap<GraphQLSchema, Map<RestRoute, CompiledQuery | null>>();
+
+function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery | null {
+  let routes = compiledRoutes.get(schema);
+  if (!routes) compiledRoutes.set(schema, (routes = new Map()));
+  let compiled = routes.get(route);
+  if (compiled === undefined) {
+    // Mutations keep graphql-js's execution: their fields run one after another, and the writes dominate.
+    const query = (route.document as DocumentNode).definitions.every((definition) => definition.kind !== 'OperationDefinition' || definition.operation === 'query');
+    compiled = (query && compileDocument(schema, route.document as DocumentNode)) || null;
+    routes.set(route, compiled);
+  }
+  return compiled;
+}
+
 /** Runs the route's document in-process, with the request's context; the first error is thrown. */
 export async function runRoute(
   schema: GraphQLSchema,
@@ -57,12 +78,10 @@ export async function runRoute(
   context: Context,
   variables: Record<string, unknown>,
 ): Promise<unknown> {
-  const result = await execute({
-    schema,
-    document: route.document as DocumentNode,
-    contextValue: context,
-    variableValues: variables,
-  });
+  const compiled = compiledRoute(schema, route);
+  const result: ExecutionResult = compiled
+    ? await compiled.query(undefined, context, variables)
+    : await execute({ schema, document: route.document as DocumentNode, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const [first] = result.errors;
     throw first.originalError instanceof AppError ? first.originalError : first.originalError ?? first;
