@@ -160,5 +160,20 @@ export function scenarios(context: ScenarioContext): Scenario[] {
         },
       ],
     },
+    {
+      name: 'activity-record-rest',
+      description: 'POST /v1.1/activity/record, one record per request (with a marker)',
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1.1/activity/record',
+          setupRequest: (request) => {
+            batch += 1;
+            const query = `activityid=${context.activityId}&id=${nextMember()}&marker=bench-rest-${process.pid}-${batch}`;
+            return { ...request, path: `/v1.1/activity/record?apikey=${key}&${query}` };
+          },
+        },
+      ],
+    },
   ];
 }
