@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
@@ -73,22 +74,68 @@ export async function resolveMemberIds(db: Executor, accountId: number, ids: rea
   return new Map(rows.map((row) => [row.id, row.mergedIntoId ?? row.id]));
 }
 
-/** Members by the caller's partner reference (`partnerCode` + `partnerID` of their services). */
-export async function membersByPartnerRefs(db: Executor, accountId: number, refs: readonly { code: string; id: string }[]) {
-  if (!refs.length) return new Map<string, number>();
-  const rows = await db
-    .select({ code: memberServices.partnerCode, id: memberServices.partnerId, memberId: memberServices.memberId })
-    .from(memberServices)
-    .where(
-      and(
-        eq(memberServices.accountId, accountId),
-        sql`(${memberServices.partnerCode}, ${memberServices.partnerId}) in (${sql.join(refs.map((ref) => sql`(${ref.code}, ${ref.id})`), sql`, `)})`,
-      ),
-    );
-  return new Map(rows.map((row) => [`${row.code}\u0000${row.id}`, row.memberId]));
+/** What checking a batch of records needs from the account, looked up in one statement. */
+export interface RecordLookups {
+  /** Definitions by id, deleted ones included (`deleted`), with what a record copies from them. */
+  definitions: Map<number, Pick<DefinitionRow, 'id' | 'brandId' | 'service' | 'points' | 'oneTime'> & { deleted: boolean }>;
+  /** Member ids as recorded against: a merged member's id resolves to its survivor. */
+  members: Map<number, number>;
+  /** Members by partner reference (`code \u0000 id`). */
+  partners: Map<string, number>;
+  /** Live brand ids among those asked for. */
+  brands: Set<number>;
+}
+
+export const partnerKey = (ref: { code: string; id: string }) => `${ref.code}\u0000${ref.id}`;
+
+/**
+ * The definitions, members (by id or partner reference) and live brands a batch names, in one
+ * round trip: each list is one array parameter, each answer one JSON value.
+ */
+export async function recordLookups(
+  db: Executor,
+  accountId: number,
+  asked: { activityIds: readonly number[]; memberIds: readonly number[]; partnerRefs: readonly { code: string; id: string }[]; brandIds: readonly number[] },
+): Promise<RecordLookups> {
+  const ids = (values: readonly number[]) => sql`${arrayLiteral([...new Set(values)])}::int[]`;
+  const [row] = await executeRows<{ definitions: string; members: string; partners: string; brands: string }>(db, sql`
+    select
+      (select coalesce(json_agg(json_build_array(id, brand_id, service, points, one_time, deleted_at is not null)), '[]')::text
+        from ${activityDefinitions} where account_id = ${accountId} and id = any(${ids(asked.activityIds)})) as definitions,
+      (select coalesce(json_agg(json_build_array(id, coalesce(merged_into_id, id))), '[]')::text
+        from ${members} where account_id = ${accountId} and id = any(${ids(asked.memberIds)})) as members,
+      (select coalesce(json_agg(json_build_array(s.partner_code, s.partner_id, s.member_id)), '[]')::text
+        from ${memberServices} s
+        join unnest(${arrayLiteral(asked.partnerRefs.map((ref) => ref.code))}::text[], ${arrayLiteral(asked.partnerRefs.map((ref) => ref.id))}::text[]) as p(code, id)
+          on s.partner_code = p.code and s.partner_id = p.id
+        where s.account_id = ${accountId}) as partners,
+      (select coalesce(json_agg(id), '[]')::text
+        from ${brands} where account_id = ${accountId} and id = any(${ids(asked.brandIds)}) and deleted_at is null) as brands`);
+  const definitions = JSON.parse(row.definitions) as [number, number | null, string | null, number, boolean, boolean][];
+  const memberRows = JSON.parse(row.members) as [number, number][];
+  const partnerRows = JSON.parse(row.partners) as [string, string, number][];
+  return {
+    definitions: new Map(definitions.map(([id, brandId, service, points, oneTime, deleted]) => [id, { id, brandId, service, points, oneTime, deleted }])),
+    members: new Map(memberRows),
+    partners: new Map(partnerRows.map(([code, id, memberId]) => [partnerKey({ code, id }), memberId])),
+    brands: new Set(JSON.parse(row.brands) as number[]),
+  };
 }
 
 // ——— records and their rollups ———
+
+/**
+ * A PostgreSQL array literal of `values` (null for NULL), sent as one text parameter and cast by the
+ * statement (`::int[]`, `::jsonb[]`, …): a batch is one parameter per column whatever its size, so
+ * the statement text, and the prepared statement, stay the same for every batch.
+ */
+export function arrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
+  const items = values.map((value) => {
+    if (value === null || value === undefined) return 'NULL';
+    return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
 
 export interface RollupDelta {
   accountId: number;
@@ -102,7 +149,24 @@ export interface RollupDelta {
   points: number;
 }
 
-/** Sums records into one delta per rollup key, in a fixed key order so concurrent writers never deadlock. */
+/**
+ * The rollup's key order, the one every writer of rollup rows takes them in so concurrent writers
+ * never deadlock: member, day, activity, brand, service, numbers numerically, no brand or service
+ * first. `insertRecords` orders its statement the same way (`rollupOrder`).
+ */
+function compareRollupKeys(a: RollupDelta, b: RollupDelta): number {
+  const text = (x: string | null, y: string | null) => (x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1);
+  return (
+    a.memberId - b.memberId ||
+    text(a.day, b.day) ||
+    a.activityId - b.activityId ||
+    (a.brandId ?? 0) - (b.brandId ?? 0) ||
+    text(a.service, b.service)
+  );
+}
+const rollupOrder = sql`order by member_id, day, activity_id, brand_id nulls first, service collate "C" nulls first`;
+
+/** Sums records into one delta per rollup key, in the rollup's key order (see compareRollupKeys). */
 export function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'memberId' | 'completedAt' | 'activityId' | 'brandId' | 'service' | 'oneTime' | 'points'>[], sign: 1 | -1) {
   const deltas = new Map<string, RollupDelta>();
   for (const record of records) {
@@ -116,7 +180,7 @@ export function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'me
       deltas.set(key, { ...record, day, count: sign, points: sign * record.points });
     }
   }
-  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, delta]) => delta);
+  return [...deltas.values()].sort(compareRollupKeys);
 }
 
 export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) {
@@ -135,17 +199,100 @@ export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) 
   }
 }
 
+/** The columns a new record takes from its input, in the order of the statement below. */
+const recordColumns = [
+  ['memberId', 'int'],
+  ['activityId', 'int'],
+  ['brandId', 'int'],
+  ['service', 'text'],
+  ['marker', 'text'],
+  ['points', 'int'],
+  ['oneTime', 'bool'],
+  ['link', 'text'],
+  ['media', 'text'],
+  ['category', 'text'],
+  ['content', 'jsonb'],
+  ['value', 'float8'],
+  ['geoCountry', 'text'],
+  ['geoCity', 'text'],
+  ['geoRegion', 'text'],
+  ['geoLat', 'text'],
+  ['geoLong', 'text'],
+  ['completedAt', 'timestamptz'],
+] as const satisfies readonly (readonly [keyof NewRecordRow, string])[];
+
+function driverValue(row: NewRecordRow, key: (typeof recordColumns)[number][0]): string | number | boolean | null {
+  const value = row[key];
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (key === 'content') return JSON.stringify(value);
+  return value as string | number | boolean;
+}
+
+/** The table's columns as [property, column], for mapping a hand-written statement's rows as Drizzle maps them. */
+const tableColumns = Object.entries(getTableColumns(activityRecords));
+
+/** What a batch needs back of each stored record: its id, and what the kept totals count. */
+export type StoredRecord = Pick<RecordRow, 'id' | 'accountId' | 'memberId' | 'activityId' | 'brandId' | 'service' | 'marker' | 'points' | 'oneTime' | 'completedAt'>;
+const storedColumns = new Set<string>(['id', 'accountId', 'memberId', 'activityId', 'brandId', 'service', 'marker', 'points', 'oneTime', 'completedAt'] satisfies (keyof StoredRecord)[]);
+
 /**
- * Stores records and adds them to the daily rollup in the caller's transaction. A record whose
- * marker (or one-time activity) is already stored is skipped by the unique indexes, so concurrent
- * repeats store it once; only the records actually inserted reach the rollup.
+ * Stores records and adds them to the daily rollup in the caller's transaction, in one statement:
+ * the batch arrives as one array per column (`unnest`), is inserted in input order, and the rows
+ * actually inserted are summed per rollup key and upserted into `member_activity_daily`. A record
+ * whose marker (or one-time activity) is already stored, or repeated earlier in the batch, is
+ * skipped by the unique indexes, so concurrent repeats store it once; only inserted records reach
+ * the rollup. Records inside the kept score windows' coverage (stored late) are then counted in
+ * their totals (countRecordsIn holds the windows lock to commit). All rows share the account and
+ * application of the first. Answers the inserted records in input order (ids grow in that order):
+ * whole with `full`, otherwise the columns of StoredRecord.
  */
-export async function insertRecords(tx: Transaction, rows: NewRecordRow[]): Promise<RecordRow[]> {
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
-  const inserted = await tx.insert(activityRecords).values(rows).onConflictDoNothing().returning();
-  await applyRollupDeltas(tx, rollupDeltas(inserted, 1));
-  if (inserted.length) await countRecordsIn(tx, inserted[0].accountId, inserted, 1);
-  return inserted;
+  const { accountId, applicationId } = rows[0];
+  const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
+  const answered = tableColumns.filter(([key]) => full || storedColumns.has(key));
+  const r = activityRecords;
+  const daily = memberActivityDaily;
+  const inserted = await executeRows<Record<string, unknown>>(tx, sql`
+    with input as (
+      select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
+        as i(member_id, activity_id, brand_id, service, marker, points, one_time, link, media, category, content, value,
+             geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at, ord)
+    ),
+    inserted as (
+      insert into ${r} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
+        category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
+      select ${accountId}::int, ${applicationId ?? null}::int, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
+        category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
+      from input order by ord
+      on conflict do nothing
+      returning ${sql.raw(answered.map(([, column]) => column.name).join(', '))}
+    ),
+    rolled_up as (
+      insert into ${daily} (account_id, member_id, day, activity_id, brand_id, service, one_time, count, points)
+      select ${accountId}::int, member_id, day, activity_id, brand_id, service, one_time, count, points from (
+        select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, brand_id, service,
+          bool_or(one_time) as one_time, count(*)::int as count, sum(points)::int as points
+        from inserted group by member_id, day, activity_id, brand_id, service
+      ) per_key
+      ${rollupOrder}
+      on conflict (account_id, member_id, day, activity_id, brand_id, service) do update
+        set count = ${daily}.count + excluded.count, points = ${daily}.points + excluded.points
+    )
+    select * from inserted order by id`);
+  const records = inserted.map((raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of answered) {
+      const value = raw[column.name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as StoredRecord;
+  });
+  await countRecordsIn(tx, accountId, records, 1);
+  return records;
 }
 
 /** The stored record a repeat refers to: by marker, or the member's one-time record. */

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
-import { geoColumns, locate } from '../../lib/geoip.js';
+import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../scoring/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
@@ -124,59 +124,79 @@ export async function deleteActivity(scope: ActivityScope, id: number): Promise<
 
 const maxFuture = 5 * 60_000;
 
+/** A record's ids as given, checked for form: what the lookups of its batch ask for. */
+interface AskedRecord {
+  input: RecordActivityInput;
+  activityId: number;
+  memberId: number | undefined;
+  partner: { code: string; id: string } | undefined;
+  brandId: number | undefined;
+}
+
+/** The ids of a batch, checked for form in the order the interface reports them (every record's activity first, …). */
+function askedRecords(inputs: readonly RecordActivityInput[]): AskedRecord[] {
+  const activityIds = inputs.map((input) => filterId(input.activityId, 'activityid') ?? throwMissing('activityid'));
+  const memberIds = inputs.map((input) => filterId(input.memberId, 'id'));
+  const partners = inputs.map((input, index) => (memberIds[index] === undefined ? partnerRef(input) : undefined));
+  const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
+  return inputs.map((input, index) => ({ input, activityId: activityIds[index], memberId: memberIds[index], partner: partners[index], brandId: brandIds[index] }));
+}
+
+function lookUp(scope: ActivityScope, asked: readonly AskedRecord[]): Promise<q.RecordLookups> {
+  return q.recordLookups(scope.db, scope.accountId, {
+    activityIds: asked.map((record) => record.activityId),
+    memberIds: asked.flatMap((record) => (record.memberId === undefined ? [] : [record.memberId])),
+    partnerRefs: asked.flatMap((record) => (record.partner ? [record.partner] : [])),
+    brandIds: asked.flatMap((record) => (record.brandId === undefined ? [] : [record.brandId])),
+  });
+}
+
+/** One record against its batch's lookups: the row to store, or the error that refuses it. */
+function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.RecordLookups, place: GeoLocation | undefined, now: Date): NewRecordRow {
+  const { input } = asked;
+  const definition = found.definitions.get(asked.activityId);
+  if (!definition || definition.deleted) throw notFound('Activity', 'activityid');
+  const memberId = asked.memberId !== undefined ? found.members.get(asked.memberId) : found.partners.get(q.partnerKey(asked.partner!));
+  if (memberId === undefined) throw notFound('Member', asked.memberId !== undefined ? 'id' : 'partnerID');
+  if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw notFound('Brand', 'brandid');
+  const completedAt = input.completedAt ?? now;
+  if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
+    throw invalidParameter('timestamp', 'expected a time that is not in the future');
+  }
+  if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
+    throw invalidParameter('content', 'expected a JSON object');
+  }
+  if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
+  return {
+    accountId: scope.accountId,
+    memberId,
+    activityId: definition.id,
+    brandId: asked.brandId ?? definition.brandId,
+    service: network(input.service, 'service') ?? definition.service,
+    applicationId: scope.applicationId,
+    marker: text(input.marker, 'marker', 200) ?? null,
+    points: definition.points,
+    oneTime: definition.oneTime,
+    link: text(input.link, 'link', 2000) ?? null,
+    media: text(input.media, 'media', 2000) ?? null,
+    category: text(input.category, 'category', 200) ?? null,
+    content: input.content ?? null,
+    value: input.value ?? null,
+    ...(place ? geoColumns(place) : {}),
+    completedAt,
+  };
+}
+
 /**
  * Checks a batch against the account and turns it into rows: definitions, members (by id or
- * partner reference) and brands are each looked up once for the whole batch. Any bad record
- * refuses the whole batch, before anything is written.
+ * partner reference) and brands are looked up once for the whole batch, in one statement. Any bad
+ * record refuses the whole batch, before anything is written.
  */
 export async function prepareRecords(scope: ActivityScope, inputs: readonly RecordActivityInput[], now = new Date()): Promise<NewRecordRow[]> {
   if (inputs.length > maxBatchSize) throw invalidParameter('input', `expected at most ${maxBatchSize} records per call`);
-  const { db, accountId } = scope;
-  const activityIds = inputs.map((input) => filterId(input.activityId, 'activityid') ?? throwMissing('activityid'));
-  const definitions = new Map((await q.definitionsByIds(db, accountId, [...new Set(activityIds)])).map((row) => [row.id, row]));
-  const memberIds = inputs.map((input) => filterId(input.memberId, 'id'));
-  const resolved = await q.resolveMemberIds(db, accountId, [...new Set(memberIds.filter((id): id is number => id !== undefined))]);
-  const partnerRefs = inputs.filter((input, index) => memberIds[index] === undefined).map((input) => partnerRef(input));
-  const byPartner = await q.membersByPartnerRefs(db, accountId, partnerRefs);
-  const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
-  const liveBrands = await q.existingBrandIds(db, accountId, [...new Set(brandIds.filter((id): id is number => id !== undefined))]);
-  const places = await Promise.all(inputs.map((input) => locate(input.ip)));
-
-  return inputs.map((input, index) => {
-    const definition = definitions.get(activityIds[index]);
-    if (!definition || definition.deletedAt) throw notFound('Activity', 'activityid');
-    const memberId = memberIds[index] !== undefined ? resolved.get(memberIds[index]!) : byPartner.get(partnerKey(partnerRef(input)));
-    if (memberId === undefined) throw notFound('Member', memberIds[index] !== undefined ? 'id' : 'partnerID');
-    const brandId = brandIds[index];
-    if (brandId !== undefined && !liveBrands.has(brandId)) throw notFound('Brand', 'brandid');
-    const completedAt = input.completedAt ?? now;
-    if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
-      throw invalidParameter('timestamp', 'expected a time that is not in the future');
-    }
-    if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
-      throw invalidParameter('content', 'expected a JSON object');
-    }
-    if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
-    const place = places[index];
-    return {
-      accountId,
-      memberId,
-      activityId: definition.id,
-      brandId: brandId ?? definition.brandId,
-      service: network(input.service, 'service') ?? definition.service,
-      applicationId: scope.applicationId,
-      marker: text(input.marker, 'marker', 200) ?? null,
-      points: definition.points,
-      oneTime: definition.oneTime,
-      link: text(input.link, 'link', 2000) ?? null,
-      media: text(input.media, 'media', 2000) ?? null,
-      category: text(input.category, 'category', 200) ?? null,
-      content: input.content ?? null,
-      value: input.value ?? null,
-      ...(place ? geoColumns(place) : {}),
-      completedAt,
-    };
-  });
+  const asked = askedRecords(inputs);
+  const [found, places] = await Promise.all([lookUp(scope, asked), Promise.all(inputs.map((input) => locate(input.ip)))]);
+  return asked.map((record, index) => checkedRecord(scope, record, found, places[index], now));
 }
 
 function partnerRef(input: RecordActivityInput) {
@@ -188,8 +208,6 @@ function partnerRef(input: RecordActivityInput) {
   return { code, id };
 }
 
-const partnerKey = (ref: { code: string; id: string }) => `${ref.code}\u0000${ref.id}`;
-
 export interface RecordOutcome {
   record: RecordRow;
   created: boolean;
@@ -198,7 +216,7 @@ export interface RecordOutcome {
 /** Records one activity; a repeat (same marker, or a one-time activity again) returns the stored record. */
 export async function recordActivity(scope: ActivityScope, input: RecordActivityInput): Promise<RecordOutcome> {
   const [row] = await prepareRecords(scope, [input]);
-  const [inserted] = await scope.db.transaction((tx) => q.insertRecords(tx, [row]));
+  const [inserted] = await scope.db.transaction((tx) => q.insertRecords(tx, [row], { full: true }));
   if (inserted) return { record: inserted, created: true };
   const existing = await q.findExistingRecord(scope.db, row);
   if (!existing) throw new AppError('INTERNAL', 'The record was neither stored nor found.');
