@@ -2,6 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { databaseUnavailable } from '../../db/errors.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../scoring/score-window-activities.queries.js';
@@ -213,14 +214,16 @@ export interface RecordOutcome {
   created: boolean;
 }
 
-/** Records one activity; a repeat (same marker, or a one-time activity again) returns the stored record. */
+/**
+ * Records one activity; a repeat (same marker, or a one-time activity again) returns the stored
+ * record. Answered once the record is committed. Single records that arrive while others are being
+ * stored are stored together (see RecordWriter), each with its own answer.
+ */
 export async function recordActivity(scope: ActivityScope, input: RecordActivityInput): Promise<RecordOutcome> {
-  const [row] = await prepareRecords(scope, [input]);
-  const [inserted] = await scope.db.transaction((tx) => q.insertRecords(tx, [row], { full: true }));
-  if (inserted) return { record: inserted, created: true };
-  const existing = await q.findExistingRecord(scope.db, row);
-  if (!existing) throw new AppError('INTERNAL', 'The record was neither stored nor found.');
-  return { record: existing, created: false };
+  const now = new Date();
+  const [asked] = askedRecords([input]);
+  const place = await locate(input.ip);
+  return writerFor(scope.db).record(scope, asked, place, now);
 }
 
 /** Records up to 1000 activities in one transaction; repeats are counted, not stored. */
@@ -228,6 +231,137 @@ export async function recordActivities(scope: ActivityScope, inputs: readonly Re
   const rows = await prepareRecords(scope, inputs);
   const inserted = await scope.db.transaction((tx) => q.insertRecords(tx, rows));
   return { created: inserted.length, repeated: rows.length - inserted.length, recordIds: inserted.map((row) => row.id) };
+}
+
+/** Whether a record may be skipped as a repeat: it has a marker, or its activity is one-time. */
+const mayRepeat = (row: NewRecordRow) => row.marker !== null || row.oneTime === true;
+
+/**
+ * Which of `rows` were inserted: `inserted` holds the stored ones in input order (insertRecords).
+ * A record that cannot repeat is always stored; one that can is stored when the next stored record
+ * is it (a later record with the same marker or one-time key is never stored when an earlier one
+ * was skipped, nor after an earlier one was stored).
+ */
+function matchInserted(rows: readonly NewRecordRow[], inserted: readonly RecordRow[]): (RecordRow | undefined)[] {
+  let next = 0;
+  return rows.map((row) => {
+    const candidate = inserted[next];
+    const same =
+      candidate !== undefined &&
+      candidate.memberId === row.memberId &&
+      candidate.activityId === row.activityId &&
+      candidate.marker === row.marker &&
+      candidate.completedAt.getTime() === (row.completedAt as Date).getTime();
+    if (!same) {
+      if (!mayRepeat(row)) throw new AppError('INTERNAL', 'A stored record does not match its input.');
+      return undefined;
+    }
+    next += 1;
+    return candidate;
+  });
+}
+
+/** Most single-record transactions a gateway runs at once; records arriving meanwhile wait and go together. */
+const concurrentWrites = 2;
+
+interface PendingRecord {
+  scope: ActivityScope;
+  asked: AskedRecord;
+  place: GeoLocation | undefined;
+  now: Date;
+  resolve: (outcome: RecordOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for single records (REST `activity/record`, GraphQL `recordActivity`). At most
+ * `concurrentWrites` transactions run at once; records that arrive meanwhile are stored together
+ * by the next one: one lookup statement and one transaction (one insert, one rollup upsert, one
+ * commit) for all of them. Each caller still gets its own answer, after the commit: a record that
+ * fails its checks is refused alone, and if the shared transaction fails, each record is tried
+ * again on its own, so one record's bad data never fails another's request. When traffic is
+ * light a record is written at once, alone, as before.
+ */
+class RecordWriter {
+  private pending: PendingRecord[] = [];
+  private running = 0;
+
+  constructor(private readonly db: Executor) {}
+
+  record(scope: ActivityScope, asked: AskedRecord, place: GeoLocation | undefined, now: Date): Promise<RecordOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ scope, asked, place, now, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.running < concurrentWrites && this.pending.length) {
+      const taken = this.pending.splice(0, maxBatchSize);
+      this.running += 1;
+      void this.write(taken).finally(() => {
+        this.running -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /** Writes records, per account and application (a transaction's rows share them). Never rejects. */
+  private async write(taken: PendingRecord[]): Promise<void> {
+    const groups = new Map<string, PendingRecord[]>();
+    for (const record of taken) {
+      const key = `${record.scope.accountId}:${record.scope.applicationId}`;
+      groups.set(key, [...(groups.get(key) ?? []), record]);
+    }
+    await Promise.all([...groups.values()].map((group) => this.writeGroup(group).catch((error) => group.forEach((record) => record.reject(error)))));
+  }
+
+  private async writeGroup(group: PendingRecord[]): Promise<void> {
+    const scope = { ...group[0].scope, db: this.db };
+    const found = await lookUp(scope, group.map((record) => record.asked));
+    const accepted: { record: PendingRecord; row: NewRecordRow }[] = [];
+    for (const record of group) {
+      try {
+        accepted.push({ record, row: checkedRecord(scope, record.asked, found, record.place, record.now) });
+      } catch (error) {
+        record.reject(error);
+      }
+    }
+    if (!accepted.length) return;
+    const rows = accepted.map((entry) => entry.row);
+    let inserted: RecordRow[];
+    try {
+      inserted = await this.db.transaction((tx) => q.insertRecords(tx, rows, { full: true }));
+    } catch (error) {
+      if (accepted.length === 1 || databaseUnavailable(error)) throw error;
+      // Whatever failed the shared transaction belongs to one record (bad data, say): each on its own.
+      await Promise.all(accepted.map(({ record, row }) => this.writeOne(row).then(record.resolve, record.reject)));
+      return;
+    }
+    const stored = matchInserted(rows, inserted);
+    await Promise.all(accepted.map(({ record, row }, index) => this.outcome(row, stored[index]).then(record.resolve, record.reject)));
+  }
+
+  private async writeOne(row: NewRecordRow): Promise<RecordOutcome> {
+    const [inserted] = await this.db.transaction((tx) => q.insertRecords(tx, [row], { full: true }));
+    return this.outcome(row, inserted);
+  }
+
+  /** A stored record, or for a repeat the record stored earlier. */
+  private async outcome(row: NewRecordRow, inserted: RecordRow | undefined): Promise<RecordOutcome> {
+    if (inserted) return { record: inserted, created: true };
+    const existing = await q.findExistingRecord(this.db, row);
+    if (!existing) throw new AppError('INTERNAL', 'The record was neither stored nor found.');
+    return { record: existing, created: false };
+  }
+}
+
+const writers = new WeakMap<Executor, RecordWriter>();
+
+function writerFor(db: Executor): RecordWriter {
+  let writer = writers.get(db);
+  if (!writer) writers.set(db, (writer = new RecordWriter(db)));
+  return writer;
 }
 
 /** Deletes one record (`recordId`) or all records of an activity of a member; scores follow at once. */
