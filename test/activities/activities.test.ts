@@ -111,6 +111,41 @@ describe('recording', () => {
     expect(await weekScore(member)).toBe('3');
   });
 
+  it('stores single records that arrive together in shared transactions, each answered with its own record', async () => {
+    const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
+    const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
+    const sent = Array.from({ length: 30 }, (_, index) => ({ member: members[index % members.length], marker: `spin-${index}` }));
+    const responses = await Promise.all(sent.map(({ member, marker }) => call(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
+    for (const response of responses) expect(response.json()).toMatchObject({ Result: true, Repeated: false, Queued: false });
+    const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
+    expect(rows).toHaveLength(30);
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    responses.forEach((response, index) => expect(byId.get(response.json().RecordID)).toMatchObject({ marker: sent[index].marker, memberId: sent[index].member }));
+    // Stored together: records of one transaction share its start time.
+    expect(new Set(rows.map((row) => row.recordedAt.getTime())).size).toBeLessThan(30);
+    expect(await weekScore(members[0])).toBe('10');
+  });
+
+  it('refuses a bad single record alone when it arrives with others', async () => {
+    const activity = await createActivity(t, app, { name: 'Clap', type: 'Custom', points: 1 });
+    const [member] = await insertMembers(t, app, [{}]);
+    const queries = Array.from({ length: 30 }, (_, index): Record<string, string | number> => {
+      if (index % 10 === 3) return { activityid: activity, id: 999999, marker: `clap-${index}` };
+      // JSON may spell a NUL character, which PostgreSQL refuses in jsonb: the shared transaction fails, each record is tried alone.
+      if (index % 10 === 7) return { activityid: activity, id: member, marker: `clap-${index}`, content: '{"text": "a\\u0000b"}' };
+      return { activityid: activity, id: member, marker: `clap-${index}` };
+    });
+    const responses = await Promise.all(queries.map((query) => call(app, 'POST', '/activity/record', query)));
+    responses.forEach((response, index) => {
+      if (index % 10 === 3) expect(response.json().error).toMatchObject({ code: 5, param: 'id' });
+      else if (index % 10 === 7) expect(response.statusCode, response.body).toBe(400);
+      else expect(response.json(), response.body).toMatchObject({ Result: true, Repeated: false });
+    });
+    const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
+    expect(rows.map((row) => row.marker).sort()).toEqual(queries.filter((_, index) => index % 10 !== 3 && index % 10 !== 7).map((query) => query.marker).sort());
+    expect(await weekScore(member)).toBe('24');
+  });
+
   it('stores a one-time activity once per member', async () => {
     const follow = await createActivity(t, app, { name: 'Follow', type: 'Followed', points: 10, onetime: 1 });
     const [member] = await insertMembers(t, app, [{}]);
