@@ -236,6 +236,7 @@ describe('kept totals of the standard windows', () => {
     }
   });
 
+  // Many windows, filters and orders, each against a brute-force query: given more than the default time.
   it('serve rankings, totals and positions equal to the brute force over the requested window', async () => {
     const listing = `query($filter: MemberFilter, $window: WindowInput, $sort: SortDirection, $first: Int, $after: String) {
       members(filter: $filter, window: $window, sort: $sort, first: $first, after: $after) {
@@ -282,7 +283,7 @@ describe('kept totals of the standard windows', () => {
     }
     // Every case was read from the totals (the windows were moved two minutes ago).
     expect(served).toBe(standardWindows.length * 8);
-  });
+  }, 120_000);
 
   it('serve the location, age, gender and members reports equal to the brute force over the requested window', async () => {
     const reports = `query($brandId: ID!, $window: WindowInput) {

@@ -159,7 +159,9 @@ export interface ActivityGroupCount {
 /**
  * The edge members' activity rows in the requested window: `corrections` (rows of member_id,
  * activity_id, service, change: the correction spans' records, see score-windows.queries.ts)
- * beside the same members' kept rows, as (member_id, activity_id, service, kept, change).
+ * beside the same members' kept rows, as (member_id, activity_id, service, kept, change). The kept
+ * rows are a lateral subquery fenced with `offset 0`: the planner cannot know how few edge members
+ * there are, and unfenced it hashes every row of the brand's window instead of probing per member.
  */
 function edgeRows(scope: TotalsScope, corrections: SQL): SQL {
   const a = scoreWindowActivityTotals;
@@ -169,7 +171,8 @@ function edgeRows(scope: TotalsScope, corrections: SQL): SQL {
     select a.member_id, a.activity_id, a.service, a.activity_count, 0
     from (select distinct member_id from ${corrections} e) e
     cross join lateral (select member_id, activity_id, service, activity_count from ${a}
-      where account_id = ${scope.accountId} and window_id = ${scope.windowId} and brand_id = ${scope.brandId} and member_id = e.member_id) a
+      where account_id = ${scope.accountId} and window_id = ${scope.windowId} and brand_id = ${scope.brandId} and member_id = e.member_id
+      offset 0) a
   )`;
 }
 

@@ -87,10 +87,13 @@ export async function serviceDays(db: Executor, accountId: number, brandId: numb
       and not exists (select 1 from ${timelineDaysStale} s where s.account_id = ${accountId} and s.day = k.day)`;
     parts.push(sql`select service, day, records, members from ${timelineDays}
       where account_id = ${accountId} and brand_id = ${brandId} and day in (select day from kept)`);
-    parts.push(sql`select coalesce(service, ''), day, sum(count), count(distinct member_id) from ${memberActivityDaily}
-      where account_id = ${accountId} and brand_id = ${brandId} and not one_time
-        and day >= ${wholeDays.from}::date and day < ${wholeDays.until}::date and day not in (select day from kept)
-      group by 1, 2`);
+    // Day by day (index range scans), so the kept days' rollup rows are never read.
+    parts.push(sql`select x.service, m.day, x.records, x.members
+      from (select d::date as day from generate_series(${wholeDays.from}::date, ${wholeDays.until}::date - 1, interval '1 day') d
+        where d::date not in (select day from kept)) m
+      cross join lateral (select coalesce(service, '') as service, sum(count) as records, count(distinct member_id) as members
+        from ${memberActivityDaily} where account_id = ${accountId} and brand_id = ${brandId} and not one_time and day = m.day
+        group by 1) x`);
   }
   const r = activityRecords;
   for (const span of rawSpans) {
