@@ -9,6 +9,7 @@ import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { findMember } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { insertMembers } from '../support/activity-data.js';
 
 let t: TestGateway;
 let app: Tenant;
@@ -131,5 +132,50 @@ describe('SQL round trips', () => {
     };
     expect(await page(2)).toBe(3);
     expect(await page(6)).toBe(3);
+  });
+
+  async function roundTrips(tenant: Tenant, request: { url: string; query?: string; variables?: Record<string, unknown> }) {
+    const response = request.query
+      ? await t.request({ method: 'POST', url: request.url, headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' }, payload: { query: request.query, variables: request.variables } })
+      : await t.request({ method: 'GET', url: `${request.url}${request.url.includes('?') ? '&' : '?'}apikey=${tenant.apiKey}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().errors).toBeUndefined();
+    return { count: Number(response.headers['x-sql-round-trips']), body: response.json() };
+  }
+
+  it('a plain page of members with their services and opt-ins costs three statements, for 10 and 100 members', async () => {
+    const tenant = await t.tenant('advanced');
+    await insertMembers(t, tenant, Array.from({ length: 120 }, () => ({})));
+    const page = (first: number) => ({
+      url: '/graphql',
+      query: `{ members(first: ${first}, orderBy: ID, sort: ASC) { edges { node { id email firstName services { network userId valid } optins { id kind } } } } }`,
+    });
+    await roundTrips(tenant, page(1)); // the API key is now cached, as it is for any busy caller
+    const ten = await roundTrips(tenant, page(10));
+    const hundred = await roundTrips(tenant, page(100));
+    expect(hundred.body.data.members.edges).toHaveLength(100);
+    expect(hundred.body.data.members.edges[0].node.services).toEqual([{ network: 'spotify', userId: expect.stringMatching(/^uid-/), valid: true }]);
+    // the listing, the services (network, user id and validity only: no domains), the opt-ins
+    expect(ten.count).toBe(3);
+    expect(hundred.count).toBe(3);
+  });
+
+  it('member show reads the member once, and domains only when services ask for them', async () => {
+    const { member } = await register();
+    await roundTrips(app, { url: '/graphql', query: '{ application { id } }' });
+    const show = await roundTrips(app, {
+      url: '/graphql',
+      query: 'query ($id: ID!) { member(lookup: { id: $id }) { id email accessToken services { id network token domains } } }',
+      variables: { id: member.id },
+    });
+    expect(show.body.data.member).toMatchObject({ id: member.id, accessToken: member.accessToken, services: [{ network: 'email', token: null, domains: ['API'] }] });
+    // the member (its row serves accessToken too), the services, their domains
+    expect(show.count).toBe(3);
+    const summary = await roundTrips(app, { url: '/graphql', query: 'query ($id: ID!) { member(lookup: { id: $id }) { id services { network userId } } }', variables: { id: member.id } });
+    expect(summary.count).toBe(2);
+    // REST member show adds the opt-ins
+    const rest = await roundTrips(app, { url: `/v1.1/member/${member.id}` });
+    expect(rest.body.data.AccessToken).toBe(member.accessToken);
+    expect(rest.count).toBe(4);
   });
 });

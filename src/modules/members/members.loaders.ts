@@ -1,13 +1,22 @@
 import DataLoader from 'dataloader';
 import { defineLoader, groupByKey, indexByKey } from '../../graphql/loaders.js';
 import { accountOf } from '../../graphql/auth.js';
-import { domainsOfMembers, findMembersByIds, servicesOfMembers } from './members.queries.js';
+import { domainsOfMembers, findMembersByIds, serviceSummariesOfMembers, servicesOfMembers } from './members.queries.js';
 
 /** Linked services of many members in one query. */
 export const servicesByMember = defineLoader(
   (context) =>
     new DataLoader(async (memberIds: readonly number[]) => {
       const rows = await servicesOfMembers(context.database.db, accountOf(context), memberIds);
+      return groupByKey(memberIds, rows, (row) => row.memberId);
+    }),
+);
+
+/** Network, user id and validity of many members' services in one query: for selections that ask no more. */
+export const serviceSummariesByMember = defineLoader(
+  (context) =>
+    new DataLoader(async (memberIds: readonly number[]) => {
+      const rows = await serviceSummariesOfMembers(context.database.db, accountOf(context), memberIds);
       return groupByKey(memberIds, rows, (row) => row.memberId);
     }),
 );

@@ -1,37 +1,41 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../graphql/context.js';
+import { selectsOnly } from '../../graphql/selection.js';
 import { formatTimestamp } from '../../lib/time.js';
-import type { MemberRow, ServiceRow } from './members.queries.js';
-import type { memberDomains } from '../../db/schema/index.js';
+import type { DomainRow, MemberRow, NarrowMemberRow, ServiceRow, ServiceSummaryRow } from './members.queries.js';
 import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';
 
-type DomainRow = typeof memberDomains.$inferSelect;
-
-export function toMember(row: MemberRow): Member {
+/**
+ * A member as GraphQL shows it. From a narrow row (a list page whose selection reads no other
+ * field, see `listsNarrowMembers`) the fields the row lacks are undefined and never read.
+ */
+export function toMember(row: MemberRow | NarrowMemberRow): Member {
+  const full = row as MemberRow;
   return {
-    id: row.id,
-    uuid: row.uuid,
-    email: row.email,
-    verifiedEmail: row.verifiedEmail,
-    firstName: row.firstName,
-    surname: row.surname,
-    username: row.username,
-    gender: (row.gender as Gender | null) ?? null,
-    birthDate: row.birthDate,
-    bio: row.bio,
-    avatarUrl: row.avatarUrl,
-    address: row.address,
-    addressLine2: row.addressLine2,
-    city: row.city,
-    state: row.state,
-    country: row.country,
-    postCode: row.postCode,
-    homePhone: row.homePhone,
-    mobilePhone: row.mobilePhone,
-    website: row.website,
-    geo: { country: row.geoCountry, city: row.geoCity, region: row.geoRegion, lat: row.geoLat, long: row.geoLong },
-    joinedAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    lastLoginAt: row.lastLoginAt,
+    id: full.id,
+    uuid: full.uuid,
+    email: full.email,
+    verifiedEmail: full.verifiedEmail,
+    firstName: full.firstName,
+    surname: full.surname,
+    username: full.username,
+    gender: (full.gender as Gender | null) ?? null,
+    birthDate: full.birthDate,
+    bio: full.bio,
+    avatarUrl: full.avatarUrl,
+    address: full.address,
+    addressLine2: full.addressLine2,
+    city: full.city,
+    state: full.state,
+    country: full.country,
+    postCode: full.postCode,
+    homePhone: full.homePhone,
+    mobilePhone: full.mobilePhone,
+    website: full.website,
+    geo: { country: full.geoCountry, city: full.geoCity, region: full.geoRegion, lat: full.geoLat, long: full.geoLong },
+    joinedAt: full.createdAt,
+    updatedAt: full.updatedAt,
+    lastLoginAt: full.lastLoginAt,
   };
 }
 
@@ -68,6 +72,28 @@ export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Co
     token: { get: () => open(row.tokenSealed), enumerable: true },
     tokenSecret: { get: () => open(row.tokenSecretSealed), enumerable: true },
   });
+}
+
+/**
+ * Member fields a narrow row serves: its columns, and fields whose resolvers need no more than the
+ * member's id (they load what they show). accessToken, extended and every profile field take the
+ * whole row; so does any field added later until it is listed here.
+ */
+const narrowMemberFields: ReadonlySet<string> = new Set([
+  '__typename', 'id', 'email', 'firstName', 'surname', 'username',
+  'services', 'domains', 'optins', 'jwt', 'score', 'position', 'lastActivity', 'topBrands', 'activities',
+]);
+
+/** True when the nodes of a members connection (`edges.node`) select only fields a narrow row serves. */
+export function listsNarrowMembers(info: GraphQLResolveInfo): boolean {
+  return selectsOnly(info, narrowMemberFields, ['edges', 'node']);
+}
+
+/** The fields of a service a summary row carries; only for selections that ask no others (see `services`). */
+export const serviceSummaryFields: ReadonlySet<string> = new Set(['__typename', 'id', 'network', 'userId', 'valid']);
+
+export function toServiceSummary(row: ServiceSummaryRow): ServiceLink {
+  return { id: row.id, network: row.network, userId: row.uid, valid: row.valid } as ServiceLink;
 }
 
 /** A member's domains across services: first and last visit over all of them. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { columnsOf, preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
 
@@ -7,6 +8,29 @@ export type MemberRow = typeof members.$inferSelect;
 export type NewMemberRow = typeof members.$inferInsert;
 export type ServiceRow = typeof memberServices.$inferSelect;
 export type NewServiceRow = typeof memberServices.$inferInsert;
+export type DomainRow = typeof memberDomains.$inferSelect;
+
+// Hot reads (a member by id, the loaders of a page) are hand-written prepared statements: see db/statements.ts.
+const memberColumns = columnsOf(members);
+const serviceColumns = columnsOf(memberServices);
+const domainColumns = columnsOf(memberDomains);
+
+/**
+ * The columns a page of members reads when its selection asks for nothing beyond them (see
+ * `listsNarrowMembers` in members.mapping.ts): a member row has some 35 columns, and reading and
+ * mapping all of them for every member of a page cost more than the rest of the page.
+ */
+export const narrowMemberColumns = { id: members.id, email: members.email, firstName: members.firstName, surname: members.surname, username: members.username };
+export type NarrowMemberRow = { [K in keyof typeof narrowMemberColumns]: MemberRow[K] };
+
+const memberByIdText = `select ${memberColumns.sql} from members where account_id = $1 and id = $2`;
+const membersByIdsText = `select ${memberColumns.sql} from members where account_id = $1 and id = any($2::int[])`;
+const servicesOfMembersText = `select ${serviceColumns.sql} from member_services where account_id = $1 and member_id = any($2::int[]) order by id`;
+/** What a page listing services usually asks for (network, user id, validity): no tokens, no timestamps. */
+const serviceSummaryColumns = columnsOf(memberServices, { only: ['id', 'memberId', 'network', 'uid', 'valid'] });
+export type ServiceSummaryRow = ReturnType<typeof serviceSummaryColumns.read>[number];
+const serviceSummariesText = `select ${serviceSummaryColumns.sql} from member_services where account_id = $1 and member_id = any($2::int[]) order by id`;
+const domainsOfMembersText = `select ${domainColumns.sql} from member_domains where account_id = $1 and member_id = any($2::int[]) order by first_visit, domain`;
 
 /**
  * How many merge pointers a lookup follows. A merge re-points the members merged earlier straight at
@@ -19,7 +43,7 @@ export const maxMergeHops = 8;
 export async function findMember(db: Executor, accountId: number, id: number): Promise<MemberRow | undefined> {
   let next: number | null = id;
   for (let hop = 0; next !== null && hop <= maxMergeHops; hop += 1) {
-    const [row] = await db.select().from(members).where(and(eq(members.accountId, accountId), eq(members.id, next)));
+    const [row] = memberColumns.read(await preparedRows(db, memberByIdText, [accountId, next]));
     if (!row) return undefined;
     if (row.mergedIntoId === null) return row;
     next = row.mergedIntoId;
@@ -43,8 +67,8 @@ export async function lockMembers(db: Executor, accountId: number, ids: readonly
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db.select().from(members).where(and(eq(members.accountId, accountId), inArray(members.id, [...ids])));
+export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[]): Promise<MemberRow[]> {
+  return memberColumns.read(await preparedRows(db, membersByIdsText, [accountId, ids]));
 }
 
 export async function findMemberByEmail(db: Executor, accountId: number, email: string) {
@@ -157,20 +181,16 @@ export async function updateService(db: Executor, accountId: number, id: number,
   return row;
 }
 
-export async function servicesOfMembers(db: Executor, accountId: number, memberIds: readonly number[]) {
-  return db
-    .select()
-    .from(memberServices)
-    .where(and(eq(memberServices.accountId, accountId), inArray(memberServices.memberId, [...memberIds])))
-    .orderBy(asc(memberServices.id));
+export async function servicesOfMembers(db: Executor, accountId: number, memberIds: readonly number[]): Promise<ServiceRow[]> {
+  return serviceColumns.read(await preparedRows(db, servicesOfMembersText, [accountId, memberIds]));
 }
 
-export async function domainsOfMembers(db: Executor, accountId: number, memberIds: readonly number[]) {
-  return db
-    .select()
-    .from(memberDomains)
-    .where(and(eq(memberDomains.accountId, accountId), inArray(memberDomains.memberId, [...memberIds])))
-    .orderBy(asc(memberDomains.firstVisit), asc(memberDomains.domain));
+export async function serviceSummariesOfMembers(db: Executor, accountId: number, memberIds: readonly number[]): Promise<ServiceSummaryRow[]> {
+  return serviceSummaryColumns.read(await preparedRows(db, serviceSummariesText, [accountId, memberIds]));
+}
+
+export async function domainsOfMembers(db: Executor, accountId: number, memberIds: readonly number[]): Promise<DomainRow[]> {
+  return domainColumns.read(await preparedRows(db, domainsOfMembersText, [accountId, memberIds]));
 }
 
 /** Records a visit of a domain through a service; `registered` sticks once true. */

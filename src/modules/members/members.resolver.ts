@@ -1,10 +1,12 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { domainsByMember, memberRowsById, servicesByMember } from './members.loaders.js';
-import { extendedNode, memberDomainsOf, pickFields, toMember, toServiceLink } from './members.mapping.js';
+import { selectedFields, selectsOnly } from '../../graphql/selection.js';
+import { domainsByMember, memberRowsById, serviceSummariesByMember, servicesByMember } from './members.loaders.js';
+import { extendedNode, memberDomainsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
 import { findMember } from './members.queries.js';
@@ -68,6 +70,8 @@ export class MemberResolver {
     const caller = applicationCaller(context);
     const row = await members.lookupMember(context.database.db, caller.accountId, lookup);
     if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
+    // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
+    memberRowsById(context).prime(row.id, row);
     return toMember(row);
   }
 
@@ -175,8 +179,14 @@ export class MemberResolver {
   }
 
   @FieldResolver(() => [ServiceLink])
-  async services(@Root() member: Member, @Ctx() context: Context): Promise<ServiceLink[]> {
-    const [rows, domains] = await Promise.all([servicesByMember(context).load(member.id), domainsByMember(context).load(member.id)]);
+  async services(@Root() member: Member, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): Promise<ServiceLink[]> {
+    // A page asking for network, user id and validity reads those columns only; domains only when asked for.
+    if (selectsOnly(info, serviceSummaryFields)) return (await serviceSummariesByMember(context).load(member.id)).map(toServiceSummary);
+    return this.serviceLinks(member, context, selectedFields(info).has('domains'));
+  }
+
+  private async serviceLinks(member: Member, context: Context, withDomains: boolean): Promise<ServiceLink[]> {
+    const [rows, domains] = await Promise.all([servicesByMember(context).load(member.id), withDomains ? domainsByMember(context).load(member.id) : []]);
     return rows.map((row) => toServiceLink(row, domains, context));
   }
 
@@ -201,7 +211,7 @@ export class MemberResolver {
     if (context.caller.kind !== 'application' && context.caller.kind !== 'member') return {};
     const [row, services, domains] = await Promise.all([
       memberRowsById(context).load(member.id),
-      this.services(member, context),
+      this.serviceLinks(member, context, true),
       this.domains(member, context),
     ]);
     if (!row) return {};

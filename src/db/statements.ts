@@ -1,0 +1,83 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+import type { Executor } from './client.js';
+import { countRoundTrip } from './roundtrips.js';
+
+/**
+ * Hand-written statements for hot read paths (the loaders behind every page of members). Drizzle
+ * builds each statement's text anew on every call, sends it unnamed (parsed and planned again by
+ * the server each time) and maps every column of every row through its column classes; on a page
+ * of 100 members that was a large share of the gateway's time. These statements are fixed texts
+ * with numbered parameters, sent as named prepared statements (postgres.js keeps one per
+ * connection), and their rows are used as the driver reads them, with timestamps turned into Dates.
+ *
+ * They answer the same row types as the Drizzle queries they replace: the select lists come from
+ * the table definitions (`columnsOf`), so a renamed or added column cannot drift out of them.
+ */
+
+interface PostgresJsClient {
+  unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<unknown[]>;
+}
+interface PgliteClient {
+  query<T>(text: string, params: unknown[], options: { parsers: Record<number, (value: string) => unknown> }): Promise<{ rows: T[] }>;
+}
+
+/** PGlite answers timestamps and dates as text too, as Drizzle asks it to: one conversion for both drivers. */
+const rawText = (value: string) => value;
+const pgliteParsers = { 1082: rawText, 1083: rawText, 1114: rawText, 1184: rawText, 1186: rawText };
+
+/**
+ * The rows of a fixed statement. `text` must not vary between calls (values go in `params`):
+ * each distinct text is prepared once per connection. Counted as one round trip.
+ */
+export async function preparedRows<T>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { session: { client: PostgresJsClient | PgliteClient } }).session.client;
+  countRoundTrip();
+  if ('unsafe' in client) return (await client.unsafe(text, params, { prepare: true })) as T[];
+  return (await client.query<T>(text, params, { parsers: pgliteParsers })).rows;
+}
+
+/** A select list of some of a table's columns, named as Drizzle names them, and how to read its rows. */
+export interface ColumnList<Row> {
+  /** `"first_name" as "firstName", …`, for the statement's text. */
+  sql: string;
+  /** Timestamps (text from the driver) become Dates, in place; everything else is as read. */
+  read(rows: Record<string, unknown>[]): Row[];
+}
+
+/**
+ * The select list of a table's columns (all, or the named ones), qualified by `alias` when given.
+ * Only column kinds the driver already reads as Drizzle would (text, numbers, booleans, JSON,
+ * dates as text) and timestamps are accepted; anything else throws at start.
+ */
+export function columnsOf<T extends Table, K extends keyof T['$inferSelect'] & string = keyof T['$inferSelect'] & string>(
+  table: T,
+  options: { only?: readonly K[]; except?: readonly (keyof T['$inferSelect'] & string)[]; alias?: string } = {},
+): ColumnList<Pick<T['$inferSelect'], K>> {
+  const all = getTableColumns(table) as Record<string, { name: string; dataType: string; columnType: string }>;
+  const keys = (options.only ?? Object.keys(all)).filter((key) => !options.except?.includes(key as never));
+  const dates: string[] = [];
+  const prefix = options.alias ? `${options.alias}.` : '';
+  const parts = keys.map((key) => {
+    const column = all[key];
+    if (!column) throw new Error(`no column ${key}`);
+    if (column.dataType === 'date') dates.push(key);
+    else if (!['string', 'number', 'boolean', 'json'].includes(column.dataType) || column.columnType === 'PgBigInt53') {
+      throw new Error(`column ${column.name} (${column.columnType}) is not read by hand-written statements`);
+    }
+    return `${prefix}"${column.name}" as "${key}"`;
+  });
+  return {
+    sql: parts.join(', '),
+    read(rows) {
+      if (dates.length) {
+        for (const row of rows) {
+          for (const key of dates) {
+            const value = row[key];
+            if (value !== null && !(value instanceof Date)) row[key] = new Date(value as string);
+          }
+        }
+      }
+      return rows as Pick<T['$inferSelect'], K>[];
+    },
+  };
+}
