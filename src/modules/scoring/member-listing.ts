@@ -3,7 +3,8 @@ import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { listingWindow } from '../../filters/window.js';
-import { toMember } from '../members/members.mapping.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { listsNarrowMembers, toMember } from '../members/members.mapping.js';
 import type { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
@@ -32,7 +33,7 @@ function extendedPath(orderField: string | null | undefined): string[] | undefin
  * One page of a members listing: `Query.members`, and `Brand.members`, which passes its brand as
  * the filter's brandId. Members under the filter, ranked by score in the window or in a plain order.
  */
-export async function listMembers(context: Context, args: MemberListingArgs): Promise<MemberConnection> {
+export async function listMembers(context: Context, args: MemberListingArgs, info?: GraphQLResolveInfo): Promise<MemberConnection> {
   const { filter, window, orderBy, orderField, sort, first, after, before, offset } = args;
   applicationCaller(context);
   if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('order_by', 'EXTENDED needs orderField, such as extended.points');
@@ -53,7 +54,9 @@ export async function listMembers(context: Context, args: MemberListingArgs): Pr
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
     const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
-    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField));
+    // A page selecting only what the narrow columns serve reads those (see listsNarrowMembers).
+    const narrow = info !== undefined && listsNarrowMembers(info);
+    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField), narrow);
   }
   const more = rows.length > limit;
   if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);

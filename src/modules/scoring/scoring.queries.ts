@@ -3,14 +3,15 @@ import type { Executor } from '../../db/client.js';
 import { activityDefinitions, activityRecords, brands, members } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
-import type { MemberRow } from '../members/members.queries.js';
+import { narrowMemberColumns, type MemberRow, type NarrowMemberRow } from '../members/members.queries.js';
 import { countedRows } from './counted-rows.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
 export interface ListedMember {
-  member: MemberRow;
+  /** The whole row, or its narrow columns when the page's selection reads nothing else. */
+  member: MemberRow | NarrowMemberRow;
   /** Known when the listing ranks by score; otherwise loaded on request. */
   score?: { points: number; activityCount: number };
 }
@@ -135,13 +136,13 @@ export async function membersInOrder(
   direction: Direction,
   page: Page,
   extendedPath?: string[],
+  narrow = false,
 ): Promise<ListedMember[]> {
   const { key, condition } = plainOrder(orderBy, filter.window, extendedPath);
   const backwards = page.keyset?.before ?? false;
   const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
   const idWalk: Direction = key ? (backwards ? 'DESC' : 'ASC') : walk;
-  const rows = await db
-    .select()
+  const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberColumns) : db.select())
     .from(members)
     .where(
       and(

@@ -1,5 +1,6 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
-import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { decodeCursor, encodeCursor, maxOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
@@ -30,8 +31,8 @@ const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) =>
 export class ScoringResolver {
   @Authorized()
   @Query(() => MemberConnection, { description: 'Members under a filter, ranked by score in the window or in a plain order.' })
-  members(@Ctx() context: Context, @Args(() => MemberListingArgs) args: MemberListingArgs): Promise<MemberConnection> {
-    return listMembers(context, args);
+  members(@Ctx() context: Context, @Args(() => MemberListingArgs) args: MemberListingArgs, @Info() info: GraphQLResolveInfo): Promise<MemberConnection> {
+    return listMembers(context, args, info);
   }
 
   @FieldResolver(() => Score, { description: "Points and records in the window under the filter; in a listing, the listing's by default." })
