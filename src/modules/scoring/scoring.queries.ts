@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { columnsOf, preparedRows } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members } from '../../db/schema/index.js';
+import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberColumns, type MemberRow, type NarrowMemberRow } from '../members/members.queries.js';
-import { countedRows } from './counted-rows.js';
+import { countedRows, splitWindow } from './counted-rows.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
@@ -170,8 +172,54 @@ export async function countMembersInOrder(db: Executor, filter: CompiledFilter, 
   return row.count;
 }
 
+/**
+ * Scores of a page's members when the filter's activity conditions are at most a brand (what the
+ * kept totals count: repeatable records, any activity and network): a prepared statement, the
+ * counted rows of `countedRows` read member by member, one arm per raw span. Each arm reads the
+ * records through (account, member, completed_at). As one query over the page's members with an
+ * `or` of the two spans, the planner may read the window's whole last partial day through
+ * (account, completed_at) and filter it by member: when statistics do not know that day yet
+ * (every record since they were gathered), it estimates either index at one row and takes the
+ * smaller, and a busy day then costs every record since midnight.
+ */
+const memberScoresText = `
+  select page.member_id as "memberId", sum(points)::int as points, sum(count)::int as "activityCount"
+  from unnest($2::int[]) as page(member_id)
+  cross join lateral (
+    select count, points from member_activity_daily
+      where account_id = $1 and member_id = page.member_id and day >= $3::date and day < $4::date
+        and not one_time and ($5::int = 0 or brand_id = $5)
+    union all
+    select 1, points from activity_records
+      where account_id = $1 and member_id = page.member_id and completed_at >= $6::timestamptz and completed_at < $7::timestamptz
+        and not one_time and ($5::int = 0 or brand_id = $5)
+    union all
+    select 1, points from activity_records
+      where account_id = $1 and member_id = page.member_id and completed_at >= $8::timestamptz and completed_at < $9::timestamptz
+        and not one_time and ($5::int = 0 or brand_id = $5)
+  ) counted
+  group by page.member_id`;
+
+/** An empty span, for the arms a window does not need. */
+const noSpan = { start: new Date(0), end: new Date(0) };
+
 /** Points and records of several members in the window, in one query. */
 export async function scoresOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
+  if (filter.totalsBrandId !== undefined) {
+    const { wholeDays, rawSpans } = splitWindow(window);
+    const [first = noSpan, second = noSpan] = rawSpans;
+    return preparedRows<{ memberId: number; points: number; activityCount: number }>(db, memberScoresText, [
+      filter.accountId,
+      memberIds,
+      wholeDays?.from ?? '1970-01-01',
+      wholeDays?.until ?? '1970-01-01',
+      filter.totalsBrandId,
+      first.start.toISOString(),
+      first.end.toISOString(),
+      second.start.toISOString(),
+      second.end.toISOString(),
+    ]);
+  }
   const counted = countedRows(db, filter, window, memberIds);
   return db
     .select({
@@ -207,12 +255,37 @@ export async function membersAhead(db: Executor, filter: CompiledFilter, window:
   return row.count;
 }
 
+const lastRecordColumns = columnsOf(activityRecords, { alias: 'r', prefix: 'r_' });
+const lastDefinitionColumns = columnsOf(activityDefinitions, { alias: 'd', prefix: 'd_' });
+const lastRecordsText = `
+  select ${lastRecordColumns.sql}, ${lastDefinitionColumns.sql}
+  from unnest($2::int[]) as page(member_id)
+  join lateral (
+    select id from activity_records
+    where account_id = $1 and member_id = page.member_id and completed_at >= $3::timestamptz and completed_at < $4::timestamptz
+      and not one_time and ($5::int = 0 or brand_id = $5)
+    order by completed_at desc, id desc limit 1
+  ) latest on true
+  join activity_records r on r.id = latest.id
+  join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id`;
+
 /**
  * Each member's latest record in the window under the filter's activity conditions, with its
  * definition. One index probe per member (newest first through (account, member, completed_at)),
  * whatever their number of records: a busy member may have tens of thousands in six months.
  */
-export function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
+export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]): Promise<{ record: RecordRow; definition: DefinitionRow }[]> {
+  // The usual case (at most a brand, as the kept totals count) is one prepared statement read without Drizzle's mapping.
+  if (filter.totalsBrandId !== undefined) {
+    const rows = await preparedRows<Record<string, unknown>>(db, lastRecordsText, [
+      filter.accountId,
+      memberIds,
+      window.start.toISOString(),
+      window.end.toISOString(),
+      filter.totalsBrandId,
+    ]);
+    return rows.map((row) => ({ record: lastRecordColumns.pick(row), definition: lastDefinitionColumns.pick(row) }));
+  }
   const ids = memberIds.length ? memberIds : [0];
   const latest = db
     .select({ id: activityRecords.id })
