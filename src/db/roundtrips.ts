@@ -25,6 +25,11 @@ export async function withRoundTripCount<T>(work: () => Promise<T>): Promise<{ r
   return { result, roundTrips: counter.count };
 }
 
+/** The counter of the request the caller works for, if any (work shared by requests charges each its part). */
+export function currentRoundTripCounter(): RoundTripCounter | undefined {
+  return scope.getStore();
+}
+
 /** Runs `work` inside an existing counter (the HTTP layer opens one per request). */
 export function runCounted<T>(counter: RoundTripCounter, work: () => T): T {
   return scope.run(counter, work);

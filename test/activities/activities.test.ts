@@ -114,16 +114,23 @@ describe('recording', () => {
   it('stores single records that arrive together in shared transactions, each answered with its own record', async () => {
     const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
     const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
+    const alone = await call(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
+    // the lookups, the insert with its rollup, the windows lock, the coverage
+    expect(alone.headers['x-sql-round-trips']).toBe('4');
     const sent = Array.from({ length: 30 }, (_, index) => ({ member: members[index % members.length], marker: `spin-${index}` }));
     const responses = await Promise.all(sent.map(({ member, marker }) => call(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
     for (const response of responses) expect(response.json()).toMatchObject({ Result: true, Repeated: false, Queued: false });
+    // Each request is charged its share of the statements it shared.
+    const charged = responses.reduce((sum, response) => sum + Number(response.headers['x-sql-round-trips']), 0);
+    expect(charged).toBeGreaterThan(0);
+    expect(charged).toBeLessThan(4 * 30);
     const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
-    expect(rows).toHaveLength(30);
+    expect(rows).toHaveLength(31);
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     responses.forEach((response, index) => expect(byId.get(response.json().RecordID)).toMatchObject({ marker: sent[index].marker, memberId: sent[index].member }));
     // Stored together: records of one transaction share its start time.
     expect(new Set(rows.map((row) => row.recordedAt.getTime())).size).toBeLessThan(30);
-    expect(await weekScore(members[0])).toBe('10');
+    expect(await weekScore(members[0])).toBe('12');
   });
 
   it('refuses a bad single record alone when it arrives with others', async () => {

@@ -1,9 +1,10 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
-import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices } from '../../db/schema/index.js';
+import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
+import { holdWindowsLock } from '../scoring/score-windows.locks.js';
 import { countRecordsIn } from '../scoring/score-windows.queries.js';
 
 export type DefinitionRow = typeof activityDefinitions.$inferSelect;
@@ -242,10 +243,11 @@ const storedColumns = new Set<string>(['id', 'accountId', 'memberId', 'activityI
  * actually inserted are summed per rollup key and upserted into `member_activity_daily`. A record
  * whose marker (or one-time activity) is already stored, or repeated earlier in the batch, is
  * skipped by the unique indexes, so concurrent repeats store it once; only inserted records reach
- * the rollup. Records inside the kept score windows' coverage (stored late) are then counted in
- * their totals (countRecordsIn holds the windows lock to commit). All rows share the account and
- * application of the first. Answers the inserted records in input order (ids grow in that order):
- * whole with `full`, otherwise the columns of StoredRecord.
+ * the rollup. Then, for repeatable records, the kept score windows' lock is taken shared (held to
+ * commit) and their coverage read; records inside it (stored late) are counted in the totals
+ * (countRecordsIn). All rows share the account and application of the first. Answers the inserted
+ * records in input order (ids grow in that order): whole with `full`, otherwise the columns of
+ * StoredRecord.
  */
 export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
 export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
@@ -256,7 +258,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
   const answered = tableColumns.filter(([key]) => full || storedColumns.has(key));
   const r = activityRecords;
   const daily = memberActivityDaily;
-  const inserted = await executeRows<Record<string, unknown>>(tx, sql`
+  const statement = executeRows<Record<string, unknown>>(tx, sql`
     with input as (
       select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
         as i(member_id, activity_id, brand_id, service, marker, points, one_time, link, media, category, content, value,
@@ -283,6 +285,18 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
         set count = ${daily}.count + excluded.count, points = ${daily}.points + excluded.points
     )
     select * from inserted order by id`);
+  // Issued together, so the driver sends them in one write: the statement, the windows lock, the
+  // coverage. A connection runs its statements in the order they are issued, each after the one
+  // before it ends, so the coverage is read under the lock, as score-windows.locks.ts requires.
+  const repeatable = rows.some((row) => !row.oneTime);
+  const lock = repeatable ? holdWindowsLock(tx, accountId, 'shared') : undefined;
+  const coverage = repeatable
+    ? executeRows<{ from: string | null; until: string | null }>(
+        tx,
+        sql`select min(covered_from)::text as "from", max(covered_until)::text as until from ${scoreWindows} where account_id = ${accountId}`,
+      )
+    : undefined;
+  const [inserted, , covered] = await Promise.all([statement, lock, coverage]);
   const records = inserted.map((raw) => {
     const row: Record<string, unknown> = {};
     for (const [key, column] of answered) {
@@ -291,7 +305,13 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
     }
     return row as StoredRecord;
   });
-  await countRecordsIn(tx, accountId, records, 1);
+  // Read to the millisecond, so the span is widened by one: countRecordsIn decides exactly.
+  const from = covered?.[0]?.from ? Date.parse(covered[0].from) - 1 : undefined;
+  const until = covered?.[0]?.until ? Date.parse(covered[0].until) + 1 : undefined;
+  const late = (record: StoredRecord) => !record.oneTime && record.completedAt.getTime() >= from! && record.completedAt.getTime() < until!;
+  if (from !== undefined && until !== undefined && records.some(late)) {
+    await countRecordsIn(tx, accountId, records, 1);
+  }
   return records;
 }
 

@@ -3,6 +3,7 @@ import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
 import { databaseUnavailable } from '../../db/errors.js';
+import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../scoring/score-window-activities.queries.js';
@@ -261,85 +262,106 @@ function matchInserted(rows: readonly NewRecordRow[], inserted: readonly RecordR
   });
 }
 
-/** Most single-record transactions a gateway runs at once; records arriving meanwhile wait and go together. */
-const concurrentWrites = 2;
-
 interface PendingRecord {
   scope: ActivityScope;
   asked: AskedRecord;
   place: GeoLocation | undefined;
   now: Date;
+  /** The statements of the caller's request, which is charged its share of the shared ones. */
+  roundTrips: RoundTripCounter | undefined;
   resolve: (outcome: RecordOutcome) => void;
   reject: (error: unknown) => void;
 }
 
+type Settled = { ok: true; outcome: RecordOutcome } | { ok: false; error: unknown };
+const ok = (outcome: RecordOutcome): Settled => ({ ok: true, outcome });
+const failed = (error: unknown): Settled => ({ ok: false, error });
+
 /**
- * Group commit for single records (REST `activity/record`, GraphQL `recordActivity`). At most
- * `concurrentWrites` transactions run at once; records that arrive meanwhile are stored together
- * by the next one: one lookup statement and one transaction (one insert, one rollup upsert, one
- * commit) for all of them. Each caller still gets its own answer, after the commit: a record that
- * fails its checks is refused alone, and if the shared transaction fails, each record is tried
- * again on its own, so one record's bad data never fails another's request. When traffic is
- * light a record is written at once, alone, as before.
+ * Group commit for single records (REST `activity/record`, GraphQL `recordActivity`). One write at
+ * a time per gateway; the records that arrive meanwhile are stored together by the next one: one
+ * lookup statement and one transaction (one insert with its rollup upsert, one commit) for all of
+ * them. Each caller still gets its own answer, after the commit: a record that fails its checks is
+ * refused alone, and if the shared transaction fails, each record is tried again on its own, so
+ * one record's bad data never fails another's request. When traffic is light a record is written
+ * at once, alone, as before. (Two writes at a time made smaller groups and cost the gateway more
+ * per record, see docs/performance.md.)
  */
 class RecordWriter {
   private pending: PendingRecord[] = [];
-  private running = 0;
+  private writing = false;
 
   constructor(private readonly db: Executor) {}
 
   record(scope: ActivityScope, asked: AskedRecord, place: GeoLocation | undefined, now: Date): Promise<RecordOutcome> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ scope, asked, place, now, resolve, reject });
+      this.pending.push({ scope, asked, place, now, roundTrips: currentRoundTripCounter(), resolve, reject });
       this.pump();
     });
   }
 
   private pump(): void {
-    while (this.running < concurrentWrites && this.pending.length) {
-      const taken = this.pending.splice(0, maxBatchSize);
-      this.running += 1;
-      void this.write(taken).finally(() => {
-        this.running -= 1;
-        this.pump();
-      });
-    }
+    if (this.writing || !this.pending.length) return;
+    const taken = this.pending.splice(0, maxBatchSize);
+    this.writing = true;
+    void this.write(taken).finally(() => {
+      this.writing = false;
+      this.pump();
+    });
   }
 
-  /** Writes records, per account and application (a transaction's rows share them). Never rejects. */
+  /** Writes records per account and application (a transaction's rows share them), then answers each. */
   private async write(taken: PendingRecord[]): Promise<void> {
     const groups = new Map<string, PendingRecord[]>();
     for (const record of taken) {
       const key = `${record.scope.accountId}:${record.scope.applicationId}`;
-      groups.set(key, [...(groups.get(key) ?? []), record]);
+      const group = groups.get(key);
+      if (group) group.push(record);
+      else groups.set(key, [record]);
     }
-    await Promise.all([...groups.values()].map((group) => this.writeGroup(group).catch((error) => group.forEach((record) => record.reject(error)))));
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const { result, roundTrips } = await withRoundTripCount(() => this.settle(group).catch((error: unknown) => group.map(() => failed(error))));
+        group.forEach((record, index) => {
+          if (record.roundTrips) record.roundTrips.count += roundTrips / group.length;
+          const settled = result[index];
+          if (settled.ok) record.resolve(settled.outcome);
+          else record.reject(settled.error);
+        });
+      }),
+    );
   }
 
-  private async writeGroup(group: PendingRecord[]): Promise<void> {
+  /** Each record's outcome or error, in the group's order. Rejects only when the lookup fails (the whole group then fails with it). */
+  private async settle(group: PendingRecord[]): Promise<Settled[]> {
     const scope = { ...group[0].scope, db: this.db };
     const found = await lookUp(scope, group.map((record) => record.asked));
-    const accepted: { record: PendingRecord; row: NewRecordRow }[] = [];
-    for (const record of group) {
+    const settled: Settled[] = [];
+    const accepted: { index: number; row: NewRecordRow }[] = [];
+    group.forEach((record, index) => {
       try {
-        accepted.push({ record, row: checkedRecord(scope, record.asked, found, record.place, record.now) });
+        accepted.push({ index, row: checkedRecord(scope, record.asked, found, record.place, record.now) });
       } catch (error) {
-        record.reject(error);
+        settled[index] = failed(error);
       }
-    }
-    if (!accepted.length) return;
+    });
+    if (!accepted.length) return settled;
     const rows = accepted.map((entry) => entry.row);
     let inserted: RecordRow[];
     try {
       inserted = await this.db.transaction((tx) => q.insertRecords(tx, rows, { full: true }));
     } catch (error) {
-      if (accepted.length === 1 || databaseUnavailable(error)) throw error;
-      // Whatever failed the shared transaction belongs to one record (bad data, say): each on its own.
-      await Promise.all(accepted.map(({ record, row }) => this.writeOne(row).then(record.resolve, record.reject)));
-      return;
+      if (accepted.length === 1 || databaseUnavailable(error)) {
+        for (const { index } of accepted) settled[index] = failed(error);
+      } else {
+        // Whatever failed the shared transaction belongs to one record (bad data, say): each on its own.
+        await Promise.all(accepted.map(async ({ index, row }) => (settled[index] = await this.writeOne(row).then(ok, failed))));
+      }
+      return settled;
     }
     const stored = matchInserted(rows, inserted);
-    await Promise.all(accepted.map(({ record, row }, index) => this.outcome(row, stored[index]).then(record.resolve, record.reject)));
+    await Promise.all(accepted.map(async ({ index, row }, at) => (settled[index] = await this.outcome(row, stored[at]).then(ok, failed))));
+    return settled;
   }
 
   private async writeOne(row: NewRecordRow): Promise<RecordOutcome> {
