@@ -7,10 +7,11 @@ import { Gender, type Member, type MemberDomain, type ServiceLink } from './memb
 
 /**
  * A member as GraphQL shows it. From a narrow row (a list page whose selection reads no other
- * field, see `listsNarrowMembers`) the fields the row lacks are undefined and never read.
+ * field, see `listsNarrowMembers`) only the row's fields: the others are never read.
  */
 export function toMember(row: MemberRow | NarrowMemberRow): Member {
-  const full = row as MemberRow;
+  if (!('createdAt' in row)) return { id: row.id, email: row.email, firstName: row.firstName, surname: row.surname, username: row.username } as Member;
+  const full = row;
   return {
     id: full.id,
     uuid: full.uuid,
