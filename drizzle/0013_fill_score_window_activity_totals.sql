@@ -20,3 +20,8 @@ FROM (
   GROUP BY 1, 2, 3, 4, 5, 6
 ) per_member
 GROUP BY 1, 2, 3, 4, 5;
+--> statement-breakpoint
+-- Statistics for the planner now, not whenever autovacuum next looks (if it runs at all).
+ANALYZE score_window_activity_totals;
+--> statement-breakpoint
+ANALYZE score_window_groups;
