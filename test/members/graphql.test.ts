@@ -9,7 +9,7 @@ import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { findMember } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import { insertMembers } from '../support/activity-data.js';
+import { insertBrand, insertMembers } from '../support/activity-data.js';
 
 let t: TestGateway;
 let app: Tenant;
@@ -143,21 +143,34 @@ describe('SQL round trips', () => {
     return { count: Number(response.headers['x-sql-round-trips']), body: response.json() };
   }
 
-  it('a plain page of members with their services and opt-ins costs three statements, for 10 and 100 members', async () => {
+  it('a plain page of members with their services and opt-ins is one statement, for 10 and 100 members, and answers what the loaders answer', async () => {
     const tenant = await t.tenant('advanced');
-    await insertMembers(t, tenant, Array.from({ length: 120 }, () => ({})));
-    const page = (first: number) => ({
+    const ids = await insertMembers(t, tenant, Array.from({ length: 120 }, () => ({})));
+    const brand = await insertBrand(t, tenant, 'Page Brand');
+    for (const id of ids.slice(0, 30)) {
+      const { body } = await t.graphql(tenant.apiKey, 'mutation($input: OptInInput!) { optIn(input: $input) { id } }', { input: { memberId: String(id), brandId: String(brand) } });
+      expect(body.errors).toBeUndefined();
+    }
+    const page = (first: number, memberFields = 'id email firstName') => ({
       url: '/graphql',
-      query: `{ members(first: ${first}, orderBy: ID, sort: ASC) { edges { node { id email firstName services { network userId valid } optins { id kind } } } } }`,
+      query: `{ members(first: ${first}, orderBy: ID, sort: ASC) { edges { node { ${memberFields} services { network userId valid } optins { id kind name brandId optedInAt optedOutAt brand { name } } } } } }`,
     });
     await roundTrips(tenant, page(1)); // the API key is now cached, as it is for any busy caller
     const ten = await roundTrips(tenant, page(10));
     const hundred = await roundTrips(tenant, page(100));
     expect(hundred.body.data.members.edges).toHaveLength(100);
     expect(hundred.body.data.members.edges[0].node.services).toEqual([{ network: 'spotify', userId: expect.stringMatching(/^uid-/), valid: true }]);
-    // the listing, the services (network, user id and validity only: no domains), the opt-ins
-    expect(ten.count).toBe(3);
-    expect(hundred.count).toBe(3);
+    expect(hundred.body.data.members.edges[0].node.optins).toEqual([
+      { id: expect.any(String), kind: 'BRAND', name: 'Page Brand', brandId: String(brand), optedInAt: expect.any(String), optedOutAt: null, brand: { name: 'Page Brand' } },
+    ]);
+    // the listing reads the services' network, user id and validity and the current opt-ins with the page (plus the brands of the opt-ins)
+    expect(ten.count).toBe(2);
+    expect(hundred.count).toBe(2);
+    // a field beyond the narrow columns reads whole rows, and services and opt-ins through their loaders: the same answers
+    const whole = await roundTrips(tenant, page(100, 'id email firstName uuid'));
+    expect(whole.count).toBe(4);
+    const strip = (edges: { node: Record<string, unknown> }[]) => edges.map(({ node: { uuid: _uuid, ...node } }) => node);
+    expect(strip(whole.body.data.members.edges)).toEqual(strip(hundred.body.data.members.edges));
   });
 
   it('member show reads the member once, and domains only when services ask for them', async () => {

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../graphql/context.js';
-import { selectsOnly } from '../../graphql/selection.js';
+import { selectedFields, selectsOnly } from '../../graphql/selection.js';
 import { formatTimestamp } from '../../lib/time.js';
 import type { DomainRow, MemberRow, NarrowMemberRow, ServiceRow, ServiceSummaryRow } from './members.queries.js';
 import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';
@@ -10,7 +10,12 @@ import { Gender, type Member, type MemberDomain, type ServiceLink } from './memb
  * field, see `listsNarrowMembers`) only the row's fields: the others are never read.
  */
 export function toMember(row: MemberRow | NarrowMemberRow): Member {
-  if (!('createdAt' in row)) return { id: row.id, email: row.email, firstName: row.firstName, surname: row.surname, username: row.username } as Member;
+  if (!('createdAt' in row)) {
+    const { id, email, firstName, surname, username, services, optins } = row;
+    const member: Pick<Member, keyof typeof row & keyof Member> & ReadWithPage = { id, email, firstName, surname, username };
+    if (services || optins) member[readWithPage] = { services, optins };
+    return member as Member;
+  }
   const full = row;
   return {
     id: full.id,
@@ -85,9 +90,25 @@ const narrowMemberFields: ReadonlySet<string> = new Set([
   'services', 'domains', 'optins', 'jwt', 'score', 'position', 'lastActivity', 'topBrands', 'activities',
 ]);
 
-/** True when the nodes of a members connection (`edges.node`) select only fields a narrow row serves. */
-export function listsNarrowMembers(info: GraphQLResolveInfo): boolean {
-  return selectsOnly(info, narrowMemberFields, ['edges', 'node']);
+/**
+ * How a members connection reads its page: undefined for whole rows, or the narrow columns when
+ * the nodes (`edges.node`) select only fields a narrow row serves, with the services' summaries
+ * (when those are all the services' selection asks) and the current opt-ins read by the same statement.
+ */
+export function listedMemberSelection(info: GraphQLResolveInfo): { services: boolean; optins: boolean } | undefined {
+  if (!selectsOnly(info, narrowMemberFields, ['edges', 'node'])) return undefined;
+  const node = selectedFields(info, ['edges', 'node']);
+  return {
+    services: node.has('services') && selectsOnly(info, serviceSummaryFields, ['edges', 'node', 'services']),
+    optins: node.has('optins'),
+  };
+}
+
+/** What a listed member's page statement read for it: its services' summaries, its current opt-ins. */
+export const readWithPage = Symbol('read with the page');
+
+export interface ReadWithPage {
+  [readWithPage]?: Pick<NarrowMemberRow, 'services' | 'optins'>;
 }
 
 /** The fields of a service a summary row carries; only for selections that ask no others (see `services`). */

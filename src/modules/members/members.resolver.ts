@@ -6,7 +6,7 @@ import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { selectedFields, selectsOnly } from '../../graphql/selection.js';
 import { domainsByMember, memberRowsById, serviceSummariesByMember, servicesByMember } from './members.loaders.js';
-import { extendedNode, memberDomainsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary } from './members.mapping.js';
+import { extendedNode, memberDomainsOf, pickFields, readWithPage, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithPage } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
 import { findMember } from './members.queries.js';
@@ -179,9 +179,14 @@ export class MemberResolver {
   }
 
   @FieldResolver(() => [ServiceLink])
-  async services(@Root() member: Member, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): Promise<ServiceLink[]> {
-    // A page asking for network, user id and validity reads those columns only; domains only when asked for.
-    if (selectsOnly(info, serviceSummaryFields)) return (await serviceSummariesByMember(context).load(member.id)).map(toServiceSummary);
+  services(@Root() member: Member & ReadWithPage, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): ServiceLink[] | Promise<ServiceLink[]> {
+    // A page asking for network, user id and validity reads those columns only (with the page, when
+    // it is a members listing); domains only when asked for.
+    if (selectsOnly(info, serviceSummaryFields)) {
+      const read = member[readWithPage]?.services;
+      if (read) return read.map(toServiceSummary);
+      return serviceSummariesByMember(context).load(member.id).then((rows) => rows.map(toServiceSummary));
+    }
     return this.serviceLinks(member, context, selectedFields(info).has('domains'));
   }
 

@@ -4,7 +4,7 @@ import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { listingWindow } from '../../filters/window.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { listsNarrowMembers, toMember } from '../members/members.mapping.js';
+import { listedMemberSelection, toMember } from '../members/members.mapping.js';
 import type { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
@@ -54,8 +54,8 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
     const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
-    // A page selecting only what the narrow columns serve reads those (see listsNarrowMembers).
-    const narrow = info !== undefined && listsNarrowMembers(info);
+    // A page selecting only what the narrow columns serve reads those (see listedMemberSelection).
+    const narrow = info && listedMemberSelection(info);
     rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField), narrow);
   }
   const more = rows.length > limit;

@@ -5,7 +5,7 @@ import { activityDefinitions, activityRecords, brands, members } from '../../db/
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
-import { narrowMemberColumns, type MemberRow, type NarrowMemberRow } from '../members/members.queries.js';
+import { narrowMemberSelection, type MemberRow, type NarrowMemberRow } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
@@ -138,13 +138,13 @@ export async function membersInOrder(
   direction: Direction,
   page: Page,
   extendedPath?: string[],
-  narrow = false,
+  narrow?: Parameters<typeof narrowMemberSelection>[0],
 ): Promise<ListedMember[]> {
   const { key, condition } = plainOrder(orderBy, filter.window, extendedPath);
   const backwards = page.keyset?.before ?? false;
   const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
   const idWalk: Direction = key ? (backwards ? 'DESC' : 'ASC') : walk;
-  const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberColumns) : db.select())
+  const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberSelection(narrow)) : db.select())
     .from(members)
     .where(
       and(

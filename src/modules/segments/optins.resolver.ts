@@ -4,6 +4,7 @@ import type { Context } from '../../graphql/context.js';
 import { brandsById } from '../brands/brands.loaders.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { Brand } from '../brands/brands.types.js';
+import { readWithPage, type ReadWithPage } from '../members/members.mapping.js';
 import { Member } from '../members/members.types.js';
 import { optInsByMember } from './optins.loaders.js';
 import * as optins from './optins.service.js';
@@ -47,7 +48,10 @@ export class OptInResolver {
 @Resolver(() => Member)
 export class MemberOptInsResolver {
   @FieldResolver(() => [OptIn], { description: "The member's current opt-ins (to lists that still exist)." })
-  async optins(@Root() member: Member, @Ctx() context: Context): Promise<OptIn[]> {
-    return (await optInsByMember(context).load(member.id)).map(optins.toOptIn);
+  optins(@Root() member: Member & ReadWithPage, @Ctx() context: Context): OptIn[] | Promise<OptIn[]> {
+    // A members listing may have read them with its page (times as text there).
+    const read = member[readWithPage]?.optins;
+    if (read) return read.map((row) => optins.toOptIn({ ...row, optedInAt: new Date(row.optedInAt) }));
+    return optInsByMember(context).load(member.id).then((rows) => rows.map(optins.toOptIn));
   }
 }
