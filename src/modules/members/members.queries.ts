@@ -32,18 +32,54 @@ export type NarrowMemberRow = { [K in keyof typeof narrowMemberColumns]: MemberR
   optins?: (Omit<OptInRow, 'optedInAt'> & { optedInAt: string })[];
 };
 
-/** The select list of a narrow page: the columns, and the JSON of what the page reads with them. */
-export function narrowMemberSelection(options: { services: boolean; optins: boolean }) {
+export interface NarrowPageReads {
+  services: boolean;
+  optins: boolean;
+}
+
+/** `serviceSummariesOfMembers` for the row of `members` being read, as a JSON array. */
+const serviceSummariesJson = `select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
+  from member_services s where s.account_id = members.account_id and s.member_id = members.id`;
+const optInsJson = currentOptInsJson('members.account_id', 'members.id');
+
+/** The select list of a narrow page (Drizzle): the columns, and the JSON of what the page reads with them. */
+export function narrowMemberSelection(reads: NarrowPageReads) {
   return {
     ...narrowMemberColumns,
-    ...(options.services ? { services: sql<ServiceSummaryRow[]>`(${serviceSummariesJson})` } : {}),
-    ...(options.optins ? { optins: sql<NonNullable<NarrowMemberRow['optins']>>`(${currentOptInsJson(members.accountId, members.id)})` } : {}),
+    ...(reads.services ? { services: sql<ServiceSummaryRow[]>`(${sql.raw(serviceSummariesJson)})` } : {}),
+    ...(reads.optins ? { optins: sql<NonNullable<NarrowMemberRow['optins']>>`(${sql.raw(optInsJson)})` } : {}),
   };
 }
 
-/** `serviceSummariesOfMembers` for one member of a page, as a JSON array. */
-const serviceSummariesJson = sql`select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
-  from ${memberServices} s where s.account_id = ${members.accountId} and s.member_id = ${members.id}`;
+const narrowPageTexts = new Map<string, string>();
+
+/**
+ * A narrow page of the account's members by id, without member conditions: the plain listing
+ * (`members(orderBy: ID)`), as a prepared statement. `after` or `before` is an id to page from;
+ * `direction` is the order the rows are read in.
+ */
+export async function narrowMembersById(
+  db: Executor,
+  accountId: number,
+  reads: NarrowPageReads,
+  page: { direction: 'ASC' | 'DESC'; limit: number; offset: number; after?: number; before?: number },
+): Promise<NarrowMemberRow[]> {
+  const from = page.after !== undefined ? 'after' : page.before !== undefined ? 'before' : '';
+  const key = `${reads.services}:${reads.optins}:${page.direction}:${from}`;
+  let text = narrowPageTexts.get(key);
+  if (!text) {
+    text = `select id, email, first_name as "firstName", surname, username
+      ${reads.services ? `, (${serviceSummariesJson}) as services` : ''}
+      ${reads.optins ? `, (${optInsJson}) as optins` : ''}
+      from members where account_id = $1 and merged_into_id is null
+      ${from === 'after' ? 'and id > $4' : from === 'before' ? 'and id < $4' : ''}
+      order by id ${page.direction === 'ASC' ? 'asc' : 'desc'} limit $2 offset $3`;
+    narrowPageTexts.set(key, text);
+  }
+  const params: unknown[] = [accountId, page.limit, page.offset];
+  if (from) params.push(page.after ?? page.before);
+  return preparedRows<NarrowMemberRow>(db, text, params);
+}
 
 const memberByIdText = `select ${memberColumns.sql} from members where account_id = $1 and id = $2`;
 const membersByIdsText = `select ${memberColumns.sql} from members where account_id = $1 and id = any($2::int[])`;

@@ -5,7 +5,7 @@ import { activityDefinitions, activityRecords, brands, members } from '../../db/
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
-import { narrowMemberSelection, type MemberRow, type NarrowMemberRow } from '../members/members.queries.js';
+import { narrowMemberSelection, narrowMembersById, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
@@ -138,12 +138,25 @@ export async function membersInOrder(
   direction: Direction,
   page: Page,
   extendedPath?: string[],
-  narrow?: Parameters<typeof narrowMemberSelection>[0],
+  narrow?: NarrowPageReads,
 ): Promise<ListedMember[]> {
   const { key, condition } = plainOrder(orderBy, filter.window, extendedPath);
   const backwards = page.keyset?.before ?? false;
   const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
   const idWalk: Direction = key ? (backwards ? 'DESC' : 'ASC') : walk;
+  const memberConditions = filter.member();
+  // The plain listing by id without member conditions, narrow: one prepared statement.
+  if (narrow && orderBy === 'ID' && !condition && !memberConditions) {
+    const plain = await narrowMembersById(db, filter.accountId, narrow, {
+      direction: walk,
+      limit: page.limit,
+      offset: page.offset,
+      after: page.keyset && !page.keyset.before ? page.keyset.id : undefined,
+      before: page.keyset?.before ? page.keyset.id : undefined,
+    });
+    if (backwards) plain.reverse();
+    return plain.map((member) => ({ member }));
+  }
   const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberSelection(narrow)) : db.select())
     .from(members)
     .where(
@@ -151,7 +164,7 @@ export async function membersInOrder(
         eq(members.accountId, filter.accountId),
         isNull(members.mergedIntoId),
         condition,
-        filter.member(),
+        memberConditions,
         // Plain orders page by id only (members/all's before and after); others use offsets.
         orderBy === 'ID' && page.keyset ? (page.keyset.before ? sql`${members.id} < ${page.keyset.id}` : sql`${members.id} > ${page.keyset.id}`) : undefined,
       ),

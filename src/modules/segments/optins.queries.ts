@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
@@ -98,15 +98,16 @@ export async function endOptIn(db: Executor, accountId: number, memberId: number
 
 /**
  * Current opt-ins of one member as a JSON array, the same rows as `currentOptInsOf` (opt-in times
- * as text): for a page of members that reads them in its own statement.
+ * as text), as SQL text over the given account and member expressions: for a page of members that
+ * reads them in its own statement.
  */
-export function currentOptInsJson(accountId: SQL | Column, memberId: SQL | Column): SQL {
-  return sql`select coalesce(json_agg(json_build_object('id', o.id, 'memberId', o.member_id, 'kind', o.kind, 'brandId', o.brand_id,
+export function currentOptInsJson(accountId: string, memberId: string): string {
+  return `select coalesce(json_agg(json_build_object('id', o.id, 'memberId', o.member_id, 'kind', o.kind, 'brandId', o.brand_id,
       'segmentId', o.segment_id, 'optedInAt', o.opted_in_at, 'optedOutAt', o.opted_out_at,
       'brandName', b.name, 'segmentName', s.name, 'segmentLabel', s.label) order by o.id), '[]'::json)
-    from ${optins} o
-    left join ${brands} b on b.id = o.brand_id and b.account_id = o.account_id
-    left join ${segments} s on s.id = o.segment_id and s.account_id = o.account_id
+    from optins o
+    left join brands b on b.id = o.brand_id and b.account_id = o.account_id
+    left join segments s on s.id = o.segment_id and s.account_id = o.account_id
     where o.account_id = ${accountId} and o.member_id = ${memberId} and o.opted_out_at is null
       and (o.brand_id is null or b.deleted_at is null) and (o.segment_id is null or s.deleted_at is null)`;
 }
