@@ -3,10 +3,12 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name] [--peer-indexes]
  *
  * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
- * Results go to bench/results/<date>-<scale>.json.
+ * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
+ * PostGraphile's documentation asks for are made in the benchmark database for the run and dropped
+ * after it (bench/indexes.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
 
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10' },
     port: { type: 'string', default: '4390' },
     only: { type: 'string' },
+    'peer-indexes': { type: 'boolean', default: false },
   },
 });
 
@@ -158,6 +162,11 @@ async function main() {
 
   const only = args.only?.split(',');
   const wanted = scenarios(context).filter((scenario) => !only || only.includes(scenario.name));
+  const peerIndexes = Boolean(args['peer-indexes']);
+  if (peerIndexes) {
+    const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
+    await createPeerIndexes(admin).finally(() => admin.end());
+  }
   const gateway = await startGateway();
   const peers: ChildProcess[] = [];
   if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
@@ -195,6 +204,10 @@ async function main() {
   } finally {
     gateway.kill('SIGTERM');
     for (const peer of peers) peer.kill('SIGTERM');
+    if (peerIndexes) {
+      const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
+      await dropPeerIndexes(admin).finally(() => admin.end());
+    }
   }
   const latency = (name: string) => results.find((row) => row.scenario === name)?.latencyMs.p50;
   const ratio = (peer: string) => {
@@ -207,7 +220,7 @@ async function main() {
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), machine, ratios, results }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), peerIndexes, machine, ratios, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 
