@@ -1,7 +1,18 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, separateOperations, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  GraphQLError,
+  getVariableValues,
+  Kind,
+  separateOperations,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type TypeNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from './context.js';
@@ -83,18 +94,53 @@ function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<st
   }
 }
 
+/**
+ * Costs of the operations seen lately. Working a cost out walks the whole document, which for a
+ * small query cost more than running it; the same document costs the same again unless a variable
+ * the estimators read changes. They read page sizes (`first`, `limit`, Int) and `@include`/`@skip`
+ * conditions (Boolean), never an ID or a String, so a cost is kept per document, operation and
+ * the values of its other variables: `member(id: $id)` is priced once, whatever the member.
+ */
+const costCacheSize = 1000;
+
+function costKey(queryHash: string, operationName: string | null, operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
+  const priced: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = namedType(definition.type);
+    if (type !== 'ID' && type !== 'String') priced[definition.variable.name.value] = variables[definition.variable.name.value];
+  }
+  return `${queryHash}:${operationName ?? ''}:${JSON.stringify(priced)}`;
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
+}
+
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
+  const costs = new Map<string, number>();
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operationName, operation }) {
+        async didResolveOperation({ request, document, operationName, operation, queryHash }) {
           if (!operation) return; // Apollo has already refused a document without this operation
           if (operation.operation === 'subscription') {
             throw requestError('Subscriptions are not served: run a query or a mutation.');
           }
-          const query = operationName ? separateOperations(document)[operationName] ?? document : document;
-          const cost = costOf(schema, query, request.variables ?? {});
+          const variables = request.variables ?? {};
+          const key = costKey(queryHash, operationName, operation, variables);
+          let cost = costs.get(key);
+          if (cost === undefined) {
+            const query = operationName ? separateOperations(document)[operationName] ?? document : document;
+            cost = costOf(schema, query, variables);
+            costs.set(key, cost);
+            if (costs.size > costCacheSize) costs.delete(costs.keys().next().value!);
+          } else {
+            // The variables are still checked on every request, as working the cost out did: a wrong
+            // or missing variable is the caller's error (the last one found, as the estimator reports it).
+            const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+            if (errors?.length) throw requestError(errors[errors.length - 1].message);
+          }
           if (cost > limits.maxCost) {
             throw new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
           }

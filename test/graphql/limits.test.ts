@@ -50,4 +50,23 @@ describe('GraphQL limits', () => {
     });
     expect(response.json()).toEqual({ data: { application: { id: String(tenant.applicationId) } } });
   });
+
+  it('prices a repeated document again when a page size changes, and checks its variables every time', async () => {
+    const page = 'query ($n: Int!) { members(first: $n, orderBy: ID) { edges { cursor } } }';
+    for (const [n, refused] of [[2, false], [5, true], [2, false], [5, true]] as const) {
+      const { body } = await t.graphql(tenant.apiKey, page, { n });
+      expect(body.errors?.[0]?.message ?? '', `first: ${n}`).toMatch(refused ? /above the limit of 10/ : /^$/);
+    }
+    const lookup = 'query ($id: ID!) { member(lookup: { id: $id }) { id } }';
+    const post = (variables: Record<string, unknown>) =>
+      t.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: { query: lookup, variables } });
+    const first = await post({ id: null }); // priced afresh: the estimator finds the wrong variable
+    await post({ id: '1' }); // now priced and kept
+    const again = await post({ id: null }); // the kept price, the variables checked again
+    expect(again.statusCode).toBe(400);
+    expect(again.statusCode).toBe(first.statusCode);
+    const body = (response: typeof first) => ({ ...response.json(), errors: response.json().errors.map(({ extensions: { requestId: _id, ...rest }, ...error }: any) => ({ ...error, extensions: rest })) });
+    expect(body(again)).toEqual(body(first));
+    expect(again.json().errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', aeCode: 4 });
+  });
 });
