@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { columnsOf, preparedRows } from '../../db/statements.js';
+import { preparedRows } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members } from '../../db/schema/index.js';
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
@@ -268,37 +268,14 @@ export async function membersAhead(db: Executor, filter: CompiledFilter, window:
   return row.count;
 }
 
-const lastRecordColumns = columnsOf(activityRecords, { alias: 'r', prefix: 'r_' });
-const lastDefinitionColumns = columnsOf(activityDefinitions, { alias: 'd', prefix: 'd_' });
-const lastRecordsText = `
-  select ${lastRecordColumns.sql}, ${lastDefinitionColumns.sql}
-  from unnest($2::int[]) as page(member_id)
-  join lateral (
-    select id from activity_records
-    where account_id = $1 and member_id = page.member_id and completed_at >= $3::timestamptz and completed_at < $4::timestamptz
-      and not one_time and ($5::int = 0 or brand_id = $5)
-    order by completed_at desc, id desc limit 1
-  ) latest on true
-  join activity_records r on r.id = latest.id
-  join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id`;
-
 /**
  * Each member's latest record in the window under the filter's activity conditions, with its
  * definition. One index probe per member (newest first through (account, member, completed_at)),
  * whatever their number of records: a busy member may have tens of thousands in six months.
  */
 export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]): Promise<{ record: RecordRow; definition: DefinitionRow }[]> {
-  // The usual case (at most a brand, as the kept totals count) is one prepared statement read without Drizzle's mapping.
-  if (filter.totalsBrandId !== undefined) {
-    const rows = await preparedRows<Record<string, unknown>>(db, lastRecordsText, [
-      filter.accountId,
-      memberIds,
-      window.start.toISOString(),
-      window.end.toISOString(),
-      filter.totalsBrandId,
-    ]);
-    return rows.map((row) => ({ record: lastRecordColumns.pick(row), definition: lastDefinitionColumns.pick(row) }));
-  }
+  // Not a prepared statement: its generic plan, once PostgreSQL switched to it, read every record of
+  // a busy member's window (a month: 10 s stalls at 10 connections on the large data set).
   const ids = memberIds.length ? memberIds : [0];
   const latest = db
     .select({ id: activityRecords.id })
