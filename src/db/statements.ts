@@ -44,6 +44,8 @@ export interface ColumnList<Row> {
   read(rows: Record<string, unknown>[]): Row[];
   /** This table's part of a joined row whose columns carry `prefix`, converted as `read` does. */
   pick(row: Record<string, unknown>): Row;
+  /** `json_build_object('firstName', <alias>."first_name", …)`: a row as a JSON object, whose objects `read` reads. */
+  jsonObject(alias: string): string;
 }
 
 /**
@@ -83,6 +85,7 @@ export function columnsOf<T extends Table, K extends keyof T['$inferSelect'] & s
   };
   return {
     sql: parts.join(', '),
+    jsonObject: (alias) => `json_build_object(${keys.map((key) => `'${key}', ${alias}."${all[key].name}"`).join(', ')})`,
     read(rows) {
       if (dates.length || bigints.length) for (const row of rows) convert(row, prefix, prefix);
       return rows as Pick<T['$inferSelect'], K>[];

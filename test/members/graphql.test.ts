@@ -190,22 +190,37 @@ describe('SQL round trips', () => {
     }
   });
 
-  it('member show reads the member once, and domains only when services ask for them', async () => {
+  it('member show reads the member, its services, their domains and its opt-ins in one statement, and only what is asked for', async () => {
     const { member } = await register();
     await roundTrips(app, { url: '/graphql', query: '{ application { id } }' });
-    const show = await roundTrips(app, {
-      url: '/graphql',
-      query: 'query ($id: ID!) { member(lookup: { id: $id }) { id email accessToken services { id network token domains } } }',
-      variables: { id: member.id },
+    const brand = await insertBrand(t, app, `Show Brand ${member.id}`);
+    await t.graphql(app.apiKey, 'mutation($input: OptInInput!) { optIn(input: $input) { id } }', { input: { memberId: member.id, brandId: String(brand) } });
+    const whole = 'id email accessToken services { id network token lastUpdated domains } domains { domain registered } optins { kind name optedInAt }';
+    const show = await roundTrips(app, { url: '/graphql', query: `query ($id: ID!) { member(lookup: { id: $id }) { ${whole} } }`, variables: { id: member.id } });
+    expect(show.body.data.member).toMatchObject({
+      id: member.id,
+      accessToken: member.accessToken,
+      services: [{ network: 'email', token: null, domains: ['API'] }],
+      domains: [{ domain: 'API', registered: true }],
+      optins: [{ kind: 'BRAND', name: `Show Brand ${member.id}` }],
     });
-    expect(show.body.data.member).toMatchObject({ id: member.id, accessToken: member.accessToken, services: [{ network: 'email', token: null, domains: ['API'] }] });
-    // the member (its row serves accessToken too), the services, their domains
-    expect(show.count).toBe(3);
+    // the member with its services, their domains and its opt-ins (the row serves accessToken too)
+    expect(show.count).toBe(1);
+    // the same answers through the loaders: a lookup the statement does not read for (by email), and a refresh
+    const byEmail = await roundTrips(app, { url: '/graphql', query: `query ($email: String!) { member(lookup: { email: $email }) { ${whole} } }`, variables: { email: show.body.data.member.email } });
+    expect(byEmail.body.data.member).toEqual(show.body.data.member);
+    expect(byEmail.count).toBe(4); // the member, its services, the domains (one loader for both fields), its opt-ins
+    const refreshed = await roundTrips(app, { url: '/graphql', query: `query ($id: ID!) { member(lookup: { id: $id }, refresh: true) { ${whole} } }`, variables: { id: member.id } });
+    expect(refreshed.body.data.member).toEqual(show.body.data.member);
     const summary = await roundTrips(app, { url: '/graphql', query: 'query ($id: ID!) { member(lookup: { id: $id }) { id services { network userId } } }', variables: { id: member.id } });
-    expect(summary.count).toBe(2);
-    // REST member show adds the opt-ins
+    expect(summary.body.data.member.services).toEqual([{ network: 'email', userId: show.body.data.member.email }]);
+    expect(summary.count).toBe(1);
+    // REST member show: the same one statement
     const rest = await roundTrips(app, { url: `/v1.1/member/${member.id}` });
     expect(rest.body.data.AccessToken).toBe(member.accessToken);
-    expect(rest.count).toBe(4);
+    expect(rest.body.services[0].Domains).toEqual(['API']);
+    expect(rest.body.optins).toHaveLength(1);
+    expect(rest.count).toBe(1);
   });
+
 });

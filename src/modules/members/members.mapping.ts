@@ -2,22 +2,23 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../graphql/context.js';
 import { selectedFields, selectsOnly } from '../../graphql/selection.js';
 import { formatTimestamp } from '../../lib/time.js';
-import type { DomainRow, MemberRow, NarrowMemberRow, ServiceRow, ServiceSummaryRow } from './members.queries.js';
+import { readOptInsJson, readWith, type DomainRow, type MemberReads, type MemberRow, type MemberRowWith, type NarrowMemberRow, type ReadWith, type ServiceLinkRow, type ServiceSummaryRow } from './members.queries.js';
 import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';
 
 /**
  * A member as GraphQL shows it. From a narrow row (a list page whose selection reads no other
- * field, see `listsNarrowMembers`) only the row's fields: the others are never read.
+ * field, see `listedMemberSelection`) only the row's fields: the others are never read. What the
+ * row's statement read besides (`readWith`) goes with it, for the fields that show it.
  */
-export function toMember(row: MemberRow | NarrowMemberRow): Member {
+export function toMember(row: MemberRowWith | NarrowMemberRow): Member {
   if (!('createdAt' in row)) {
     const { id, email, firstName, surname, username, services, optins } = row;
-    const member: Pick<Member, keyof typeof row & keyof Member> & ReadWithPage = { id, email, firstName, surname, username };
-    if (services || optins) member[readWithPage] = { services, optins };
+    const member: Pick<Member, keyof typeof row & keyof Member> & ReadWithMember = { id, email, firstName, surname, username };
+    if (services || optins) member[readWith] = { serviceSummaries: services, optins: optins && readOptInsJson(optins as unknown as Record<string, unknown>[]) };
     return member as Member;
   }
   const full = row;
-  return {
+  const member: Member & ReadWithMember = {
     id: full.id,
     uuid: full.uuid,
     email: full.email,
@@ -43,13 +44,15 @@ export function toMember(row: MemberRow | NarrowMemberRow): Member {
     updatedAt: full.updatedAt,
     lastLoginAt: full.lastLoginAt,
   };
+  if (full[readWith]) member[readWith] = full[readWith];
+  return member;
 }
 
 /**
  * A linked service as the caller may see it. Network tokens go to API-key callers only (they sent
  * them); a password hash never leaves the server, whoever asks.
  */
-export function toServiceLink(row: ServiceRow, domains: DomainRow[], context: Context): ServiceLink {
+export function toServiceLink(row: ServiceLinkRow, domains: DomainRow[], context: Context): ServiceLink {
   const mayReadTokens = context.caller.kind === 'application';
   const open = (sealed: string | null) => (mayReadTokens && sealed && row.network !== 'email' ? context.identity.cipher.open(sealed) : null);
   const link: ServiceLink = {
@@ -104,11 +107,25 @@ export function listedMemberSelection(info: GraphQLResolveInfo): { services: boo
   };
 }
 
-/** What a listed member's page statement read for it: its services' summaries, its current opt-ins. */
-export const readWithPage = Symbol('read with the page');
+/** A Member carrying what its statement read besides its columns (see `ReadWith`). */
+export interface ReadWithMember {
+  [readWith]?: ReadWith;
+}
 
-export interface ReadWithPage {
-  [readWithPage]?: Pick<NarrowMemberRow, 'services' | 'optins'>;
+/**
+ * What member(id) reads in its own statement, from its selection: the services (summaries when
+ * those are all their selection asks), the domains (of the member, or of its services), the
+ * current opt-ins. Each would otherwise be one more statement through its loader.
+ */
+export function memberReadsOf(info: GraphQLResolveInfo): MemberReads | undefined {
+  const fields = selectedFields(info);
+  const services = fields.has('services');
+  const reads: MemberReads = {
+    services: services ? (selectsOnly(info, serviceSummaryFields, ['services']) ? 'summary' : 'whole') : undefined,
+    domains: fields.has('domains') || (services && selectedFields(info, ['services']).has('domains')),
+    optins: fields.has('optins'),
+  };
+  return reads.services || reads.domains || reads.optins ? reads : undefined;
 }
 
 /** The fields of a service a summary row carries; only for selections that ask no others (see `services`). */

@@ -90,6 +90,70 @@ export type ServiceSummaryRow = ReturnType<typeof serviceSummaryColumns.read>[nu
 const serviceSummariesText = `select ${serviceSummaryColumns.sql} from member_services where account_id = $1 and member_id = any($2::int[]) order by id`;
 const domainsOfMembersText = `select ${domainColumns.sql} from member_domains where account_id = $1 and member_id = any($2::int[]) order by first_visit, domain`;
 
+/** A member's services as the loaders read them, without the password hash (never shown). */
+export type ServiceLinkRow = Omit<ServiceRow, 'passwordHash'>;
+const serviceLinkColumns = columnsOf(memberServices, { except: ['passwordHash'] });
+
+/**
+ * What was read with a member in its own statement, for the fields that would otherwise each load
+ * it (see `MemberReads`): the same rows as the loaders', in the same order.
+ */
+export interface ReadWith {
+  serviceSummaries?: ServiceSummaryRow[];
+  services?: ServiceLinkRow[];
+  domains?: DomainRow[];
+  optins?: OptInRow[];
+}
+
+/** Kept on a member row, and on the Member made from it, when its statement read more than its columns. */
+export const readWith = Symbol('read with the member');
+export type MemberRowWith = MemberRow & { [readWith]?: ReadWith };
+
+/** What member(id) reads in its own statement, as its selection asks: services (summaries or whole), domains, opt-ins. */
+export interface MemberReads {
+  services?: 'summary' | 'whole';
+  domains?: boolean;
+  optins?: boolean;
+}
+
+const serviceLinksJson = `select coalesce(json_agg(${serviceLinkColumns.jsonObject('s')} order by s.id), '[]'::json)
+  from member_services s where s.account_id = members.account_id and s.member_id = members.id`;
+const domainsJson = `select coalesce(json_agg(${domainColumns.jsonObject('d')} order by d.first_visit, d.domain), '[]'::json)
+  from member_domains d where d.account_id = members.account_id and d.member_id = members.id`;
+const memberWithTexts = new Map<string, string>();
+
+function memberWithText(reads: MemberReads): string {
+  const key = `${reads.services ?? ''}:${Boolean(reads.domains)}:${Boolean(reads.optins)}`;
+  let text = memberWithTexts.get(key);
+  if (!text) {
+    text = `select ${memberColumns.sql}
+      ${reads.services === 'summary' ? `, (${serviceSummariesJson}) as "readServiceSummaries"` : ''}
+      ${reads.services === 'whole' ? `, (${serviceLinksJson}) as "readServices"` : ''}
+      ${reads.domains ? `, (${domainsJson}) as "readDomains"` : ''}
+      ${reads.optins ? `, (${optInsJson}) as "readOptins"` : ''}
+      from members where account_id = $1 and id = $2`;
+    memberWithTexts.set(key, text);
+  }
+  return text;
+}
+
+/** Reads the JSON columns of a member's statement into what `readWith` keeps. */
+function readWithOf(row: Record<string, unknown>, reads: MemberReads): ReadWith {
+  const json = (name: string) => (row[name] ?? []) as Record<string, unknown>[];
+  return {
+    serviceSummaries: reads.services === 'summary' ? (json('readServiceSummaries') as ServiceSummaryRow[]) : undefined,
+    services: reads.services === 'whole' ? serviceLinkColumns.read(json('readServices')) : undefined,
+    domains: reads.domains ? domainColumns.read(json('readDomains')) : undefined,
+    optins: reads.optins ? readOptInsJson(json('readOptins')) : undefined,
+  };
+}
+
+/** Opt-ins read as JSON (see `currentOptInsJson`): their opt-in times come as text. */
+export function readOptInsJson(rows: Record<string, unknown>[]): OptInRow[] {
+  for (const row of rows) row.optedInAt = new Date(row.optedInAt as string);
+  return rows as unknown as OptInRow[];
+}
+
 /**
  * How many merge pointers a lookup follows. A merge re-points the members merged earlier straight at
  * the survivor, so one hop is normal; a longer chain (or a cycle, which the locking merges and the
@@ -97,13 +161,23 @@ const domainsOfMembersText = `select ${domainColumns.sql} from member_domains wh
  */
 export const maxMergeHops = 8;
 
-/** A member by id, following merges: the id of a merged member answers as its survivor. */
-export async function findMember(db: Executor, accountId: number, id: number): Promise<MemberRow | undefined> {
+/**
+ * A member by id, following merges: the id of a merged member answers as its survivor. With
+ * `reads`, the same statement reads what the member's fields will ask for (kept under `readWith`).
+ */
+export async function findMember(db: Executor, accountId: number, id: number, reads?: MemberReads): Promise<MemberRowWith | undefined> {
+  const text = reads ? memberWithText(reads) : memberByIdText;
   let next: number | null = id;
   for (let hop = 0; next !== null && hop <= maxMergeHops; hop += 1) {
-    const [row] = memberColumns.read(await preparedRows(db, memberByIdText, [accountId, next]));
+    const [row] = memberColumns.read(await preparedRows(db, text, [accountId, next]));
     if (!row) return undefined;
-    if (row.mergedIntoId === null) return row;
+    if (row.mergedIntoId === null) {
+      if (!reads) return row;
+      const read = readWithOf(row as Record<string, unknown>, reads);
+      // The JSON columns are not the member's own.
+      for (const name of ['readServiceSummaries', 'readServices', 'readDomains', 'readOptins']) delete (row as Record<string, unknown>)[name];
+      return Object.assign(row, { [readWith]: read });
+    }
     next = row.mergedIntoId;
   }
   return undefined;

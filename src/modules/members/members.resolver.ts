@@ -6,10 +6,10 @@ import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { selectedFields, selectsOnly } from '../../graphql/selection.js';
 import { domainsByMember, memberRowsById, serviceSummariesByMember, servicesByMember } from './members.loaders.js';
-import { extendedNode, memberDomainsOf, pickFields, readWithPage, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithPage } from './members.mapping.js';
+import { extendedNode, memberDomainsOf, memberReadsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
-import { findMember } from './members.queries.js';
+import { findMember, readWith } from './members.queries.js';
 import { refreshMemberSegments } from '../segments/segment-membership.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import {
@@ -66,9 +66,12 @@ export class MemberResolver {
     @Ctx() context: Context,
     @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
     @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Member> {
     const caller = applicationCaller(context);
-    const row = await members.lookupMember(context.database.db, caller.accountId, lookup);
+    // What the fields ask for (services, domains, opt-ins) is read with the member, unless a refresh
+    // may change the opt-ins after it is read.
+    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
     if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
     // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
     memberRowsById(context).prime(row.id, row);
@@ -179,25 +182,29 @@ export class MemberResolver {
   }
 
   @FieldResolver(() => [ServiceLink])
-  services(@Root() member: Member & ReadWithPage, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): ServiceLink[] | Promise<ServiceLink[]> {
-    // A page asking for network, user id and validity reads those columns only (with the page, when
-    // it is a members listing); domains only when asked for.
+  services(@Root() member: Member & ReadWithMember, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): ServiceLink[] | Promise<ServiceLink[]> {
+    // Asking for network, user id and validity reads those columns only; domains only when asked
+    // for. Read with the member (member(id), a members listing) when its statement read them.
     if (selectsOnly(info, serviceSummaryFields)) {
-      const read = member[readWithPage]?.services;
+      const read = member[readWith]?.serviceSummaries;
       if (read) return read.map(toServiceSummary);
       return serviceSummariesByMember(context).load(member.id).then((rows) => rows.map(toServiceSummary));
     }
     return this.serviceLinks(member, context, selectedFields(info).has('domains'));
   }
 
-  private async serviceLinks(member: Member, context: Context, withDomains: boolean): Promise<ServiceLink[]> {
-    const [rows, domains] = await Promise.all([servicesByMember(context).load(member.id), withDomains ? domainsByMember(context).load(member.id) : []]);
+  private async serviceLinks(member: Member & ReadWithMember, context: Context, withDomains: boolean): Promise<ServiceLink[]> {
+    const read = member[readWith];
+    const [rows, domains] = await Promise.all([
+      read?.services ?? servicesByMember(context).load(member.id),
+      withDomains ? (read?.domains ?? domainsByMember(context).load(member.id)) : [],
+    ]);
     return rows.map((row) => toServiceLink(row, domains, context));
   }
 
   @FieldResolver(() => [MemberDomain], { description: 'Websites the member registered on or signed in from.' })
-  async domains(@Root() member: Member, @Ctx() context: Context): Promise<MemberDomain[]> {
-    return memberDomainsOf(await domainsByMember(context).load(member.id));
+  async domains(@Root() member: Member & ReadWithMember, @Ctx() context: Context): Promise<MemberDomain[]> {
+    return memberDomainsOf(member[readWith]?.domains ?? (await domainsByMember(context).load(member.id)));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })

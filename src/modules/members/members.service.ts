@@ -53,8 +53,8 @@ export interface MemberResult {
 /** Registrations and logins through the API, without a website, are recorded under this domain. */
 const apiDomain = 'API';
 
-export async function requireMember(db: Executor, accountId: number, id: number): Promise<MemberRow> {
-  const member = await q.findMember(db, accountId, id);
+export async function requireMember(db: Executor, accountId: number, id: number, reads?: q.MemberReads): Promise<q.MemberRowWith> {
+  const member = await q.findMember(db, accountId, id, reads);
   if (!member) throw notFound('Member');
   return member;
 }
@@ -348,12 +348,15 @@ export async function refreshServiceTokens(scope: MemberScope, id: number, netwo
   }
 }
 
-/** Finds a member by exactly one of: id, email, verified email, partner code + id, network + username. */
-export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput): Promise<MemberRow> {
+/**
+ * Finds a member by exactly one of: id, email, verified email, partner code + id, network + username.
+ * By id, `reads` names what the member's statement reads besides the row (see `MemberReads`).
+ */
+export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput, reads?: q.MemberReads): Promise<q.MemberRowWith> {
   if (lookup.id !== undefined && lookup.id !== null && lookup.id !== '0') {
     const id = Number(lookup.id);
     if (!isId(id)) throw invalidParameter('id', 'expected a member id');
-    return requireMember(db, accountId, id);
+    return requireMember(db, accountId, id, reads);
   }
   let found: MemberRow | undefined;
   if (lookup.email) {

@@ -4,7 +4,8 @@ import type { Context } from '../../graphql/context.js';
 import { brandsById } from '../brands/brands.loaders.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { Brand } from '../brands/brands.types.js';
-import { readWithPage, type ReadWithPage } from '../members/members.mapping.js';
+import type { ReadWithMember } from '../members/members.mapping.js';
+import { readWith } from '../members/members.queries.js';
 import { Member } from '../members/members.types.js';
 import { optInsByMember } from './optins.loaders.js';
 import * as optins from './optins.service.js';
@@ -48,10 +49,10 @@ export class OptInResolver {
 @Resolver(() => Member)
 export class MemberOptInsResolver {
   @FieldResolver(() => [OptIn], { description: "The member's current opt-ins (to lists that still exist)." })
-  optins(@Root() member: Member & ReadWithPage, @Ctx() context: Context): OptIn[] | Promise<OptIn[]> {
-    // A members listing may have read them with its page (times as text there).
-    const read = member[readWithPage]?.optins;
-    if (read) return read.map((row) => optins.toOptIn({ ...row, optedInAt: new Date(row.optedInAt) }));
+  optins(@Root() member: Member & ReadWithMember, @Ctx() context: Context): OptIn[] | Promise<OptIn[]> {
+    // member(id) or a members listing may have read them with the member.
+    const read = member[readWith]?.optins;
+    if (read) return read.map(optins.toOptIn);
     return optInsByMember(context).load(member.id).then((rows) => rows.map(optins.toOptIn));
   }
 }
