@@ -166,6 +166,26 @@ async function expectGroupsExact() {
   expect(normal(kept)).toEqual(normal(brute));
 }
 
+/**
+ * Every standard window and brand, with the window resolved, a check that the kept structures serve
+ * it, and the brute force's condition on raw records `r` in it (repeatable, of the brand, in the window).
+ */
+async function forEachKeptReportCase(
+  check: (c: { period: (typeof standardWindows)[number]['period']; brandId: number; window: WindowInput; resolved: ReturnType<typeof resolveWindow>; inWindow: SQL }) => Promise<void>,
+) {
+  for (const { period } of standardWindows) {
+    for (const brandId of brandIds) {
+      const window = { period } as WindowInput;
+      const resolved = resolveWindow(window, listingWindow);
+      const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
+      expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+      const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
+        and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
+      await check({ period, brandId, window, resolved, inWindow });
+    }
+  }
+}
+
 describe('kept totals of the standard windows', () => {
   it('grow to their windows in steps, then move with time, matching the records throughout', async () => {
     const start = new Date(Date.now() - 3 * day);
@@ -294,18 +314,10 @@ describe('kept totals of the standard windows', () => {
         members(window: $window) { activeMembers inactiveMembers totalMembers }
       }
     }`;
-    for (const { period } of standardWindows) {
-      for (const brandId of brandIds) {
-        const window = { period } as WindowInput;
-        const resolved = resolveWindow(window, listingWindow);
-        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
-        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+    await forEachKeptReportCase(async ({ period, brandId, window, inWindow }) => {
         const { body } = await t.graphql(tenant.apiKey, reports, { brandId: String(brandId), window });
         expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-        const active = sql`select r.member_id, count(*)::int as records from activity_records r
-          where r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
-            and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz
-          group by r.member_id`;
+        const active = sql`select r.member_id, count(*)::int as records from activity_records r where ${inWindow} group by r.member_id`;
         const by = (bucket: SQL) => executeRows<{ bucket: string | null; members: number; records: number }>(t.database.db, sql`
           select ${bucket} as bucket, count(*)::int as members, sum(a.records)::int as records
           from (${active}) a join members m on m.account_id = ${tenant.accountId} and m.id = a.member_id
@@ -331,8 +343,7 @@ describe('kept totals of the standard windows', () => {
           join members m on m.account_id = ${tenant.accountId} and m.id = b.member_id and m.merged_into_id is null`);
         const activeMembers = countries.reduce((total, row) => total + Number(row.members), 0);
         expect(stats.members, label).toEqual({ activeMembers, inactiveMembers: Number(brandMembers.total) - activeMembers, totalMembers: Number(brandMembers.total) });
-      }
-    }
+    });
   });
 });
 
@@ -344,14 +355,7 @@ describe('the activity report from the kept activity groups', () => {
       }
     }`;
     const keys = { ACTIVITY: sql`r.activity_id::text`, TYPE: sql`d.type`, SERVICE: sql`r.service` };
-    for (const { period } of standardWindows) {
-      for (const brandId of brandIds) {
-        const window = { period } as WindowInput;
-        const resolved = resolveWindow(window, listingWindow);
-        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
-        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
-        const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
-          and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
+    await forEachKeptReportCase(async ({ period, brandId, window, inWindow }) => {
         for (const [groupBy, key] of Object.entries(keys)) {
           const groups = await executeRows<{ key: string | null; count: number; members: number; name: string; type: string; service: string | null }>(
             t.database.db,
@@ -387,8 +391,7 @@ describe('the activity report from the kept activity groups', () => {
             });
           }
         }
-      }
-    }
+    });
   });
 });
 
@@ -415,14 +418,7 @@ describe('the timeline report from kept days', () => {
 
   /** Every standard window and brand: the report against the raw records of the window. */
   async function expectTimelinesExact() {
-    for (const { period } of standardWindows) {
-      for (const brandId of brandIds) {
-        const window = { period } as WindowInput;
-        const resolved = resolveWindow(window, listingWindow);
-        const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
-        expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
-        const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
-          and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
+    await forEachKeptReportCase(async ({ period, brandId, window, resolved, inWindow }) => {
         const rows = await executeRows<{ service: string | null; day: string | null; count: number; members: number }>(
           t.database.db,
           sql`select r.service, ((r.completed_at at time zone 'UTC')::date)::text as day, count(*)::int as count, count(distinct r.member_id)::int as members
@@ -436,8 +432,7 @@ describe('the timeline report from kept days', () => {
         const { body } = await t.graphql(tenant.apiKey, timeline, { brandId: String(brandId), window });
         expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
         expect(body.data.brandStats.timeline, JSON.stringify({ period, brandId })).toEqual(expected);
-      }
-    }
+    });
   }
 
   const staleDays = () =>

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
-import { activityDefinitions, scoreWindowActivityTotals, scoreWindowGroups } from '../../db/schema/index.js';
+import { activityDefinitions, scoreWindowActivityTotals } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { addToGroups } from './score-window-groups.queries.js';
+import { addToGroups, groupsCorrectedBy } from './score-window-groups.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 import type { TotalsScope } from './score-windows.queries.js';
 
@@ -188,7 +188,6 @@ export async function activityGroupCounts(
   dimension: ActivityDimension,
 ): Promise<ActivityGroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('activity groups are kept per brand, for every member');
-  const g = scoreWindowGroups;
   const rows = await executeRows<{ key: string | null; members: number; activity_count: number }>(
     db,
     sql`with corrections as (${corrections}),
@@ -199,13 +198,7 @@ export async function activityGroupCounts(
       where k.dimension = ${dimension}
       group by r.member_id, k.key
     ),
-    counted as (
-      select ${g.key} as key, ${g.members} as members, ${g.activityCount} as activity_count from ${g}
-      where ${g.accountId} = ${scope.accountId} and ${g.windowId} = ${scope.windowId} and ${g.brandId} = ${scope.brandId}
-        and ${g.dimension} = ${dimension}
-      union all
-      select key, (live > 0)::int - (kept > 0)::int, live - kept from edges
-    )
+    counted as (${groupsCorrectedBy(scope, dimension, sql`edges`)})
     select nullif(key, '') as key, sum(members)::int as members, sum(activity_count)::int as activity_count
     from counted group by key having sum(members) > 0
     -- The rollup's report order: most records first, then by key as text.

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import { members, scoreWindowGroups, scoreWindowTotals } from '../../db/schema/index.js';
+import type { TotalsScope } from './score-windows.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 
 /**
@@ -105,4 +106,19 @@ export async function regroupMember(tx: Transaction, accountId: number, memberId
       group by 1, 2, 3, 4`,
     ),
   );
+}
+
+/**
+ * The kept groups of one dimension for a scope, corrected by `edges` (a relation of key, kept, live:
+ * per edge member and group, their records in the totals and in the requested window): rows of
+ * (key, members, activity_count) to be summed per key. A member enters a group's count when active
+ * in the window and leaves it when active only in the totals.
+ */
+export function groupsCorrectedBy(scope: TotalsScope, dimension: string, edges: SQL): SQL {
+  const g = scoreWindowGroups;
+  return sql`select ${g.key} as key, ${g.members} as members, ${g.activityCount} as activity_count from ${g}
+      where ${g.accountId} = ${scope.accountId} and ${g.windowId} = ${scope.windowId} and ${g.brandId} = ${scope.brandId}
+        and ${g.dimension} = ${dimension}
+      union all
+      select key, (live > 0)::int - (kept > 0)::int, live - kept from ${edges}`;
 }

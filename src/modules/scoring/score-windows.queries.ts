@@ -1,11 +1,11 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
-import { activityRecords, members, scoreWindowCounts, scoreWindowGroups, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
+import { activityRecords, members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
 import type { MemberRow } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
-import { buildGroups, groupKeys, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
+import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, buildActivityTotals, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 
@@ -449,7 +449,6 @@ export async function groupCounts(
   bucket: (key: SQL) => SQL = (key) => key,
 ): Promise<GroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('groups are kept per brand, for every member');
-  const g = scoreWindowGroups;
   const rows = await executeRows<{ key: string | null; members: number; activity_count: number }>(
     db,
     sql`with corrections as (${corrections(scope, window)}),
@@ -462,13 +461,7 @@ export async function groupCounts(
       left join lateral ${keptTotal(scope)} on true
       where k.dimension = ${dimension}
     ),
-    counted as (
-      select ${g.key} as key, ${g.members} as members, ${g.activityCount} as activity_count from ${g}
-      where ${g.accountId} = ${scope.accountId} and ${g.windowId} = ${scope.windowId} and ${g.brandId} = ${scope.brandId}
-        and ${g.dimension} = ${dimension}
-      union all
-      select key, (live > 0)::int - (kept > 0)::int, live - kept from edges
-    )
+    counted as (${groupsCorrectedBy(scope, dimension, sql`edges`)})
     select ${bucket(sql`nullif(key, '')`)} as key, sum(members)::int as members, sum(activity_count)::int as activity_count
     from counted group by 1 having sum(members) > 0 order by 1`,
   );
