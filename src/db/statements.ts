@@ -38,31 +38,27 @@ export async function preparedRows<T>(db: Executor, text: string, params: unknow
 
 /** A select list of some of a table's columns, named as Drizzle names them, and how to read its rows. */
 export interface ColumnList<Row> {
-  /** `"first_name" as "firstName", …` (with `prefix`, `"first_name" as "m_firstName"`), for the statement's text. */
+  /** `"first_name" as "firstName", …`, for the statement's text. */
   sql: string;
   /** Timestamps (text from the driver) become Dates and 53-bit bigints numbers, in place; everything else is as read. */
   read(rows: Record<string, unknown>[]): Row[];
-  /** This table's part of a joined row whose columns carry `prefix`, converted as `read` does. */
-  pick(row: Record<string, unknown>): Row;
   /** `json_build_object('firstName', <alias>."first_name", …)`: a row as a JSON object, whose objects `read` reads. */
   jsonObject(alias: string): string;
 }
 
 /**
- * The select list of a table's columns (all, or the named ones), qualified by `alias` when given.
+ * The select list of a table's columns (all, the named ones, or all but the named ones).
  * Only column kinds the driver already reads as Drizzle would (text, numbers, booleans, JSON,
  * dates as text) and timestamps are accepted; anything else throws at start.
  */
 export function columnsOf<T extends Table, K extends keyof T['$inferSelect'] & string = keyof T['$inferSelect'] & string>(
   table: T,
-  options: { only?: readonly K[]; except?: readonly (keyof T['$inferSelect'] & string)[]; alias?: string; prefix?: string } = {},
+  options: { only?: readonly K[]; except?: readonly (keyof T['$inferSelect'] & string)[] } = {},
 ): ColumnList<Pick<T['$inferSelect'], K>> {
   const all = getTableColumns(table) as Record<string, { name: string; dataType: string; columnType: string }>;
   const keys = (options.only ?? Object.keys(all)).filter((key) => !options.except?.includes(key as never));
   const dates: string[] = [];
   const bigints: string[] = [];
-  const qualifier = options.alias ? `${options.alias}.` : '';
-  const prefix = options.prefix ?? '';
   const parts = keys.map((key) => {
     const column = all[key];
     if (!column) throw new Error(`no column ${key}`);
@@ -71,30 +67,24 @@ export function columnsOf<T extends Table, K extends keyof T['$inferSelect'] & s
     else if (!['string', 'number', 'boolean', 'json'].includes(column.dataType)) {
       throw new Error(`column ${column.name} (${column.columnType}) is not read by hand-written statements`);
     }
-    return `${qualifier}"${column.name}" as "${prefix}${key}"`;
+    return `"${column.name}" as "${key}"`;
   });
-  const convert = (row: Record<string, unknown>, from: string, to: string) => {
+  const convert = (row: Record<string, unknown>) => {
     for (const key of dates) {
-      const value = row[from + key];
-      row[to + key] = value === null || value instanceof Date ? value : new Date(value as string);
+      const value = row[key];
+      if (value !== null && value !== undefined && !(value instanceof Date)) row[key] = new Date(value as string);
     }
     for (const key of bigints) {
-      const value = row[from + key];
-      row[to + key] = value === null ? null : Number(value);
+      const value = row[key];
+      if (value !== null && value !== undefined) row[key] = Number(value);
     }
   };
   return {
     sql: parts.join(', '),
     jsonObject: (alias) => `json_build_object(${keys.map((key) => `'${key}', ${alias}."${all[key].name}"`).join(', ')})`,
     read(rows) {
-      if (dates.length || bigints.length) for (const row of rows) convert(row, prefix, prefix);
+      if (dates.length || bigints.length) for (const row of rows) convert(row);
       return rows as Pick<T['$inferSelect'], K>[];
-    },
-    pick(row) {
-      const picked: Record<string, unknown> = {};
-      for (const key of keys) picked[key] = row[prefix + key];
-      convert(picked, '', '');
-      return picked as Pick<T['$inferSelect'], K>;
     },
   };
 }
