@@ -1,3 +1,4 @@
+import { encodeCursor } from '../../graphql/connection.js';
 import type { DefinitionRow, RecordRow } from './activities.queries.js';
 import type { Activity, ActivityRecord } from './activities.types.js';
 
@@ -35,5 +36,23 @@ export function toActivityRecord(row: RecordRow): ActivityRecord {
       : null,
     completedAt: row.completedAt,
     recordedAt: row.recordedAt,
+  };
+}
+
+/**
+ * A page of records as a connection whose cursors are positions in the list: `rows` were read from
+ * `start` with one row more than `limit`, which tells whether another page follows.
+ */
+export function recordPage(rows: readonly RecordRow[], limit: number, start: number, totalCount: () => Promise<number>) {
+  const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > limit,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount,
   };
 }

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
+import { decodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
@@ -8,7 +8,7 @@ import { listingWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { scopeFor } from '../scoring/scoring.scope.js';
 import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
-import { toActivityRecord } from './activities.mapping.js';
+import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o);
@@ -38,17 +38,7 @@ export class FeedResolver {
     const selection = { keyword: keyword?.trim() || undefined, allMemberActions, orderByRecorded };
     const db = context.database.db;
     const rows = await feedRecords(db, scope.filter, scope.window, { ...selection, direction: sort, limit: limit + 1, offset: start });
-    const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
-    return {
-      edges,
-      pageInfo: {
-        hasNextPage: rows.length > limit,
-        hasPreviousPage: start > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-      totalCount: () => countFeedRecords(db, scope.filter, scope.window, selection),
-    };
+    return recordPage(rows, limit, start, () => countFeedRecords(db, scope.filter, scope.window, selection));
   }
 }
 

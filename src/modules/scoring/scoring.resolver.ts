@@ -1,13 +1,13 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { decodeCursor, encodeCursor, maxOffset, pageSize } from '../../graphql/connection.js';
+import { decodeCursor, maxOffset, pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { toActivityRecord } from '../activities/activities.mapping.js';
+import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
 import { brandSummaryById } from '../activities/activities.loaders.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
@@ -107,17 +107,7 @@ export class ScoringResolver {
     const scope = await this.scope(member, context, filter, window);
     // One more record than the page tells whether another page follows.
     const rows = await recordPageLoader(context, scope, { limit: limit + 1, offset: start }).load(member.id);
-    const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
-    return {
-      edges,
-      pageInfo: {
-        hasNextPage: rows.length > limit,
-        hasPreviousPage: start > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: edges.at(-1)?.cursor ?? null,
-      },
-      totalCount: () => recordCountLoader(context, scope).load(member.id),
-    };
+    return recordPage(rows, limit, start, () => recordCountLoader(context, scope).load(member.id));
   }
 
   private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
