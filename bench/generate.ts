@@ -25,6 +25,7 @@ import { createTokenCipher } from '../src/modules/identity/token-cipher.js';
 import { openDatabase } from '../src/db/client.js';
 import { createApplication } from '../src/modules/tenancy/tenancy.service.js';
 import { buildWindows } from '../src/modules/scoring/score-windows.worker.js';
+import { buildBrandMembers } from '../src/modules/brands/brand-members.queries.js';
 import { benchDefaults, scales, type ScaleName } from './settings.js';
 import { createRandom } from './random.js';
 import { checkIndexes, dropIndexes, restoreIndex, secondaryIndexes } from './indexes.js';
@@ -336,14 +337,22 @@ async function main() {
       const [row] = await sql`select pg_total_relation_size('score_window_totals') as bytes`;
       return `totals ${grouped(Number(row.bytes) / 2 ** 20)} MB written`;
     };
-    const totalsRows = await progress.phase('score windows', { detail: totalsWritten }, async () => {
-      await buildWindows(handle.db, accountId, windowsEnd);
-      // The ranking index, dropped with the others, is built once over the finished table.
-      for (const index of byTable('score_window_totals')) await restoreIndex(sql, index);
-      const [row] = await sql`select count(*)::int as rows from score_window_totals where account_id = ${accountId}`;
-      return row.rows as number;
+    // Beside them, on the other core, the brands' members (their triggers were off for the load).
+    const brandMembers = { rows: 0 };
+    const totalsRows = await progress.phase('score windows + brand members', { detail: totalsWritten }, async () => {
+      const [totals] = await Promise.all([
+        (async () => {
+          await buildWindows(handle.db, accountId, windowsEnd);
+          // The ranking index, dropped with the others, is built once over the finished table.
+          for (const index of byTable('score_window_totals')) await restoreIndex(sql, index);
+          const [row] = await sql`select count(*)::int as rows from score_window_totals where account_id = ${accountId}`;
+          return row.rows as number;
+        })(),
+        buildBrandMembers(handle.db, accountId).then((count) => (brandMembers.rows = count)),
+      ]);
+      return totals;
     });
-    rows += totalsRows;
+    rows += totalsRows + brandMembers.rows;
     restored = true;
     await checkIndexes(sql, bulkTables, saved);
 

@@ -91,3 +91,35 @@ export const optins = pgTable('optins', {
   // Both times come from the database's clock; an opt-out never precedes its opt-in.
   check('optins_opted_out_after_opted_in', sql`${t.optedOutAt} >= ${t.optedInAt}`),
 ]);
+
+/**
+ * A brand's members: members opted into it now, or with a daily rollup row on it (active on it at
+ * any time). Kept by triggers on `member_activity_daily` and `optins` (migration
+ * `0017_brand_members_triggers`): a new pair is added in the transaction that makes it, and a pair
+ * that may have ended (a rollup row or an opt-in gone) is queued in `brand_member_rechecks`, which
+ * readers correct for and the score windows worker settles. So the set is always a superset of the
+ * brand's members, and exactly them once the queue is empty. No foreign key to `members`: a deleted
+ * member leaves through the triggers (its rollup rows and opt-ins cascade), so the counts follow.
+ */
+export const brandMembers = pgTable('brand_members', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.brandId, t.memberId] })]);
+
+/**
+ * How many rows `brand_members` holds per brand, as deltas: each change adds a row (no hot row for
+ * concurrent recordings to queue on), and the worker sums them back into one row per brand.
+ */
+export const brandMemberCounts = pgTable('brand_member_counts', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  members: integer('members').notNull(),
+}, (t) => [index('brand_member_counts_account_brand_idx').on(t.accountId, t.brandId)]);
+
+/** Pairs of `brand_members` that may no longer hold: a rollup row or an opt-in of theirs went away. */
+export const brandMemberRechecks = pgTable('brand_member_rechecks', {
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.accountId, t.brandId, t.memberId] })]);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
+import { accountsToSettle, settleBrandMembers } from '../brands/brand-members.queries.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { accountsToCover, buildTotals, coveredWindows, foldSpans, saveCoverage } from './score-windows.queries.js';
@@ -114,6 +115,9 @@ export class ScoreWindowsWorker {
     for (const accountId of await accountsToCover(this.db)) {
       while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until)));
       while (!this.passes.stopped && !(await keepTimelineDaysStep(this.db, accountId, until)));
+    }
+    for (const accountId of await accountsToSettle(this.db)) {
+      if (!this.passes.stopped) await settleBrandMembers(this.db, accountId);
     }
   }
 }

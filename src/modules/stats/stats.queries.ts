@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { union } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { activityDefinitions, memberActivityDaily, members, optins, segmentMembers, segments } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
@@ -106,21 +105,6 @@ export function locationTotals(db: Executor, filter: CompiledFilter, window: Res
     .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, counted.memberId)))
     .where(filter.member())
     .groupBy(sql`grouping sets ((upper(${members.country})), ())`);
-}
-
-/** A brand's members under the filter's member conditions: opted into it now, or active on it at any time. */
-export async function brandMemberCount(db: Executor, filter: CompiledFilter, brandId: number): Promise<number> {
-  const { accountId } = filter;
-  const brandMembers = union(
-    db.select({ memberId: optins.memberId }).from(optins).where(and(eq(optins.accountId, accountId), eq(optins.brandId, brandId), isNull(optins.optedOutAt))),
-    db.select({ memberId: memberActivityDaily.memberId }).from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, accountId), eq(memberActivityDaily.brandId, brandId))),
-  ).as('brand_members');
-  const [row] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(brandMembers)
-    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, brandMembers.memberId)))
-    .where(and(isNull(members.mergedIntoId), filter.member()));
-  return row.total;
 }
 
 /** Distinct members active in the window under the filter (on the filter's brand: all of them its members). */

@@ -8,6 +8,7 @@ import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { brandSummaryById, definitionById } from '../activities/activities.loaders.js';
+import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
 import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
@@ -145,8 +146,9 @@ export class BrandStatsResolver {
     const scope = await brandScope(context, root, filter, window);
     const db = context.database.read;
     const plan = await keptGroupsPlan(context, scope);
+    // Without member conditions the brand's kept count answers; with them, its kept pairs are filtered.
     const [total, active] = await Promise.all([
-      q.brandMemberCount(db, scope.filter, root.brandId),
+      scope.filter.member() ? brandMemberCountWhere(db, scope.filter, root.brandId) : brandMemberTotal(db, scope.filter.accountId, root.brandId),
       plan ? countFromTotals(db, plan) : q.activeMemberCount(db, scope.filter, scope.window),
     ]);
     return { activeMembers: active, inactiveMembers: total - active, totalMembers: total };

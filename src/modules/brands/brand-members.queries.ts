@@ -1,0 +1,120 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
+import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
+import type { CompiledFilter } from '../../filters/compile.js';
+
+/**
+ * A brand's members: opted into it now, or active on it at any time (a daily rollup row on it).
+ * `brand_members` keeps them (see src/db/schema/catalogue.ts and the triggers of migration
+ * `0017_brand_members_triggers`): new pairs are added as they appear, pairs that may have ended are
+ * queued for a recheck. So the kept set holds every member of the brand, and possibly some queued
+ * pairs that no longer hold; readers leave those out, and `settleBrandMembers` removes them.
+ */
+
+/** Whether the pair in `alias` still holds: a rollup row on the brand, or a current opt-in to it. */
+const stillMember = (alias: string): SQL => {
+  const pair = sql.raw(alias);
+  return sql`(exists (select 1 from ${memberActivityDaily} d where d.account_id = ${pair}.account_id and d.member_id = ${pair}.member_id and d.brand_id = ${pair}.brand_id)
+    or exists (select 1 from ${optins} o where o.account_id = ${pair}.account_id and o.brand_id = ${pair}.brand_id and o.member_id = ${pair}.member_id and o.opted_out_at is null))`;
+};
+
+/**
+ * How many members the brand has: its count rows, less the queued pairs that no longer hold. One
+ * statement, so the counts and the queue are read in one snapshot; its cost is the number of count
+ * rows and queued pairs, whatever the brand's size.
+ */
+export async function brandMemberTotal(db: Executor, accountId: number, brandId: number): Promise<number> {
+  const [row] = await executeRows<{ total: number }>(
+    db,
+    sql`select
+      (select coalesce(sum(members), 0) from ${brandMemberCounts} where account_id = ${accountId} and brand_id = ${brandId})::int
+      - (select count(*) from ${brandMemberRechecks} r
+          join ${brandMembers} bm on bm.account_id = r.account_id and bm.brand_id = r.brand_id and bm.member_id = r.member_id
+          where r.account_id = ${accountId} and r.brand_id = ${brandId} and not ${stillMember('r')})::int as total`,
+  );
+  return Number(row.total);
+}
+
+/** How many of the brand's members meet the filter's member conditions (over the kept pairs). */
+export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter, brandId: number): Promise<number> {
+  const { accountId } = filter;
+  const queued = sql`exists (select 1 from ${brandMemberRechecks} r
+    where r.account_id = ${brandMembers.accountId} and r.brand_id = ${brandMembers.brandId} and r.member_id = ${brandMembers.memberId})`;
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(brandMembers)
+    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, brandMembers.memberId)))
+    .where(
+      and(
+        eq(brandMembers.accountId, accountId),
+        eq(brandMembers.brandId, brandId),
+        isNull(members.mergedIntoId),
+        filter.member(),
+        sql`(not ${queued} or ${stillMember('brand_members')})`,
+      ),
+    );
+  return row.total;
+}
+
+/**
+ * Settles an account's queued pairs (removing those that no longer hold, with their count rows)
+ * and sums each brand's count rows into one. Run by the score windows worker. The removal holds the
+ * account's `brand-members` lock exclusively, which every transaction adding pairs holds shared
+ * until it commits: no pair is removed while a rollup row or opt-in that keeps it is uncommitted.
+ * It only tries the lock: when recordings hold it, the queue waits for the next pass (readers
+ * correct for it meanwhile) rather than making recordings queue behind the worker.
+ */
+export async function settleBrandMembers(db: Database, accountId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [lock] = await executeRows<{ taken: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${`brand-members:${accountId}`}, 0)) as taken`);
+    if (lock.taken) {
+      await tx.execute(sql`
+        with due as (delete from ${brandMemberRechecks} where account_id = ${accountId} returning brand_id, member_id),
+        gone as (
+          delete from ${brandMembers} bm using due
+          where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm')}
+          returning bm.brand_id)
+        insert into ${brandMemberCounts} (account_id, brand_id, members)
+        select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
+    }
+    // Count rows removed by a concurrent summing are skipped by this one, so each is summed once.
+    await tx.execute(sql`
+      with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),
+      gone as (
+        delete from ${brandMemberCounts} c using several
+        where c.account_id = ${accountId} and c.brand_id = several.brand_id
+        returning c.brand_id, c.members)
+      insert into ${brandMemberCounts} (account_id, brand_id, members)
+      select ${accountId}, brand_id, sum(members) from gone group by brand_id`);
+  });
+}
+
+/** Accounts with queued pairs or a brand of several count rows: what `settleBrandMembers` has to do. */
+export async function accountsToSettle(db: Executor): Promise<number[]> {
+  const rows = await executeRows<{ account_id: number }>(db, sql`
+    select account_id from ${brandMemberRechecks}
+    union
+    select account_id from ${brandMemberCounts} group by account_id, brand_id having count(*) > 1
+    order by 1`);
+  return rows.map((row) => Number(row.account_id));
+}
+
+/**
+ * Makes an account's brand members from its rollup and opt-ins, for data loaded with triggers off
+ * (the benchmark's generator). The account must have none yet.
+ */
+export async function buildBrandMembers(db: Executor, accountId: number): Promise<number> {
+  await db.execute(sql`
+    insert into ${brandMembers} (account_id, brand_id, member_id)
+    select account_id, brand_id, member_id from ${memberActivityDaily} where account_id = ${accountId} and brand_id is not null
+    union
+    select account_id, brand_id, member_id from ${optins} where account_id = ${accountId} and brand_id is not null and opted_out_at is null`);
+  const counted = await executeRows<{ members: number }>(
+    db,
+    sql`insert into ${brandMemberCounts} (account_id, brand_id, members)
+      select account_id, brand_id, count(*) from ${brandMembers} where account_id = ${accountId} group by account_id, brand_id
+      returning members`,
+  );
+  return counted.reduce((sum, row) => sum + Number(row.members), 0);
+}
