@@ -28,6 +28,8 @@ export interface DatabaseHandle {
   db: Database;
   /** Reads that may lag slightly (statistics) go here: the replica when one is configured. */
   read: Database;
+  /** PostgreSQL's connection string, for a connection outside the pool (the live feed's LISTEN). */
+  url?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -167,6 +169,7 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
     kind: 'postgres',
     db,
     read,
+    url,
     ping: async () => {
       await withTimeout(db.execute(sql`select 1`), pingTimeoutMs);
     },

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
 import type { ApplicationSettings, Plan } from '../db/schema/index.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
+import type { LiveFeed } from '../modules/activities/live-feed.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
 
 /** Who is calling, decided once per request from the credentials it carries. */
@@ -31,6 +32,8 @@ export interface Context {
   identity: IdentityServices;
   /** Records accepted with `async=1`, stored in the background. */
   activityQueue: ActivityQueue;
+  /** The gateway's live activity feed; present on WebSocket operations only (subscriptions). */
+  liveFeed?: LiveFeed;
   /**
    * The address of the connection (the forwarded one behind TRUST_PROXY); absent outside HTTP
    * requests. Sign-in throttling falls back to it when the caller does not name the fan's `ip`.

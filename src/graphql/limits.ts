@@ -125,7 +125,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
         async didResolveOperation({ request, document, operationName, operation, queryHash }) {
           if (!operation) return; // Apollo has already refused a document without this operation
           if (operation.operation === 'subscription') {
-            throw requestError('Subscriptions are not served: run a query or a mutation.');
+            throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
           }
           const variables = request.variables ?? {};
           const key = costKey(queryHash, operationName, operation, variables);

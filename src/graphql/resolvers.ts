@@ -2,6 +2,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activities.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
+import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { MemberResolver } from '../modules/members/members.resolver.js';
@@ -15,5 +16,5 @@ import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, LiveFeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
   BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver];

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
 import { authChecker } from './auth.js';
@@ -29,6 +30,9 @@ export function getSchema(): Promise<GraphQLSchema> {
     validate: false,
     // Fields are nullable only where declared: a missing value is a bug, not a null.
     nullableByDefault: false,
+    // type-graphql asks for a PubSub once there is a subscription; activityRecorded names its own
+    // source instead (the gateway's live feed, from the context), so this one carries nothing.
+    pubSub: createPubSub(),
   }).then((schema) => withDirectFieldResolvers(withPlainFieldsRead(schema)));
   return built;
 }

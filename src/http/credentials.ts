@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 
+/** What a key may be read from: a request, or a WebSocket's upgrade request and connection_init payload. */
+type Carrier = Pick<FastifyRequest, 'headers' | 'query' | 'body'>;
+
 /**
  * The API key of a request, from the first place that has one: the `x-api-key` header, an
  * `Authorization: Bearer` header, or the `apiKey` parameter (any case; query string or body).
  */
-export function apiKeyOf(request: FastifyRequest): string | undefined {
+export function apiKeyOf(request: Carrier): string | undefined {
   const header = request.headers['x-api-key'];
   if (typeof header === 'string' && header.trim()) return header.trim();
   const bearer = bearerOf(request);
@@ -13,12 +16,12 @@ export function apiKeyOf(request: FastifyRequest): string | undefined {
 }
 
 /** A member's JWT sent by a front end as `Authorization: Bearer <jwt>`. */
-export function memberJwtOf(request: FastifyRequest): string | undefined {
+export function memberJwtOf(request: Pick<Carrier, 'headers'>): string | undefined {
   const bearer = bearerOf(request);
   return bearer && looksLikeJwt(bearer) ? bearer : undefined;
 }
 
-function bearerOf(request: FastifyRequest): string | undefined {
+function bearerOf(request: Pick<Carrier, 'headers'>): string | undefined {
   const authorization = request.headers.authorization;
   return (authorization && /^Bearer\s+(\S+)$/i.exec(authorization)?.[1]) || undefined;
 }

@@ -14,6 +14,8 @@ import { getSchema } from '../graphql/schema.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
+import { LiveFeed } from '../modules/activities/live-feed.js';
+import { registerSubscriptions } from '../graphql/subscriptions.js';
 import { ScoreWindowsWorker } from '../modules/scoring/score-windows.worker.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
@@ -51,6 +53,8 @@ export interface Gateway {
   meter: UsageMeter;
   activityQueue: ActivityQueue;
   scoreWindows: ScoreWindowsWorker;
+  /** Subscriptions to committed records (activityRecorded), over WebSocket at /graphql. */
+  liveFeed: LiveFeed;
   /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
   close(): Promise<void>;
 }
@@ -74,6 +78,7 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
+  const liveFeed = await LiveFeed.open(database, logger);
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
@@ -130,6 +135,7 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
 
   const apollo = createApollo(app, schema, config);
   await apollo.start();
+  registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
@@ -192,12 +198,14 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
     meter,
     activityQueue,
     scoreWindows,
+    liveFeed,
     async close() {
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
       await meter.stop();
       await activityQueue.stop();
       await scoreWindows.stop();
+      await liveFeed.close();
       await limiter.close();
       await identity.close();
     },

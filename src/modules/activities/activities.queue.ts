@@ -7,6 +7,7 @@ import { isAppError } from '../../graphql/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
 import { prepareRecords, type ActivityScope } from './activities.service.js';
+import { publishRecorded } from './live-feed.js';
 import type { RecordActivityInput } from './activities.types.js';
 
 /** A queued record is tried this many times when the failure is ours (the database, say). */
@@ -65,8 +66,9 @@ export class ActivityQueue {
 
   private async takeOne(): Promise<'empty' | 'stored' | 'dropped' | 'retry'> {
     let claimed: typeof activityQueue.$inferSelect | undefined;
+    let stored: { id: number }[] = [];
     try {
-      return await this.db.transaction(async (tx) => {
+      const outcome = await this.db.transaction(async (tx) => {
         [claimed] = await tx
           .select()
           .from(activityQueue)
@@ -77,10 +79,12 @@ export class ActivityQueue {
         if (!claimed) return 'empty';
         const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
         const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
-        await insertRecords(tx, rows);
+        stored = await insertRecords(tx, rows);
         await tx.delete(activityQueue).where(eq(activityQueue.id, claimed.id));
-        return 'stored';
+        return 'stored' as const;
       });
+      if (claimed) publishRecorded(this.db, claimed.accountId, stored);
+      return outcome;
     } catch (error) {
       // Without a row there is nothing to count; with the database gone there is nowhere to count it:
       // either way the row (if any) is still queued and the next pass takes it again.

@@ -8,6 +8,7 @@ import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../scoring/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
+import { publishRecorded } from './live-feed.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
 import type { ActivityInput, ActivityTrackingInput, EditActivityInput, RecordActivityInput } from './activities.types.js';
 
@@ -231,6 +232,7 @@ export async function recordActivity(scope: ActivityScope, input: RecordActivity
 export async function recordActivities(scope: ActivityScope, inputs: readonly RecordActivityInput[]) {
   const rows = await prepareRecords(scope, inputs);
   const inserted = await scope.db.transaction((tx) => q.insertRecords(tx, rows));
+  publishRecorded(scope.db, scope.accountId, inserted);
   return { created: inserted.length, repeated: rows.length - inserted.length, recordIds: inserted.map((row) => row.id) };
 }
 
@@ -350,6 +352,7 @@ class RecordWriter {
     let inserted: RecordRow[];
     try {
       inserted = await this.db.transaction((tx) => q.insertRecords(tx, rows, { full: true }));
+      publishRecorded(this.db, scope.accountId, inserted);
     } catch (error) {
       if (accepted.length === 1 || databaseUnavailable(error)) {
         for (const { index } of accepted) settled[index] = failed(error);
@@ -366,6 +369,7 @@ class RecordWriter {
 
   private async writeOne(row: NewRecordRow): Promise<RecordOutcome> {
     const [inserted] = await this.db.transaction((tx) => q.insertRecords(tx, [row], { full: true }));
+    if (inserted) publishRecorded(this.db, row.accountId, [inserted]);
     return this.outcome(row, inserted);
   }
 
