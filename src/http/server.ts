@@ -19,6 +19,7 @@ import { registerSubscriptions } from '../graphql/subscriptions.js';
 import { ScoreWindowsWorker } from '../modules/scoring/score-windows.worker.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
+import { registerApiReference } from '../rest/openapi/reference.js';
 import { restRoutes } from '../rest/table.js';
 import { clientErrorHandler } from './client-errors.js';
 import { apiKeyOf, memberJwtOf } from './credentials.js';
@@ -129,6 +130,9 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
     reply.header('cache-control', 'public, max-age=300');
     return identity.signingKeys.jwks();
   });
+
+  // The /v1.1 OpenAPI document and its reference page: public, like the probes.
+  await registerApiReference(app, restRoutes);
 
   // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
   await registerWidget(app, { config, database, identity });

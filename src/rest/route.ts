@@ -7,6 +7,7 @@ import { compileDocument } from '../graphql/execution.js';
 import { AppError, invalidParameter } from '../graphql/errors.js';
 import type { Params } from './params.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
+import type { ResponseSchemaName } from './openapi/schemas.js';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -18,6 +19,19 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   methods: readonly HttpMethod[];
   /** Fastify path below `/v1.1`, such as `/member/:id`. */
   path: string;
+  /**
+   * What the operation does, for the OpenAPI document (`/v1.1/openapi.json`) and its reference
+   * page: the first sentence is the operation's summary. The parameters are not listed here: the
+   * document reads them from `variables` itself.
+   */
+  description: string;
+  /** The schema of a success body (src/rest/openapi/schemas.ts); without one the document promises a JSON value. */
+  response?: ResponseSchemaName;
+  /**
+   * Values that make a valid call, where a made-up value would be refused before the others are
+   * read (`interval=day`): the document shows them as examples and discovers parameters with them.
+   */
+  examples?: Record<string, string>;
   document: TypedDocumentNode<TData, TVariables>;
   /** The plan the operation needs, checked before the parameters so a basic plan learns that first. */
   plan?: 'advanced' | 'enterprise';

@@ -61,6 +61,7 @@ function definitionInput(params: Params) {
 export const listActivitiesRoute = defineRoute({
   methods: ['GET'],
   path: '/activities',
+  description: "List the application's activity definitions. `brandid` keeps one brand's.",
   document: ListActivitiesDocument,
   variables: (params) => ({ brandId: params.int('brandid', { min: 1 })?.toString() }),
   shape: listShape,
@@ -69,6 +70,7 @@ export const listActivitiesRoute = defineRoute({
 export const brandActivitiesRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/activities',
+  description: 'List the activity definitions of one brand.',
   document: ListActivitiesDocument,
   variables: (_params, request) => ({ brandId: pathId(request) }),
   shape: listShape,
@@ -77,6 +79,7 @@ export const brandActivitiesRoute = defineRoute({
 export const createActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/create',
+  description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
   document: CreateActivityDocument,
   variables: (params) => {
     const input = definitionInput(params);
@@ -88,6 +91,7 @@ export const createActivityRoute = defineRoute({
 export const editActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/:id/edit',
+  description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.',
   plan: 'advanced',
   document: EditActivityDocument,
   variables: (params, request) => {
@@ -100,6 +104,8 @@ export const editActivityRoute = defineRoute({
 export const deleteActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/:id/delete',
+  description: 'Delete an activity definition.',
+  response: 'Result',
   plan: 'advanced',
   document: DeleteActivityDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
@@ -133,6 +139,7 @@ function content(params: Params): Record<string, unknown> | undefined {
 export const recordActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/record',
+  description: 'Record an activity of a member manually. The member is named by `id`, or by `partnercode` and `partnerid`; `async=1` queues the record and answers at once.',
   plan: 'advanced',
   document: RecordActivityDocument,
   variables: (params) => {
@@ -170,6 +177,7 @@ export const recordActivityRoute = defineRoute({
 export const checkMemberActivityRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id/activity/check',
+  description: 'Check whether a member performed an activity. Answers true or false with the count and the first and last dates in the window.',
   document: CheckMemberActivityDocument,
   variables: (params, request) => ({
     memberId: pathId(request),
@@ -185,6 +193,7 @@ export const checkMemberActivityRoute = defineRoute({
 export const deleteMemberActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/activity/delete',
+  description: "Delete a member's activity records: one record by `recordid`, or every record of `activityid`.",
   document: DeleteMemberActivityDocument,
   variables: (params, request) => {
     const recordId = params.int('recordid', { min: 1 })?.toString();
@@ -198,6 +207,7 @@ export const deleteMemberActivityRoute = defineRoute({
 export const dailyCountsRoute = defineRoute({
   methods: ['GET'],
   path: '/activities/count/daily',
+  description: 'Daily activity counts. Per day and activity: records, distinct members and points in the window.',
   plan: 'advanced',
   document: ActivityCountsDocument,
   variables: (params) => ({ window: windowOf(params), by: 'ACTIVITY' as const }),
@@ -217,6 +227,7 @@ export const dailyCountsRoute = defineRoute({
 export const serviceCountsRoute = defineRoute({
   methods: ['GET'],
   path: '/activities/count/services',
+  description: 'Activity counts by service. Per day and network: records, distinct members and points in the window.',
   plan: 'advanced',
   document: ActivityCountsDocument,
   variables: (params) => ({ window: windowOf(params), by: 'SERVICE' as const }),

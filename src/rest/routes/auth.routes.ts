@@ -12,6 +12,8 @@ import { envelopeBody, extendedVariables, keepFields, memberRecord } from './mem
 export const authRoute = defineRoute({
   methods: ['GET', 'POST'],
   path: '/auth',
+  description: "Verify a sign-in. The application's server sends the sign-in token its return URL received (spent here), or a member's own access token, and gets the member envelope; `extended=1` adds the extended node and `fields` trims the record.",
+  response: 'MemberEnvelope',
   document: ExchangeSignInTokenDocument,
   variables: (params: Params) => {
     params.boolean('details');

@@ -66,6 +66,8 @@ function brandInput(params: Params): BrandInput {
 export const showBrandRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id',
+  description: 'Show a brand: its names, URLs and the ids of its network pages.',
+  response: 'BrandRecord',
   document: ShowBrandDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
   shape: ({ brand }) => brandRecord(brand),
@@ -74,6 +76,7 @@ export const showBrandRoute = defineRoute({
 export const listBrandsRoute = defineRoute({
   methods: ['GET'],
   path: '/brands',
+  description: 'List every brand.',
   document: ListBrandsDocument,
   variables: (params) => {
     const { offset, limit } = params.limit();
@@ -85,6 +88,8 @@ export const listBrandsRoute = defineRoute({
 export const createBrandRoute = defineRoute({
   methods: ['POST'],
   path: '/brand/create',
+  description: 'Create a brand. Network ids and names are read from the network URLs given (`<network>url`); what could not be read comes back as warnings. `custom` holds the enterprise custom fields.',
+  response: 'BrandRecord',
   plan: 'advanced',
   document: CreateBrandDocument,
   variables: (params) => ({ input: brandInput(params) }),
@@ -94,6 +99,8 @@ export const createBrandRoute = defineRoute({
 export const editBrandRoute = defineRoute({
   methods: ['POST'],
   path: '/brand/:id/edit',
+  description: 'Edit a brand: the parameters of create, each optional.',
+  response: 'BrandRecord',
   plan: 'advanced',
   document: EditBrandDocument,
   variables: (params, request) => ({ id: pathId(request), input: brandInput(params) }),
@@ -103,6 +110,8 @@ export const editBrandRoute = defineRoute({
 export const deleteBrandRoute = defineRoute({
   methods: ['POST'],
   path: '/brand/:id/delete',
+  description: 'Delete a brand.',
+  response: 'Result',
   plan: 'advanced',
   document: DeleteBrandDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
@@ -110,10 +119,12 @@ export const deleteBrandRoute = defineRoute({
 });
 
 /** Crossover with or without a brand: the same parameters, the same items. */
-function crossoverRoute(path: string, withBrand: boolean) {
+function crossoverRoute(path: string, withBrand: boolean, description: string) {
   return defineRoute({
     methods: ['GET'],
     path,
+    description,
+    response: 'CrossoverPage',
     document: CrossoverDocument,
     variables: (params, request) => {
       const { offset, limit } = params.limit();
@@ -146,6 +157,6 @@ export const brandRoutes = [
   createBrandRoute,
   editBrandRoute,
   deleteBrandRoute,
-  crossoverRoute('/brands/:id/crossover', true),
-  crossoverRoute('/brands/crossover', false),
+  crossoverRoute('/brands/:id/crossover', true, 'Crossover: the brands most preferred by the active members of this brand in the window, with their share.'),
+  crossoverRoute('/brands/crossover', false, 'Crossover without a brand: the most popular brands overall in the window.'),
 ];

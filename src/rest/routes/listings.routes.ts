@@ -169,6 +169,8 @@ function scoreCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 
 export const activeMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/active',
+  description: 'Most active members: members with their profile, ordered by score within the window (or by `order_by` Created or LastLogin). Default window one week, at most six months; the paging links carry the position in the ranking.',
+  response: 'ListingPageArray',
   document: ListMembersDocument,
   variables: (params) => {
     const order = params.string('order_by')?.toLowerCase();
@@ -215,6 +217,8 @@ function idPagedShape(data: ListMembersQuery, params: Params, request: FastifyRe
 export const allMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/all',
+  description: 'All members, by id. `after` and `before` page by member id; `extended=1` adds the extended node.',
+  response: 'ListingPage',
   document: ListMembersDocument,
   variables: (params) =>
     baseVariables(params, 'ID', {
@@ -229,6 +233,8 @@ export const allMembersRoute = defineRoute({
 export const loginMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/login',
+  description: 'Members by last login within the window. Default window one week, at most six months.',
+  response: 'ListingPage',
   document: ListMembersDocument,
   variables: (params) => {
     if (params.string('activityid')) throw invalidParameter('activityID', 'activityID does not apply when listing by last login');
@@ -251,6 +257,9 @@ export const loginMembersRoute = defineRoute({
 export const extendedMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/extended',
+  description: 'Members ordered by a field of their extended node (`order_by=extended.<field>`).',
+  response: 'ListingPage',
+  examples: { order_by: 'extended.points' },
   document: ListMembersDocument,
   variables: (params) => {
     const orderField = params.requiredString('order_by');

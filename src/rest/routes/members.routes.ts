@@ -134,6 +134,8 @@ const envelopeOf = (result: EnvelopeFragment) => envelopeBody(result.member, res
 export const registerRoute = defineRoute({
   methods: ['POST'],
   path: '/member/register',
+  description: "Register a member. Email and password, or a network's token and user id; creates the member, or returns the existing one. Answers the member envelope inside a one-element array.",
+  response: 'MemberEnvelopeArray',
   document: RegisterMemberDocument,
   variables: registerVariables,
   // Register alone answers with a one-element array.
@@ -157,6 +159,8 @@ function registerVariables(params: Params) {
 export const attachServiceRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/register',
+  description: "Register a member service: attach a network (or the email identity) to an existing member, or update that service's data.",
+  response: 'MemberEnvelope',
   document: AttachServiceDocument,
   variables: (params, request) => ({
     memberId: pathId(request),
@@ -173,6 +177,8 @@ export const attachServiceRoute = defineRoute({
 export const loginRoute = defineRoute({
   methods: ['POST'],
   path: '/member/login',
+  description: 'Log in a member: by email and password or by a network token; records a login. With `strict_sso=1` the member must have registered on the given domain before.',
+  response: 'MemberEnvelope',
   document: LoginMemberDocument,
   variables: (params) => ({
     input: { credentials: credentials(params), visit: visit(params), strictSso: params.boolean('strict_sso') },
@@ -183,6 +189,8 @@ export const loginRoute = defineRoute({
 export const updateRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/update',
+  description: "Update a member's profile. Every field is optional; only those sent change.",
+  response: 'MemberEnvelope',
   document: UpdateMemberDocument,
   variables: (params, request) => ({
     id: pathId(request),
@@ -212,6 +220,8 @@ export const updateRoute = defineRoute({
 export const resetRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/reset',
+  description: "Reset a member's password: set a new password on the email service record named by `member_service_id`, matched by its email.",
+  response: 'MemberEnvelope',
   plan: 'advanced',
   document: ResetPasswordDocument,
   variables: (params, request) => ({
@@ -228,6 +238,8 @@ export const resetRoute = defineRoute({
 export const verifyRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/verify',
+  description: "Verify a member's email address. Marks the address verified and merges the accounts that share it, so the caller must have verified it first; needs the key of the application that registered the member.",
+  response: 'MemberEnvelope',
   document: VerifyEmailDocument,
   variables: (params, request) => ({
     id: pathId(request),
@@ -243,6 +255,8 @@ export const verifyRoute = defineRoute({
 export const mergeRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/merge',
+  description: 'Merge a member into this one. The member `from` is proved by its own access token, and its services, opt-ins and records move here.',
+  response: 'MemberEnvelope',
   document: MergeMembersDocument,
   variables: (params, request) => ({
     intoId: pathId(request),
@@ -255,6 +269,8 @@ export const mergeRoute = defineRoute({
 export const deleteRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/delete',
+  description: 'Delete a member with its services, opt-ins and records.',
+  response: 'Result',
   document: DeleteMemberDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
   shape: ({ deleteMember }) => ({ Result: deleteMember }),
@@ -263,6 +279,8 @@ export const deleteRoute = defineRoute({
 export const refreshRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/refresh',
+  description: "Refresh a member's tokens for a network: asks the network for new tokens with the stored refresh token.",
+  response: 'ServiceRecord',
   plan: 'advanced',
   document: RefreshServiceTokensDocument,
   variables: (params, request) => ({ id: pathId(request), network: params.requiredString('service') }),
@@ -272,6 +290,8 @@ export const refreshRoute = defineRoute({
 export const domainsRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id/domains',
+  description: 'Domains of a member: those the member visited, with the first and last visit.',
+  response: 'Domains',
   document: MemberDomainsDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
   shape: ({ member }) =>
@@ -360,6 +380,8 @@ function showShape({ member }: ShowMemberQuery, params: Params) {
 export const showRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id',
+  description: 'Show a member: the profile, optionally the latest actions (`showactions`), the top brands (`showbrands`) and the rank (`showposition`), in the context the shared filters and the window give (at most three months).',
+  response: 'MemberEnvelope',
   document: ShowMemberDocument,
   variables: showVariables,
   shape: showShape,
@@ -369,6 +391,8 @@ export const showRoute = defineRoute({
 export const showByParamsRoute = defineRoute({
   methods: ['GET'],
   path: '/member',
+  description: 'Show a member named by parameters instead of the path: `email`, `verified_email`, `partnerCode` with `partnerID`, or `service` with `username`.',
+  response: 'MemberEnvelope',
   document: ShowMemberDocument,
   variables: showVariables,
   shape: showShape,

@@ -62,6 +62,7 @@ function segmentInput(params: Params): SegmentInput {
 export const listSegmentsRoute = defineRoute({
   methods: ['GET'],
   path: '/segments',
+  description: "List the application's segments.",
   document: ListSegmentsDocument,
   variables: () => ({}),
   shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
@@ -70,6 +71,7 @@ export const listSegmentsRoute = defineRoute({
 export const brandSegmentsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/segments',
+  description: 'List the segments of one brand.',
   document: ListSegmentsDocument,
   variables: (_params, request) => ({ brandId: pathId(request) }),
   shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
@@ -78,6 +80,7 @@ export const brandSegmentsRoute = defineRoute({
 export const createSegmentRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/create',
+  description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
   plan: 'advanced',
   document: CreateSegmentDocument,
   variables: (params) => ({ input: segmentInput(params) }),
@@ -87,6 +90,7 @@ export const createSegmentRoute = defineRoute({
 export const editSegmentRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/:id/edit',
+  description: 'Edit a segment.',
   plan: 'advanced',
   document: EditSegmentDocument,
   variables: (params, request) => ({ id: pathId(request), input: segmentInput(params) }),
@@ -96,6 +100,8 @@ export const editSegmentRoute = defineRoute({
 export const deleteSegmentRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/:id/delete',
+  description: 'Delete a segment.',
+  response: 'Result',
   plan: 'advanced',
   document: DeleteSegmentDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
@@ -134,6 +140,8 @@ function brandOptIn(params: Params, brandId: string): OptInInput {
 export const optInRoute = defineRoute({
   methods: ['POST'],
   path: '/optin',
+  description: 'Opt a member into a segment list (`segmentid`), or into the global list without one.',
+  response: 'OptInRecord',
   document: OptInMemberDocument,
   variables: (params) => ({ input: listOptIn(params) }),
   errorParam: listOptInParam,
@@ -143,6 +151,8 @@ export const optInRoute = defineRoute({
 export const optOutRoute = defineRoute({
   methods: ['POST'],
   path: '/optout',
+  description: 'Opt a member out of a segment list (`segmentid`), or out of the global list without one.',
+  response: 'OptInRecord',
   document: OptOutMemberDocument,
   variables: (params) => ({ input: listOptIn(params) }),
   errorParam: listOptInParam,
@@ -152,6 +162,8 @@ export const optOutRoute = defineRoute({
 export const brandOptInRoute = defineRoute({
   methods: ['POST'],
   path: '/brand/:id/optin',
+  description: "Opt a member into a brand's list.",
+  response: 'OptInRecord',
   document: OptInMemberDocument,
   variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
   shape: ({ optIn }) => optInRecord(optIn),
@@ -160,6 +172,8 @@ export const brandOptInRoute = defineRoute({
 export const brandOptOutRoute = defineRoute({
   methods: ['POST'],
   path: '/brand/:id/optout',
+  description: "Opt a member out of a brand's list.",
+  response: 'OptInRecord',
   document: OptOutMemberDocument,
   variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
   shape: ({ optOut }) => optInRecord(optOut),
@@ -193,6 +207,7 @@ export function presaveJobRecord(job: PresaveJobRecordFragment) {
 export const presaveRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/:id/presave',
+  description: 'Presave a track or album for a segment: adds it to the library of every opted-in member with a Spotify or Deezer service. Answers the job, which runs in the background.',
   plan: 'advanced',
   document: PresaveToSegmentDocument,
   variables: (params, request) => ({
@@ -209,6 +224,7 @@ export const presaveRoute = defineRoute({
 export const presaveJobRoute = defineRoute({
   methods: ['GET'],
   path: '/segment/:id/presave/:jobId',
+  description: 'Show a presave job: its state and how many members it reached, skipped or failed.',
   document: PresaveJobDocument,
   variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
   shape: ({ presaveJob }) => presaveJobRecord(presaveJob),
@@ -217,6 +233,7 @@ export const presaveJobRoute = defineRoute({
 export const retryPresaveRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/:id/presave/:jobId/retry',
+  description: 'Retry the failed members of a presave job.',
   plan: 'advanced',
   document: RetryPresaveJobDocument,
   variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),

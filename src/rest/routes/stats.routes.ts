@@ -36,6 +36,8 @@ const brandVariables = (params: Params, request: Parameters<typeof pathId>[0]) =
 export const brandActivityStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/activity',
+  description: 'Brand activity totals: per activity (or per type or service with `group_by`), the records and distinct members in the window.',
+  response: 'BrandActivityStats',
   document: BrandActivityStatsDocument,
   variables: (params, request) => {
     const group = params.oneOf('group_by', Object.keys(groupings)) ?? 'activities';
@@ -59,6 +61,8 @@ export const brandActivityStatsRoute = defineRoute({
 export const brandTimelineStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/timeline',
+  description: 'Brand timeline: per service, the records and distinct members of each day in the window.',
+  response: 'BrandTimelineStats',
   document: BrandTimelineStatsDocument,
   variables: brandVariables,
   shape: ({ brandStats }) => [
@@ -77,6 +81,8 @@ export const brandTimelineStatsRoute = defineRoute({
 export const brandLocationStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/location',
+  description: 'Brand activity by location: actions and members per country in the window.',
+  response: 'BrandLocationStats',
   document: BrandLocationStatsDocument,
   variables: brandVariables,
   shape: ({ brandStats: { location } }) => ({
@@ -101,6 +107,8 @@ const memberGroupings: Record<string, ActivityGrouping> = { activities: 'ACTIVIT
 export const brandMemberStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/members',
+  description: 'Brand active members: active, inactive and total members in the window, with the active members per activity (or per type).',
+  response: 'BrandMemberStats',
   document: BrandMemberStatsDocument,
   variables: (params, request) => {
     const group = params.oneOf('group_by', ['activities', 'activity', 'type']) ?? 'activities';
@@ -125,6 +133,7 @@ export const brandMemberStatsRoute = defineRoute({
 export const brandAgeStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/age',
+  description: 'Brand age breakdown: members of the brand per age range.',
   document: BrandAgeStatsDocument,
   variables: brandVariables,
   shape: ({ brandStats }) => ({ totalSize: brandStats.age.length, items: brandStats.age.map((bucket) => ({ Range: bucket.range, Members: text(bucket.members) })) }),
@@ -133,6 +142,7 @@ export const brandAgeStatsRoute = defineRoute({
 export const brandGenderStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/gender',
+  description: 'Brand gender breakdown: members of the brand per gender.',
   document: BrandGenderStatsDocument,
   variables: brandVariables,
   shape: ({ brandStats }) => ({ totalSize: brandStats.gender.length, items: brandStats.gender.map((row) => ({ Gender: row.gender, Members: text(row.members) })) }),
@@ -141,6 +151,7 @@ export const brandGenderStatsRoute = defineRoute({
 export const brandSegmentStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/segments',
+  description: 'Brand segment statistics: all-time members and activities per segment of the brand.',
   document: BrandSegmentStatsDocument,
   variables: (_params, request) => ({ brandId: pathId(request) }),
   shape: ({ brandStats }) => ({
@@ -162,6 +173,8 @@ const channelsShape = ({ registrationStats: { channels } }: Channels) => ({
 export const alltimeSignupsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/alltime',
+  description: 'All-time registration totals: sign-ups per service since the start, and their total.',
+  response: 'RegistrationChannels',
   document: SignupChannelsDocument,
   variables: (params) => ({ filter: registrationFilter(params), allTime: true }),
   shape: channelsShape,
@@ -170,6 +183,8 @@ export const alltimeSignupsRoute = defineRoute({
 export const signupChannelsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/channels',
+  description: 'Registration channels: sign-ups per service in the window.',
+  response: 'RegistrationChannels',
   document: SignupChannelsDocument,
   variables: (params) => ({ filter: registrationFilter(params), window: windowOf(params), allTime: false }),
   shape: channelsShape,
@@ -178,6 +193,7 @@ export const signupChannelsRoute = defineRoute({
 export const registrationDomainsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/domains',
+  description: 'Registration domains: sign-ups and members per domain in the window.',
   document: RegistrationDomainsDocument,
   variables: (params) => ({ window: windowOf(params), first: params.limit('limit', { limit: 100, max: 1000 }).limit }),
   shape: ({ registrationStats: { domains } }) => ({
@@ -189,6 +205,7 @@ export const registrationDomainsRoute = defineRoute({
 export const registrationTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/timeline',
+  description: 'Registration timeline: sign-ups per day in the window.',
   document: RegistrationTimelineDocument,
   variables: (params) => ({ window: windowOf(params) }),
   shape: ({ registrationStats: { timeline } }) => ({
@@ -200,6 +217,7 @@ export const registrationTimelineRoute = defineRoute({
 export const registrationTotalsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/totals',
+  description: 'Registration totals: registrations, logins and members in the window.',
   document: RegistrationTotalsDocument,
   variables: (params) => ({ window: windowOf(params) }),
   shape: ({ registrationStats: { totals } }) => ({ registrations: totals.registrations, logins: totals.logins, members: totals.members }),
@@ -208,6 +226,7 @@ export const registrationTotalsRoute = defineRoute({
 export const memberActivityTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/members/stats/activity',
+  description: 'Member activity timeline: records and distinct members per day, under the shared member filters.',
   document: MemberActivityTimelineDocument,
   variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
   shape: ({ memberTimelines: { activity } }) => ({
@@ -220,6 +239,7 @@ export const memberActivityTimelineRoute = defineRoute({
 export const memberVisitTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/members/stats/visits',
+  description: 'Member visit timeline: visits and distinct members per day, under the shared member filters.',
   document: MemberVisitTimelineDocument,
   variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
   shape: ({ memberTimelines: { visits } }) => ({
@@ -232,6 +252,7 @@ export const memberVisitTimelineRoute = defineRoute({
 export const topDomainsRoute = defineRoute({
   methods: ['GET'],
   path: '/members/domains',
+  description: 'Top domains: the domains members visited most in the window.',
   document: TopDomainsDocument,
   variables: (params) => ({ window: windowOf(params), first: params.limit().limit }),
   shape: ({ topDomains }) => ({

@@ -12,6 +12,7 @@ import { defineRoute } from '../route.js';
 export const appInfoRoute = defineRoute({
   methods: ['GET'],
   path: '/app/info',
+  description: "Application information: the plan, the whitelist, and the sign-in and registration URLs of the key's application.",
   document: AppInfoDocument,
   variables: () => ({}),
   shape: ({ application }: AppInfoQuery) => ({
@@ -32,6 +33,7 @@ export const appInfoRoute = defineRoute({
 export const whitelistRoute = defineRoute({
   methods: ['POST'],
   path: '/app/whitelist',
+  description: 'Whitelist a domain: the sign-in widget may run on it and return to it.',
   plan: 'advanced',
   document: WhitelistDomainDocument,
   variables: (params) => ({ domain: params.requiredString('domain') }),
@@ -41,6 +43,7 @@ export const whitelistRoute = defineRoute({
 export const unwhitelistRoute = defineRoute({
   methods: ['POST'],
   path: '/app/unwhitelist',
+  description: 'Remove a domain from the whitelist.',
   plan: 'advanced',
   document: UnwhitelistDomainDocument,
   variables: (params) => ({ domain: params.requiredString('domain') }),

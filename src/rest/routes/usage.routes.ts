@@ -15,6 +15,9 @@ const scopes: Record<string, 'APP' | 'ACCOUNT'> = { app: 'APP', businessunit: 'A
 export const accountUsageRoute = defineRoute({
   methods: ['GET'],
   path: '/account/usage',
+  description: "Account usage: hit counts per hour, day or month, for the key's application or (with the global key or `app_scope=businessunit`) every application of the account. An hour interval covers at most 7 days, a day 90 days, a month 12 months.",
+  response: 'Usage',
+  examples: { interval: 'day', start_date: '2024-01-01 00:00:00', period: '7 days' },
   document: AccountUsageDocument,
   variables(params) {
     const interval = params.requiredString('interval').toUpperCase();

@@ -1,0 +1,267 @@
+import { errorCatalogue, type ErrorCode } from '../../graphql/errors.js';
+
+/**
+ * The response bodies of `/v1.1`, as JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12), written
+ * after the interface's own description of its envelopes. The interface says any field may be
+ * null, so every field is nullable; bodies may carry fields beyond those listed (the seed lists
+ * "fields seen", and the network fields of a brand record vary by network).
+ * test/rest/openapi.test.ts checks real responses against them.
+ */
+type Schema = Record<string, unknown>;
+
+const text = (description?: string): Schema => ({ type: ['string', 'null'], ...(description ? { description } : {}) });
+const number = (description?: string): Schema => ({ type: ['number', 'null'], ...(description ? { description } : {}) });
+const flag = (description: string): Schema => ({ type: ['string', 'null'], enum: ['0', '1', null], description });
+/** A schema of this file by name (the validator in the test resolves every one). */
+const ref = (name: string): Schema => ({
+  $ref: `#/components/schemas/${name}`,
+});
+const listOf = (items: Schema): Schema => ({ type: 'array', items });
+const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties), description?: string): Schema => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  properties,
+  required,
+});
+/** The seed's "one-element array" bodies. */
+const single = (schema: Schema): Schema => ({ type: 'array', items: schema, minItems: 1, maxItems: 1 });
+const timestamp = text("'YYYY-MM-DD HH:MM:SS' in UTC");
+
+const optInRecord = object(
+  { ID: text(), Type: text('Brand, Segment or Global'), SegmentID: text('the list opted into: the segment, or the brand of a brand list'), Label: text(), Name: text() },
+  ['ID', 'Type'],
+);
+
+const serviceRecord = object(
+  {
+    Service: text('network identifier (in listings, the network named in full)'),
+    Valid: flag("'1' when the link to the network is currently valid"),
+    ActivitySharing: flag("'1' enabled, '0' disabled"),
+    ID: text('service record id'),
+    UserID: text('the user id on that network'),
+    Username: text(),
+    UserURL: text(),
+    Token: text(),
+    TokenSecret: text(),
+    LastUpdated: timestamp,
+    LastLogin: timestamp,
+    VerifiedEmail: text(),
+    PaidAccount: flag("'1' for a paid account on that network"),
+    Followers: text('count'),
+    Likes: text('count'),
+    PartnerCode: text(),
+    PartnerID: text(),
+    Domains: { type: ['array', 'null'], items: { type: 'string' } },
+    Expires: { ...timestamp, description: 'listings only: when the token expires' },
+  },
+  ['Service', 'Valid', 'ID'],
+);
+
+const memberRecord = object(
+  {
+    ID: { type: 'number', description: 'member id' },
+    Email: text(),
+    FirstName: text(),
+    Surname: text(),
+    Username: text(),
+    Gender: { type: ['string', 'null'], enum: ['M', 'F', 'Other', null] },
+    Bio: text(),
+    AccessToken: text("the member's access token (for /v1.1/auth and merges)"),
+    AvatarURL: text(),
+    Country: text('ISO 3166-1 alpha-2'),
+    City: text(),
+    State: text(),
+    PostCode: text(),
+    CountryCode: text(),
+    GeoCountry: text(),
+    GeoCity: text(),
+    GeoRegion: text(),
+    GeoLat: { type: ['string', 'number', 'null'] },
+    GeoLong: { type: ['string', 'number', 'null'] },
+    VerifiedEmail: text(),
+    Extended: { type: 'object', description: 'the extended node: member show and auth with extended=1, or dotted fields' },
+    AEPosition: { type: ['string', 'number', 'null'], description: 'member show with showposition=1: the position below 1000, 999+ above' },
+  },
+  ['ID'],
+);
+
+const memberEnvelope = object(
+  {
+    data: ref('MemberRecord'),
+    optins: listOf(ref('OptInRecord')),
+    services: listOf(ref('ServiceRecord')),
+    jwt: text('a signed token (JWT) for the member, issued on each such response'),
+    actions: { ...listOf(ref('FeedItem')), description: 'member show with showactions=1: the latest actions' },
+    brands: { ...listOf(object({ ID: text(), Name: text(), Type: text(), Score: text(), ActivityCount: text() }, ['ID'])), description: 'member show with showbrands=1: the top brands' },
+  },
+  ['data', 'optins', 'services', 'jwt'],
+);
+
+const listingItem = object(
+  {
+    ID: text(),
+    UUID: text(),
+    FirstName: text(),
+    Surname: text(),
+    Email: text(),
+    Services: { type: 'array', items: ref('ServiceRecord') },
+    OptIns: { type: ['array', 'null'], items: ref('OptInRecord') },
+    Score: text('members/active and members/login'),
+    ActivityCount: text('members/active and members/login'),
+    BirthDate: text('members/all: yyyy-mm-dd'),
+    Joined: { ...timestamp, description: 'members/all' },
+    LastActivity: { type: ['object', 'null'] },
+    Brand: { type: ['object', 'null'] },
+    Extended: { type: 'object' },
+  },
+  ['ID'],
+  'A member listing item; `fields` keeps the named fields only (and ID).',
+);
+
+const paging = {
+  oneOf: [object({ next: text('the next page, the caller\'s own parameters with the paging ones replaced'), previous: text() }), { type: 'array', maxItems: 0 }],
+  description: 'links to the next and previous pages, or an empty array when there are none',
+};
+
+const listingPage = object({ totalSize: { type: 'integer' }, items: listOf(ref('ListingItem')), paging, totalmembercount: { type: 'integer', description: 'with totalmembercount=1' } }, [
+  'totalSize',
+  'items',
+  'paging',
+]);
+
+const feedItem = object(
+  {
+    ID: text(),
+    Marker: text(),
+    BrandID: text(),
+    BrandName: text(),
+    Link: text(),
+    Media: text(),
+    Category: text(),
+    Content: { type: ['object', 'null'], description: 'depends on the activity' },
+    CompleteDate: timestamp,
+    Name: text(),
+    ShortName: text(),
+    GeoData: { type: ['object', 'null'] },
+    MemberName: text(),
+    Value: text(),
+    ActivityID: text(),
+    ActivityType: text('for example Listened'),
+    ServiceType: text('network identifier'),
+    MemberID: text(),
+    ServiceUserName: text(),
+    RemoteUserURL: text(),
+    ServiceUserID: text(),
+    MemberEmail: text(),
+    Username: text(),
+    MemberAvatarURL: text(),
+  },
+  ['ID', 'ActivityID', 'MemberID', 'CompleteDate'],
+);
+
+const brandRecord = {
+  ...object(
+    {
+      ID: { type: 'number' },
+      Slug: text(),
+      Name: text(),
+      Type: text('Music, Sport, Consumer, Movie, TV, Video Game, Influencer (others appear in listings)'),
+      OfficialWebsiteURL: text(),
+      WikipediaURL: text(),
+      ImageURL: text(),
+      HashTag: text(),
+      Custom: { type: ['object', 'null'], description: 'enterprise custom fields' },
+      Warnings: { ...listOf(object({ Param: text(), Message: text() })), description: 'create and edit: what could not be read from the URLs given' },
+    },
+    ['ID', 'Name'],
+  ),
+  description: 'A brand record; per-network fields follow the form <Network>URL, <Network>ID and, for some networks, the name on it.',
+  additionalProperties: { type: ['string', 'null'] },
+};
+
+const countText = text('a count');
+
+/** Every body the document names, by the name a route's `response` gives. */
+export const responseSchemas = {
+  MemberEnvelope: memberEnvelope,
+  MemberEnvelopeArray: { ...single(ref('MemberEnvelope')), description: 'register: the member envelope inside a one-element array' },
+  MemberRecord: memberRecord,
+  ServiceRecord: serviceRecord,
+  OptInRecord: optInRecord,
+  Result: object({ Result: { type: ['boolean', 'string'] } }, ['Result']),
+  Domains: listOf(object({ Domain: text(), FirstVisit: timestamp, LastVisit: timestamp })),
+  ListingItem: listingItem,
+  ListingPage: listingPage,
+  ListingPageArray: single(ref('ListingPage')),
+  FeedItem: feedItem,
+  FeedPageArray: single(object({ totalSize: { type: 'integer' }, items: listOf(ref('FeedItem')) })),
+  BrandRecord: brandRecord,
+  CrossoverPage: object({
+    totalSize: { type: 'integer' },
+    items: listOf({ allOf: [ref('BrandRecord'), object({ ActiveMembers: countText, Percentage: text('a decimal, such as 12.50') })] }),
+  }),
+  BrandActivityStats: single(
+    object({
+      totalSize: { type: 'integer' },
+      items: listOf(object({ ActivityID: text(), BrandID: text(), SegmentName: text(), Activity: text(), ServiceType: text(), Count: countText, DistinctMembers: countText })),
+      TotalCount: countText,
+      TotalMembers: countText,
+    }),
+  ),
+  BrandTimelineStats: single(
+    object({
+      services: listOf(
+        object({
+          service: text(),
+          range: listOf(object({ Date: text('yyyy-mm-dd'), DayofYear: text(), Count: countText, DistinctMembers: countText })),
+          TotalCount: number(),
+          TotalMembers: number(),
+        }),
+      ),
+    }),
+  ),
+  BrandLocationStats: object({
+    TotalActivities: number(),
+    TotalMembers: number(),
+    Countries: listOf(object({ Country: text('alpha-2'), CountryName: text(), Actions: countText, Members: countText })),
+  }),
+  BrandMemberStats: object(
+    { ActiveMembers: number(), InactiveMembers: number(), TotalMembers: number(), Groups: listOf({ type: 'object' }) },
+    ['ActiveMembers', 'InactiveMembers', 'TotalMembers'],
+  ),
+  RegistrationChannels: object({ channels: listOf(object({ service: text(), signups: countText })), total: { type: 'number' } }),
+  Usage: single(
+    object(
+      {
+        start_date: timestamp,
+        end_date: timestamp,
+        timezone: text('UTC'),
+        interval: text('per hour, per day or per month'),
+        hits_total: { type: 'object', properties: { TotalHitsForPeriod: { type: 'number' } }, required: ['TotalHitsForPeriod'] },
+        hits_per_application: listOf({ type: 'object', properties: { ApplicationName: text(), TotalHitsForPeriod: { type: 'number' } } }),
+      },
+      ['start_date', 'end_date', 'timezone', 'interval', 'hits_total', 'hits_per_application'],
+    ),
+  ),
+} satisfies Record<string, Schema>;
+
+export type ResponseSchemaName = keyof typeof responseSchemas;
+
+const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/** The error body every failure answers (src/rest/errors.ts), with the catalogue's names and numbers. */
+export const errorSchema: Schema = object(
+  {
+    error: object(
+      {
+        code: { type: 'integer', enum: [...new Set(errorCodes.map((code) => errorCatalogue[code].aeCode))], description: 'the number of the error (several names share 5 and 20)' },
+        type: { type: 'string', enum: errorCodes, description: 'the name of the error' },
+        message: { type: 'string' },
+        param: { type: ['string', 'null'], description: 'the parameter at fault, by the name the caller sent' },
+        requestId: { type: 'string', description: 'on unexpected errors: quote it when reporting' },
+      },
+      ['code', 'type', 'message', 'param'],
+    ),
+  },
+  ['error'],
+);
