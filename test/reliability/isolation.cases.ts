@@ -1,0 +1,239 @@
+import type { IdKind } from './surface.js';
+import type { makers, Side } from './world.js';
+
+/**
+ * How to call each operation validly as the attacking application, apart from the ids the matrix
+ * swaps. The ids themselves come from the schema and the route table (surface.ts): required ones
+ * are filled with the caller's own, the one under test with a foreign, a made-up or an own id. An
+ * entry only gives what a valid call needs besides them, fresh things for calls that spend or
+ * delete what they name, and the kind of a plain `id`. The matrix fails for an operation without an
+ * entry, so a new operation cannot go unchecked.
+ */
+
+export interface CaseContext {
+  own: Side;
+  make: ReturnType<typeof makers>;
+  /** The id (or, for tokens, the parameter) the call swaps, so a case can leave out what conflicts with it. */
+  slot: string | undefined;
+}
+
+type Vars = Record<string, unknown>;
+
+export interface GraphqlCase {
+  /** Kinds of slots whose name does not say it (`id`, `lookup.id`), by dotted path. */
+  kinds?: Record<string, IdKind>;
+  vars?: (context: CaseContext) => Vars | Promise<Vars>;
+}
+
+export interface RestCase {
+  /** Values the route's parameter probe needs (parameters it checks closely). */
+  probe?: Record<string, string>;
+  params?: (context: CaseContext) => Record<string, string> | Promise<Record<string, string>>;
+}
+
+const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
+const newEmail = (own: Side) => `${own.marker}-${Math.random().toString(36).slice(2)}@example.com`;
+const signInNetwork = {
+  network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer: 'https://accounts.example.test',
+  authorizationEndpoint: 'https://accounts.example.test/authorize', tokenEndpoint: 'https://accounts.example.test/token',
+  userinfoEndpoint: 'https://accounts.example.test/userinfo',
+};
+
+/** `optIn` names one list: a segment, or a brand when the brand is what is swapped. */
+const optInInput = ({ own, slot }: CaseContext) => ({ input: slot === 'input.brandId' ? { memberId: own.ids.member } : { memberId: own.ids.member, segmentId: own.ids.segment } });
+
+export const graphqlCases: Record<string, GraphqlCase> = {
+  // ——— queries ———
+  activities: {},
+  activityCheck: {},
+  activityCounts: {},
+  activityFeed: {},
+  members: {},
+  brand: { kinds: { id: 'brand' } },
+  brands: {},
+  crossover: {},
+  member: { kinds: { 'lookup.id': 'member' }, vars: ({ own }) => ({ lookup: { id: own.ids.member } }) },
+  viewer: {},
+  presaveJob: { kinds: { id: 'presaveJob' } },
+  segments: {},
+  brandStats: {},
+  registrationStats: {},
+  memberTimelines: {},
+  topDomains: {},
+  application: {},
+  usage: { vars: () => ({ interval: 'HOUR', start: hourAgo(), period: { amount: 1, unit: 'HOUR' } }) },
+  // ——— mutations ———
+  createActivity: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'Custom' } }) },
+  editActivity: { kinds: { id: 'activity' }, vars: () => ({ input: { shortName: 'edited' } }) },
+  deleteActivity: { kinds: { id: 'activity' }, vars: async ({ make }) => ({ id: await make.activity() }) },
+  recordActivity: { vars: ({ own }) => ({ input: { memberId: own.ids.member } }) },
+  recordActivities: { vars: ({ own }) => ({ input: [{ memberId: own.ids.member }] }) },
+  deleteMemberActivity: {
+    vars: async ({ own, make, slot }) => {
+      const member = await make.member();
+      const record = await make.record(own.ids.activity, member.id);
+      return slot === 'activityId' ? { memberId: member.id } : { memberId: member.id, recordId: record };
+    },
+  },
+  createBrand: { vars: ({ own }) => ({ input: { name: `${own.marker} brand made ${Math.random()}` } }) },
+  editBrand: { kinds: { id: 'brand' }, vars: () => ({ input: { hashTag: 'edited' } }) },
+  deleteBrand: { kinds: { id: 'brand' }, vars: async ({ make }) => ({ id: await make.brand() }) },
+  registerMember: {
+    vars: async ({ own, make, slot }) => ({
+      input: {
+        credentials: { network: 'email', email: newEmail(own), password: 'a-new-password' },
+        // Registering an identity to an existing member: a fresh one, so no identity clashes.
+        ...(slot === 'input.memberId' ? { memberId: (await make.member()).id } : {}),
+      },
+    }),
+  },
+  attachService: {
+    vars: async ({ make }) => {
+      const member = await make.member();
+      return { memberId: member.id, credentials: { network: 'email', email: member.email, password: member.password } };
+    },
+  },
+  login: { vars: ({ own }) => ({ input: { credentials: { network: 'email', email: own.email, password: own.password } } }) },
+  updateMember: { kinds: { id: 'member' }, vars: () => ({ input: { city: 'Edited city' } }) },
+  resetPassword: {
+    kinds: { id: 'member' },
+    vars: async ({ make }) => {
+      const member = await make.member();
+      return { id: member.id, input: { email: member.email, password: 'another-password', serviceId: member.service } };
+    },
+  },
+  verifyEmail: {
+    kinds: { id: 'member' },
+    vars: async ({ make }) => {
+      const member = await make.member();
+      return { id: member.id, input: { network: 'email', verifiedEmail: member.email, serviceId: member.service } };
+    },
+  },
+  mergeMembers: {
+    vars: async ({ make }) => {
+      const [from, into] = [await make.member(), await make.member()];
+      return { fromId: from.id, fromAccessToken: from.accessToken, intoId: into.id };
+    },
+  },
+  deleteMember: { kinds: { id: 'member' }, vars: async ({ make }) => ({ id: (await make.member()).id }) },
+  refreshServiceTokens: { kinds: { id: 'member' }, vars: () => ({ network: 'email' }) },
+  optIn: { vars: optInInput },
+  optOut: { vars: optInInput },
+  presaveToSegment: { vars: () => ({ input: { spotify: '6rqhFgbbKwnb9MLmUQDhG6', kind: 'TRACK' } }) },
+  // A retry runs the job again: each call gets a finished job of its own.
+  retryPresaveJob: { kinds: { id: 'presaveJob' }, vars: async ({ own, make }) => ({ id: await make.presaveJob(own.ids.segment) }) },
+  createSegment: { vars: ({ own }) => ({ input: { name: `${own.marker} segment made ${Math.random()}` } }) },
+  editSegment: { kinds: { id: 'segment' }, vars: () => ({ input: { label: 'edited' } }) },
+  deleteSegment: { kinds: { id: 'segment' }, vars: async ({ make }) => ({ id: await make.segment() }) },
+  whitelistDomain: { vars: () => ({ domain: 'attacker.example.com' }) },
+  unwhitelistDomain: { vars: () => ({ domain: 'attacker.example.com' }) },
+  configureSignInNetwork: { vars: () => ({ input: signInNetwork }) },
+  removeSignInNetwork: { vars: () => ({ network: 'google' }) },
+  setRequiredFields: { vars: () => ({ fields: [] }) },
+  exchangeSignInToken: { vars: async ({ own, make }) => ({ accessToken: await make.signInToken(own.ids.member) }) },
+};
+
+/** The same for each `/v1.1` route, by `METHOD path`; parameters as the caller sends them. */
+export const restCases: Record<string, RestCase> = {
+  'GET /account/usage': {
+    probe: { interval: 'hour', app_scope: 'app' },
+    params: () => ({ interval: 'hour', start_date: hourAgo().slice(0, 19).replace('T', ' '), period: '1 hour' }),
+  },
+  'GET /app/info': {},
+  'POST /app/whitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
+  'POST /app/unwhitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
+  'POST /member/register': {
+    params: async ({ own, make, slot }) => ({
+      service: 'email', email: newEmail(own), password: 'a-new-password',
+      ...(slot === 'id' ? { id: (await make.member()).id } : {}),
+    }),
+  },
+  'POST /member/login': { params: ({ own }) => ({ service: 'email', email: own.email, password: own.password }) },
+  'POST /member/:id/register': {
+    params: async ({ make }) => {
+      const member = await make.member();
+      return { ':id': member.id, service: 'email', email: member.email, password: member.password };
+    },
+  },
+  'POST /member/:id/update': { params: () => ({ city: 'Edited city' }) },
+  'POST /member/:id/reset': {
+    params: async ({ make }) => {
+      const member = await make.member();
+      return { ':id': member.id, email: member.email, password: 'another-password', member_service_id: member.service };
+    },
+  },
+  'POST /member/:id/verify': {
+    params: async ({ make }) => {
+      const member = await make.member();
+      return { ':id': member.id, service: 'email', verified_email: member.email, serviceid: member.service };
+    },
+  },
+  'POST /member/:id/merge': {
+    params: async ({ make }) => {
+      const [from, into] = [await make.member(), await make.member()];
+      return { ':id': into.id, from: from.id, accesstoken: from.accessToken };
+    },
+  },
+  'POST /member/:id/delete': { params: async ({ make }) => ({ ':id': (await make.member()).id }) },
+  'POST /member/:id/refresh': { params: () => ({ service: 'email' }) },
+  'GET /member/:id/domains': {},
+  'GET /member/:id': {},
+  'GET /member': { params: ({ own }) => ({ email: own.email }) },
+  'GET /activities': {},
+  'GET /brand/:id/activities': {},
+  'POST /activity/create': { params: ({ own }) => ({ name: `${own.marker} made`, type: 'Custom' }) },
+  'POST /activity/:id/edit': { probe: { onetime: '' }, params: () => ({ shortname: 'edited' }) },
+  'POST /activity/:id/delete': { params: async ({ make }) => ({ ':id': await make.activity() }) },
+  'POST /activity/record': { params: ({ own }) => ({ activityid: own.ids.activity, id: own.ids.member }) },
+  'GET /member/:id/activity/check': { params: ({ own }) => ({ activityid: own.ids.activity }) },
+  'POST /member/:id/activity/delete': {
+    params: async ({ own, make, slot }) => {
+      const member = await make.member();
+      const record = await make.record(own.ids.activity, member.id);
+      return slot === 'activityid' ? { ':id': member.id } : { ':id': member.id, recordid: record } as Record<string, string>;
+    },
+  },
+  'GET /activities/count/daily': {},
+  'GET /activities/count/services': {},
+  'GET /members/active': { probe: { order_by: 'score' } },
+  'GET /members/all': {},
+  'GET /members/login': { probe: { activityid: '' } },
+  'GET /members/extended': { probe: { order_by: 'extended.points' }, params: () => ({ order_by: 'extended.points' }) },
+  'GET /activity/feed': {},
+  'GET /brand/:id': {},
+  'GET /brands': {},
+  'POST /brand/create': { params: ({ own }) => ({ name: `${own.marker} brand made ${Math.random()}` }) },
+  'POST /brand/:id/edit': { params: () => ({ hashtag: 'edited' }) },
+  'POST /brand/:id/delete': { params: async ({ make }) => ({ ':id': await make.brand() }) },
+  'GET /brands/:id/crossover': {},
+  'GET /brands/crossover': {},
+  'GET /segments': {},
+  'GET /brand/:id/segments': {},
+  'POST /segment/create': { params: ({ own }) => ({ name: `${own.marker} segment made ${Math.random()}` }) },
+  'POST /segment/:id/edit': { params: () => ({ label: 'edited' }) },
+  'POST /segment/:id/delete': { params: async ({ make }) => ({ ':id': await make.segment() }) },
+  'POST /optin': { probe: { segment: '' }, params: ({ own }) => ({ id: own.ids.member, segmentid: own.ids.segment }) },
+  'POST /optout': { probe: { segment: '' }, params: ({ own }) => ({ id: own.ids.member, segmentid: own.ids.segment }) },
+  'POST /brand/:id/optin': {},
+  'POST /brand/:id/optout': {},
+  'POST /segment/:id/presave': { params: () => ({ spotify: '6rqhFgbbKwnb9MLmUQDhG6', type: 'track' }) },
+  'GET /segment/:id/presave/:jobId': {},
+  'POST /segment/:id/presave/:jobId/retry': { params: async ({ own, make }) => ({ ':jobId': await make.presaveJob(own.ids.segment) }) },
+  'GET /brand/:id/stats/activity': {},
+  'GET /brand/:id/stats/timeline': {},
+  'GET /brand/:id/stats/location': {},
+  'GET /brand/:id/stats/members': {},
+  'GET /brand/:id/stats/age': {},
+  'GET /brand/:id/stats/gender': {},
+  'GET /brand/:id/stats/segments': {},
+  'GET /login/stats/alltime': {},
+  'GET /login/stats/channels': {},
+  'GET /login/stats/domains': {},
+  'GET /login/stats/timeline': {},
+  'GET /login/stats/totals': {},
+  'GET /members/stats/activity': {},
+  'GET /members/stats/visits': {},
+  'GET /members/domains': {},
+  'GET /auth': { params: async ({ own, make }) => ({ accesstoken: await make.signInToken(own.ids.member) }) },
+  'POST /auth': { params: async ({ own, make }) => ({ accesstoken: await make.signInToken(own.ids.member) }) },
+};
