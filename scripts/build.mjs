@@ -4,6 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { buildPagesIfChanged, writeChanged } from './build-pages.mjs';
+
+// The browser pages (explorer, dashboard) bundle beside the server, when their sources changed.
+const pages = buildPagesIfChanged();
 
 const result = await build({
   entryPoints: { main: 'src/main.ts', cli: 'src/cli.ts', 'pglite-template': 'src/db/pglite-template.ts' },
@@ -20,13 +24,8 @@ const result = await build({
 
 // Unchanged files are left alone and changed ones replaced by rename, so a process starting from
 // dist/ while another build runs never reads half a file.
-for (const file of result.outputFiles) {
-  if (fs.existsSync(file.path) && fs.readFileSync(file.path).equals(file.contents)) continue;
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  const partial = `${file.path}.${process.pid}.partial`;
-  fs.writeFileSync(partial, file.contents);
-  fs.renameSync(partial, file.path);
-}
+writeChanged(result.outputFiles);
+await pages;
 
 // Marks when dist/ was last made from the sources, so `npm start` can skip an unneeded bundle.
 fs.writeFileSync(path.join('dist', '.build-stamp'), `${new Date().toISOString()}\n`);

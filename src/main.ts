@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
   const database = await openDatabase(config.database);
   const demo = config.database.kind === 'pglite' && config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
-  const gateway = await buildGateway({ config, database, logger });
+  const gateway = await buildGateway({ config, database, logger, demoApiKey: demo?.apiKey });
   const address = await gateway.app.listen({ host: config.host, port: config.port });
   printBanner(config, address, demo);
 
@@ -60,7 +60,8 @@ function printBanner(config: Config, address: string, demo: DemoCredentials | un
     '',
     `Marquee is running (${config.env}, ${config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'})`,
     `  GraphQL:  ${base}/graphql`,
-    config.env === 'production' ? undefined : `  Sandbox:  ${base}/graphql  (open it in a browser; add the header x-api-key)`,
+    config.env === 'production' ? undefined : `  Explorer: ${base}/graphql  (open it in a browser${demo ? '; the demo key is filled in' : '; add the header x-api-key'})`,
+    `  Dashboard: ${base}/dashboard`,
     `  REST:     ${base}/v1.1/...`,
     demo ? `  Demo API key${demo.created ? ' (new)' : ''}: ${demo.apiKey}` : undefined,
     demo ? `  Try:      curl '${base}/v1.1/app/info?apiKey=${demo.apiKey}'` : undefined,

@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
@@ -12,6 +12,7 @@ import { appErrorOf, errorCatalogue } from './errors.js';
 import { CompiledDocuments } from './execution.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
+import { explorerLandingPage } from '../http/pages/explorer/landing.js';
 
 /** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
 const callerErrorCodes = new Set([
@@ -107,7 +108,7 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
   };
 }
 
-export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config): ApolloServer<Context> {
+export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config, pages: { demoApiKey?: string } = {}): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
     gateway: compiledExecution(schema),
@@ -131,9 +132,8 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
       costLimitPlugin(schema, config.graphqlLimits),
       requestIdPlugin,
       databaseUnavailablePlugin,
-      production
-        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
-        : ApolloServerPluginLandingPageLocalDefault({ footer: false, embed: true }),
+      // Outside production, the explorer bundled with the gateway (no CDN); Apollo Sandbox is a link from it.
+      production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : explorerLandingPage({ apiKey: pages.demoApiKey }),
     ],
   });
 }

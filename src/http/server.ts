@@ -28,6 +28,7 @@ import type { NetworkOptions } from '../modules/networks/registry.js';
 import { registerWidget } from '../modules/widget/widget.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { createMetrics } from './metrics.js';
+import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -47,6 +48,8 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Where the network adapters call (tests point them at a local fake); from the environment otherwise. */
   networks?: NetworkOptions;
+  /** The demo application's key: the explorer and the dashboard prefill it outside production. */
+  demoApiKey?: string;
 }
 
 export interface Gateway {
@@ -62,7 +65,7 @@ export interface Gateway {
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildGateway({ config, database, logger, networks }: GatewayDependencies): Promise<Gateway> {
+export async function buildGateway({ config, database, logger, networks, demoApiKey }: GatewayDependencies): Promise<Gateway> {
   const schema = await getSchema();
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -137,7 +140,9 @@ export async function buildGateway({ config, database, logger, networks }: Gatew
   // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
   await registerWidget(app, { config, database, identity });
 
-  const apollo = createApollo(app, schema, config);
+  // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
+  await registerPages(app, { config, demoApiKey });
+  const apollo = createApollo(app, schema, config, { demoApiKey });
   await apollo.start();
   registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
 

@@ -34,7 +34,7 @@ export const testSecretKey = 'test-secret-key-of-at-least-32-characters';
 export async function startTestGateway(
   env: Record<string, string> = {},
   database?: DatabaseHandle,
-  options: { networks?: NetworkOptions } = {},
+  options: { networks?: NetworkOptions; demoApiKey?: string } = {},
 ): Promise<TestGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -44,7 +44,7 @@ export async function startTestGateway(
     ...env,
   });
   const db = database ?? (await createTestDatabase());
-  const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }), networks: options.networks ?? {} });
+  const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }), networks: options.networks ?? {}, demoApiKey: options.demoApiKey });
   clearKeyCache();
   return {
     gateway,
