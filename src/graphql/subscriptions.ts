@@ -18,6 +18,7 @@ import { WebSocketServer } from 'ws';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { databaseUnavailable } from '../db/errors.js';
 import { apiKeyOf, memberJwtOf } from '../http/credentials.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
@@ -42,8 +43,8 @@ export interface SubscriptionDependencies {
   meter: UsageMeter;
 }
 
-/** Close codes of the graphql-ws protocol (4400–4499: the client's fault). */
-const closeCodes = { badRequest: 4400, unauthorized: 4401, forbidden: 4403, tooManyRequests: 4429 };
+/** Close codes: graphql-ws's (44xx, the client's to fix) and WebSocket's "try again later". */
+const closeCodes = { unauthorized: 4401, forbidden: 4403, tooManyRequests: 4429, tryAgainLater: 1013 };
 
 /** What a connection learned at `connection_init`, kept for its subscriptions. */
 type Connection = {
@@ -112,7 +113,13 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
           return refuse(closeCodes.unauthorized, memberJwtOf(carried) ? 'A member token reads only viewer; use an API key.' : 'An API key is required: send x-api-key in connection_init.');
         }
         if ((await limiter.unknownKeysBlockedFor(address)) > 0) return refuse(closeCodes.tooManyRequests, 'Too many unknown API keys from this address.');
-        const caller = await resolveApiKey(database.db, key);
+        let caller: Caller | null;
+        try {
+          caller = await resolveApiKey(database.db, key);
+        } catch (error) {
+          if (!databaseUnavailable(error)) throw error;
+          return refuse(closeCodes.tryAgainLater, 'The database is unavailable; connect again shortly.');
+        }
         if (!caller) {
           await limiter.countUnknownKey(address);
           return refuse(closeCodes.forbidden, 'The API key is unknown or revoked.');
@@ -173,6 +180,8 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
       onError(_ctx, _id, _payload, errors) {
         return errors.map((error) => formatted(error, undefined));
       },
+      // Otherwise graphql-ws closes a connection whose hook failed unexpectedly with the error's message, outside NODE_ENV=production.
+      isProd: config.env !== 'development',
     },
     wss,
   );

@@ -49,9 +49,9 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (b !== a) await b.close();
+  if (b && b !== a) await b.close();
   await second?.close();
-  await a.close();
+  await a?.close();
 });
 
 const urlOf = (t: TestGateway) => `ws://127.0.0.1:${(t.gateway.app.server.address() as AddressInfo).port}/graphql`;

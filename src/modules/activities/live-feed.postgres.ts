@@ -60,7 +60,14 @@ export class PostgresChannel implements LiveChannel {
   }
 
   static async open(url: string, receiver: LiveReceiver, log: Logger): Promise<PostgresChannel> {
-    const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {}, connection: { application_name: 'marquee live feed' } });
+    const sql = postgres(url, {
+      max: 1,
+      connect_timeout: 5,
+      // Reconnect the listener within a second of the server's return (postgres.js waits up to 20 s).
+      backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+      onnotice: () => {},
+      connection: { application_name: 'marquee live feed' },
+    });
     const channel = new PostgresChannel(sql, receiver, log);
     try {
       await sql.listen(recordsChannel, (payload) => channel.received(payload));
