@@ -98,6 +98,11 @@ function generatedRecords(now: number): RecordSpec[] {
     else at = now - Math.floor(random() * 200 * day);
     specs.push({ activityId: activity.id, memberId, completedAt: new Date(at).toISOString() });
   }
+  // Records at the same instant as another of the same member: the latest record is the highest id of them.
+  for (const spec of specs.slice(0, 60)) {
+    const other = random.pick(repeatable.filter((activity) => activity.id !== spec.activityId));
+    specs.push({ activityId: other.id, memberId: spec.memberId, completedAt: spec.completedAt });
+  }
   // One-time follows: at most one per member and activity.
   for (const memberId of memberIds.filter(() => random() < 0.3)) {
     const follow = random.pick(activities.filter((activity) => activity.oneTime));
@@ -155,6 +160,8 @@ interface Ranked {
   id: number;
   points: number;
   activityCount: number;
+  /** The member's latest record in the window under the filter (time, then id). */
+  lastRecordId: number;
 }
 
 const list = (values: (string | number)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
@@ -178,11 +185,12 @@ async function bruteForce(test: Case, window: { start: Date; end: Date }): Promi
       and o.brand_id = ${Number(f.brandId)} and o.opted_out_at is null)`);
   }
   const rows = await executeRows<Record<string, unknown>>(t.database.db, sql`
-    select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count
+    select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count,
+      (array_agg(r.id order by r.completed_at desc, r.id desc))[1] as last_record_id
     from activity_records r join members m on m.account_id = r.account_id and m.id = r.member_id
     where ${sql.join(recordConditions, sql` and `)} and ${sql.join(memberConditions, sql` and `)}
     group by r.member_id`);
-  const ranked = rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }));
+  const ranked = rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count), lastRecordId: Number(row.last_record_id) }));
   const direction = test.sort === 'DESC' ? -1 : 1;
   return ranked.sort((a, b) => direction * (a.points - b.points) || a.id - b.id);
 }
@@ -191,7 +199,7 @@ const listing = `query($filter: MemberFilter, $window: WindowInput, $sort: SortD
   members(filter: $filter, window: $window, sort: $sort, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
-    edges { node { id score { points activityCount } position } }
+    edges { node { id score { points activityCount } position lastActivity { id } } }
   }
 }`;
 
@@ -206,7 +214,7 @@ async function walk(test: Case) {
     const members = body.data.members;
     totalCount = members.totalCount;
     for (const { node } of members.edges) {
-      nodes.push({ id: Number(node.id), points: node.score.points, activityCount: node.score.activityCount, position: node.position });
+      nodes.push({ id: Number(node.id), points: node.score.points, activityCount: node.score.activityCount, lastRecordId: Number(node.lastActivity?.id), position: node.position });
     }
     if (!members.pageInfo.hasNextPage) break;
     after = members.pageInfo.endCursor;
@@ -246,7 +254,7 @@ describe('rankings equal the brute force over raw records', () => {
       const expected = await bruteForce(test, resolveWindow(windowInput(test), listingWindow, before));
       const expectedLate = await bruteForce(test, resolveWindow(windowInput(test), listingWindow, after));
       if (JSON.stringify(expected) !== JSON.stringify(expectedLate)) continue;
-      expect(nodes.map(({ id, points, activityCount }) => ({ id, points, activityCount })), label).toEqual(expected);
+      expect(nodes.map(({ id, points, activityCount, lastRecordId }) => ({ id, points, activityCount, lastRecordId })), label).toEqual(expected);
       expect(totalCount, label).toBe(expected.length);
       expect(nodes.map((node) => node.position), label).toEqual(expected.map((row) => positionOf(expected, row.points)));
       compared += 1;

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedRows } from '../../db/statements.js';
+import { alias } from 'drizzle-orm/pg-core';
 import { activityDefinitions, activityRecords, brands, members } from '../../db/schema/index.js';
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
@@ -270,25 +271,26 @@ export async function membersAhead(db: Executor, filter: CompiledFilter, window:
 
 /**
  * Each member's latest record in the window under the filter's activity conditions, with its
- * definition. One index probe per member (newest first through (account, member, completed_at)),
- * whatever their number of records: a busy member may have tens of thousands in six months.
+ * definition: two index probes per member through (account, member, completed_at), whatever their
+ * number of records (a busy member may have tens of thousands in six months). The newest time
+ * first (`max`, which PostgreSQL reads backwards from the index and stops at the first record that
+ * passes the conditions), then the highest id at that time. Ordering by (completed_at, id) in one
+ * step needs a sort the index cannot give, and the planner would read and sort the member's whole
+ * window to keep one row.
  */
 export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]): Promise<{ record: RecordRow; definition: DefinitionRow }[]> {
   // Not a prepared statement: its generic plan, once PostgreSQL switched to it, read every record of
   // a busy member's window (a month: 10 s stalls at 10 connections on the large data set).
   const ids = memberIds.length ? memberIds : [0];
+  const newest = alias(activityRecords, 'newest');
+  const inWindowFor = (records: typeof activityRecords | typeof newest) =>
+    and(eq(records.accountId, filter.accountId), sql`${records.memberId} = page.member_id`, within(records.completedAt, window), filter.activity(records));
+  const newestTime = db.select({ at: sql`max(${newest.completedAt})` }).from(newest).where(inWindowFor(newest));
   const latest = db
     .select({ id: activityRecords.id })
     .from(activityRecords)
-    .where(
-      and(
-        eq(activityRecords.accountId, filter.accountId),
-        sql`${activityRecords.memberId} = page.member_id`,
-        within(activityRecords.completedAt, window),
-        filter.activity(activityRecords),
-      ),
-    )
-    .orderBy(desc(activityRecords.completedAt), desc(activityRecords.id))
+    .where(and(inWindowFor(activityRecords), sql`${activityRecords.completedAt} = (${newestTime})`))
+    .orderBy(desc(activityRecords.id))
     .limit(1)
     .as('latest');
   return db
