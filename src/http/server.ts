@@ -76,6 +76,9 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     },
     forceCloseConnections: 'idle',
     clientErrorHandler,
+    // The router's own refusals (a malformed URL encoding, a path parameter over 100 characters)
+    // answer the error body too, not Fastify's.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     trustProxy: config.trustProxy,
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
