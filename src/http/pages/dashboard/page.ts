@@ -50,7 +50,6 @@ export function dashboardPage(options: { apiKey?: string }): string {
     </div>
     <div class="grid">
       ${chartCard('chart-activity', 'Activity per day', 'No activity on this brand in this window.', 'wide')}
-      ${chartCard('chart-registrations', 'Registrations per day (all brands)', 'No registrations in this window.')}
       <article class="card">
         <h2>Top members</h2>
         <p class="empty-note">No member scored on this brand in this window.</p>
@@ -59,7 +58,9 @@ export function dashboardPage(options: { apiKey?: string }): string {
           <tbody id="top-members"></tbody>
         </table>
       </article>
-      ${chartCard('chart-location', 'Members by country', 'No active member with a known country.')}
+      ${chartCard('chart-activities', 'Records by activity', 'No activity on this brand in this window.')}
+      ${chartCard('chart-registrations', 'Registrations per day (all brands)', 'No registrations in this window.')}
+      ${chartCard('chart-location', 'Active members by country', 'No active member with a known country.')}
       ${chartCard('chart-age', 'Active members by age', 'No active member in this window.')}
       ${chartCard('chart-gender', 'Active members by gender', 'No active member in this window.')}
     </div>

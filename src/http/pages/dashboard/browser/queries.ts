@@ -23,6 +23,7 @@ export const dashboardQuery = /* GraphQL */ `
   query Dashboard($brandId: ID!, $window: WindowInput!, $brand: MemberFilter!) {
     brandStats(brandId: $brandId) {
       members(window: $window) { activeMembers inactiveMembers totalMembers }
+      activity(window: $window, groupBy: ACTIVITY, limit: 10) { items { activityId activity service count distinctMembers } }
       timeline(window: $window) { service totalCount totalMembers days { date count distinctMembers } }
       location(window: $window) { totalActivities totalMembers countries { country countryName members actions } }
       age(window: $window) { range members }
@@ -42,6 +43,7 @@ export const dashboardQuery = /* GraphQL */ `
 export interface DashboardData {
   brandStats: {
     members: { activeMembers: number; inactiveMembers: number; totalMembers: number };
+    activity: { items: { activityId: string | null; activity: string | null; service: string | null; count: number; distinctMembers: number }[] };
     timeline: { service: string | null; totalCount: number; totalMembers: number; days: { date: string; count: number; distinctMembers: number }[] }[];
     location: { totalActivities: number; totalMembers: number; countries: { country: string; countryName: string | null; members: number; actions: number }[] };
     age: { range: string; members: number }[];

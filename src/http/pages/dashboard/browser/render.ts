@@ -9,6 +9,7 @@ export function renderDashboard(data: DashboardData): void {
   renderActivity(data.brandStats.timeline);
   renderRegistrations(data.registrationStats.timeline.days);
   renderTopMembers(data.members.edges.map((edge) => edge.node));
+  renderActivities(data.brandStats.activity.items);
   renderLocation(data.brandStats.location.countries);
   renderAge(data.brandStats.age);
   renderGender(data.brandStats.gender);
@@ -66,6 +67,21 @@ function renderLocation(countries: DashboardData['brandStats']['location']['coun
     options: { indexAxis: 'y', scales: { x: integerAxis }, plugins: { legend: { display: false } } },
   });
   setEmpty('chart-location', top.length === 0);
+}
+
+function renderActivities(items: DashboardData['brandStats']['activity']['items']): void {
+  draw('chart-activities', {
+    type: 'bar',
+    data: {
+      labels: items.map((item) => item.activity ?? 'unknown'),
+      datasets: [
+        { label: 'Records', data: items.map((item) => item.count), backgroundColor: palette[0] },
+        { label: 'Members', data: items.map((item) => item.distinctMembers), backgroundColor: palette[5] },
+      ],
+    },
+    options: { indexAxis: 'y', scales: { x: integerAxis }, plugins: { legend: { position: 'bottom' } } },
+  });
+  setEmpty('chart-activities', items.length === 0);
 }
 
 function renderAge(buckets: { range: string; members: number }[]): void {
