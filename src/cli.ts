@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from './config.js';
+import { loadConfig, loadEnvFile } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import {
@@ -31,6 +31,7 @@ function positiveId(value: string): number {
 }
 
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  loadEnvFile();
   const config = loadConfig();
   const release = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the CLI') : () => {};
   const database = await openDatabase(config.database);

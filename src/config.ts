@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -38,7 +39,7 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
   GRAPHQL_MAX_OPERATIONS: z.coerce.number().int().min(1).default(20),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
-  DEMO_ACCOUNT: booleanFlag.default(true),
+  DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
 
@@ -62,6 +63,7 @@ export interface Config {
   usageFlushMs: number;
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxOperations: number };
   shutdownGraceMs: number;
+  /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
    * Encrypts network tokens at rest and signs member tokens. Required in production; elsewhere,
@@ -113,7 +115,26 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxOperations: e.GRAPHQL_MAX_OPERATIONS,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    demoAccount: e.DEMO_ACCOUNT,
+    demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
   };
+}
+
+/**
+ * Reads `.env` from the working directory (or the file ENV_FILE names) into the environment before
+ * the configuration is read: a variable already set in the environment wins over the file. Returns
+ * the file read, if any. A missing `.env` is fine; a missing ENV_FILE is a configuration error.
+ */
+export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const file = env.ENV_FILE || '.env';
+  if (!fs.existsSync(file)) {
+    if (env.ENV_FILE) throw new ConfigError([`ENV_FILE: no file at ${path.resolve(file)}`]);
+    return undefined;
+  }
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    throw new ConfigError([`${env.ENV_FILE ? 'ENV_FILE' : '.env'}: cannot read ${path.resolve(file)}: ${(error as Error).message}`]);
+  }
+  return path.resolve(file);
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, loadEnvFile, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { buildGateway } from './http/server.js';
@@ -10,7 +10,9 @@ import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.
 
 async function main(): Promise<void> {
   let config: Config;
+  let envFile: string | undefined;
   try {
+    envFile = loadEnvFile();
     config = withSecretKey(loadConfig());
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -23,8 +25,9 @@ async function main(): Promise<void> {
   // A rejection nobody awaited is logged and survived; an uncaught exception ends the process (see there).
   installProcessHandlers(logger);
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
-  const database = await openDatabase(config.database);
-  const demo = config.database.kind === 'pglite' && config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
+  if (envFile) logger.info({ file: envFile }, 'settings read from the env file (the environment wins)');
+  const database = await openDatabase(config.database, { progress: (message, details) => logger.info(details ?? {}, message) });
+  const demo = config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
   const gateway = await buildGateway({ config, database, logger, demoApiKey: demo?.apiKey });
   const address = await gateway.app.listen({ host: config.host, port: config.port });
   printBanner(config, address, demo);
@@ -62,7 +65,7 @@ function printBanner(config: Config, address: string, demo: DemoCredentials | un
     `  GraphQL:  ${base}/graphql`,
     config.env === 'production' ? undefined : `  Explorer: ${base}/graphql  (open it in a browser${demo ? '; the demo key is filled in' : '; add the header x-api-key'})`,
     `  Dashboard: ${base}/dashboard`,
-    `  REST:     ${base}/v1.1/...`,
+    `  REST:     ${base}/v1.1/...  (reference: ${base}/v1.1/docs)`,
     demo ? `  Demo API key${demo.created ? ' (new)' : ''}: ${demo.apiKey}` : undefined,
     demo ? `  Try:      curl '${base}/v1.1/app/info?apiKey=${demo.apiKey}'` : undefined,
     '',

@@ -5,14 +5,12 @@ import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
 import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip } from './roundtrips.js';
-import { migrationsFolder } from './paths.js';
+import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
 
@@ -38,19 +36,27 @@ const roundTripLogger: Logger = { logQuery: () => countRoundTrip() };
 
 export type DatabaseOptions = Config['database'] | { kind: 'pglite-memory' };
 
-export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.kind === 'postgres') return openPostgres(options.url, options.readUrl, options.poolSize);
-  return openPglite(options.kind === 'pglite' ? options.dataDir : undefined);
+/** `progress` hears which migrations start-up applies and how long each took. */
+export async function openDatabase(options: DatabaseOptions, { progress }: { progress?: Progress } = {}): Promise<DatabaseHandle> {
+  if (options.kind === 'postgres') return openPostgres(options.url, options.readUrl, options.poolSize, progress);
+  const dataDir = options.kind === 'pglite' ? options.dataDir : undefined;
+  try {
+    return await openPglite(dataDir, progress);
+  } catch (error) {
+    // A data directory that cannot be created or read: say which setting points there.
+    if (dataDir && isFileSystemError(error)) throw new Error(`could not open the embedded database in ${dataDir} (DATA_DIR): ${(error as Error).message}`, { cause: error });
+    throw error;
+  }
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string | undefined, progress?: Progress): Promise<DatabaseHandle> {
   let isNew = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   if (dataDir && isNew && !fs.existsSync(dataDir) && copyTemplateInto(dataDir)) isNew = false;
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const template = isNew ? readTemplate() : undefined;
   const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   const db = drizzlePglite(client, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
-  await migratePglite(db as never, { migrationsFolder });
+  await applyMigrations(db, progress);
   return {
     kind: 'pglite',
     db,
@@ -69,11 +75,11 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
  * migrations while the others wait, then find nothing left to do. A single-connection client keeps
  * the lock and the migration on the same session.
  */
-async function migrateUnderLock(url: string): Promise<void> {
+async function migrateUnderLock(url: string, progress?: Progress): Promise<void> {
   const migrator = postgres(url, { ...resilience, max: 1 });
   try {
     await migrator`select pg_advisory_lock(7305861)`;
-    await migratePostgres(drizzlePostgres(migrator), { migrationsFolder });
+    await applyMigrations(drizzlePostgres(migrator), progress);
     await migrator`select pg_advisory_unlock(7305861)`;
   } finally {
     await migrator.end({ timeout: 5 });
@@ -157,10 +163,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function openPostgres(url: string, readUrl: string | undefined, poolSize: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, readUrl: string | undefined, poolSize: number, progress?: Progress): Promise<DatabaseHandle> {
+  // The first connection of the process: a failure to reach the server names the setting to fix.
+  await migrateUnderLock(url, progress).catch((error: unknown) => {
+    throw isConnectionError(error) ? connectionError(error, 'DATABASE_URL', url) : error;
+  });
   const primary = replaceablePool(url, poolSize);
   const db = drizzlePostgres(primary.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
-  await migrateUnderLock(url);
   const replica = readUrl ? replaceablePool(readUrl, poolSize) : undefined;
   const read = replica
     ? (drizzlePostgres(replica.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database)
@@ -177,4 +186,41 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
       await Promise.all([primary.end(), replica?.end()]);
     },
   };
+}
+
+/** Failures of reaching or entering the server, as opposed to a statement failing once in. */
+const connectionCodes = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED',
+  '28P01', // password authentication failed
+  '28000', // no such role, or pg_hba refuses
+  '3D000', // no such database
+  '57P03', // the server is starting up
+]);
+
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && connectionCodes.has(code);
+}
+
+/** `postgres://user:secret@host/db` → `postgres://user:***@host/db`, for messages. */
+export function withoutPassword(url: string): { shown: string; hidden: boolean } {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return { shown: url, hidden: false };
+    parsed.password = '***';
+    return { shown: parsed.toString(), hidden: true };
+  } catch {
+    return { shown: '(an unreadable URL)', hidden: true };
+  }
+}
+
+export function connectionError(error: unknown, setting: string, url: string): Error {
+  const { shown, hidden } = withoutPassword(url);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`could not connect to the database at ${setting}=${shown}${hidden ? ' (password hidden)' : ''}: ${reason}`, { cause: error });
+}
+
+function isFileSystemError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOSPC', 'EEXIST'].includes(code);
 }

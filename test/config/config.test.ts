@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadEnvFile } from '../../src/config.js';
 
 describe('configuration from the environment', () => {
   it('defaults to the embedded database in ./data', () => {
@@ -36,5 +38,48 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRET_KEY: required in production/);
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY: must be at least 32/);
     expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));
+  });
+
+  it('creates the demo account by default outside production only', () => {
+    expect(loadConfig({}).demoAccount).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) }).demoAccount).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), DEMO_ACCOUNT: '1' }).demoAccount).toBe(true);
+    expect(loadConfig({ DEMO_ACCOUNT: '0' }).demoAccount).toBe(false);
+  });
+});
+
+describe('the env file', () => {
+  const names = ['MARQUEE_TEST_FROM_FILE', 'MARQUEE_TEST_IN_BOTH'];
+  afterEach(() => {
+    for (const name of names) delete process.env[name];
+  });
+
+  it('fills the environment from ENV_FILE (or .env); a variable already set wins', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-env-')), 'settings.env');
+    fs.writeFileSync(file, '# comment\nMARQUEE_TEST_FROM_FILE=from-file\nMARQUEE_TEST_IN_BOTH="from-file"\n');
+    process.env.MARQUEE_TEST_IN_BOTH = 'from-environment';
+    expect(loadEnvFile({ ENV_FILE: file })).toBe(file);
+    expect(process.env.MARQUEE_TEST_FROM_FILE).toBe('from-file');
+    expect(process.env.MARQUEE_TEST_IN_BOTH).toBe('from-environment');
+  });
+
+  it('names ENV_FILE when it points nowhere; a missing .env is fine', () => {
+    expect(() => loadEnvFile({ ENV_FILE: '/nonexistent/marquee.env' })).toThrow(/ENV_FILE: no file at \/nonexistent\/marquee.env/);
+    const cwd = process.cwd();
+    process.chdir(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-env-')));
+    try {
+      expect(loadEnvFile({})).toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('.env.example names every setting the configuration reads', () => {
+    const example = fs.readFileSync(path.resolve('.env.example'), 'utf8');
+    const documented = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
+    const source = fs.readFileSync(path.resolve('src/config.ts'), 'utf8');
+    const read = [...source.matchAll(/^  ([A-Z][A-Z0-9_]+): /gm)].map((match) => match[1]);
+    expect(read.length).toBeGreaterThan(20);
+    for (const name of [...read, 'ENV_FILE']) expect(documented, name).toContain(name);
   });
 });

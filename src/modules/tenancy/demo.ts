@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from '../../db/client.js';
+import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { createApplication, listAccounts, resolveApiKey } from './tenancy.service.js';
 
 export interface DemoCredentials {
@@ -11,7 +12,7 @@ export interface DemoCredentials {
 }
 
 /**
- * On an empty embedded database, creates a demo account with an enterprise application so that
+ * On an empty database (embedded or PostgreSQL), creates a demo account with an enterprise application so that
  * `npm start` is immediately usable. Its key is kept in DATA_DIR (readable by this user only) so the
  * banner can show it again on the next start; a database that already has accounts is left alone.
  */
@@ -20,14 +21,18 @@ export async function ensureDemoAccount(db: Database, dataDir: string): Promise<
   if (fs.existsSync(file)) {
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Omit<DemoCredentials, 'created'>;
     const caller = await resolveApiKey(db, saved.apiKey);
-    return caller ? { ...saved, created: false } : undefined;
+    // A key of another database (DATABASE_URL changed) is forgotten; this one may still be empty.
+    if (caller) return { ...saved, created: false };
   }
-  if ((await listAccounts(db)).length > 0) return undefined;
-  const { account, application, apiKey } = await createApplication(db, {
-    accountName: 'demo',
-    name: 'Demo application',
-    plan: 'enterprise',
+  // Gateways starting together on one empty PostgreSQL take turns, so only the first creates it.
+  const created = await db.transaction(async (tx) => {
+    await holdTransactionLock(tx, 'marquee:demo-account');
+    if ((await listAccounts(tx)).length > 0) return undefined;
+    // createApplication opens its own transaction: inside this one, that is a savepoint.
+    return createApplication(tx as unknown as Database, { accountName: 'demo', name: 'Demo application', plan: 'enterprise' });
   });
+  if (!created) return undefined;
+  const { account, application, apiKey } = created;
   const credentials = { accountId: account.id, applicationId: application.id, apiKey };
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
