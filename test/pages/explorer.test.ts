@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
     await browser?.close();
   });
 
-  it('loads with only the gateway reachable, runs a query with the prefilled key, and shows the answer', async () => {
+  it('loads with only the gateway reachable, runs a query with the prefilled key, and shows the answer', { timeout: 60_000 }, async () => {
     const base = await listen(t);
     const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
