@@ -3,7 +3,9 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
-import { createActivity, insertMembers, record } from '../support/activity-data.js';
+import { createGlobalKey } from '../../src/modules/tenancy/tenancy.service.js';
+import { recordPayloads } from '../../src/modules/activities/live-feed.postgres.js';
+import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -170,6 +172,20 @@ describe('activityRecorded', () => {
     expect(missing.state.closed).toMatchObject({ code: 4401, reason: expect.stringContaining('API key is required') });
   });
 
+  it("refuses at subscription what the feed query refuses: the global key, another account's brand", async () => {
+    const { apiKey: globalKey } = await createGlobalKey(a.database.db, app.accountId);
+    const firstResult = async (apiKey: string, filter?: Record<string, unknown>) => {
+      const { client } = connect(b, { 'x-api-key': apiKey });
+      const result = await client.iterate({ query: 'subscription($filter: MemberFilter) { activityRecorded(filter: $filter) { id } }', variables: { filter } }).next();
+      return result.value as { errors?: { message: string; extensions: { aeCode: number; code: string } }[] };
+    };
+    expect((await firstResult(globalKey)).errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'WRONG_APPLICATION', aeCode: 7 }) })]);
+    const theirBrand = await insertBrand(a, other, 'Theirs');
+    expect((await firstResult(app.apiKey, { brandId: String(theirBrand) })).errors).toEqual([
+      expect.objectContaining({ message: 'Brand not found.', extensions: expect.objectContaining({ code: 'NOT_FOUND', aeCode: 5 }) }),
+    ]);
+  });
+
   it('applies the limits to subscription documents and runs nothing but subscriptions', async () => {
     const { client } = connect(b, { 'x-api-key': app.apiKey });
     const errorsOf = async (query: string) => {
@@ -196,5 +212,19 @@ describe('activityRecorded', () => {
     expect(response.body.errors).toEqual([
       expect.objectContaining({ message: expect.stringContaining('Subscriptions run over WebSocket at /graphql'), extensions: expect.objectContaining({ aeCode: 4 }) }),
     ]);
+  });
+});
+
+describe('NOTIFY payloads', () => {
+  it('split a batch under PostgreSQL’s 8000-byte limit, keeping every id in order', () => {
+    const ids = Array.from({ length: 1000 }, (_, index) => 9_007_199_254_000_000 + index);
+    const payloads = recordPayloads(42, ids);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const payload of payloads) {
+      expect(Buffer.byteLength(payload)).toBeLessThan(8000);
+      expect(payload).toMatch(/^42:\d+(,\d+)*$/);
+    }
+    expect(payloads.flatMap((payload) => payload.slice(3).split(',').map(Number))).toEqual(ids);
+    expect(recordPayloads(42, [7])).toEqual(['42:7']);
   });
 });
