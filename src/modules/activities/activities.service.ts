@@ -352,7 +352,6 @@ class RecordWriter {
     let inserted: RecordRow[];
     try {
       inserted = await this.db.transaction((tx) => q.insertRecords(tx, rows, { full: true }));
-      publishRecorded(this.db, scope.accountId, inserted);
     } catch (error) {
       if (accepted.length === 1 || databaseUnavailable(error)) {
         for (const { index } of accepted) settled[index] = failed(error);
@@ -362,6 +361,7 @@ class RecordWriter {
       }
       return settled;
     }
+    publishRecorded(this.db, scope.accountId, inserted);
     const stored = matchInserted(rows, inserted);
     await Promise.all(accepted.map(async ({ index, row }, at) => (settled[index] = await this.outcome(row, stored[at]).then(ok, failed))));
     return settled;
