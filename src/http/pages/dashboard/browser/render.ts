@@ -93,10 +93,12 @@ function renderAge(buckets: { range: string; members: number }[]): void {
   setEmpty('chart-age', buckets.every((bucket) => bucket.members === 0));
 }
 
+const genderNames: Record<string, string> = { F: 'Female', M: 'Male' };
+
 function renderGender(counts: { gender: string; members: number }[]): void {
   draw('chart-gender', {
     type: 'doughnut',
-    data: { labels: counts.map((row) => row.gender), datasets: [{ data: counts.map((row) => row.members), backgroundColor: counts.map((_, index) => palette[index % palette.length]) }] },
+    data: { labels: counts.map((row) => genderNames[row.gender] ?? row.gender), datasets: [{ data: counts.map((row) => row.members), backgroundColor: counts.map((_, index) => palette[index % palette.length]) }] },
     options: { plugins: { legend: { position: 'bottom' } } },
   });
   setEmpty('chart-gender', counts.every((row) => row.members === 0));
