@@ -124,6 +124,12 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
 
     expect(blocked).toEqual([]);
     expect(problems).toEqual([]);
+
+    // The Sandbox link: its page asks Apollo's CDN for the embed script, and nothing else; offline it says so.
+    await page.getByRole('link', { name: /Apollo Sandbox/ }).click();
+    await page.waitForURL(`${base}/graphql/sandbox`);
+    await expect.poll(() => blocked).toEqual(['https://embeddable-sandbox.cdn.apollographql.com/v2/embeddable-sandbox.umd.production.min.js']);
+    expect(await page.locator('#sandbox-fallback').innerText()).toContain('cannot be reached');
     await context.close();
   });
 });
