@@ -40,6 +40,8 @@ export async function preparedRows<T>(db: Executor, text: string, params: unknow
 export interface ColumnList<Row> {
   /** `"first_name" as "firstName", …`, for the statement's text. */
   sql: string;
+  /** The same list with each column taken from `alias` (`members."first_name" as "firstName", …`), for statements that join. */
+  from(alias: string): string;
   /** Timestamps (text from the driver) become Dates and 53-bit bigints numbers, in place; everything else is as read. */
   read(rows: Record<string, unknown>[]): Row[];
   /** `json_build_object('firstName', <alias>."first_name", …)`: a row as a JSON object, whose objects `read` reads. */
@@ -81,6 +83,7 @@ export function columnsOf<T extends Table, K extends keyof T['$inferSelect'] & s
   };
   return {
     sql: parts.join(', '),
+    from: (alias) => parts.map((part) => `${alias}.${part}`).join(', '),
     jsonObject: (alias) => `json_build_object(${keys.map((key) => `'${key}', ${alias}."${all[key].name}"`).join(', ')})`,
     read(rows) {
       if (dates.length || bigints.length) for (const row of rows) convert(row);

@@ -113,16 +113,17 @@ export interface ReadWithMember {
 }
 
 /**
- * What member(id) reads in its own statement, from its selection: the services (summaries when
- * those are all their selection asks), the domains (of the member, or of its services), the
- * current opt-ins. Each would otherwise be one more statement through its loader.
+ * What member(id), or a ranking's page, reads in the member's own statement, from the selection
+ * (at `path` below the field, `edges.node` for a page): the services (summaries when those are all
+ * their selection asks), the domains (of the member, or of its services), the current opt-ins.
+ * Each would otherwise be one more statement through its loader.
  */
-export function memberReadsOf(info: GraphQLResolveInfo): MemberReads | undefined {
-  const fields = selectedFields(info);
+export function memberReadsOf(info: GraphQLResolveInfo, path: readonly string[] = []): MemberReads | undefined {
+  const fields = selectedFields(info, path);
   const services = fields.has('services');
   const reads: MemberReads = {
-    services: services ? (selectsOnly(info, serviceSummaryFields, ['services']) ? 'summary' : 'whole') : undefined,
-    domains: fields.has('domains') || (services && selectedFields(info, ['services']).has('domains')),
+    services: services ? (selectsOnly(info, serviceSummaryFields, [...path, 'services']) ? 'summary' : 'whole') : undefined,
+    domains: fields.has('domains') || (services && selectedFields(info, [...path, 'services']).has('domains')),
     optins: fields.has('optins'),
   };
   return reads.services || reads.domains || reads.optins ? reads : undefined;

@@ -120,21 +120,51 @@ const serviceLinksJson = `select coalesce(json_agg(${serviceLinkColumns.jsonObje
   from member_services s where s.account_id = members.account_id and s.member_id = members.id`;
 const domainsJson = `select coalesce(json_agg(${domainColumns.jsonObject('d')} order by d.first_visit, d.domain), '[]'::json)
   from member_domains d where d.account_id = members.account_id and d.member_id = members.id`;
-const memberWithTexts = new Map<string, string>();
 
-function memberWithText(reads: MemberReads): string {
-  const key = `${reads.services ?? ''}:${Boolean(reads.domains)}:${Boolean(reads.optins)}`;
-  let text = memberWithTexts.get(key);
-  if (!text) {
-    text = `select ${memberColumns.sql}
-      ${reads.services === 'summary' ? `, (${serviceSummariesJson}) as "readServiceSummaries"` : ''}
-      ${reads.services === 'whole' ? `, (${serviceLinksJson}) as "readServices"` : ''}
-      ${reads.domains ? `, (${domainsJson}) as "readDomains"` : ''}
-      ${reads.optins ? `, (${optInsJson}) as "readOptins"` : ''}
-      from members where account_id = $1 and id = $2`;
-    memberWithTexts.set(key, text);
+/**
+ * The select list of a member row read from `members` (which may be joined with other tables), and,
+ * with `reads`, the JSON of what its fields will ask for, read by the database in the same statement.
+ */
+export function memberSelectList(reads?: MemberReads): string {
+  const key = `${reads?.services ?? ''}:${Boolean(reads?.domains)}:${Boolean(reads?.optins)}`;
+  let list = memberSelectLists.get(key);
+  if (!list) {
+    list = `${memberColumns.from('members')}
+      ${reads?.services === 'summary' ? `, (${serviceSummariesJson}) as "readServiceSummaries"` : ''}
+      ${reads?.services === 'whole' ? `, (${serviceLinksJson}) as "readServices"` : ''}
+      ${reads?.domains ? `, (${domainsJson}) as "readDomains"` : ''}
+      ${reads?.optins ? `, (${optInsJson}) as "readOptins"` : ''}`;
+    memberSelectLists.set(key, list);
   }
-  return text;
+  return list;
+}
+const memberSelectLists = new Map<string, string>();
+
+const memberWithText = (reads: MemberReads) => `select ${memberSelectList(reads)} from members where account_id = $1 and id = $2`;
+
+/**
+ * Member rows of a statement selecting `memberSelectList(reads)`, in place: typed columns, and the
+ * JSON columns moved under `readWith`. Columns named in `others` (the statement's own, beside the
+ * member's) are taken off the rows and answered apart, row by row.
+ */
+export function readMemberRows<Other extends string = never>(
+  rows: Record<string, unknown>[],
+  reads: MemberReads | undefined,
+  others: readonly Other[] = [],
+): { member: MemberRowWith; other: Record<Other, unknown> }[] {
+  return memberColumns.read(rows).map((member) => {
+    const row = member as Record<string, unknown>;
+    const other = {} as Record<Other, unknown>;
+    for (const name of others) {
+      other[name] = row[name];
+      delete row[name];
+    }
+    if (!reads) return { member, other };
+    const read = readWithOf(row, reads);
+    // The JSON columns are not the member's own.
+    for (const name of ['readServiceSummaries', 'readServices', 'readDomains', 'readOptins']) delete row[name];
+    return { member: Object.assign(member, { [readWith]: read }), other };
+  });
 }
 
 /** Reads the JSON columns of a member's statement into what `readWith` keeps. */
@@ -169,16 +199,10 @@ export async function findMember(db: Executor, accountId: number, id: number, re
   const text = reads ? memberWithText(reads) : memberByIdText;
   let next: number | null = id;
   for (let hop = 0; next !== null && hop <= maxMergeHops; hop += 1) {
-    const [row] = memberColumns.read(await preparedRows(db, text, [accountId, next]));
-    if (!row) return undefined;
-    if (row.mergedIntoId === null) {
-      if (!reads) return row;
-      const read = readWithOf(row as Record<string, unknown>, reads);
-      // The JSON columns are not the member's own.
-      for (const name of ['readServiceSummaries', 'readServices', 'readDomains', 'readOptins']) delete (row as Record<string, unknown>)[name];
-      return Object.assign(row, { [readWith]: read });
-    }
-    next = row.mergedIntoId;
+    const [read]: { member: MemberRowWith }[] = readMemberRows(await preparedRows(db, text, [accountId, next]), reads);
+    if (!read) return undefined;
+    if (read.member.mergedIntoId === null) return read.member;
+    next = read.member.mergedIntoId;
   }
   return undefined;
 }
@@ -199,8 +223,10 @@ export async function lockMembers(db: Executor, accountId: number, ids: readonly
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[]): Promise<MemberRow[]> {
-  return memberColumns.read(await preparedRows(db, membersByIdsText, [accountId, ids]));
+export async function findMembersByIds(db: Executor, accountId: number, ids: readonly number[], reads?: MemberReads): Promise<MemberRowWith[]> {
+  if (!reads) return memberColumns.read(await preparedRows(db, membersByIdsText, [accountId, ids]));
+  const text = `select ${memberSelectList(reads)} from members where account_id = $1 and id = any($2::int[])`;
+  return readMemberRows(await preparedRows(db, text, [accountId, ids]), reads).map((read) => read.member);
 }
 
 export async function findMemberByEmail(db: Executor, accountId: number, email: string) {

@@ -4,7 +4,7 @@ import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { listingWindow } from '../../filters/window.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { listedMemberSelection, toMember } from '../members/members.mapping.js';
+import { listedMemberSelection, memberReadsOf, toMember } from '../members/members.mapping.js';
 import type { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
@@ -49,7 +49,8 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
 
   let rows: ListedMember[];
   if (orderBy === MemberOrder.SCORE) {
-    rows = await q.membersByScore(db, scope.filter, scope.window, sort, page);
+    // A page ranked from the kept totals reads its members' services, domains and opt-ins with them.
+    rows = await q.membersByScore(db, scope.filter, scope.window, sort, page, info && memberReadsOf(info, ['edges', 'node']));
   } else {
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;

@@ -2,7 +2,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { activityRecords, members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
-import type { MemberRow } from '../members/members.queries.js';
+import { memberSelectList, readMemberRows, type MemberReads, type MemberRowWith } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
@@ -349,7 +349,7 @@ export interface TotalsRow {
   memberId: number;
   points: number;
   activityCount: number;
-  member: MemberRow;
+  member: MemberRowWith;
 }
 
 /** The totals rows of a scope (joined with `members`), under further conditions. */
@@ -375,20 +375,28 @@ export async function rankedTotals(
   order: TotalsOrder,
   after: { points: number; memberId: number } | undefined,
   limit: number,
+  reads?: MemberReads,
 ): Promise<TotalsRow[]> {
   const t = scoreWindowTotals;
   const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
-  return db
-    .select({ memberId: t.memberId, points: t.points, activityCount: t.activityCount, member: members })
-    .from(t)
-    .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
-    .where(
-      inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined),
-    )
-    // Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
-    .orderBy(order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`, sql`${t.memberId} ${sql.raw(order.ids)}`)
-    .limit(limit);
+  // Hand-written rather than built by Drizzle: the member columns (and what the page's fields read
+  // with them, as JSON) are read as the driver answers them, not mapped column by column.
+  const rows = await executeRows<Record<string, unknown>>(
+    db,
+    sql`select ${t.memberId} as "rankedMemberId", ${t.points} as "rankedPoints", ${t.activityCount} as "rankedActivityCount", ${sql.raw(memberSelectList(reads))}
+    from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}
+    where ${inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined)}
+    -- Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
+    order by ${order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`}, ${t.memberId} ${sql.raw(order.ids)}
+    limit ${limit}`,
+  );
+  return readMemberRows(rows, reads, ['rankedMemberId', 'rankedPoints', 'rankedActivityCount'] as const).map(({ member, other }) => ({
+    memberId: Number(other.rankedMemberId),
+    points: Number(other.rankedPoints),
+    activityCount: Number(other.rankedActivityCount),
+    member,
+  }));
 }
 
 /**

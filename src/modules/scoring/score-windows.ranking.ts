@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
-import { findMembersByIds } from '../members/members.queries.js';
+import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
 import { closestWindow, type CoveredWindow } from './score-windows.js';
 import {
   countTotals,
@@ -82,6 +82,7 @@ export async function rankFromTotals(
   plan: TotalsPlan,
   direction: Direction,
   page: { limit: number; offset: number; keyset?: Keyset },
+  reads?: MemberReads,
 ): Promise<ListedMember[]> {
   const edges = await edgeScores(db, plan.scope, plan.window);
   const edgeIds = new Set(edges.map((edge) => edge.memberId));
@@ -93,7 +94,7 @@ export async function rankFromTotals(
   const compare = comparator(order);
 
   const wanted = page.offset + page.limit;
-  const read = await rankedTotals(db, plan.scope, order, after, wanted + edgeIds.size);
+  const read = await rankedTotals(db, plan.scope, order, after, wanted + edgeIds.size, reads);
   const candidates = [
     ...read.filter((row) => !edgeIds.has(row.memberId)),
     ...edges.filter((edge) => edge.activityCount > 0 && (!after || compare(after, edge) < 0)),
@@ -102,7 +103,7 @@ export async function rankFromTotals(
   if (backwards) rows.reverse();
   // Edge members on the page come without their member row: one more statement when there are any.
   const missing = rows.filter((row) => !('member' in row)).map((row) => row.memberId);
-  const found = new Map((missing.length ? await findMembersByIds(db, plan.scope.accountId, missing) : []).map((member) => [member.id, member]));
+  const found = new Map((missing.length ? await findMembersByIds(db, plan.scope.accountId, missing, reads) : []).map((member) => [member.id, member]));
   return rows.flatMap((row) => {
     // A member deleted between the two statements is left out.
     const member = 'member' in row ? row.member : found.get(row.memberId);

@@ -6,7 +6,7 @@ import { activityDefinitions, activityRecords, brands, members } from '../../db/
 import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
-import { narrowMemberSelection, narrowMembersById, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
+import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
@@ -58,9 +58,16 @@ function keysetCondition(
  * or activity filter from the daily rollup (see counted-rows.ts), so a six-month ranking reads no
  * raw records but those of its two partial days.
  */
-export async function membersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow, direction: Direction, page: Page): Promise<ListedMember[]> {
+export async function membersByScore(
+  db: Executor,
+  filter: CompiledFilter,
+  window: ResolvedWindow,
+  direction: Direction,
+  page: Page,
+  reads?: MemberReads,
+): Promise<ListedMember[]> {
   const plan = await planFromTotals(db, filter, window);
-  if (plan) return rankFromTotals(db, plan, direction, page);
+  if (plan) return rankFromTotals(db, plan, direction, page, reads);
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({
