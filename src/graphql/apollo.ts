@@ -36,7 +36,9 @@ export function formatError(exposeInternals: boolean) {
     const known = original instanceof GraphQLError ? appErrorOf(original) : classifyDatabaseError(original);
     if (known) {
       const { code, aeCode, param } = known.extensions;
-      return { ...formatted, extensions: { code, aeCode, param } };
+      // A database failure's own message quotes the statement and its parameters: the caller gets the classified one.
+      const message = original instanceof GraphQLError ? formatted.message : known.message;
+      return { ...formatted, message, extensions: { code, aeCode, param } };
     }
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && callerErrorCodes.has(code)) {
