@@ -23,10 +23,8 @@ $$;
 CREATE FUNCTION brand_members_recheck(account_ids integer[], brand_ids integer[], member_ids integer[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF coalesce(cardinality(account_ids), 0) = 0 THEN RETURN; END IF;
-  -- A brand (or account) being deleted takes its pairs with it: nothing to queue for it.
   INSERT INTO brand_member_rechecks (account_id, brand_id, member_id)
   SELECT DISTINCT p.a, p.b, p.m FROM unnest(account_ids, brand_ids, member_ids) p(a, b, m)
-  WHERE EXISTS (SELECT 1 FROM brands WHERE brands.id = p.b AND brands.account_id = p.a)
   ORDER BY 1, 2, 3
   ON CONFLICT DO NOTHING;
 END

@@ -98,12 +98,13 @@ export const optins = pgTable('optins', {
  * `0017_brand_members_triggers`): a new pair is added in the transaction that makes it, and a pair
  * that may have ended (a rollup row or an opt-in gone) is queued in `brand_member_rechecks`, which
  * readers correct for and the score windows worker settles. So the set is always a superset of the
- * brand's members, and exactly them once the queue is empty. No foreign key to `members`: a deleted
- * member leaves through the triggers (its rollup rows and opt-ins cascade), so the counts follow.
+ * brand's members, and exactly them once the queue is empty. Like the other kept tables, only a
+ * foreign key to the account: a deleted member leaves through the triggers (its rollup rows and
+ * opt-ins cascade), so the counts follow, and each pair a recording adds checks one key, not three.
  */
 export const brandMembers = pgTable('brand_members', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull(),
   memberId: integer('member_id').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.brandId, t.memberId] })]);
 
@@ -113,13 +114,17 @@ export const brandMembers = pgTable('brand_members', {
  */
 export const brandMemberCounts = pgTable('brand_member_counts', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id').notNull(),
   members: integer('members').notNull(),
 }, (t) => [index('brand_member_counts_account_brand_idx').on(t.accountId, t.brandId)]);
 
-/** Pairs of `brand_members` that may no longer hold: a rollup row or an opt-in of theirs went away. */
+/**
+ * Pairs of `brand_members` that may no longer hold: a rollup row or an opt-in of theirs went away.
+ * No foreign keys: rows are queued while their account's rows cascade away too (an account being
+ * deleted), and the worker's next pass removes them.
+ */
 export const brandMemberRechecks = pgTable('brand_member_rechecks', {
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').notNull().references(() => brands.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull(),
+  brandId: integer('brand_id').notNull(),
   memberId: integer('member_id').notNull(),
 }, (t) => [primaryKey({ columns: [t.accountId, t.brandId, t.memberId] })]);
