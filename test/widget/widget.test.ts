@@ -248,13 +248,15 @@ describe('/v1.1/auth', () => {
 });
 
 describe('required fields and the session', () => {
-  it('asks for missing required fields after signing in, then returns with a token', async () => {
+  it('asks a member registered before the application required fields for them after signing in, then returns with a token', async () => {
+    const email = uniqueEmail();
+    expect((await submitForm(t, new CookieJar(), registerUrl(other), { email, password: 'correct horse', firstName: 'Grace' })).statusCode).toBe(303);
     const fields = await graphql(other, 'mutation { setRequiredFields(fields: ["firstName", "country"]) { requiredFields } }');
     expect(fields.body.data.setRequiredFields.requiredFields).toEqual(['firstName', 'country']);
     const jar = new CookieJar();
-    const registeredResponse = await submitForm(t, jar, registerUrl(other), { email: uniqueEmail(), password: 'correct horse', firstName: 'Grace' });
-    expect(registeredResponse.statusCode).toBe(303);
-    const completeUrl = new URL(registeredResponse.headers.location as string);
+    const signedIn = await submitForm(t, jar, loginUrl(other), { email, password: 'correct horse' });
+    expect(signedIn.statusCode).toBe(303);
+    const completeUrl = new URL(signedIn.headers.location as string);
     expect(completeUrl.pathname).toBe(`/framework/flow/${other.applicationId}/complete`);
 
     const bad = await submitForm(t, jar, completeUrl.pathname + completeUrl.search, { country: 'Britain' });

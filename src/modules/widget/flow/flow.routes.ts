@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../../graphql/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
-import type { Gender, UpdateMemberInput } from '../../members/members.types.js';
+import { locate } from '../../../lib/geoip.js';
 import { displayName, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
-import { missingFields, requirableFields, type RequirableField } from '../widget.profile.js';
+import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
   checkedReturnUrl,
   endSession,
@@ -110,18 +110,25 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   app.get(`${prefix}/register`, async (request, reply) => {
     const flow = await flowOf(request);
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
-    return sendPage(reply, 200, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl)));
+    const fields = registrationFields(flow.row.settings.requiredFields);
+    // The country the registration would record from the fan's address anyway, shown so it can be changed.
+    const country = fields.some((field) => field.name === 'country') ? (await locate(request.ip))?.country : undefined;
+    return sendPage(reply, 200, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { fields, values: { country } })));
   });
 
-  async function register(request: FastifyRequest, reply: FastifyReply) {
+  async function register(request: FastifyRequest, reply: FastifyReply, embedded: boolean) {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
-    const again = (error: string) =>
-      sendPage(reply, 400, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, values: { email: body.email, firstName: body.firstName } })));
+    const fields = registrationFields(flow.row.settings.requiredFields);
+    const again = (error: string, invalidField?: string) =>
+      sendPage(reply, 400, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, invalidField, fields, values: { ...body, password: undefined } })));
+    // The application's own form (embedded) shows what it likes: nothing is enforced from it, and
+    // the completion step asks for what it did not send.
+    const form = readProfileForm(embedded ? fields.map((field): FormField => ({ ...field, required: false })) : fields, body);
+    if (form.error !== undefined) return again(form.error, form.field);
     try {
-      const profile = { firstName: body.firstName || undefined };
-      const member = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', profile, visitOf(request, returnUrl));
+      const member = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', form.input, visitOf(request, returnUrl));
       return await finish(request, reply, flow, member, returnUrl);
     } catch (error) {
       if (error instanceof SignInRefused) {
@@ -131,7 +138,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     }
   }
 
-  app.post(`${prefix}/register`, { preHandler: app.csrfProtection }, register);
+  app.post(`${prefix}/register`, { preHandler: app.csrfProtection }, (request, reply) => register(request, reply, false));
 
   // The widget's `data-ae-register-form` posts here from the application's own page, which cannot
   // hold our CSRF token: a whitelisted Origin header (sent by browsers on every cross-site POST) is the check.
@@ -140,7 +147,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     if (!(await isWhitelisted(db, flow.widgetApp, request.headers.origin))) {
       throw new AppError('DOMAIN_NOT_WHITELISTED', 'The form is not on a whitelisted page.', 'origin');
     }
-    return register(request, reply);
+    return register(request, reply, true);
   });
 
   // ——— required profile fields ———
@@ -150,9 +157,9 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     return memberId === undefined ? undefined : requireMember(db, flow.row.accountId, memberId);
   }
 
-  function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL, fields: RequirableField[], values: Body, error?: string) {
-    const page = { applicationName: flow.row.name, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), values, error };
-    return sendPage(reply, error ? 400 : 200, completePage(page, fields));
+  function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL, fields: FormField[], values: Body, error?: string, invalidField?: string) {
+    const page = { applicationName: flow.row.name, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), fields, values, error, invalidField };
+    return sendPage(reply, error ? 400 : 200, completePage(page));
   }
 
   app.get(`${prefix}/complete`, async (request, reply) => {
@@ -160,9 +167,10 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
     const member = await signedInMember(request, flow);
     if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
-    const missing = missingFields(member, flow.row.settings.requiredFields);
-    if (!missing.length) return finish(request, reply, flow, member, returnUrl);
-    return completeForm(reply, flow, returnUrl, missing, {});
+    const fields = completionFields(member, flow.row.settings.requiredFields);
+    if (!fields.length) return finish(request, reply, flow, member, returnUrl);
+    // A missing country starts at the one the member's registration address was placed in.
+    return completeForm(reply, flow, returnUrl, fields, { country: member.country ?? member.geoCountry ?? undefined });
   });
 
   app.post(`${prefix}/complete`, { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -171,23 +179,14 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
     const member = await signedInMember(request, flow);
     if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
-    const missing = missingFields(member, flow.row.settings.requiredFields);
-    const input: UpdateMemberInput = {};
-    for (const field of missing) {
-      const value = body[field]?.trim();
-      if (!value) return completeForm(reply, flow, returnUrl, missing, body, `Fill in ${requirableFields[field].label.split(' (')[0].toLowerCase()}.`);
-      if (field === 'gender') {
-        if (!['M', 'F', 'Other'].includes(value)) return completeForm(reply, flow, returnUrl, missing, body, 'Choose a gender.');
-        input.gender = value as Gender;
-      } else {
-        input[field] = value;
-      }
-    }
+    const fields = completionFields(member, flow.row.settings.requiredFields);
+    const form = readProfileForm(fields, body);
+    if (form.error !== undefined) return completeForm(reply, flow, returnUrl, fields, body, form.error, form.field);
     try {
-      const updated = await updateMemberProfile(flow.scope, member.id, input);
+      const updated = await updateMemberProfile(flow.scope, member.id, form.input);
       return await finish(request, reply, flow, updated.member, returnUrl);
     } catch (error) {
-      if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER') return completeForm(reply, flow, returnUrl, missing, body, error.message);
+      if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER') return completeForm(reply, flow, returnUrl, fields, body, error.message);
       throw error;
     }
   });

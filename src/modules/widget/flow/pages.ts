@@ -1,5 +1,6 @@
 import { minPasswordLength } from '../../identity/passwords.js';
-import { requirableFields, type RequirableField } from '../widget.profile.js';
+import { requirableFields, type FormField } from '../widget.profile.js';
+import { countryOptions } from './countries.js';
 import { Html, html } from './html.js';
 import { styles } from './styles.js';
 
@@ -11,7 +12,12 @@ export interface FormPage {
   returnUrl: string;
   /** One message for the whole form: announced (role=alert) and focused when the page loads. */
   error?: string;
+  /** What the fields show: the posted values, or the member's current ones (a country preselected). */
   values?: Record<string, string | undefined>;
+  /** The one profile field the error is about (marked aria-invalid); unset: the error is about the credentials. */
+  invalidField?: string;
+  /** The profile fields the form asks for, each required or optional (widget.profile.ts decides which). */
+  fields?: FormField[];
   networks: { name: string; url: string }[];
   /** The other page (sign in ↔ register), with the same return URL. */
   switchUrl: string;
@@ -39,8 +45,9 @@ function hiddenFields(page: FormPage): Html {
   return html`<input type="hidden" name="_csrf" value="${page.csrfToken}"><input type="hidden" name="return" value="${page.returnUrl}">`;
 }
 
-function invalid(page: FormPage): Html {
-  return html`${page.error ? html` aria-invalid="true" aria-describedby="form-error"` : ''}`;
+function invalid(page: Pick<FormPage, 'error' | 'invalidField'>, field?: string): Html {
+  const marked = page.error && (field === undefined ? !page.invalidField : page.invalidField === field);
+  return html`${marked ? html` aria-invalid="true" aria-describedby="form-error"` : ''}`;
 }
 
 function socialButtons(page: FormPage, verb: string): Html {
@@ -68,18 +75,22 @@ ${socialButtons(page, 'Continue')}
 }
 
 export function registerPage(page: FormPage): string {
+  // First name before the credentials, as people expect; whatever else the application requires after them.
+  const fields = page.fields ?? [];
+  const first = fields.filter((field) => field.name === 'firstName');
+  const rest = fields.filter((field) => field.name !== 'firstName');
   return layout(`Create an account · ${page.applicationName}`, html`<div class="card">
 <h1>Create an account</h1>
 <p class="lead">for ${page.applicationName}</p>
 ${errorSummary(page.error)}
 <form method="post" action="${page.action}" novalidate>
 ${hiddenFields(page)}
-<label for="firstName">First name <span class="hint">Optional</span></label>
-<input id="firstName" name="firstName" type="text" autocomplete="given-name" value="${page.values?.firstName}"${page.error ? '' : html` autofocus`}>
+${first.map((field) => profileField(page, field, !page.error))}
 <label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="email" inputmode="email" required value="${page.values?.email}"${invalid(page)}>
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" required value="${page.values?.email}"${invalid(page)}${page.error || first.length ? '' : html` autofocus`}>
 <label for="password">Password <span class="hint" id="password-hint">At least ${minPasswordLength} characters</span></label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minPasswordLength}" aria-describedby="password-hint"${page.error ? html` aria-invalid="true"` : ''}>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minPasswordLength}" aria-describedby="password-hint"${page.error && !page.invalidField ? html` aria-invalid="true"` : ''}>
+${rest.map((field) => profileField(page, field, false))}
 <button type="submit">Create account</button>
 </form>
 ${socialButtons(page, 'Sign up')}
@@ -87,26 +98,42 @@ ${socialButtons(page, 'Sign up')}
 </div>`);
 }
 
-function fieldInput(field: RequirableField, value: string | undefined, first: boolean): Html {
-  const spec = requirableFields[field];
-  const focus = first ? html` autofocus` : '';
-  if (spec.type === 'gender') {
-    const options = [['', 'Choose…'], ['M', 'Male'], ['F', 'Female'], ['Other', 'Other']];
-    return html`<label for="${field}">${spec.label}</label>
-<select id="${field}" name="${field}" required autocomplete="${spec.autocomplete}"${focus}>${options.map(([code, label]) => html`<option value="${code}"${code === value ? html` selected` : ''}>${label}</option>`)}</select>`;
-  }
-  return html`<label for="${field}">${spec.label}</label>
-<input id="${field}" name="${field}" type="${spec.type}" autocomplete="${spec.autocomplete}" required value="${value}"${focus}>`;
+function countrySelect(field: FormField, value: string | undefined, attributes: Html): Html {
+  const chosen = value?.toUpperCase();
+  const known = countryOptions.some((country) => country.code === chosen);
+  // The empty choice: always on an optional field; on a required one only while nothing is chosen,
+  // so the first country in the list is never picked silently.
+  const empty = !field.required || !known ? html`<option value="">Choose a country</option>` : '';
+  return html`<select id="${field.name}" name="${field.name}"${attributes}>${empty}${countryOptions.map(
+    (country) => html`<option value="${country.code}"${country.code === chosen ? html` selected` : ''}>${country.name}</option>`,
+  )}</select>`;
 }
 
-export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>, fields: RequirableField[]): string {
+/** One profile field: its label (with "Optional" when the form does not require it) and its control. */
+function profileField(page: Pick<FormPage, 'values' | 'error' | 'invalidField'>, field: FormField, focus: boolean): Html {
+  const spec = requirableFields[field.name];
+  const value = page.values?.[field.name];
+  const attributes = html`${field.required ? html` required` : ''} autocomplete="${spec.autocomplete}"${invalid(page, field.name)}${focus ? html` autofocus` : ''}`;
+  const label = html`<label for="${field.name}">${spec.label}${field.required ? '' : html` <span class="hint">Optional</span>`}</label>`;
+  if (spec.type === 'country') return html`${label}
+${countrySelect(field, value, attributes)}`;
+  if (spec.type === 'gender') {
+    const options = [['', 'Choose…'], ['M', 'Male'], ['F', 'Female'], ['Other', 'Other']];
+    return html`${label}
+<select id="${field.name}" name="${field.name}"${attributes}>${options.map(([code, text]) => html`<option value="${code}"${code === value ? html` selected` : ''}>${text}</option>`)}</select>`;
+  }
+  return html`${label}
+<input id="${field.name}" name="${field.name}" type="${spec.type}" value="${value}"${attributes}>`;
+}
+
+export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>): string {
   return layout(`A few more details · ${page.applicationName}`, html`<div class="card">
 <h1>A few more details</h1>
 <p class="lead">${page.applicationName} asks for these before you continue.</p>
 ${errorSummary(page.error)}
 <form method="post" action="${page.action}" novalidate>
 <input type="hidden" name="_csrf" value="${page.csrfToken}"><input type="hidden" name="return" value="${page.returnUrl}">
-${fields.map((field, index) => fieldInput(field, page.values?.[field], index === 0 && !page.error))}
+${(page.fields ?? []).map((field, index) => profileField(page, field, index === 0 && !page.error))}
 <button type="submit">Continue</button>
 </form>
 </div>`);

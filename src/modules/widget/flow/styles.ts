@@ -12,7 +12,7 @@ h1{font-size:1.5rem;line-height:1.25;margin:0 0 .25rem}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 .hint{display:block;font-weight:400;font-size:.875rem;color:#4a4a55}
 input,select{width:100%;min-height:44px;padding:.5rem .75rem;font:inherit;border:1px solid #767683;border-radius:8px;background:#fff;color:inherit}
-input[aria-invalid=true]{border-color:#b3261e;border-width:2px}
+input[aria-invalid=true],select[aria-invalid=true]{border-color:#b3261e;border-width:2px}
 button,.button{display:flex;align-items:center;justify-content:center;width:100%;min-height:44px;margin-top:1.25rem;padding:.5rem 1rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid #3b2db5;background:#3b2db5;color:#fff;text-decoration:none;cursor:pointer}
 .button.social{background:#fff;color:#1b1b1f;border-color:#767683;margin-top:.75rem}
 :focus-visible{outline:3px solid #e8a400;outline-offset:2px}
