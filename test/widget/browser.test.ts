@@ -180,6 +180,36 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await context.close();
   });
 
+  it('registers with a country picked from the list when the application requires one', async () => {
+    const requiring = await t.tenant('advanced');
+    await whitelist(t, requiring, 'www.fans.localhost');
+    const set = await t.graphql(requiring.apiKey, 'mutation { setRequiredFields(fields: ["country"]) { id } }');
+    expect(set.body.errors).toBeUndefined();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${gatewayBase}/framework/flow/${requiring.applicationId}/register?return=${encodeURIComponent(pageUrl)}`);
+
+    // Left on "Choose a country": refused on the form itself, the list marked.
+    await page.getByLabel('Email address').fill('linus@example.com');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Choose a country.');
+    await expect.poll(() => page.getByLabel('Country').getAttribute('aria-invalid')).toBe('true');
+    await snap(page, 'register-country-error');
+
+    await page.getByLabel('First name').fill('Linus');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByLabel('Country').selectOption({ label: 'New Zealand' });
+    await snap(page, 'register-country');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/accesstoken=/);
+    expect(page.url().startsWith(pageUrl)).toBe(true);
+    const token = new URL(page.url()).searchParams.get('accesstoken')!;
+    const member = await t.request({ method: 'POST', url: `/v1.1/auth?${new URLSearchParams({ apiKey: requiring.apiKey, accessToken: token })}` });
+    expect(member.json().data).toMatchObject({ Email: 'linus@example.com', FirstName: 'Linus', Country: 'NZ' });
+    await context.close();
+  });
+
   it('refuses a return URL and a page that are not whitelisted', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
