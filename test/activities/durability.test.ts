@@ -1,21 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { build } from 'esbuild';
 import pino from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/db/client.js';
-import { projectRoot } from '../../src/db/paths.js';
 import { executeRows } from '../../src/db/rows.js';
 import { activityDefinitions } from '../../src/db/schema/index.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';
 import { createApplication } from '../../src/modules/tenancy/tenancy.service.js';
 import { insertMembers } from '../support/activity-data.js';
-import { testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { Tenant, TestGateway } from '../support/gateway.js';
+import { bundleGateway, startGatewayProcess } from '../support/gateway-process.js';
 import { freePort } from '../support/pg-cluster.js';
 
 /**
@@ -67,50 +65,6 @@ async function target(): Promise<Target> {
   };
 }
 
-/** The gateway bundled as `npm start` bundles it, inside the project so its packages resolve. */
-async function bundleGateway(): Promise<string> {
-  const outfile = path.join(projectRoot, 'node_modules', '.cache', 'marquee', `durability-${process.pid}`, 'main.mjs');
-  await build({
-    entryPoints: [path.join(projectRoot, 'src', 'main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-async function startGateway(script: string, port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SECRET_KEY: testSecretKey,
-      LOG_LEVEL: 'error',
-      DEMO_ACCOUNT: 'false',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error('the gateway did not become ready');
-}
-
 describe('recording through a kill -9 of the gateway', () => {
   let place: Target;
   let script: string;
@@ -119,7 +73,7 @@ describe('recording through a kill -9 of the gateway', () => {
   let memberIds: number[];
 
   beforeAll(async () => {
-    [place, script] = await Promise.all([target(), bundleGateway()]);
+    [place, script] = await Promise.all([target(), bundleGateway('durability')]);
     const database = await openDatabase(place.options);
     try {
       const created = await createApplication(database.db, { accountName: 'Durability', name: 'ingest', plan: 'advanced' });
@@ -143,7 +97,7 @@ describe('recording through a kill -9 of the gateway', () => {
   it('keeps every acknowledged record exactly once, and an unanswered batch whole or not at all', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const gateway = await startGateway(script, port, place.env);
+    const gateway = await startGatewayProcess(script, port, place.env);
     const exited = new Promise<void>((resolve) => gateway.once('exit', () => resolve()));
 
     /** Tag → whether the gateway acknowledged it; batches by their tags. */
