@@ -96,8 +96,13 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     request.roundTrips = { count: 0 };
     reply.header('x-request-id', request.id);
   });
+  // Once closing, every answer (those in flight included) tells the client to drop its kept-alive
+  // connection: Node closes only the connections idle when the close starts, and a client that
+  // keeps the others open would hold the shutdown until the grace period runs out, usage unflushed.
+  let closing = false;
   app.addHook('onSend', async (request, reply) => {
     if (exposeRoundTrips) reply.header('x-sql-round-trips', String(request.roundTrips.count));
+    if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unknown';
@@ -212,6 +217,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     scoreWindows,
     liveFeed,
     async close() {
+      closing = true;
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
       await meter.stop();
