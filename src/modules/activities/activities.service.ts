@@ -96,7 +96,8 @@ export async function editActivity(scope: ActivityScope, id: number, input: Edit
   const values = {
     name: input.name === undefined ? undefined : text(input.name, 'name', 200) ?? throwMissing('name'),
     shortName: input.shortName === undefined ? undefined : text(input.shortName, 'shortname', 100) ?? null,
-    type: input.type === undefined ? undefined : activityType(input.type),
+    // GraphQL lets a caller send null for an optional field; a type cannot be cleared, so null is refused like any other non-type.
+    type: input.type === undefined ? undefined : activityType(input.type ?? ''),
     service: input.service === undefined ? undefined : network(input.service, 'service') ?? null,
     points: points(input.points),
     tracking: tracking(input.tracking),
