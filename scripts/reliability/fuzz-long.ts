@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
 import fc from 'fast-check';
 import { getSchema } from '../../src/graphql/schema.js';
 import { restRoutes } from '../../src/rest/table.js';
@@ -9,7 +10,8 @@ import { startFuzzTarget } from '../../test/reliability/fuzz-target.js';
  * The long fuzzing run (`npm run fuzz:long`): FUZZ_COUNT (10,000 by default) generated hostile
  * requests, in batches so the 1 MB values are not all held at once, against a test gateway on
  * PGlite in memory, or on a fresh PostgreSQL database when TEST_DATABASE_URL is set. Prints the
- * figures as JSON and exits 1 if any answer broke a rule.
+ * figures as JSON and exits 1 if any answer broke a rule; FUZZ_FAILURES names a file for the failing
+ * requests whole.
  */
 const count = Number(process.env.FUZZ_COUNT ?? 10_000);
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -37,6 +39,8 @@ try {
 } finally {
   await target.close();
 }
+// Every failing request whole, to send again by hand.
+if (total.failures.length && process.env.FUZZ_FAILURES) fs.writeFileSync(process.env.FUZZ_FAILURES, JSON.stringify(total.failures, null, 1));
 const seconds = Math.round((performance.now() - started) / 1000);
-console.log(JSON.stringify({ seed, seconds, database: process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite', ...total, targets: total.targets.size, failures: total.failures.slice(0, 20), failureCount: total.failures.length }, null, 2));
+console.log(JSON.stringify({ seed, seconds, database: process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite', ...total, targets: total.targets.size, failures: (total.failures as { request: string; problems: string[] }[]).slice(0, 20).map(({ request, problems }) => ({ request, problems })), failureCount: total.failures.length }, null, 2));
 process.exit(total.failures.length ? 1 : 0);

@@ -251,7 +251,8 @@ export interface FuzzFigures {
   slowestMs: number;
   slowest: string;
   p99Ms: number;
-  failures: { request: string; problems: string[] }[];
+  /** Each failure with its request summarised, and whole in `full` (to send again). */
+  failures: { request: string; problems: string[]; full: FuzzRequest }[];
   targets: number;
 }
 
@@ -275,7 +276,7 @@ export async function runFuzz(requests: FuzzRequest[], send: (request: FuzzReque
       }
       const problems = judgeAnswer(request, answer);
       if (problems.length) {
-        figures.failures.push({ request: `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 300) ?? ''}`, problems });
+        figures.failures.push({ request: `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 300) ?? ''}`, problems, full: request });
       }
     }
   };
