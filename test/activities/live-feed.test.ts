@@ -128,6 +128,22 @@ describe('activityRecorded', () => {
     });
   });
 
+  it('announces nothing while nobody subscribes to the account, and each stored batch once when someone does', async () => {
+    const send = vi.spyOn(a.gateway.liveFeed, 'send');
+    try {
+      await recordThroughRest(app, { activityid: spin, id: members[0] });
+      await record(a, app, [{ activityId: spin, memberId: members[1], completedAt: new Date().toISOString() }]);
+      expect(send).not.toHaveBeenCalled();
+      const subscriber = await subscribe(b, app);
+      const made = await recordThroughRest(app, { activityid: spin, id: members[0] });
+      expect((await subscriber.next()).id).toBe(made.RecordID);
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send).toHaveBeenCalledWith(app.accountId, [Number(made.RecordID)]);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   it("shows a subscriber only its own account's records", async () => {
     const [stranger] = await insertMembers(a, other, [{}]);
     const strangerSpin = await createActivity(a, other, { name: 'Their spin', type: 'Listened' });
