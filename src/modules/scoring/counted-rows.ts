@@ -31,51 +31,78 @@ export function splitWindow(window: ResolvedWindow) {
  * `memberIds` narrows the rows early, for per-member lookups.
  */
 export function countedRows(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds?: readonly number[]) {
-  const { wholeDays, rawSpans } = splitWindow(window);
+  const split = splitWindow(window);
+  const { wholeDays, rawSpans } = split;
+  const tail = lastPartialDay(filter.accountId, window, split);
   const daily = memberActivityDaily;
   const records = activityRecords;
   const forMembers = (column: typeof daily.memberId | typeof records.memberId): SQL | undefined =>
     memberIds ? sql`${column} in ${memberIds.length ? memberIds : [0]}` : undefined;
 
-  const fromRecords = db
-    .select({
-      memberId: records.memberId,
-      day: sql<string>`(${records.completedAt} at time zone 'UTC')::date::text`.as('day'),
-      activityId: records.activityId,
-      brandId: records.brandId,
-      service: records.service,
-      count: sql<number>`1`.as('count'),
-      points: records.points,
-    })
-    .from(records)
-    .where(
-      and(
-        eq(records.accountId, filter.accountId),
-        or(...rawSpans.map((span) => within(records.completedAt, span))),
-        filter.activity(records),
-        forMembers(records.memberId),
-      ),
-    );
-  if (!wholeDays) return fromRecords.as('counted');
+  const fromRecords = (spans: readonly { start: Date; end: Date }[], ...conditions: SQL[]) =>
+    db
+      .select({
+        memberId: records.memberId,
+        day: sql<string>`(${records.completedAt} at time zone 'UTC')::date::text`.as('day'),
+        activityId: records.activityId,
+        brandId: records.brandId,
+        service: records.service,
+        count: sql<number>`1`.as('count'),
+        points: records.points,
+      })
+      .from(records)
+      .where(
+        and(
+          eq(records.accountId, filter.accountId),
+          or(...spans.map((span) => within(records.completedAt, span))),
+          filter.activity(records),
+          forMembers(records.memberId),
+          ...conditions,
+        ),
+      );
+  const fromRollup = (days: SQL, ...conditions: SQL[]) =>
+    db
+      .select({
+        memberId: daily.memberId,
+        day: sql<string>`${daily.day}::text`.as('day'),
+        activityId: daily.activityId,
+        brandId: daily.brandId,
+        service: daily.service,
+        count: daily.count,
+        points: daily.points,
+      })
+      .from(daily)
+      .where(and(eq(daily.accountId, filter.accountId), days, filter.activity(daily), forMembers(daily.memberId), ...conditions));
+  if (!wholeDays) return fromRecords(rawSpans).as('counted');
 
-  const fromRollup = db
-    .select({
-      memberId: daily.memberId,
-      day: sql<string>`${daily.day}::text`.as('day'),
-      activityId: daily.activityId,
-      brandId: daily.brandId,
-      service: daily.service,
-      count: daily.count,
-      points: daily.points,
-    })
-    .from(daily)
-    .where(
-      and(
-        eq(daily.accountId, filter.accountId),
-        sql`${daily.day} >= ${wholeDays.from} and ${daily.day} < ${wholeDays.until}`,
-        filter.activity(daily),
-        forMembers(daily.memberId),
-      ),
-    );
-  return (rawSpans.length ? unionAll(fromRollup, fromRecords) : fromRollup).as('counted');
+  const wholes = fromRollup(sql`${daily.day} >= ${wholeDays.from} and ${daily.day} < ${wholeDays.until}`);
+  const spans = tail ? rawSpans.filter((span) => span !== tail.span) : rawSpans;
+  const others = spans.length ? fromRecords(spans) : undefined;
+  if (!tail) return (others ? unionAll(wholes, others) : wholes).as('counted');
+  // The last partial day from its rollup rows when that is exact, from its records otherwise (one of the two reads nothing).
+  const tailDay = fromRollup(sql`${daily.day} = ${tail.day}`, tail.quiet);
+  const tailRecords = fromRecords([tail.span], sql`not ${tail.quiet}`);
+  return (others ? unionAll(wholes, tailDay, tailRecords, others) : unionAll(wholes, tailDay, tailRecords)).as('counted');
+}
+
+/**
+ * The window's last partial day, `[midnight, end)`, when it has whole days before it: a window
+ * ending now ends in a day whose records so far are all the day's records, since none can be
+ * stored completing in the future. That day's rollup rows then count exactly what its records
+ * would, read from a covering index instead of every record of the day so far (at a label's
+ * scale, hundreds of thousands by evening). `quiet` is the condition that makes it so: no record
+ * of the account completed from `end` to the next midnight; when one did, the records are read.
+ */
+export function lastPartialDay(
+  accountId: number,
+  window: ResolvedWindow,
+  { wholeDays, rawSpans } = splitWindow(window),
+): { day: string; span: { start: Date; end: Date }; quiet: SQL } | undefined {
+  const span = rawSpans.at(-1);
+  if (!wholeDays || !span || span.start.getTime() !== truncate(window.end, 'day').getTime()) return undefined;
+  const nextMidnight = shiftByPeriod(span.start, 1, 'DAY');
+  const r = activityRecords;
+  const quiet = sql`not exists (select 1 from ${r} where ${r.accountId} = ${accountId}
+    and ${r.completedAt} >= ${span.end.toISOString()}::timestamptz and ${r.completedAt} < ${nextMidnight.toISOString()}::timestamptz)`;
+  return { day: formatDay(span.start), span, quiet };
 }

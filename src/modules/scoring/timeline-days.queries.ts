@@ -4,7 +4,7 @@ import { executeRows } from '../../db/rows.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
-import { splitWindow } from './counted-rows.js';
+import { lastPartialDay, splitWindow } from './counted-rows.js';
 import { holdWindowsLock } from './score-windows.locks.js';
 import { standardWindows } from './score-windows.js';
 
@@ -78,7 +78,9 @@ export interface ServiceDay {
  * rollup, and the partial days at the window's ends from the raw records.
  */
 export async function serviceDays(db: Executor, accountId: number, brandId: number, window: ResolvedWindow): Promise<ServiceDay[]> {
-  const { wholeDays, rawSpans } = splitWindow(window);
+  const split = splitWindow(window);
+  const { wholeDays, rawSpans } = split;
+  const tail = lastPartialDay(accountId, window, split);
   const parts: SQL[] = [];
   let kept: SQL | undefined;
   if (wholeDays) {
@@ -96,11 +98,22 @@ export async function serviceDays(db: Executor, accountId: number, brandId: numb
         group by 1) x`);
   }
   const r = activityRecords;
-  for (const span of rawSpans) {
-    parts.push(sql`select coalesce(${r.service}, ''), (${r.completedAt} at time zone 'UTC')::date, count(*), count(distinct ${r.memberId})
+  const fromRecords = (span: { start: Date; end: Date }, condition?: SQL) =>
+    sql`select coalesce(${r.service}, ''), (${r.completedAt} at time zone 'UTC')::date, count(*), count(distinct ${r.memberId})
       from ${r} where ${r.accountId} = ${accountId} and ${r.brandId} = ${brandId} and not ${r.oneTime}
         and ${r.completedAt} >= ${span.start.toISOString()}::timestamptz and ${r.completedAt} < ${span.end.toISOString()}::timestamptz
+        ${condition ? sql`and ${condition}` : sql``}
+      group by 1, 2`;
+  for (const span of rawSpans) {
+    if (span !== tail?.span) {
+      parts.push(fromRecords(span));
+      continue;
+    }
+    // The last partial day from its rollup rows when that is exact (see lastPartialDay), from its records otherwise.
+    parts.push(sql`select coalesce(service, ''), day, sum(count), count(distinct member_id)
+      from ${memberActivityDaily} where account_id = ${accountId} and brand_id = ${brandId} and not one_time and day = ${tail.day}::date and ${tail.quiet}
       group by 1, 2`);
+    parts.push(fromRecords(span, sql`not ${tail.quiet}`));
   }
   const rows = await executeRows<{ service: string; day: string; records: number; members: number }>(
     db,
