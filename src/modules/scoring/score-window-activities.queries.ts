@@ -112,6 +112,10 @@ export async function buildActivityTotals(tx: Transaction, accountId: number, st
     where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${until} and r.brand_id is not null
     group by 2, 3, 4, 5, 6
     order by 2, 3, 4, 5, 6`);
+  // The groups are counted member by member in the table's key order, which its index gives
+  // without sorting; without statistics on the rows just written the planner cannot know that,
+  // and sorted tens of millions of rows on disk instead (an account's first coverage at scale).
+  await tx.execute(sql`analyze ${a}`);
   await tx.execute(
     addToGroups(
       accountId,
