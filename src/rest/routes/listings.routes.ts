@@ -174,7 +174,8 @@ export const activeMembersRoute = defineRoute({
   document: ListMembersDocument,
   variables: (params) => {
     const order = params.string('order_by')?.toLowerCase();
-    const orderBy = order === undefined ? 'SCORE' : orders[order];
+    // Own keys only: `constructor` or `toString` would otherwise find Object.prototype's.
+    const orderBy = order === undefined ? 'SCORE' : Object.hasOwn(orders, order) ? orders[order] : undefined;
     if (!orderBy) throw invalidParameter('order_by', 'expected Score, Created or LastLogin');
     return baseVariables(params, orderBy, { withScore: true, ...(orderBy === 'SCORE' ? scoreCursor(params) : {}) });
   },
