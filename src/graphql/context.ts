@@ -4,6 +4,7 @@ import type { ApplicationSettings, Plan } from '../db/schema/index.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
 import type { LiveFeed } from '../modules/activities/live-feed.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
+import { createLoaders, type Loaders } from './loaders.js';
 
 /** Who is calling, decided once per request from the credentials it carries. */
 export type Caller =
@@ -41,10 +42,20 @@ export interface Context {
   clientAddress?: string;
   /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */
   widget?: { baseUrl: string; allowHttpProviders: boolean };
-  /** Per-request DataLoaders, created lazily by `loaderFor` (see loaders.ts). */
-  loaderCache: Map<unknown, unknown>;
+  /**
+   * The request's DataLoaders, one typed group per module (see loaders.ts). Replaced, not cleared,
+   * when a long-lived context must stop reusing what it loaded (a subscription's next event).
+   */
+  loaders: Loaders;
 }
 
-export function createContext(fields: Omit<Context, 'loaderCache'>): Context {
-  return { ...fields, loaderCache: new Map() };
+export function createContext(fields: Omit<Context, 'loaders'>): Context {
+  const context = { ...fields } as Context;
+  context.loaders = createLoaders(context);
+  return context;
+}
+
+/** Drops what a long-lived context loaded so far: the next reads go to the database again. */
+export function renewLoaders(context: Context): void {
+  context.loaders = createLoaders(context);
 }

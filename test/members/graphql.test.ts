@@ -4,7 +4,6 @@ import { members, memberServices } from '../../src/db/schema/index.js';
 import pino from 'pino';
 import { withRoundTripCount } from '../../src/db/roundtrips.js';
 import { createContext } from '../../src/graphql/context.js';
-import { domainsByMember, memberRowsById, servicesByMember } from '../../src/modules/members/members.loaders.js';
 import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { findMember } from '../../src/modules/members/members.queries.js';
@@ -123,7 +122,7 @@ describe('SQL round trips', () => {
       const { result, roundTrips } = await withRoundTripCount(() =>
         Promise.all(
           ids.slice(0, count).map((id) =>
-            Promise.all([memberRowsById(context).load(id), servicesByMember(context).load(id), domainsByMember(context).load(id)]),
+            Promise.all([context.loaders.members.rows.load(id), context.loaders.members.services.load(id), context.loaders.members.domains.load(id)]),
           ),
         ),
       );

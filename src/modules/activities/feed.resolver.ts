@@ -6,7 +6,6 @@ import { invalidParameter } from '../../graphql/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { scopeFor } from '../scoring/scoring.scope.js';
 import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
 import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
@@ -34,7 +33,7 @@ export class FeedResolver {
     const limit = pageSize(first);
     const cursor = decodeCursor(after, 'after', isOffsetCursor);
     const start = pageOffset(offset) + (cursor ? cursor.o + 1 : 0);
-    const scope = await scopeFor(context, filter, window, listingWindow);
+    const scope = await context.loaders.scoring.scope(filter, window, listingWindow);
     const selection = { keyword: keyword?.trim() || undefined, allMemberActions, orderByRecorded };
     const db = context.database.db;
     const rows = await feedRecords(db, scope.filter, scope.window, { ...selection, direction: sort, limit: limit + 1, offset: start });

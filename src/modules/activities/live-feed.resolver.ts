@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { renewLoaders, type Context } from '../../graphql/context.js';
 import { AppError } from '../../graphql/errors.js';
 import { compileFilter } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
@@ -39,7 +39,7 @@ export class LiveFeedResolver {
   ): ActivityRecord {
     // A subscription keeps one context for all its events: each record reads its member, activity
     // and brand afresh instead of from loaders filled by the records before it.
-    context.loaderCache.clear();
+    renewLoaders(context);
     return toActivityRecord(record);
   }
 }

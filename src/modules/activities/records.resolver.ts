@@ -1,9 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { domainsByMember, memberRowsById, servicesByMember } from '../members/members.loaders.js';
 import { toMember, toServiceLink } from '../members/members.mapping.js';
 import { Member, ServiceLink } from '../members/members.types.js';
-import { brandSummaryById, definitionById } from './activities.loaders.js';
 import { toActivity } from './activities.mapping.js';
 import { Activity, ActivityRecord } from './activities.types.js';
 import { ListingBrand } from '../scoring/scoring.types.js';
@@ -13,28 +11,28 @@ import { ListingBrand } from '../scoring/scoring.types.js';
 export class ActivityRecordResolver {
   @FieldResolver(() => Activity)
   async activity(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<Activity> {
-    const row = await definitionById(context).load(record.activityId);
+    const row = await context.loaders.activities.definitions.load(record.activityId);
     if (!row) throw new Error(`activity ${record.activityId} of record ${record.id} is missing`);
     return toActivity(row);
   }
 
   @FieldResolver(() => Member)
   async member(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<Member> {
-    const row = await memberRowsById(context).load(record.memberId);
+    const row = await context.loaders.members.rows.load(record.memberId);
     if (!row) throw new Error(`member ${record.memberId} of record ${record.id} is missing`);
     return toMember(row);
   }
 
   @FieldResolver(() => ListingBrand, { nullable: true })
   async brand(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<ListingBrand | null> {
-    return record.brandId ? ((await brandSummaryById(context).load(record.brandId)) ?? null) : null;
+    return record.brandId ? ((await context.loaders.activities.brandSummaries.load(record.brandId)) ?? null) : null;
   }
 
   @FieldResolver(() => ServiceLink, { nullable: true, description: "The member's identity on the record's network." })
   async serviceUser(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<ServiceLink | null> {
     if (!record.service) return null;
-    const services = await servicesByMember(context).load(record.memberId);
+    const services = await context.loaders.members.services.load(record.memberId);
     const service = services.find((row) => row.network === record.service);
-    return service ? toServiceLink(service, await domainsByMember(context).load(record.memberId), context) : null;
+    return service ? toServiceLink(service, await context.loaders.members.domains.load(record.memberId), context) : null;
   }
 }

@@ -1,13 +1,19 @@
 import DataLoader from 'dataloader';
+import type { Context } from '../../graphql/context.js';
 import { accountOf } from '../../graphql/auth.js';
-import { defineLoader, indexByKey } from '../../graphql/loaders.js';
+import { indexByKey, lazily } from '../../lib/batching.js';
 import { findBrandsByIds } from './brands.queries.js';
 
-/** Live brands by id, for opt-ins, segments and crossover items of a page: one query for all. */
-export const brandsById = defineLoader(
-  (context) =>
-    new DataLoader(async (ids: readonly number[]) => {
-      const rows = await findBrandsByIds(context.database.db, accountOf(context), ids);
-      return indexByKey(ids, rows, (row) => row.id);
-    }),
-);
+export type BrandLoaders = ReturnType<typeof createBrandLoaders>;
+
+/** The brands module's per-request loaders (context.loaders.brands). */
+export function createBrandLoaders(context: Context) {
+  return lazily({
+    /** Live brands by id, for opt-ins, segments and crossover items of a page: one query for all. */
+    byId: () =>
+      new DataLoader(async (ids: readonly number[]) => {
+        const rows = await findBrandsByIds(context.database.db, accountOf(context), ids);
+        return indexByKey(ids, rows, (row) => row.id);
+      }),
+  });
+}

@@ -5,7 +5,6 @@ import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
 import { selectedFields, selectsOnly } from '../../graphql/selection.js';
-import { domainsByMember, memberRowsById, serviceSummariesByMember, servicesByMember } from './members.loaders.js';
 import { extendedNode, memberDomainsOf, memberReadsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';
@@ -74,7 +73,7 @@ export class MemberResolver {
     const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
     if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
     // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
-    memberRowsById(context).prime(row.id, row);
+    context.loaders.members.rows.prime(row.id, row);
     return toMember(row);
   }
 
@@ -166,7 +165,7 @@ export class MemberResolver {
   @Mutation(() => ServiceLink, { description: "New tokens for one of the member's networks, through that network." })
   async refreshServiceTokens(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('network', () => String) network: string) {
     const row = await members.refreshServiceTokens(scopeOf(context), memberId(id), network);
-    return toServiceLink(row, await domainsByMember(context).load(row.memberId), context);
+    return toServiceLink(row, await context.loaders.members.domains.load(row.memberId), context);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'A fresh JWT for this member, signed for the calling application.' })
@@ -188,7 +187,7 @@ export class MemberResolver {
     if (selectsOnly(info, serviceSummaryFields)) {
       const read = member[readWith]?.serviceSummaries;
       if (read) return read.map(toServiceSummary);
-      return serviceSummariesByMember(context).load(member.id).then((rows) => rows.map(toServiceSummary));
+      return context.loaders.members.serviceSummaries.load(member.id).then((rows) => rows.map(toServiceSummary));
     }
     return this.serviceLinks(member, context, selectedFields(info).has('domains'));
   }
@@ -196,21 +195,21 @@ export class MemberResolver {
   private async serviceLinks(member: Member & ReadWithMember, context: Context, withDomains: boolean): Promise<ServiceLink[]> {
     const read = member[readWith];
     const [rows, domains] = await Promise.all([
-      read?.services ?? servicesByMember(context).load(member.id),
-      withDomains ? (read?.domains ?? domainsByMember(context).load(member.id)) : [],
+      read?.services ?? context.loaders.members.services.load(member.id),
+      withDomains ? (read?.domains ?? context.loaders.members.domains.load(member.id)) : [],
     ]);
     return rows.map((row) => toServiceLink(row, domains, context));
   }
 
   @FieldResolver(() => [MemberDomain], { description: 'Websites the member registered on or signed in from.' })
   async domains(@Root() member: Member & ReadWithMember, @Ctx() context: Context): Promise<MemberDomain[]> {
-    return memberDomainsOf(member[readWith]?.domains ?? (await domainsByMember(context).load(member.id)));
+    return memberDomainsOf(member[readWith]?.domains ?? (await context.loaders.members.domains.load(member.id)));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })
   async accessToken(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
-    const row = await memberRowsById(context).load(member.id);
+    const row = await context.loaders.members.rows.load(member.id);
     return row ? members.accessTokenOf(context.identity, row) : null;
   }
 
@@ -222,7 +221,7 @@ export class MemberResolver {
   ): Promise<Record<string, unknown>> {
     if (context.caller.kind !== 'application' && context.caller.kind !== 'member') return {};
     const [row, services, domains] = await Promise.all([
-      memberRowsById(context).load(member.id),
+      context.loaders.members.rows.load(member.id),
       this.serviceLinks(member, context, true),
       this.domains(member, context),
     ]);

@@ -8,12 +8,11 @@ import { MemberFilter } from '../../filters/member-filter.types.js';
 import { memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
-import { brandSummaryById } from '../activities/activities.loaders.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, type ListedNode } from './member-listing.js';
-import { lastRecordLoader, recordCountLoader, recordPageLoader, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
+import type { ScoringScope } from './scoring.scope.js';
 import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberConnection, MemberListingArgs, Score } from './scoring.types.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
@@ -43,7 +42,7 @@ export class ScoringResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<Score> {
     const scope = await this.scope(member, context, filter, window);
-    return scoreLoader(context, scope).load(member.id);
+    return context.loaders.scoring.of(scope).score.load(member.id);
   }
 
   @FieldResolver(() => String, {
@@ -57,7 +56,7 @@ export class ScoringResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<string | null> {
     const scope = await this.scope(member, context, filter, window);
-    const score = await scoreLoader(context, scope).load(member.id);
+    const score = await context.loaders.scoring.of(scope).score.load(member.id);
     if (!score.activityCount) return null;
     const ahead = await q.membersAhead(context.database.db, scope.filter, scope.window, score.points);
     return ahead >= 999 ? '999+' : String(ahead + 1);
@@ -71,7 +70,7 @@ export class ScoringResolver {
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<ActivityRecord | null> {
     const scope = await this.scope(member, context, filter, window);
-    const row = await lastRecordLoader(context, scope).load(member.id);
+    const row = await context.loaders.scoring.of(scope).lastRecord.load(member.id);
     return row ? toActivityRecord(row) : null;
   }
 
@@ -106,13 +105,13 @@ export class ScoringResolver {
     const start = cursor ? cursor.o + 1 : 0;
     const scope = await this.scope(member, context, filter, window);
     // One more record than the page tells whether another page follows.
-    const rows = await recordPageLoader(context, scope, { limit: limit + 1, offset: start }).load(member.id);
-    return recordPage(rows, limit, start, () => recordCountLoader(context, scope).load(member.id));
+    const rows = await context.loaders.scoring.of(scope).recordPage({ limit: limit + 1, offset: start }).load(member.id);
+    return recordPage(rows, limit, start, () => context.loaders.scoring.of(scope).recordCount.load(member.id));
   }
 
   private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
     if (!filter && !window && member.listing) return Promise.resolve(member.listing);
-    return scopeFor(context, filter, window, memberWindow);
+    return context.loaders.scoring.scope(filter, window, memberWindow);
   }
 }
 
@@ -126,6 +125,6 @@ export class MemberConnectionResolver {
   @FieldResolver(() => ListingBrand, { nullable: true, description: "The brand of the listing's filter (brandId, or the segment's brand)." })
   async brand(@Root() connection: MemberConnection, @Ctx() context: Context): Promise<ListingBrand | null> {
     if (!connection.brandId) return null;
-    return (await brandSummaryById(context).load(connection.brandId)) ?? null;
+    return (await context.loaders.activities.brandSummaries.load(connection.brandId)) ?? null;
   }
 }

@@ -1,13 +1,19 @@
 import DataLoader from 'dataloader';
+import type { Context } from '../../graphql/context.js';
 import { accountOf } from '../../graphql/auth.js';
-import { defineLoader, groupByKey } from '../../graphql/loaders.js';
+import { groupByKey, lazily } from '../../lib/batching.js';
 import { currentOptInsOf } from './optins.queries.js';
 
-/** Current opt-ins of a page of members in one query. */
-export const optInsByMember = defineLoader(
-  (context) =>
-    new DataLoader(async (memberIds: readonly number[]) => {
-      const rows = await currentOptInsOf(context.database.db, accountOf(context), memberIds);
-      return groupByKey(memberIds, rows, (row) => row.memberId);
-    }),
-);
+export type OptInLoaders = ReturnType<typeof createOptInLoaders>;
+
+/** The opt-ins' per-request loaders (context.loaders.optIns). */
+export function createOptInLoaders(context: Context) {
+  return lazily({
+    /** Current opt-ins of a page of members in one query. */
+    byMember: () =>
+      new DataLoader(async (memberIds: readonly number[]) => {
+        const rows = await currentOptInsOf(context.database.db, accountOf(context), memberIds);
+        return groupByKey(memberIds, rows, (row) => row.memberId);
+      }),
+  });
+}

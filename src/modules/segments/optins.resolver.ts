@@ -1,16 +1,13 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
-import { brandsById } from '../brands/brands.loaders.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { Brand } from '../brands/brands.types.js';
 import type { ReadWithMember } from '../members/members.mapping.js';
 import { readWith } from '../members/members.queries.js';
 import { Member } from '../members/members.types.js';
-import { optInsByMember } from './optins.loaders.js';
 import * as optins from './optins.service.js';
 import { OptIn, OptInInput } from './optins.types.js';
-import { segmentsById } from './segments.loaders.js';
 import { toSegment } from './segments.service.js';
 import { Segment } from './segments.types.js';
 
@@ -34,13 +31,13 @@ export class OptInResolver {
 
   @FieldResolver(() => Brand, { nullable: true })
   async brand(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Brand | null> {
-    const row = optIn.brandId ? await brandsById(context).load(optIn.brandId) : null;
+    const row = optIn.brandId ? await context.loaders.brands.byId.load(optIn.brandId) : null;
     return row ? toBrand(row) : null;
   }
 
   @FieldResolver(() => Segment, { nullable: true })
   async segment(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Segment | null> {
-    const row = optIn.segmentId ? await segmentsById(context).load(optIn.segmentId) : null;
+    const row = optIn.segmentId ? await context.loaders.segments.byId.load(optIn.segmentId) : null;
     return row ? toSegment(row) : null;
   }
 }
@@ -53,6 +50,6 @@ export class MemberOptInsResolver {
     // member(id) or a members listing may have read them with the member.
     const read = member[readWith]?.optins;
     if (read) return read.map(optins.toOptIn);
-    return optInsByMember(context).load(member.id).then((rows) => rows.map(optins.toOptIn));
+    return context.loaders.optIns.byMember.load(member.id).then((rows) => rows.map(optins.toOptIn));
   }
 }

@@ -1,22 +1,25 @@
 import DataLoader from 'dataloader';
+import type { Context } from '../../graphql/context.js';
 import { accountOf } from '../../graphql/auth.js';
-import { defineLoader, groupByKey, indexByKey } from '../../graphql/loaders.js';
+import { groupByKey, indexByKey, lazily } from '../../lib/batching.js';
 import { findSegmentsByIds, segmentsOfBrands } from './segments.queries.js';
 
-/** Live segments of a page of brands in one query. */
-export const segmentsByBrand = defineLoader(
-  (context) =>
-    new DataLoader(async (brandIds: readonly number[]) => {
-      const rows = await segmentsOfBrands(context.database.db, accountOf(context), brandIds);
-      return groupByKey(brandIds, rows, (row) => row.brandId!);
-    }),
-);
+export type SegmentLoaders = ReturnType<typeof createSegmentLoaders>;
 
-/** Live segments by id, for the opt-ins of a page of members. */
-export const segmentsById = defineLoader(
-  (context) =>
-    new DataLoader(async (ids: readonly number[]) => {
-      const rows = await findSegmentsByIds(context.database.db, accountOf(context), ids);
-      return indexByKey(ids, rows, (row) => row.id);
-    }),
-);
+/** The segments' per-request loaders (context.loaders.segments). */
+export function createSegmentLoaders(context: Context) {
+  return lazily({
+    /** Live segments of a page of brands in one query. */
+    byBrand: () =>
+      new DataLoader(async (brandIds: readonly number[]) => {
+        const rows = await segmentsOfBrands(context.database.db, accountOf(context), brandIds);
+        return groupByKey(brandIds, rows, (row) => row.brandId!);
+      }),
+    /** Live segments by id, for the opt-ins of a page of members. */
+    byId: () =>
+      new DataLoader(async (ids: readonly number[]) => {
+        const rows = await findSegmentsByIds(context.database.db, accountOf(context), ids);
+        return indexByKey(ids, rows, (row) => row.id);
+      }),
+  });
+}

@@ -1,11 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
-import { brandsById } from '../brands/brands.loaders.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { requiredId } from '../brands/brands.resolver.js';
 import { Brand } from '../brands/brands.types.js';
-import { segmentsByBrand } from './segments.loaders.js';
 import * as segments from './segments.service.js';
 import type { SegmentScope } from './segments.service.js';
 import { Segment, SegmentInput } from './segments.types.js';
@@ -43,7 +41,7 @@ export class SegmentResolver {
   @FieldResolver(() => Brand, { nullable: true })
   async brand(@Root() segment: Segment, @Ctx() context: Context): Promise<Brand | null> {
     if (!segment.brandId) return null;
-    const row = await brandsById(context).load(segment.brandId);
+    const row = await context.loaders.brands.byId.load(segment.brandId);
     return row ? toBrand(row) : null;
   }
 }
@@ -53,6 +51,6 @@ export class SegmentResolver {
 export class BrandSegmentsResolver {
   @FieldResolver(() => [Segment])
   async segments(@Root() brand: Brand, @Ctx() context: Context): Promise<Segment[]> {
-    return (await segmentsByBrand(context).load(brand.id)).map(segments.toSegment);
+    return (await context.loaders.segments.byBrand.load(brand.id)).map(segments.toSegment);
   }
 }

@@ -7,13 +7,12 @@ import { filterId } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { brandSummaryById, definitionById } from '../activities/activities.loaders.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
 import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
 import { groupCounts, type GroupCount } from '../scoring/score-windows.queries.js';
-import { scopeFor, type ScoringScope } from '../scoring/scoring.scope.js';
+import type { ScoringScope } from '../scoring/scoring.scope.js';
 import { activityTotalsFromGroups, serviceTimelineFromKept } from './kept-reports.js';
 import * as registrations from './registrations.queries.js';
 import * as q from './stats.queries.js';
@@ -42,7 +41,7 @@ import {
  * report's brand wins. Statistics read the replica when DATABASE_READ_URL is set.
  */
 function brandScope(context: Context, root: BrandStats, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
-  return scopeFor(context, { ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
+  return context.loaders.scoring.scope({ ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
 }
 
 /**
@@ -77,7 +76,7 @@ export class BrandStatsResolver {
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
     applicationCaller(context);
     const id = filterId(brandId, 'brandID');
-    if (!id || !(await brandSummaryById(context).load(id))) throw notFound('Brand', 'brandID');
+    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandID');
     return { brandId: id };
   }
 
@@ -94,7 +93,7 @@ export class BrandStatsResolver {
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
     const totals = plan
-      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit), (ids) => definitionById(context).loadMany(ids))
+      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit), (ids) => context.loaders.activities.definitions.loadMany(ids))
       : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit));
     const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
     return {
@@ -222,7 +221,7 @@ export class RegistrationStatsResolver {
 
   @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
   async timeline(@Root() root: RegistrationStats, @Ctx() context: Context): Promise<DayTimeline> {
-    const scope = await scopeFor(context, null, root.window, listingWindow);
+    const scope = await context.loaders.scoring.scope(null, root.window, listingWindow);
     return fillDays(scope.window, await registrations.eventsByDay(context.database.read, scope.filter, 'register', scope.window));
   }
 
@@ -241,19 +240,19 @@ export class MemberTimelinesResolver {
     @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<MemberTimelines> {
-    await scopeFor(context, filter, window, listingWindow);
+    await context.loaders.scoring.scope(filter, window, listingWindow);
     return { filter, window };
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Records and active members per day.' })
   async activity(@Root() root: MemberTimelines, @Ctx() context: Context): Promise<DayTimeline> {
-    const scope = await scopeFor(context, root.filter, root.window, listingWindow);
+    const scope = await context.loaders.scoring.scope(root.filter, root.window, listingWindow);
     return fillDays(scope.window, await q.dailyActivity(context.database.read, scope.filter, scope.window));
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Sign-ins and members signing in per day.' })
   async visits(@Root() root: MemberTimelines, @Ctx() context: Context): Promise<DayTimeline> {
-    const scope = await scopeFor(context, root.filter, root.window, listingWindow);
+    const scope = await context.loaders.scoring.scope(root.filter, root.window, listingWindow);
     return fillDays(scope.window, await registrations.eventsByDay(context.database.read, scope.filter, 'login', scope.window));
   }
 }

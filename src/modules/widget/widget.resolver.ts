@@ -1,15 +1,12 @@
-import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { SignInNetworkSettings } from '../../db/schema/index.js';
 import { applicationCaller } from '../../graphql/auth.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { defineLoader } from '../../graphql/loaders.js';
 import { toMember } from '../members/members.mapping.js';
 import { memberByAccessToken, requireMember } from '../members/members.service.js';
 import { Member } from '../members/members.types.js';
 import { displayName, externalNetworks, type ExternalNetwork } from '../networks/networks.js';
-import { findApplication } from '../tenancy/tenancy.queries.js';
 import { getApplication } from '../tenancy/tenancy.service.js';
 import { Application, type PlanLevel } from '../tenancy/tenancy.types.js';
 import { discoverProvider } from './widget.oauth.js';
@@ -18,15 +15,6 @@ import { mergeApplicationSettings } from './widget.queries.js';
 import { exchangeSignInToken } from './widget.service.js';
 import { SignInLink, SignInNetworkInput, WidgetScript } from './widget.types.js';
 import { widgetUrls } from './widget.urls.js';
-
-/** The calling application's settings, read once per request whichever fields ask. */
-const settingsOf = defineLoader(
-  (context) =>
-    new DataLoader(async (ids: readonly number[]) => {
-      const caller = applicationCaller(context);
-      return Promise.all(ids.map(async (id) => (await findApplication(context.database.db, caller.accountId, id))?.settings ?? {}));
-    }),
-);
 
 function urlsOf(context: Context, application: Application) {
   return widgetUrls(context.widget?.baseUrl ?? '', application.id);
@@ -72,7 +60,7 @@ export class WidgetResolver {
   @FieldResolver(() => [SignInLink], { description: 'Email, then one link per network configured for social sign-in.' })
   async signInLinks(@Root() application: Application, @Ctx() context: Context): Promise<SignInLink[]> {
     const urls = urlsOf(context, application);
-    const settings = await settingsOf(context).load(application.id);
+    const settings = await context.loaders.widget.settings.load(application.id);
     const networks = Object.keys(settings.signInNetworks ?? {}).sort() as ExternalNetwork[];
     return [
       { network: 'email', name: displayName('email'), url: urls.login },
@@ -82,7 +70,7 @@ export class WidgetResolver {
 
   @FieldResolver(() => [String], { description: 'Profile fields the hosted flow asks for once a fan has signed in.' })
   async requiredFields(@Root() application: Application, @Ctx() context: Context): Promise<string[]> {
-    return (await settingsOf(context).load(application.id)).requiredFields ?? [];
+    return (await context.loaders.widget.settings.load(application.id)).requiredFields ?? [];
   }
 
   @Authorized('advanced')
@@ -132,11 +120,11 @@ export class WidgetResolver {
       ...(endpoints.jwksUri ? { jwksUri: endpoints.jwksUri } : {}),
       scope: input.scope?.trim() || 'openid email profile',
     };
-    const settings = await settingsOf(context).load(caller.applicationId);
+    const settings = await context.loaders.widget.settings.load(caller.applicationId);
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, {
       signInNetworks: { ...settings.signInNetworks, [network]: entry },
     });
-    settingsOf(context).clear(caller.applicationId);
+    context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context);
   }
 
@@ -144,9 +132,9 @@ export class WidgetResolver {
   @Mutation(() => Application, { description: 'Stops social sign-in with one network.' })
   async removeSignInNetwork(@Ctx() context: Context, @Arg('network', () => String) network: string): Promise<Application> {
     const caller = applicationCaller(context);
-    const { [network.trim().toLowerCase()]: _removed, ...rest } = (await settingsOf(context).load(caller.applicationId)).signInNetworks ?? {};
+    const { [network.trim().toLowerCase()]: _removed, ...rest } = (await context.loaders.widget.settings.load(caller.applicationId)).signInNetworks ?? {};
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
-    settingsOf(context).clear(caller.applicationId);
+    context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context);
   }
 
@@ -155,7 +143,7 @@ export class WidgetResolver {
   async setRequiredFields(@Ctx() context: Context, @Arg('fields', () => [String]) fields: string[]): Promise<Application> {
     const caller = applicationCaller(context);
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
-    settingsOf(context).clear(caller.applicationId);
+    context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context);
   }
 
