@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { brands, members } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { countedRows } from '../scoring/counted-rows.js';
+import { countedRows } from '../scoring/counted-rows.queries.js';
 
 export interface CrossoverQuery {
   /** The brand whose members are the base; without one, the base is every active member. */

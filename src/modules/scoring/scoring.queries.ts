@@ -7,7 +7,7 @@ import type { DefinitionRow, RecordRow } from '../activities/activities.queries.
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
-import { countedRows, splitWindow } from './counted-rows.js';
+import { countedRows, splitWindow } from './counted-rows.queries.js';
 import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
@@ -55,7 +55,7 @@ function keysetCondition(
 /**
  * Members active in the window under the filter, ranked by score (points, then id). Standard
  * windows are read from the kept per-member totals (score-windows.ranking.ts); any other window
- * or activity filter from the daily rollup (see counted-rows.ts), so a six-month ranking reads no
+ * or activity filter from the daily rollup (see counted-rows.queries.ts), so a six-month ranking reads no
  * raw records but those of its two partial days.
  */
 export async function membersByScore(

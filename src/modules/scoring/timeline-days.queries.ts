@@ -4,7 +4,7 @@ import { executeRows } from '../../db/rows.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
-import { lastPartialDay, splitWindow } from './counted-rows.js';
+import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
 import { holdWindowsLock } from './score-windows.locks.js';
 import { standardWindows } from './score-windows.js';
 

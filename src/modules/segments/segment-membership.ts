@@ -6,7 +6,7 @@ import type { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow, type ResolvedWindow } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { countedRows } from '../scoring/counted-rows.js';
+import { countedRows } from '../scoring/counted-rows.queries.js';
 import { executeRows } from '../../db/rows.js';
 
 const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'requiredFields'] as const;

@@ -3,10 +3,10 @@ import type { Executor } from '../../db/client.js';
 import { activityDefinitions, memberActivityDaily, members, optins, segmentMembers, segments } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { countedRows } from '../scoring/counted-rows.js';
+import { countedRows } from '../scoring/counted-rows.queries.js';
 
 /**
- * The counted rows of the window (rollup days and raw edges, see counted-rows.ts) of the members
+ * The counted rows of the window (rollup days and raw edges, see counted-rows.queries.ts) of the members
  * the filter admits. Without member conditions no member row is read at all.
  */
 function scopedRows(db: Executor, filter: CompiledFilter, window: ResolvedWindow) {
