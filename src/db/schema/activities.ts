@@ -83,7 +83,9 @@ export const activityRecords = pgTable('activity_records', {
   index('activity_records_account_completed_idx').on(t.accountId, t.completedAt),
   index('activity_records_account_recorded_idx').on(t.accountId, t.recordedAt),
   index('activity_records_account_member_completed_idx').on(t.accountId, t.memberId, t.completedAt),
-  index('activity_records_account_brand_completed_idx').on(t.accountId, t.brandId, t.completedAt),
+  // Carries every column a brand's partial days and edge spans read (timeline, corrections, counted
+  // rows), so those read the index alone: a brand's day of records is thousands of heap pages otherwise.
+  index('activity_records_account_brand_completed_idx').on(t.accountId, t.brandId, t.completedAt, t.memberId, t.oneTime, t.points, t.activityId, t.service),
   index('activity_records_account_activity_completed_idx').on(t.accountId, t.activityId, t.completedAt),
 ]);
 

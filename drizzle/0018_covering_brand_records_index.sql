@@ -1,0 +1,2 @@
+DROP INDEX "activity_records_account_brand_completed_idx";--> statement-breakpoint
+CREATE INDEX "activity_records_account_brand_completed_idx" ON "activity_records" USING btree ("account_id","brand_id","completed_at","member_id","one_time","points","activity_id","service");
