@@ -389,3 +389,30 @@ export function dailyCounts(db: Executor, accountId: number, window: ResolvedWin
     .groupBy(daily.day, group)
     .orderBy(asc(daily.day), sql`2`);
 }
+
+/** Deletes `memberId`'s one-time records of activities `keeperId` also performed; returns them. */
+export function deleteOneTimeRecordsAlsoOf(tx: Transaction, accountId: number, memberId: number, keeperId: number) {
+  return tx
+    .delete(activityRecords)
+    .where(
+      and(
+        eq(activityRecords.accountId, accountId),
+        eq(activityRecords.memberId, memberId),
+        eq(activityRecords.oneTime, true),
+        sql`exists (select 1 from ${activityRecords} kept where kept.account_id = ${accountId} and kept.member_id = ${keeperId}
+          and kept.activity_id = ${activityRecords.activityId} and kept.one_time)`,
+      ),
+    )
+    .returning();
+}
+
+/** Gives every record of one member to another. */
+export async function moveRecords(tx: Transaction, accountId: number, fromId: number, toId: number): Promise<void> {
+  await tx.update(activityRecords).set({ memberId: toId }).where(and(eq(activityRecords.accountId, accountId), eq(activityRecords.memberId, fromId)));
+}
+
+/** Deletes a member's daily rollup rows; returns them. */
+export function deleteDailyRollupsOf(tx: Transaction, accountId: number, memberId: number) {
+  const daily = memberActivityDaily;
+  return tx.delete(daily).where(and(eq(daily.accountId, accountId), eq(daily.memberId, memberId))).returning();
+}

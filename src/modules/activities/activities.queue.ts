@@ -1,11 +1,10 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { databaseUnavailable } from '../../db/errors.js';
-import { activityQueue } from '../../db/schema/index.js';
 import { isAppError } from '../../graphql/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
+import { claimOldest, countFailedAttempt, deleteQueued, enqueueRecord, type QueuedRow } from './activities.queue.queries.js';
 import { prepareRecords, type ActivityScope } from './activities.service.js';
 import { publishRecorded } from './live-feed.js';
 import type { RecordActivityInput } from './activities.types.js';
@@ -40,7 +39,7 @@ export class ActivityQueue {
   async enqueue(scope: ActivityScope, input: RecordActivityInput): Promise<void> {
     // Checked now, so the caller hears about bad input; stored again when the queue runs.
     await prepareRecords(scope, [input]);
-    await this.db.insert(activityQueue).values({ accountId: scope.accountId, applicationId: scope.applicationId, payload: { ...input } });
+    await enqueueRecord(this.db, { accountId: scope.accountId, applicationId: scope.applicationId, payload: { ...input } });
     setImmediate(() => this.passes.tick());
   }
 
@@ -65,22 +64,16 @@ export class ActivityQueue {
   }
 
   private async takeOne(): Promise<'empty' | 'stored' | 'dropped' | 'retry'> {
-    let claimed: typeof activityQueue.$inferSelect | undefined;
+    let claimed: QueuedRow | undefined;
     let stored: { id: number }[] = [];
     try {
       const outcome = await this.db.transaction(async (tx) => {
-        [claimed] = await tx
-          .select()
-          .from(activityQueue)
-          .where(lt(activityQueue.attempts, maxAttempts))
-          .orderBy(asc(activityQueue.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
+        claimed = await claimOldest(tx, maxAttempts);
         if (!claimed) return 'empty';
         const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
         const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
         stored = await insertRecords(tx, rows);
-        await tx.delete(activityQueue).where(eq(activityQueue.id, claimed.id));
+        await deleteQueued(tx, claimed);
         return 'stored' as const;
       });
       if (claimed) publishRecorded(this.db, claimed.accountId, stored);
@@ -92,13 +85,10 @@ export class ActivityQueue {
       const permanent = isAppError(error);
       this.log.warn({ err: error, queueId: claimed.id, accountId: claimed.accountId }, permanent ? 'queued activity dropped' : 'queued activity failed; will retry');
       if (permanent) {
-        await this.db.delete(activityQueue).where(and(eq(activityQueue.accountId, claimed.accountId), eq(activityQueue.id, claimed.id)));
+        await deleteQueued(this.db, claimed);
         return 'dropped';
       }
-      await this.db
-        .update(activityQueue)
-        .set({ attempts: sql`${activityQueue.attempts} + 1`, lastError: String((error as Error).message ?? error).slice(0, 1000) })
-        .where(eq(activityQueue.id, claimed.id));
+      await countFailedAttempt(this.db, claimed.id, String((error as Error).message ?? error));
       return 'retry';
     }
   }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, desc, gt, inArray, isNull, or } from 'drizzle-orm';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK } from 'jose';
 import type { Database, Executor } from '../../db/client.js';
-import { signingKeys } from '../../db/schema/index.js';
+import { insertKeyIfAbsent, keyChain, retireKeys, unexpiredKeys } from './signing-keys.queries.js';
 import type { TokenCipher } from './token-cipher.js';
 
 /** What a member JWT asserts: this member, of this account, signed in through this application. */
@@ -81,11 +80,7 @@ export class SigningKeys {
 
   /** Reads the published keys again, to pick up a rotation made by another process. */
   async reload(db: Executor): Promise<void> {
-    const rows = await db
-      .select()
-      .from(signingKeys)
-      .where(or(isNull(signingKeys.expiresAt), gt(signingKeys.expiresAt, new Date(this.now()))))
-      .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
+    const rows = await unexpiredKeys(db, new Date(this.now()));
     // Built aside and swapped in whole, so a failed reload leaves the previous keys in service.
     this.keys = await Promise.all(
       rows.map(async (row): Promise<LoadedKey> => {
@@ -173,12 +168,7 @@ export class SigningKeys {
       // Only the keys seen signing are retired. When another process rotates at the same moment,
       // one of the two updates waits for the other's commit, then finds those keys retired and
       // changes nothing, and its insert of the same successor id does nothing either.
-      if (signing.length > 0) {
-        await tx
-          .update(signingKeys)
-          .set({ retiredAt: now, expiresAt })
-          .where(and(inArray(signingKeys.kid, signing), isNull(signingKeys.retiredAt)));
-      }
+      if (signing.length > 0) await retireKeys(tx, signing, now, expiresAt);
       return this.insertSuccessor(tx, previous);
     });
     await this.reload(db);
@@ -207,15 +197,12 @@ export class SigningKeys {
   private async insertSuccessor(db: Executor, previousKid: string | undefined): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(algorithm, { crv: 'Ed25519', extractable: true });
     const kid = successorKid(previousKid);
-    await db
-      .insert(signingKeys)
-      .values({
-        kid,
-        algorithm,
-        publicJwk: publicPart(await exportJWK(publicKey)) as Record<string, unknown>,
-        privateJwkSealed: this.cipher.seal(JSON.stringify(await exportJWK(privateKey))),
-      })
-      .onConflictDoNothing();
+    await insertKeyIfAbsent(db, {
+      kid,
+      algorithm,
+      publicJwk: publicPart(await exportJWK(publicKey)) as Record<string, unknown>,
+      privateJwkSealed: this.cipher.seal(JSON.stringify(await exportJWK(privateKey))),
+    });
     return kid;
   }
 }
@@ -240,10 +227,7 @@ function successorKid(previousKid: string | undefined): string {
  * whole is cheap.
  */
 async function chainHead(db: Executor): Promise<{ signing: string[]; previous: string | undefined }> {
-  const rows = await db
-    .select({ kid: signingKeys.kid, retiredAt: signingKeys.retiredAt })
-    .from(signingKeys)
-    .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
+  const rows = await keyChain(db);
   const signing = rows.filter((row) => !row.retiredAt).map((row) => row.kid);
   return { signing, previous: signing[0] ?? rows[0]?.kid };
 }

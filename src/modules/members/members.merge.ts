@@ -1,23 +1,10 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
 import { isDeadlock } from '../../db/errors.js';
-import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
 import { AppError, invalidParameter, notFound } from '../../graphql/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
+import { moveOptIns, moveOwnedRows, moveSegmentMemberships, pointAtSurvivor, updateSurvivor } from './members.merge.queries.js';
 import { lockMembers, type MemberRow } from './members.queries.js';
 import { regroupMember } from '../scoring/score-window-groups.queries.js';
-
-/**
- * Every table holding rows that belong to a member. A merge moves their rows to the survivor, so
- * nothing is lost; a module that adds such a table adds it here. Tables whose unique keys involve
- * the member (records and rollups, current opt-ins, segment membership) are merged below instead.
- */
-const memberOwnedTables: { table: PgTable; accountId: PgColumn; memberId: PgColumn }[] = [
-  { table: memberServices, accountId: memberServices.accountId, memberId: memberServices.memberId },
-  { table: memberDomains, accountId: memberDomains.accountId, memberId: memberDomains.memberId },
-  { table: loginEvents, accountId: loginEvents.accountId, memberId: loginEvents.memberId },
-];
 
 /** Profile fields the survivor takes from the merged member when it has none of its own. */
 const profileFields = [
@@ -65,13 +52,8 @@ export async function mergeInto(
   const survivor = currentMember(locked, survivorRow.id, 'id');
   const merged = currentMember(locked, mergedRow.id, 'from');
   check?.(survivor, merged);
-  for (const owned of memberOwnedTables) {
-    await tx
-      .update(owned.table)
-      // Every owned table names its column `memberId`; the registry's type cannot say so.
-      .set({ memberId: survivor.id } as never)
-      .where(and(eq(owned.accountId, accountId), eq(owned.memberId, merged.id)));
-  }
+  // Every member-owned table's rows (services, domains, sign-in events) move as they are.
+  await moveOwnedRows(tx, accountId, merged.id, survivor.id);
   await mergeActivities(tx, accountId, survivor.id, merged.id);
   await mergeLists(tx, accountId, survivor.id, merged.id);
   const filled: Partial<MemberRow> = {};
@@ -80,19 +62,8 @@ export async function mergeInto(
   }
   // The survivor's kept report groups follow the profile fields the merge fills in.
   await regroupMember(tx, accountId, survivor.id, { country: filled.country, gender: filled.gender, birthDate: filled.birthDate });
-  await tx
-    .update(members)
-    .set({ ...filled, extended: { ...merged.extended, ...survivor.extended }, updatedAt: new Date() })
-    .where(and(eq(members.accountId, accountId), eq(members.id, survivor.id)));
-  // Members merged earlier into the merged one now point at the survivor directly.
-  await tx
-    .update(members)
-    .set({ mergedIntoId: survivor.id })
-    .where(and(eq(members.accountId, accountId), eq(members.mergedIntoId, merged.id)));
-  await tx
-    .update(members)
-    .set({ mergedIntoId: survivor.id, updatedAt: new Date() })
-    .where(and(eq(members.accountId, accountId), eq(members.id, merged.id)));
+  await updateSurvivor(tx, accountId, survivor.id, { ...filled, extended: { ...merged.extended, ...survivor.extended } });
+  await pointAtSurvivor(tx, accountId, merged.id, survivor.id);
   return survivor;
 }
 
@@ -102,28 +73,8 @@ export async function mergeInto(
  * was in.
  */
 async function mergeLists(tx: Transaction, accountId: number, survivorId: number, mergedId: number): Promise<void> {
-  await tx
-    .update(optins)
-    // The database's clock, and never before the opt-in began (the optins check rule).
-    .set({ optedOutAt: sql`greatest(clock_timestamp(), ${optins.optedInAt})` })
-    .where(
-      and(
-        eq(optins.accountId, accountId),
-        eq(optins.memberId, mergedId),
-        isNull(optins.optedOutAt),
-        sql`exists (select 1 from ${optins} kept where kept.account_id = ${accountId} and kept.member_id = ${survivorId}
-          and kept.kind = ${optins.kind} and coalesce(kept.brand_id, 0) = coalesce(${optins.brandId}, 0)
-          and coalesce(kept.segment_id, 0) = coalesce(${optins.segmentId}, 0) and kept.opted_out_at is null)`,
-      ),
-    );
-  await tx.update(optins).set({ memberId: survivorId }).where(and(eq(optins.accountId, accountId), eq(optins.memberId, mergedId)));
-  const memberships = await tx
-    .delete(segmentMembers)
-    .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.memberId, mergedId)))
-    .returning();
-  if (memberships.length) {
-    await tx.insert(segmentMembers).values(memberships.map((row) => ({ ...row, memberId: survivorId }))).onConflictDoNothing();
-  }
+  await moveOptIns(tx, accountId, mergedId, survivorId);
+  await moveSegmentMemberships(tx, accountId, mergedId, survivorId);
 }
 
 /**

@@ -1,13 +1,10 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
-import { members, segmentMembers, segments } from '../../db/schema/index.js';
-import { compileFilter, type CompiledFilter } from '../../filters/compile.js';
+import { compileFilter } from '../../filters/compile.js';
 import type { MemberFilter } from '../../filters/member-filter.types.js';
-import { listingWindow, resolveWindow, type ResolvedWindow } from '../../filters/window.js';
+import { listingWindow, resolveWindow } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
 import { invalidParameter } from '../../graphql/errors.js';
-import { countedRows } from '../scoring/counted-rows.queries.js';
-import { executeRows } from '../../db/rows.js';
+import { clearSegmentMembers, filterSegmentsOf, insertMatchingMembers } from './segment-membership.queries.js';
 
 const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'requiredFields'] as const;
 const idFields = ['brandId', 'segmentId', 'membersFromSegment'] as const;
@@ -60,22 +57,6 @@ export async function checkSavedFilter(db: Executor, accountId: number, raw: Rec
   await compileFilter(db, accountId, saved.filter, resolveWindow(saved.window, listingWindow));
 }
 
-function membersOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, aboutActivity: boolean, memberId?: number) {
-  const counted = aboutActivity ? countedRows(db, filter, window, memberId ? [memberId] : undefined) : undefined;
-  return db
-    .select({ id: members.id })
-    .from(members)
-    .where(
-      and(
-        eq(members.accountId, filter.accountId),
-        isNull(members.mergedIntoId),
-        memberId ? eq(members.id, memberId) : undefined,
-        filter.member(),
-        counted ? inArray(members.id, db.selectDistinct({ id: counted.memberId }).from(counted)) : undefined,
-      ),
-    );
-}
-
 /**
  * Computes who is in a filter segment now, for every member or one (member show's `refresh`),
  * replacing the stored membership in one transaction. Returns how many members matched.
@@ -85,21 +66,13 @@ export async function computeSegmentMembers(db: Database, accountId: number, seg
   const window = resolveWindow(saved.window, listingWindow);
   const filter = await compileFilter(db, accountId, saved.filter, window);
   return db.transaction(async (tx) => {
-    await tx
-      .delete(segmentMembers)
-      .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.segmentId, segment.id), memberId ? eq(segmentMembers.memberId, memberId) : undefined));
-    const matched = membersOf(tx, filter, window, saved.aboutActivity, memberId).as('matched');
-    const inserted = await executeRows(tx, sql`insert into ${segmentMembers} (account_id, segment_id, member_id)
-      select ${accountId}, ${segment.id}, ${matched.id} from ${matched} returning 1`);
-    return inserted.length;
+    await clearSegmentMembers(tx, accountId, segment.id, memberId);
+    return insertMatchingMembers(tx, accountId, segment.id, { filter, window, aboutActivity: saved.aboutActivity, memberId });
   });
 }
 
 /** Member show's `refresh`: this member's place in every filter segment of the account, now. */
 export async function refreshMemberSegments(db: Database, accountId: number, memberId: number): Promise<void> {
-  const filterSegments = await db
-    .select({ id: segments.id, filter: segments.filter })
-    .from(segments)
-    .where(and(eq(segments.accountId, accountId), eq(segments.kind, 'filter'), isNull(segments.deletedAt)));
+  const filterSegments = await filterSegmentsOf(db, accountId);
   for (const segment of filterSegments) await computeSegmentMembers(db, accountId, segment, memberId);
 }

@@ -4,19 +4,20 @@ import { loginEvents, members, memberServices } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 
+/** Which identities count as sign-ups: conditions on the identity itself, not on its member. */
 export interface ChannelFilter {
   validOnly?: boolean;
   service?: string;
-  countries?: string[];
   paidOnly?: boolean;
 }
 
 /**
  * Sign-ups per channel: every identity a member linked is a sign-up through its network (email
- * included), all time or in a window. Merged members' identities belong to the survivor.
+ * included), all time or in a window, of the members `admitted` keeps. Merged members'
+ * identities belong to the survivor.
  */
-export function signupsByChannel(db: Executor, accountId: number, filter: ChannelFilter, window?: ResolvedWindow) {
-  const countries = filter.countries?.map((country) => country.toUpperCase());
+export function signupsByChannel(db: Executor, admitted: CompiledFilter, filter: ChannelFilter, window?: ResolvedWindow) {
+  const accountId = admitted.accountId;
   return db
     .select({ service: memberServices.network, signups: sql<number>`count(*)::int` })
     .from(memberServices)
@@ -27,7 +28,7 @@ export function signupsByChannel(db: Executor, accountId: number, filter: Channe
         isNull(members.mergedIntoId),
         filter.validOnly ? eq(memberServices.valid, true) : undefined,
         filter.service ? eq(memberServices.network, filter.service) : undefined,
-        countries?.length ? sql`upper(${members.country}) in ${countries}` : undefined,
+        admitted.member(),
         filter.paidOnly ? eq(memberServices.paidAccount, true) : undefined,
         window ? within(memberServices.createdAt, window) : undefined,
       ),

@@ -3,7 +3,7 @@ import { applicationCaller } from '../../graphql/auth.js';
 import { pageSize } from '../../graphql/connection.js';
 import type { Context } from '../../graphql/context.js';
 import { invalidParameter, notFound } from '../../graphql/errors.js';
-import { filterId } from '../../filters/compile.js';
+import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
@@ -186,10 +186,8 @@ export class BrandStatsResolver {
 function checkedRegistrationFilter(filter: RegistrationFilter | null | undefined): registrations.ChannelFilter {
   const service = filter?.service?.trim().toLowerCase();
   if (service && !isLoginNetwork(service)) throw invalidParameter('service', 'expected a network identifier such as email or spotify');
-  for (const country of filter?.countries ?? []) {
-    if (!/^[A-Za-z]{2}$/.test(country)) throw invalidParameter('country', 'expected ISO 3166-1 alpha-2 codes such as GB,US');
-  }
-  return { validOnly: filter?.validOnly, service, countries: filter?.countries, paidOnly: filter?.paidOnly };
+  countryCodes(filter?.countries);
+  return { validOnly: filter?.validOnly, service, paidOnly: filter?.paidOnly };
 }
 
 @Resolver(() => RegistrationStats)
@@ -208,9 +206,12 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
-  channels(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
+  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
     const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
-    return registrations.signupsByChannel(context.database.read, applicationCaller(context).accountId, checkedRegistrationFilter(root.filter), window);
+    const channel = checkedRegistrationFilter(root.filter);
+    // The members' own conditions (their countries) are the member filter's, compiled by its one compiler.
+    const members = await compileFilter(context.database.read, applicationCaller(context).accountId, { countries: root.filter?.countries }, undefined);
+    return registrations.signupsByChannel(context.database.read, members, channel, window);
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })

@@ -1,8 +1,7 @@
-import { lt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
-import { apiHits } from '../../db/schema/index.js';
 import { shiftByPeriod, truncate } from '../../lib/time.js';
+import { addHits, deleteHitsBefore } from './usage.queries.js';
 import { usageRetention } from './usage.service.js';
 
 const pruneEveryMs = 60 * 60 * 1000;
@@ -63,8 +62,7 @@ export class UsageMeter {
     this.lastPruneAt = now.getTime();
     const oldest = shiftByPeriod(now, -usageRetention.amount, usageRetention.unit);
     try {
-      const deleted = await this.db.delete(apiHits).where(lt(apiHits.hour, oldest)).returning({ hour: apiHits.hour });
-      return deleted.length;
+      return await deleteHitsBefore(this.db, oldest);
     } catch (error) {
       this.log.error({ err: error }, 'usage retention prune failed; retried at the next interval');
       this.lastPruneAt = 0;
@@ -90,13 +88,7 @@ export class UsageMeter {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     try {
-      await this.db
-        .insert(apiHits)
-        .values(batch)
-        .onConflictDoUpdate({
-          target: [apiHits.accountId, apiHits.applicationId, apiHits.hour],
-          set: { hits: sql`${apiHits.hits} + excluded.hits` },
-        });
+      await addHits(this.db, batch);
     } catch (error) {
       batch.forEach((tally) => this.add(tally));
       this.log.error({ err: error, tallies: batch.length }, 'usage flush failed; counts kept for the next flush');

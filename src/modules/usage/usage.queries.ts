@@ -30,3 +30,20 @@ export async function hitsPerBucket(
     )
     .groupBy(apiHits.applicationId, bucket);
 }
+
+/** Adds hourly tallies to the stored ones, in one statement. */
+export async function addHits(db: Executor, tallies: { accountId: number; applicationId: number; hour: Date; hits: number }[]): Promise<void> {
+  await db
+    .insert(apiHits)
+    .values(tallies)
+    .onConflictDoUpdate({
+      target: [apiHits.accountId, apiHits.applicationId, apiHits.hour],
+      set: { hits: sql`${apiHits.hits} + excluded.hits` },
+    });
+}
+
+/** Deletes the hours before `oldest`; returns how many. */
+export async function deleteHitsBefore(db: Executor, oldest: Date): Promise<number> {
+  const deleted = await db.delete(apiHits).where(lt(apiHits.hour, oldest)).returning({ hour: apiHits.hour });
+  return deleted.length;
+}

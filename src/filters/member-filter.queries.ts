@@ -1,0 +1,135 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { activityRecords, brands, memberDomains, members, memberServices, optins, segmentMembers, segments } from '../db/schema/index.js';
+import { within, type ResolvedWindow } from './window.js';
+
+/** The SQL of a member filter's conditions; which conditions apply, and their checks, are compile.ts's. */
+
+type AnyColumn = Parameters<typeof eq>[0];
+
+/** The columns of a row that can be counted: a raw record or a daily rollup row. */
+export interface ActivityColumns {
+  memberId: SQL.Aliased | SQL | AnyColumn;
+  activityId: SQL | AnyColumn;
+  brandId: SQL | AnyColumn;
+  service: SQL | AnyColumn;
+  oneTime: SQL | AnyColumn;
+}
+
+/** Which counted rows a filter keeps: its brand, activities and networks, and one-time activities or not. */
+export function activityConditions(
+  columns: ActivityColumns,
+  scope: { brandId: number | undefined; activityIds: number[] | undefined; services: string[] | undefined; includeOneTime: boolean },
+): SQL | undefined {
+  return and(
+    scope.brandId ? sql`${columns.brandId} = ${scope.brandId}` : undefined,
+    scope.activityIds ? sql`${columns.activityId} in ${scope.activityIds}` : undefined,
+    scope.services?.length ? sql`${columns.service} in ${scope.services}` : undefined,
+    scope.includeOneTime ? undefined : sql`not ${columns.oneTime}`,
+  );
+}
+
+/** Profile fields `required_fields` may name (any case), by their record names. */
+const requirableColumns = {
+  email: members.email, verifiedemail: members.verifiedEmail, firstname: members.firstName, surname: members.surname,
+  username: members.username, gender: members.gender, birthdate: members.birthDate, bio: members.bio,
+  avatarurl: members.avatarUrl, address: members.address, addressline2: members.addressLine2, city: members.city,
+  state: members.state, country: members.country, postcode: members.postCode, homephone: members.homePhone,
+  mobilephone: members.mobilePhone, website: members.website,
+} as const;
+
+/** The member has this profile field filled in; undefined for a name that is no profile field. */
+export function profileFieldFilled(name: string): SQL | undefined {
+  // Own properties only: a name such as `__proto__` must not reach the object's prototype.
+  const key = name.toLowerCase();
+  const column = Object.hasOwn(requirableColumns, key) ? requirableColumns[key as keyof typeof requirableColumns] : undefined;
+  return column ? sql`coalesce(${column}::text, '') <> ''` : undefined;
+}
+
+/** The member has this custom (extended) field filled in, by its path. */
+export function extendedFieldFilled(path: readonly string[]): SQL {
+  return sql`coalesce(${members.extended} #>> ${`{${path.join(',')}}`}, '') <> ''`;
+}
+
+export const memberIdIn = (ids: number[]): SQL => sql`${members.id} in ${ids}`;
+export const memberIdNotIn = (ids: number[]): SQL => sql`${members.id} not in ${ids}`;
+/** Either address, compared in lower case. */
+export const emailIn = (emails: string[]): SQL =>
+  sql`(lower(${members.email}) in ${emails} or lower(${members.verifiedEmail}) in ${emails})`;
+/** Countries in upper case. */
+export const countryIn = (countries: string[]): SQL => sql`upper(${members.country}) in ${countries}`;
+/** A region in lower case. */
+export const regionIs = (region: string): SQL => sql`lower(${members.state}) = ${region}`;
+
+/** The member registered on one of these domains. */
+export function registeredOnDomain(accountId: number, domains: string[]): SQL {
+  return sql`exists (select 1 from ${memberDomains} where ${memberDomains.accountId} = ${accountId}
+    and ${memberDomains.memberId} = ${members.id} and ${memberDomains.registered}
+    and ${memberDomains.domain} in ${domains})`;
+}
+
+/** The member linked a service of these networks (any, without), paid for (or not asked). */
+export function hasService(accountId: number, networks: string[] | undefined, paidOnly: boolean): SQL {
+  return sql`exists (select 1 from ${memberServices} where ${and(
+    eq(memberServices.accountId, accountId),
+    eq(memberServices.memberId, members.id),
+    networks?.length ? sql`${memberServices.network} in ${networks}` : undefined,
+    paidOnly ? eq(memberServices.paidAccount, true) : undefined,
+  )})`;
+}
+
+/** Did the member perform this activity (of this brand) inside the window? Read from the records. */
+export function performed(accountId: number, window: ResolvedWindow | undefined, ref: { activityId: number; brandId?: number }): SQL {
+  return sql`exists (select 1 from ${activityRecords} where ${and(
+    eq(activityRecords.accountId, accountId),
+    eq(activityRecords.memberId, members.id),
+    eq(activityRecords.activityId, ref.activityId),
+    ref.brandId ? eq(activityRecords.brandId, ref.brandId) : undefined,
+    window ? within(activityRecords.completedAt, window) : undefined,
+  )})`;
+}
+
+/** Did the member perform any of these activities inside the window? */
+export function performedAnyOf(accountId: number, window: ResolvedWindow | undefined, refs: { activityId: number; brandId?: number }[]): SQL {
+  return sql`(${sql.join(refs.map((ref) => performed(accountId, window, ref)), sql` or `)})`;
+}
+
+export interface SegmentRow {
+  id: number;
+  brandId: number | null;
+  kind: 'list' | 'filter';
+}
+
+/** Members of a segment: opted into a list segment, or computed into a filter segment. */
+export function inSegment(accountId: number, segment: SegmentRow): SQL {
+  if (segment.kind === 'filter') {
+    return sql`exists (select 1 from ${segmentMembers} where ${segmentMembers.accountId} = ${accountId}
+      and ${segmentMembers.segmentId} = ${segment.id} and ${segmentMembers.memberId} = ${members.id})`;
+  }
+  return currentOptIn(accountId, sql`${optins.segmentId} = ${segment.id}`);
+}
+
+/** Members currently opted into the brand's own list. */
+export function optedIntoBrand(accountId: number, brandId: number): SQL {
+  return currentOptIn(accountId, sql`${optins.brandId} = ${brandId}`);
+}
+
+function currentOptIn(accountId: number, list: SQL): SQL {
+  return sql`exists (select 1 from ${optins} where ${optins.accountId} = ${accountId} and ${optins.memberId} = ${members.id}
+    and ${list} and ${optins.optedOutAt} is null)`;
+}
+
+/** A live segment of the account. */
+export async function findLiveSegment(db: Executor, accountId: number, id: number): Promise<SegmentRow | undefined> {
+  const [row] = await db
+    .select({ id: segments.id, brandId: segments.brandId, kind: segments.kind })
+    .from(segments)
+    .where(and(eq(segments.accountId, accountId), eq(segments.id, id), isNull(segments.deletedAt)));
+  return row;
+}
+
+/** Is this a brand of the account, deleted or not? */
+export async function brandExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  const [row] = await db.select({ id: brands.id }).from(brands).where(and(eq(brands.accountId, accountId), eq(brands.id, id)));
+  return Boolean(row);
+}
