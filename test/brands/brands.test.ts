@@ -20,15 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method, url: `/v1.1${path}?${search}` });
-}
-
 async function create(tenant: Tenant, query: Record<string, string>) {
-  const response = await call(tenant, 'POST', '/brand/create', query);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+  const response = await t.rest(tenant, 'POST', '/brand/create', query);
+  expect(response.status, response.body).toBe(200);
+  return response.json;
 }
 
 async function brandCount(tenant: Tenant) {
@@ -36,9 +31,9 @@ async function brandCount(tenant: Tenant) {
   return row.n;
 }
 
-function expectError(response: { statusCode: number; json: () => any }, status: number, code: number, param: string | null) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json().error).toMatchObject({ code, param });
+function expectError(response: { status: number; json: any }, status: number, code: number, param: string | null) {
+  expect(response.status).toBe(status);
+  expect(response.json.error).toMatchObject({ code, param });
 }
 
 /** Every network field of an empty brand record, in the record's order. */
@@ -83,10 +78,10 @@ describe('POST /v1.1/brand/create', () => {
       GoogleURL: 'https://plus.google.com/+Adele', GoogleID: null, GoogleName: 'Adele',
       HashTag: 'Adele25', Custom: {}, Warnings: [],
     });
-    const shown = await call(app, 'GET', `/brand/${body.ID}`);
-    expect(shown.statusCode).toBe(200);
+    const shown = await t.rest(app, 'GET', `/brand/${body.ID}`);
+    expect(shown.status).toBe(200);
     const { Warnings: _warnings, ...record } = body;
-    expect(shown.json()).toEqual(record);
+    expect(shown.json).toEqual(record);
   });
 
   it('keeps a URL it cannot read, without an id, and says so in Warnings', async () => {
@@ -101,7 +96,7 @@ describe('POST /v1.1/brand/create', () => {
     const third = await create(app, { name: 'THE   KINKS', type: 'Influencer' });
     expect([first.Slug, second.Slug, third.Slug]).toEqual(['the-kinks', 'the-kinks-2', 'the-kinks-3']);
     expect([first.Type, second.Type, third.Type]).toEqual(['TV', 'Video Game', 'Influencer']);
-    expect((await call(app, 'POST', `/brand/${first.ID}/delete`)).json()).toEqual({ Result: true });
+    expect((await t.rest(app, 'POST', `/brand/${first.ID}/delete`)).json).toEqual({ Result: true });
     expect((await create(app, { name: 'The Kinks' })).Slug).toBe('the-kinks');
     // Another account has its own slugs.
     expect((await create(stranger, { name: 'The Kinks' })).Slug).toBe('the-kinks');
@@ -110,33 +105,33 @@ describe('POST /v1.1/brand/create', () => {
 
   it('refuses bad input with the parameter at fault, and writes nothing', async () => {
     const before = await brandCount(app);
-    expectError(await call(app, 'POST', '/brand/create', { type: 'Music' }), 400, 3, 'name');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'X', type: 'Artist' }), 400, 4, 'type');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'X', officialwebsiteurl: 'ftp://x.example.com' }), 400, 4, 'officialwebsiteurl');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'X', wikipediaurl: 'not a url' }), 400, 4, 'wikipediaurl');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'X', hashtag: 'two words' }), 400, 4, 'hashtag');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'X', custom: '[1,2]' }), 400, 4, 'custom');
-    expectError(await call(app, 'POST', '/brand/create', { name: 'x'.repeat(201) }), 400, 4, 'name');
+    expectError(await t.rest(app, 'POST', '/brand/create', { type: 'Music' }), 400, 3, 'name');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'X', type: 'Artist' }), 400, 4, 'type');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'X', officialwebsiteurl: 'ftp://x.example.com' }), 400, 4, 'officialwebsiteurl');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'X', wikipediaurl: 'not a url' }), 400, 4, 'wikipediaurl');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'X', hashtag: 'two words' }), 400, 4, 'hashtag');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'X', custom: '[1,2]' }), 400, 4, 'custom');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'x'.repeat(201) }), 400, 4, 'name');
     expect(await brandCount(app)).toBe(before);
   });
 
   it('needs an advanced plan', async () => {
-    expectError(await call(basic, 'POST', '/brand/create', { name: 'Nope' }), 403, 9, null);
-    expectError(await call(basic, 'POST', '/brand/1/edit', { name: 'Nope' }), 403, 9, null);
-    expectError(await call(basic, 'POST', '/brand/1/delete'), 403, 9, null);
+    expectError(await t.rest(basic, 'POST', '/brand/create', { name: 'Nope' }), 403, 9, null);
+    expectError(await t.rest(basic, 'POST', '/brand/1/edit', { name: 'Nope' }), 403, 9, null);
+    expectError(await t.rest(basic, 'POST', '/brand/1/delete'), 403, 9, null);
     expect(await brandCount(basic)).toBe(0);
   });
 
   it('stores custom fields only for enterprise applications with the feature switched on', async () => {
-    expectError(await call(app, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
-    expectError(await call(enterprise, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
+    expectError(await t.rest(app, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
+    expectError(await t.rest(enterprise, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
     expect(await brandCount(enterprise)).toBe(0);
     await t.database.db.update(applications).set({ settings: { features: ['brandCustomFields'] } }).where(eq(applications.id, enterprise.applicationId));
     clearKeyCache();
     const body = await create(enterprise, { name: 'Custom', custom: '{"tier":"gold","rank":3}' });
     expect(body.Custom).toEqual({ tier: 'gold', rank: 3 });
-    const edited = await call(enterprise, 'POST', `/brand/${body.ID}/edit`, { custom: '{"rank":null,"region":"EU"}' });
-    expect(edited.json().Custom).toEqual({ tier: 'gold', region: 'EU' });
+    const edited = await t.rest(enterprise, 'POST', `/brand/${body.ID}/edit`, { custom: '{"rank":null,"region":"EU"}' });
+    expect(edited.json.Custom).toEqual({ tier: 'gold', region: 'EU' });
   });
 });
 
@@ -148,54 +143,54 @@ describe('GET /v1.1/brand/[id] and /v1.1/brands', () => {
     const artist = await insertBrand(t, tenant, 'Old Artist', 'Artist');
     const c = await create(tenant, { name: 'C', type: 'sport' });
     const gone = await create(tenant, { name: 'Gone', type: 'Sport' });
-    await call(tenant, 'POST', `/brand/${gone.ID}/delete`);
+    await t.rest(tenant, 'POST', `/brand/${gone.ID}/delete`);
 
-    const all = (await call(tenant, 'GET', '/brands')).json();
+    const all = (await t.rest(tenant, 'GET', '/brands')).json;
     expect(all.totalSize).toBe(4);
     expect(all.items.map((item: { ID: number }) => item.ID)).toEqual([a.ID, b.ID, artist, c.ID]);
     expect(all.items[2]).toEqual({ ID: artist, Slug: 'old-artist', Name: 'Old Artist', Type: 'Artist', OfficialWebsiteURL: null, WikipediaURL: null, ImageURL: null, ...noNetworks, HashTag: null, Custom: {} });
 
-    const sport = (await call(tenant, 'GET', '/brands', { type: 'SPORT' })).json();
+    const sport = (await t.rest(tenant, 'GET', '/brands', { type: 'SPORT' })).json;
     expect(sport).toMatchObject({ totalSize: 2, items: [{ ID: a.ID }, { ID: c.ID }] });
-    expect((await call(tenant, 'GET', '/brands', { type: 'artist' })).json().items.map((i: { ID: number }) => i.ID)).toEqual([artist]);
+    expect((await t.rest(tenant, 'GET', '/brands', { type: 'artist' })).json.items.map((i: { ID: number }) => i.ID)).toEqual([artist]);
 
-    const page = (await call(tenant, 'GET', '/brands', { limit: '1,2' })).json();
+    const page = (await t.rest(tenant, 'GET', '/brands', { limit: '1,2' })).json;
     expect(page.totalSize).toBe(4);
     expect(page.items.map((item: { ID: number }) => item.ID)).toEqual([b.ID, artist]);
-    expectError(await call(tenant, 'GET', '/brands', { limit: 'x' }), 400, 4, 'limit');
+    expectError(await t.rest(tenant, 'GET', '/brands', { limit: 'x' }), 400, 4, 'limit');
   });
 
   it("answers not found for another account's brand, a deleted brand and a malformed id", async () => {
     const mine = await create(app, { name: 'Mine' });
-    expectError(await call(stranger, 'GET', `/brand/${mine.ID}`), 404, 5, 'id');
-    expectError(await call(stranger, 'POST', `/brand/${mine.ID}/edit`, { name: 'Theirs' }), 404, 5, 'id');
-    expectError(await call(stranger, 'POST', `/brand/${mine.ID}/delete`), 404, 5, 'id');
-    expect((await call(app, 'GET', `/brand/${mine.ID}`)).json().Name).toBe('Mine');
-    expectError(await call(app, 'GET', '/brand/abc'), 400, 4, 'id');
-    expectError(await call(app, 'GET', '/brand/999999'), 404, 5, 'id');
+    expectError(await t.rest(stranger, 'GET', `/brand/${mine.ID}`), 404, 5, 'id');
+    expectError(await t.rest(stranger, 'POST', `/brand/${mine.ID}/edit`, { name: 'Theirs' }), 404, 5, 'id');
+    expectError(await t.rest(stranger, 'POST', `/brand/${mine.ID}/delete`), 404, 5, 'id');
+    expect((await t.rest(app, 'GET', `/brand/${mine.ID}`)).json.Name).toBe('Mine');
+    expectError(await t.rest(app, 'GET', '/brand/abc'), 400, 4, 'id');
+    expectError(await t.rest(app, 'GET', '/brand/999999'), 404, 5, 'id');
   });
 });
 
 describe('POST /v1.1/brand/[id]/edit and /delete', () => {
   it('changes only the fields given, reads network URLs again, and follows a rename with the slug', async () => {
     const brand = await create(app, { name: 'Editable', twitterurl: 'https://twitter.com/old', spotifyurl: 'spotify:artist:4dpARuHxo51G3z768sgnrY' });
-    const edited = await call(app, 'POST', `/brand/${brand.ID}/edit`, { name: 'Edited Name', twitterurl: 'https://x.com/new', youtubeurl: 'https://www.youtube.com/watch?v=1' });
-    expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json()).toMatchObject({
+    const edited = await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { name: 'Edited Name', twitterurl: 'https://x.com/new', youtubeurl: 'https://www.youtube.com/watch?v=1' });
+    expect(edited.status, edited.body).toBe(200);
+    expect(edited.json).toMatchObject({
       ID: brand.ID, Slug: 'edited-name', Name: 'Edited Name', Type: 'Music',
       TwitterURL: 'https://x.com/new', TwitterScreenName: 'new', SpotifyID: '4dpARuHxo51G3z768sgnrY',
       YouTubeURL: 'https://www.youtube.com/watch?v=1', YouTubeID: null,
       Warnings: [{ Param: 'youtubeurl', Message: expect.any(String) }],
     });
-    const again = await call(app, 'POST', `/brand/${brand.ID}/edit`, { type: 'consumer' });
-    expect(again.json()).toMatchObject({ Slug: 'edited-name', Name: 'Edited Name', Type: 'Consumer', TwitterScreenName: 'new', Warnings: [] });
+    const again = await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { type: 'consumer' });
+    expect(again.json).toMatchObject({ Slug: 'edited-name', Name: 'Edited Name', Type: 'Consumer', TwitterScreenName: 'new', Warnings: [] });
   });
 
   it('refuses bad input and leaves the brand as it was', async () => {
     const brand = await create(app, { name: 'Stable', type: 'Sport' });
-    expectError(await call(app, 'POST', `/brand/${brand.ID}/edit`, { type: 'Artist', name: 'Changed' }), 400, 4, 'type');
-    expectError(await call(app, 'POST', `/brand/${brand.ID}/edit`, { imageurl: 'javascript:alert(1)' }), 400, 4, 'imageurl');
-    expect((await call(app, 'GET', `/brand/${brand.ID}`)).json()).toMatchObject({ Name: 'Stable', Type: 'Sport', ImageURL: null });
+    expectError(await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { type: 'Artist', name: 'Changed' }), 400, 4, 'type');
+    expectError(await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { imageurl: 'javascript:alert(1)' }), 400, 4, 'imageurl');
+    expect((await t.rest(app, 'GET', `/brand/${brand.ID}`)).json).toMatchObject({ Name: 'Stable', Type: 'Sport', ImageURL: null });
   });
 
   it('soft-deletes: the brand is not found any more, its activity history stays', async () => {
@@ -208,10 +203,10 @@ describe('POST /v1.1/brand/[id]/edit and /delete', () => {
     await t.database.db.insert(activityRecords).values({
       accountId: app.accountId, memberId: member, activityId: definition.id, brandId: brand.ID, points: 1, completedAt: new Date(),
     });
-    expect((await call(app, 'POST', `/brand/${brand.ID}/delete`)).json()).toEqual({ Result: true });
-    expectError(await call(app, 'GET', `/brand/${brand.ID}`), 404, 5, 'id');
-    expectError(await call(app, 'POST', `/brand/${brand.ID}/delete`), 404, 5, 'id');
-    expect((await call(app, 'GET', '/brands', { limit: 1000 })).json().items.map((i: { ID: number }) => i.ID)).not.toContain(brand.ID);
+    expect((await t.rest(app, 'POST', `/brand/${brand.ID}/delete`)).json).toEqual({ Result: true });
+    expectError(await t.rest(app, 'GET', `/brand/${brand.ID}`), 404, 5, 'id');
+    expectError(await t.rest(app, 'POST', `/brand/${brand.ID}/delete`), 404, 5, 'id');
+    expect((await t.rest(app, 'GET', '/brands', { limit: 1000 })).json.items.map((i: { ID: number }) => i.ID)).not.toContain(brand.ID);
     const [row] = await t.database.db.select().from(brands).where(eq(brands.id, brand.ID));
     expect(row.deletedAt).toBeInstanceOf(Date);
     const records = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.brandId, brand.ID), eq(activityRecords.memberId, member)));

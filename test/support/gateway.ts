@@ -7,6 +7,7 @@ import type { Plan } from '../../src/db/schema/index.js';
 import { clearKeyCache, createApplication } from '../../src/modules/tenancy/tenancy.service.js';
 import type { NetworkOptions } from '../../src/modules/networks/registry.js';
 import { createTestDatabase } from './database.js';
+import { rest, type RestAnswer, type RestParams } from './rest.js';
 
 export interface Tenant {
   accountId: number;
@@ -22,6 +23,8 @@ export interface TestGateway {
   tenant(plan?: Plan, accountName?: string): Promise<Tenant>;
   /** A real HTTP request through Fastify's injector; JSON bodies are parsed. */
   request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json: <T = any>() => T }>;
+  /** A /v1.1 call with the tenant's key and the parameters in the query string (see rest.ts). */
+  rest<T = any>(tenant: Tenant | null, method: 'GET' | 'POST', path: string, params?: RestParams): Promise<RestAnswer<T>>;
   graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any } }>;
   close(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export async function startTestGateway(
   const db = database ?? (await createTestDatabase());
   const gateway = await buildGateway({ config, database: db, logger: pino({ level: 'silent' }), networks: options.networks ?? {}, demoApiKey: options.demoApiKey });
   clearKeyCache();
+  const request: TestGateway['request'] = (options) => gateway.app.inject(options) as never;
   return {
     gateway,
     database: db,
@@ -59,7 +63,8 @@ export async function startTestGateway(
       });
       return { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
     },
-    request: (options) => gateway.app.inject(options) as never,
+    request,
+    rest: (tenant, method, path, params) => rest({ request }, tenant, method, path, params),
     async graphql(apiKey, query, variables) {
       const response = await gateway.app.inject({
         method: 'POST',
