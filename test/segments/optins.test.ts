@@ -16,34 +16,29 @@ beforeAll(async () => {
   t = await startTestGateway();
   app = await t.tenant('advanced');
   stranger = await t.tenant('advanced');
-  brand = (await call(app, 'POST', '/brand/create', { name: 'Opt Brand' })).json();
-  list = (await call(app, 'POST', '/segment/create', { name: 'Newsletter', label: 'Weekly news', brandid: brand.ID })).json();
-  filter = (await call(app, 'POST', '/segment/create', { name: 'Computed', type: 'filter', filter: '{"countries":["GB"]}' })).json();
-  strangerSegment = (await call(stranger, 'POST', '/segment/create', { name: 'Theirs' })).json();
+  brand = (await t.rest(app, 'POST', '/brand/create', { name: 'Opt Brand' })).json;
+  list = (await t.rest(app, 'POST', '/segment/create', { name: 'Newsletter', label: 'Weekly news', brandid: brand.ID })).json;
+  filter = (await t.rest(app, 'POST', '/segment/create', { name: 'Computed', type: 'filter', filter: '{"countries":["GB"]}' })).json;
+  strangerSegment = (await t.rest(stranger, 'POST', '/segment/create', { name: 'Theirs' })).json;
 });
 afterAll(() => t.close());
-
-function call(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method, url: `/v1.1${path}?${search}` });
-}
 
 let counter = 0;
 async function register(tenant = app, extra: Record<string, string | number> = {}) {
   const email = `optin${++counter}-${Date.now()}@example.com`;
-  const response = await call(tenant, 'POST', '/member/register', { service: 'email', email, password: 'correct horse', ...extra });
-  expect(response.statusCode, response.body).toBe(200);
-  return { email, id: response.json()[0].data.ID as number, envelope: response.json()[0] };
+  const response = await t.rest(tenant, 'POST', '/member/register', { service: 'email', email, password: 'correct horse', ...extra });
+  expect(response.status, response.body).toBe(200);
+  return { email, id: response.json[0].data.ID as number, envelope: response.json[0] };
 }
 
-async function ok(response: { statusCode: number; body: string; json: () => any }) {
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+async function ok(response: { status: number; body: string; json: any }) {
+  expect(response.status, response.body).toBe(200);
+  return response.json;
 }
 
-function expectError(response: { statusCode: number; json: () => any }, status: number, code: number, param: string | null) {
-  expect(response.statusCode, JSON.stringify(response.json())).toBe(status);
-  expect(response.json().error).toMatchObject({ code, param });
+function expectError(response: { status: number; json: any }, status: number, code: number, param: string | null) {
+  expect(response.status, JSON.stringify(response.json)).toBe(status);
+  expect(response.json.error).toMatchObject({ code, param });
 }
 
 async function optInRows(memberId: number) {
@@ -53,38 +48,38 @@ async function optInRows(memberId: number) {
 describe('opt-in and opt-out', () => {
   it('opts a member into a segment, a brand and the global list, and the envelope lists them', async () => {
     const member = await register();
-    const segmentOptIn = await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    const segmentOptIn = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
     expect(segmentOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Segment', SegmentID: list.ID, Label: 'Weekly news', Name: 'Newsletter' });
-    const globalOptIn = await ok(await call(app, 'POST', '/optin', { email: member.email.toUpperCase() }));
+    const globalOptIn = await ok(await t.rest(app, 'POST', '/optin', { email: member.email.toUpperCase() }));
     expect(globalOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Global', SegmentID: null, Label: null, Name: null });
-    const brandOptIn = await ok(await call(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
+    const brandOptIn = await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
     expect(brandOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Brand', SegmentID: String(brand.ID), Label: null, Name: 'Opt Brand' });
 
-    const shown = await ok(await call(app, 'GET', `/member/${member.id}`));
+    const shown = await ok(await t.rest(app, 'GET', `/member/${member.id}`));
     expect(shown.optins).toEqual([segmentOptIn, globalOptIn, brandOptIn]);
   });
 
   it('repeating an opt-in while current changes nothing; opting out keeps the row; opting in again starts a new one', async () => {
     const member = await register();
-    const first = await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
-    expect(await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }))).toEqual(first);
+    const first = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    expect(await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }))).toEqual(first);
     expect(await optInRows(member.id)).toHaveLength(1);
 
-    expect(await ok(await call(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
-    expect((await ok(await call(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
+    expect(await ok(await t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
+    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
     // Opting out again answers the same, ended opt-in.
-    expect(await ok(await call(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
+    expect(await ok(await t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
     const [ended] = await optInRows(member.id);
     expect(ended.optedOutAt).toBeInstanceOf(Date);
 
-    const again = await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    const again = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
     expect(Number(again.ID)).toBeGreaterThan(Number(first.ID));
     const history = await optInRows(member.id);
     expect(history.map((row) => [row.id, row.optedOutAt === null])).toEqual([[Number(first.ID), false], [Number(again.ID), true]]);
 
-    await ok(await call(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
-    await ok(await call(app, 'POST', `/brand/${brand.ID}/optout`, { id: member.id }));
-    expect((await ok(await call(app, 'GET', `/member/${member.id}`))).optins.map((o: { Type: string }) => o.Type)).toEqual(['Segment']);
+    await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
+    await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optout`, { id: member.id }));
+    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins.map((o: { Type: string }) => o.Type)).toEqual(['Segment']);
   });
 
   it('refuses bad input, other accounts’ members and lists, and writes nothing', async () => {
@@ -107,10 +102,10 @@ describe('opt-in and opt-out', () => {
       ['/brand/999999/optin', { id: member.id }, 404, 5, 'brandid'],
     ] as const;
     for (const [path, query, status, code, param] of cases) {
-      const response = await call(app, 'POST', path, query);
-      expect(response.statusCode, `${path} ${JSON.stringify(query)}: ${response.body}`).toBe(status);
-      expect(response.json().error.code).toBe(code);
-      if (param) expect(response.json().error.param).toBe(param);
+      const response = await t.rest(app, 'POST', path, query);
+      expect(response.status, `${path} ${JSON.stringify(query)}: ${response.body}`).toBe(status);
+      expect(response.json.error.code).toBe(code);
+      if (param) expect(response.json.error.param).toBe(param);
     }
     expect(await optInRows(member.id)).toEqual([]);
     expect(await optInRows(other.id)).toEqual([]);
@@ -118,13 +113,13 @@ describe('opt-in and opt-out', () => {
 
   it('leaves opt-ins to deleted segments and brands out of the envelope, keeping their rows', async () => {
     const member = await register();
-    const segment = (await call(app, 'POST', '/segment/create', { name: 'Short-lived' })).json();
-    const doomed = (await call(app, 'POST', '/brand/create', { name: 'Doomed' })).json();
-    await ok(await call(app, 'POST', '/optin', { id: member.id, segment: segment.ID }));
-    await ok(await call(app, 'POST', `/brand/${doomed.ID}/optin`, { id: member.id }));
-    await ok(await call(app, 'POST', `/segment/${segment.ID}/delete`));
-    await ok(await call(app, 'POST', `/brand/${doomed.ID}/delete`));
-    expect((await ok(await call(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
+    const segment = (await t.rest(app, 'POST', '/segment/create', { name: 'Short-lived' })).json;
+    const doomed = (await t.rest(app, 'POST', '/brand/create', { name: 'Doomed' })).json;
+    await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: segment.ID }));
+    await ok(await t.rest(app, 'POST', `/brand/${doomed.ID}/optin`, { id: member.id }));
+    await ok(await t.rest(app, 'POST', `/segment/${segment.ID}/delete`));
+    await ok(await t.rest(app, 'POST', `/brand/${doomed.ID}/delete`));
+    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
     expect(await optInRows(member.id)).toHaveLength(2);
   });
 });
@@ -144,11 +139,11 @@ describe('opt-in history under concurrency', () => {
   it('concurrent opt-ins and opt-outs of one member and list leave a history in order', async () => {
     for (let round = 0; round < 5; round += 1) {
       const member = await register();
-      await ok(await call(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+      await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
       const responses = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => call(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })),
+        Array.from({ length: 40 }, (_, i) => t.rest(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })),
       );
-      for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+      for (const response of responses) expect(response.status, response.body).toBe(200);
       const history = await optInRows(member.id);
       expect(history.filter((row) => row.optedOutAt === null).length).toBeLessThanOrEqual(1);
       // Every row but the latest has ended; none ends before it began, nor begins before the previous one ended.
@@ -160,7 +155,7 @@ describe('opt-in history under concurrency', () => {
 
   it('the database refuses an opt-out before its opt-in', async () => {
     const member = await register();
-    const current = await ok(await call(app, 'POST', '/optin', { id: member.id }));
+    const current = await ok(await t.rest(app, 'POST', '/optin', { id: member.id }));
     const error = await t.database.db
       .update(optins)
       .set({ optedOutAt: sql`${optins.optedInAt} - interval '1 second'` })
@@ -177,10 +172,10 @@ describe('opt-in history under concurrency', () => {
 
   it('an opt-out is stamped by the database clock, never before the opt-in', async () => {
     const member = await register();
-    await ok(await call(app, 'POST', '/optin', { id: member.id }));
+    await ok(await t.rest(app, 'POST', '/optin', { id: member.id }));
     // An opt-in recorded a little in the future (another server's clock, say) still ends after it began.
     await t.database.db.update(optins).set({ optedInAt: sql`now() + interval '5 seconds'` }).where(eq(optins.memberId, member.id));
-    await ok(await call(app, 'POST', '/optout', { id: member.id }));
+    await ok(await t.rest(app, 'POST', '/optout', { id: member.id }));
     const [row] = await optInRows(member.id);
     expect(row.optedOutAt!.getTime()).toBeGreaterThanOrEqual(row.optedInAt.getTime());
     expect(await inconsistencies(member.id)).toBe(0);
@@ -198,9 +193,9 @@ describe('segmentid at registration', () => {
     const count = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, app.accountId)))[0].n;
     const before = await count();
     for (const [segmentid, status, code] of [[999999, 404, 5], [strangerSegment.ID, 404, 5], [filter.ID, 400, 4], ['x', 400, 4]] as const) {
-      const response = await call(app, 'POST', '/member/register', { service: 'email', email: `refused-${segmentid}@example.com`, password: 'correct horse', segmentid });
-      expect(response.statusCode, response.body).toBe(status);
-      expect(response.json().error).toMatchObject({ code, param: 'segmentid' });
+      const response = await t.rest(app, 'POST', '/member/register', { service: 'email', email: `refused-${segmentid}@example.com`, password: 'correct horse', segmentid });
+      expect(response.status, response.body).toBe(status);
+      expect(response.json.error).toMatchObject({ code, param: 'segmentid' });
     }
     expect(await count()).toBe(before);
   });
