@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { makers } from './world.js';
+
+/**
+ * Hostile inputs the fuzzer found answering an internal error or leaking internals, each kept as a
+ * regression test: the router's own refusals, names that are Object.prototype members, explicit
+ * nulls, and values the database itself refuses.
+ */
+let t: TestGateway;
+let tenant: Tenant;
+beforeAll(async () => {
+  t = await startTestGateway();
+  tenant = await t.tenant('enterprise');
+});
+afterAll(() => t.close());
+
+/** Refusals made by Fastify's router before any route runs still answer the documented error body. */
+const errorBody = { error: { code: 4, type: 'INVALID_PARAMETER', message: expect.any(String), param: null } };
+
+describe("the router's refusals", () => {
+  it('a path parameter over 100 characters answers 400 with the error body', async () => {
+    const response = await t.request({ url: `/v1.1/member/${'9'.repeat(150)}`, headers: { 'x-api-key': tenant.apiKey } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody);
+  });
+
+  it('a malformed percent-encoding in the path answers 400 with the error body', async () => {
+    const response = await t.request({ url: '/v1.1/member/%E0%A4%A', headers: { 'x-api-key': tenant.apiKey } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(errorBody);
+  });
+});
+
+/** Names a caller chooses are looked up among the known ones only, never on Object.prototype. */
+describe('names that are Object.prototype members', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('GET /v1.1/members/active?order_by=%s answers 400 naming order_by', async (name) => {
+    const response = await t.request({ url: `/v1.1/members/active?order_by=${name}`, headers: { 'x-api-key': tenant.apiKey } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 4, type: 'INVALID_PARAMETER', message: expect.any(String), param: 'order_by' } });
+  });
+});
+
+/** GraphQL lets a caller send null for any optional input field: null is refused or ignored, never an internal error. */
+describe('explicit nulls', () => {
+  it('editActivity(input: { type: null }) answers code 4 naming the type, and changes nothing', async () => {
+    const id = await makers(t, tenant, 'nulls').activity();
+    const { status, body } = await t.graphql(tenant.apiKey, 'mutation ($id: ID!) { editActivity(id: $id, input: { type: null, name: "Renamed" }) { id name type } }', { id });
+    expect(status).toBe(400);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'type' });
+    const { body: after } = await t.graphql(tenant.apiKey, '{ activities { id name type } }');
+    expect(after.data.activities.find((activity: { id: string }) => activity.id === id).type).toBe('Custom');
+  });
+});
+
+/**
+ * A value the parameter rules let through to the database (a NUL in a GraphQL string) is refused
+ * by the database's own check: the caller gets code 4 with the classified message, never the
+ * failed statement with its parameters.
+ */
+describe('database refusals over GraphQL', () => {
+  it.each([
+    ['brands(type:)', 'query ($v: String) { brands(type: $v) { totalCount } }'],
+    ['member(lookup: { email })', 'query ($v: String) { member(lookup: { email: $v }) { id } }'],
+    ['optIn(input: { email })', 'mutation ($v: String) { optIn(input: { email: $v }) { id } }'],
+  ])('%s with a NUL answers code 4 without the statement', async (_name, query) => {
+    const { body } = await t.graphql(tenant.apiKey, query, { v: 'a\u0000b' });
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
+    expect(body.errors[0].message).toBe('A parameter is invalid: a text contains bytes that are not valid UTF-8.');
+    expect(JSON.stringify(body)).not.toMatch(/select|Failed query|params:/i);
+  });
+});
