@@ -38,15 +38,16 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE FUNCTION brand_members_rollup_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Row by row, and only for updates that set the member or the brand: recordings add to a row's
+-- counts (its pairs stay as they were), and this trigger is not even called for them.
+CREATE FUNCTION brand_members_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  -- Most updates only add to a row's counts, and leave its pairs as they were.
-  PERFORM brand_members_add(array_agg(p.a), array_agg(p.b), array_agg(p.m)) FROM (
-    SELECT account_id a, brand_id b, member_id m FROM after_rows WHERE brand_id IS NOT NULL
-    EXCEPT SELECT account_id, brand_id, member_id FROM before_rows WHERE brand_id IS NOT NULL) p;
-  PERFORM brand_members_recheck(array_agg(p.a), array_agg(p.b), array_agg(p.m)) FROM (
-    SELECT account_id a, brand_id b, member_id m FROM before_rows WHERE brand_id IS NOT NULL
-    EXCEPT SELECT account_id, brand_id, member_id FROM after_rows WHERE brand_id IS NOT NULL) p;
+  IF NEW.brand_id IS NOT NULL THEN
+    PERFORM brand_members_add(ARRAY[NEW.account_id], ARRAY[NEW.brand_id], ARRAY[NEW.member_id]);
+  END IF;
+  IF OLD.brand_id IS NOT NULL THEN
+    PERFORM brand_members_recheck(ARRAY[OLD.account_id], ARRAY[OLD.brand_id], ARRAY[OLD.member_id]);
+  END IF;
   RETURN NULL;
 END
 $$;
@@ -90,8 +91,9 @@ $$;
 CREATE TRIGGER brand_members_rollup_inserted AFTER INSERT ON member_activity_daily
   REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION brand_members_rollup_inserted();
 --> statement-breakpoint
-CREATE TRIGGER brand_members_rollup_updated AFTER UPDATE ON member_activity_daily
-  REFERENCING OLD TABLE AS before_rows NEW TABLE AS after_rows FOR EACH STATEMENT EXECUTE FUNCTION brand_members_rollup_updated();
+CREATE TRIGGER brand_members_rollup_moved AFTER UPDATE OF member_id, brand_id ON member_activity_daily
+  FOR EACH ROW WHEN (OLD.member_id IS DISTINCT FROM NEW.member_id OR OLD.brand_id IS DISTINCT FROM NEW.brand_id)
+  EXECUTE FUNCTION brand_members_rollup_moved();
 --> statement-breakpoint
 CREATE TRIGGER brand_members_rollup_deleted AFTER DELETE ON member_activity_daily
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION brand_members_rollup_deleted();
