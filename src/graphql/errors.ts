@@ -27,6 +27,8 @@ export const errorCatalogue = {
   NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },
   /** The database is down, restarting or unreachable (src/db/errors.ts decides): worth a retry. */
   DATABASE_UNAVAILABLE: { aeCode: 20, status: 503 },
+  /** The gateway is shutting down: a request that arrives meanwhile is not started (retry elsewhere, or once it is back). */
+  SHUTTING_DOWN: { aeCode: 20, status: 503 },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -75,6 +75,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
     },
     forceCloseConnections: 'idle',
+    // Requests arriving once the close has begun answer the error body (SHUTTING_DOWN), not Fastify's.
+    return503OnClosing: false,
     clientErrorHandler,
     // The router's own refusals (a malformed URL encoding, a path parameter over 100 characters)
     // answer the error body too, not Fastify's.
@@ -92,14 +94,16 @@ export async function buildGateway({ config, database, logger, networks, demoApi
 
   await app.register(formbody);
 
-  app.addHook('onRequest', async (request, reply) => {
-    request.roundTrips = { count: 0 };
-    reply.header('x-request-id', request.id);
-  });
   // Once closing, every answer (those in flight included) tells the client to drop its kept-alive
   // connection: Node closes only the connections idle when the close starts, and a client that
   // keeps the others open would hold the shutdown until the grace period runs out, usage unflushed.
+  // A request that arrives on such a connection once the close has begun is not started.
   let closing = false;
+  app.addHook('onRequest', async (request, reply) => {
+    request.roundTrips = { count: 0 };
+    reply.header('x-request-id', request.id);
+    if (closing) return sendError(new AppError('SHUTTING_DOWN', 'The gateway is shutting down; send the request again.'), request, reply);
+  });
   app.addHook('onSend', async (request, reply) => {
     if (exposeRoundTrips) reply.header('x-sql-round-trips', String(request.roundTrips.count));
     if (closing) reply.header('connection', 'close');

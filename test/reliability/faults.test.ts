@@ -258,6 +258,8 @@ describe('SIGTERM under load', () => {
     const child = await startGatewayProcess(await gatewayScript(), port, { DATA_DIR: dataDir, DATABASE_URL: '', USAGE_FLUSH_SECONDS: '3600' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const answered: number[] = [];
+    /** Requests sent before the signal that reached the gateway after its close began: not started, answered 503. */
+    const refused: unknown[] = [];
     const failed: string[] = [];
     let inFlight = 0;
     let signalled = false;
@@ -270,8 +272,9 @@ describe('SIGTERM under load', () => {
             headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
             body: JSON.stringify({ query: 'mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }', variables: { input: { credentials: { network: 'email', email: `drain-${index}-${seq}@example.com`, password: 'a-password-1' } } } }),
           });
-          await response.text();
-          answered.push(response.status);
+          const text = await response.text();
+          if (response.status === 503) refused.push(JSON.parse(text));
+          else answered.push(response.status);
         } catch (error) {
           failed.push(`${(error as Error).message} ${String((error as Error & { cause?: unknown }).cause ?? '')}`);
         } finally {
@@ -293,8 +296,11 @@ describe('SIGTERM under load', () => {
     try {
       const [hits] = await database.db.select({ n: sql<number>`coalesce(sum(${apiHits.hits}), 0)::int` }).from(apiHits).where(and(eq(apiHits.accountId, tenant.accountId), eq(apiHits.applicationId, tenant.applicationId)));
       const [registered] = await database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, tenant.accountId));
-      console.info(`SIGTERM under load: ${inFlightAtSignal} requests in flight at the signal; ${answered.length} answered, ${failed.length} failed; ${Number(hits.n)} hits flushed; ${Number(registered.n)} members stored`);
+      console.info(
+        `SIGTERM under load: ${inFlightAtSignal} requests in flight at the signal; ${answered.length} answered, ${refused.length} arrived after the close began (503), ${failed.length} failed; ${Number(hits.n)} hits flushed; ${Number(registered.n)} members stored`,
+      );
       expect(failed).toEqual([]);
+      for (const body of refused) expect(body).toMatchObject({ errors: [{ extensions: { code: 'SHUTTING_DOWN', aeCode: 20 } }] });
       expect(answered.every((status) => status === 200)).toBe(true);
       expect(Number(hits.n)).toBe(answered.length);
       expect(Number(registered.n)).toBe(answered.length);
