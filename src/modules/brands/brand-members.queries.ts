@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { tryTransactionLock } from '../../db/transaction-lock.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 
@@ -67,8 +68,7 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
  */
 export async function settleBrandMembers(db: Database, accountId: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const [lock] = await executeRows<{ taken: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${`brand-members:${accountId}`}, 0)) as taken`);
-    if (lock.taken) {
+    if (await tryTransactionLock(tx, `brand-members:${accountId}`)) {
       await tx.execute(sql`
         with due as (delete from ${brandMemberRechecks} where account_id = ${accountId} returning brand_id, member_id),
         gone as (
