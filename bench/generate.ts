@@ -131,7 +131,8 @@ async function main() {
 
   const { handle, created } = await progress.phase('setup', {}, async () => {
     await ensureDatabase(url, args.fresh!);
-    const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 2 });
+    // The first coverage runs three builds at once beside the brand members (see buildWindows).
+    const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 6 });
     const created = await createApplication(handle.db, { accountName: `bench-${Date.now()}`, name: 'bench', plan: 'enterprise' });
     return { handle, created };
   });
@@ -331,18 +332,18 @@ async function main() {
     steps.done = 0;
     const rollupIndexes = byTable('member_activity_daily').map((index) => step(() => restoreIndex(sql, index)));
     await progress.phase('rollup indexes', { total: rollupIndexes.length, count: () => steps.done, unit: 'steps', rate: false, detail: buildsInProgress(sql) }, () => inParallel(workers, rollupIndexes));
-    // The kept totals of the standard windows (rankings read them), in one pass over the records.
+    // The kept totals, activity totals and timeline days of the standard windows (rankings and reports read them), three builds at once.
     const windowsEnd = new Date(plan.now);
     const totalsWritten = async () => {
       const [row] = await sql`select pg_total_relation_size('score_window_totals') as bytes`;
       return `totals ${grouped(Number(row.bytes) / 2 ** 20)} MB written`;
     };
-    // Beside them, on the other core, the brands' members (their triggers were off for the load).
+    // Beside them the brands' members (their triggers were off for the load).
     const brandMembers = { rows: 0 };
     const totalsRows = await progress.phase('score windows + brand members', { detail: totalsWritten }, async () => {
       const [totals] = await Promise.all([
         (async () => {
-          await buildWindows(handle.db, accountId, windowsEnd);
+          await buildWindows(handle.db, accountId, windowsEnd, { parallel: true });
           // The ranking index, dropped with the others, is built once over the finished table.
           for (const index of byTable('score_window_totals')) await restoreIndex(sql, index);
           const [row] = await sql`select count(*)::int as rows from score_window_totals where account_id = ${accountId}`;

@@ -10,11 +10,12 @@ import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/scoring/score-windows.js';
-import { advanceWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
-import { keepTimelineDays } from '../../src/modules/scoring/timeline-days.queries.js';
+import { advanceWindows, buildWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
+import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { expectGroupsExact, keptDaysExact, keptTotalsExact } from '../support/kept-structures.js';
 
 /**
  * The kept per-member totals of the standard windows: after every kind of change (the worker's
@@ -82,89 +83,7 @@ function records(now: number, count: number): RecordSpec[] {
   });
 }
 
-interface Row {
-  window_id: number;
-  brand_id: number;
-  member_id: number;
-  points: number;
-  activity_count: number;
-}
-const sorted = (rows: Row[]) =>
-  rows
-    .map((row) => ({ w: Number(row.window_id), b: Number(row.brand_id), m: Number(row.member_id), p: Number(row.points), c: Number(row.activity_count) }))
-    .sort((x, y) => x.w - y.w || x.b - y.b || x.m - y.m);
-
-/** Totals and member counts as kept, against the sums of the raw records over each covered span. */
-async function expectTotalsExact() {
-  const db = t.database.db;
-  const kept = await executeRows<Row>(db, sql`select window_id, brand_id, member_id, points, activity_count
-    from score_window_totals where account_id = ${tenant.accountId}`);
-  const brute = await executeRows<Row>(db, sql`
-    select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
-    from score_windows w
-    join activity_records r on r.account_id = w.account_id and not r.one_time
-      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
-    cross join lateral (values (0), (r.brand_id)) as b(brand_id)
-    where w.account_id = ${tenant.accountId} and b.brand_id is not null
-    group by 1, 2, 3`);
-  expect(sorted(kept)).toEqual(sorted(brute));
-  const counts = await executeRows<{ window_id: number; brand_id: number; members: number; rows: number }>(db, sql`
-    select c.window_id, c.brand_id, c.members,
-      (select count(*) from score_window_totals t where t.account_id = c.account_id and t.window_id = c.window_id and t.brand_id = c.brand_id)::int as rows
-    from score_window_counts c where c.account_id = ${tenant.accountId}`);
-  for (const row of counts) expect(Number(row.members), JSON.stringify(row)).toBe(Number(row.rows));
-  await expectActivityTotalsExact();
-  await expectGroupsExact();
-  return kept.length;
-}
-
-/** Per-brand activity totals as kept, against the raw records of each covered span per activity and network. */
-async function expectActivityTotalsExact() {
-  const rows = (query: SQL) =>
-    executeRows<{ key: string }>(t.database.db, query).then((found) => found.map((row) => row.key).sort());
-  const kept = await rows(sql`select concat_ws('/', window_id, brand_id, member_id, activity_id, service, activity_count) as key
-    from score_window_activity_totals where account_id = ${tenant.accountId}`);
-  const brute = await rows(sql`
-    select concat_ws('/', w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)) as key
-    from score_windows w
-    join activity_records r on r.account_id = w.account_id and not r.one_time and r.brand_id is not null
-      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
-    where w.account_id = ${tenant.accountId}
-    group by w.window_id, r.brand_id, r.member_id, r.activity_id, r.service`);
-  expect(kept).toEqual(brute);
-}
-
-/**
- * The per-brand groups as kept: the profile groups against the (checked) totals grouped by each
- * member's profile now, the activity, type and service groups against the raw records.
- */
-async function expectGroupsExact() {
-  type Group = { window_id: number; brand_id: number; dimension: string; key: string; members: number; activity_count: number };
-  const normal = (rows: Group[]) =>
-    rows
-      .filter((row) => Number(row.members) !== 0 || Number(row.activity_count) !== 0)
-      .map((row) => `${row.window_id}/${row.brand_id}/${row.dimension}/${row.key}: ${row.members} members, ${row.activity_count} records`)
-      .sort();
-  const kept = await executeRows<Group>(t.database.db, sql`select window_id, brand_id, dimension, key, members, activity_count
-    from score_window_groups where account_id = ${tenant.accountId}`);
-  const brute = await executeRows<Group>(t.database.db, sql`
-    select t.window_id, t.brand_id, d.dimension, d.key, count(*)::int as members, sum(t.activity_count)::int as activity_count
-    from score_window_totals t join members m on m.account_id = t.account_id and m.id = t.member_id
-    cross join lateral (values ('country', coalesce(upper(m.country), '')), ('gender', coalesce(m.gender, '')),
-      ('birth_date', coalesce(to_char(m.birth_date, 'YYYY-MM-DD'), ''))) as d(dimension, key)
-    where t.account_id = ${tenant.accountId} and t.brand_id <> 0
-    group by 1, 2, 3, 4
-    union all
-    select w.window_id, r.brand_id, k.dimension, k.key, count(distinct r.member_id)::int, count(*)::int
-    from score_windows w
-    join activity_records r on r.account_id = w.account_id and not r.one_time and r.brand_id is not null
-      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
-    join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
-    cross join lateral (values ('activity', r.activity_id::text), ('type', d.type), ('service', coalesce(r.service, ''))) as k(dimension, key)
-    where w.account_id = ${tenant.accountId}
-    group by 1, 2, 3, 4`);
-  expect(normal(kept)).toEqual(normal(brute));
-}
+const expectTotalsExact = () => keptTotalsExact(t.database.db, tenant.accountId);
 
 /**
  * Every standard window and brand, with the window resolved, a check that the kept structures serve
@@ -231,7 +150,7 @@ describe('kept totals of the standard windows', () => {
     ] as const) {
       const { body } = await t.graphql(tenant.apiKey, update, { id: String(memberIds[index]), input });
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-      await expectGroupsExact();
+      await expectGroupsExact(t.database.db, tenant.accountId);
     }
     // A merge fills the survivor's missing profile fields from the merged member's.
     const [pair] = await executeRows<{ survivor: number; merged: number }>(t.database.db, sql`
@@ -252,7 +171,7 @@ describe('kept totals of the standard windows', () => {
     for (const input of [{ type: 'Shared' }, { type: 'Listened' }, { type: 'Watched' }, { name: 'Listen again' }]) {
       const { body } = await t.graphql(tenant.apiKey, edit, { id: String(activityIds[0]), input });
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-      await expectGroupsExact();
+      await expectGroupsExact(t.database.db, tenant.accountId);
     }
   });
 
@@ -347,6 +266,36 @@ describe('kept totals of the standard windows', () => {
   });
 });
 
+describe('a first coverage in one pass (bulk loads)', () => {
+  it('builds the totals, activity totals, groups and kept days equal to the brute force, in parallel sessions on PostgreSQL', async () => {
+    const other = await t.tenant('enterprise');
+    const brandId = await insertBrand(t, other, 'East Records');
+    const activities = [
+      await createActivity(t, other, { name: 'Listen', type: 'Listened', brandid: brandId, points: 2, service: 'spotify' }),
+      await createActivity(t, other, { name: 'Share', type: 'Shared', brandid: brandId, points: 5 }),
+      await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
+    ];
+    const ids = await insertMembers(t, other, Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const now = Date.now();
+    await record(
+      t,
+      other,
+      Array.from({ length: 300 }, () => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(now - random() * 200 * day).toISOString() })),
+    );
+    const parallel = t.database.kind === 'postgres';
+    const until = new Date(now - minute);
+    await buildWindows(t.database.db, other.accountId, until, { parallel });
+    const totals = await keptTotalsExact(t.database.db, other.accountId);
+    expect(totals).toBeGreaterThan(50);
+    expect(await keptDaysExact(t.database.db, other.accountId)).toBeGreaterThan(50);
+    const [kept] = await executeRows<{ days: number }>(t.database.db, sql`select count(*)::int as days from timeline_days_kept where account_id = ${other.accountId}`);
+    expect(Number(kept.days)).toBe(keptDayList(until).length);
+    // A second first coverage is refused and leaves the first as it was.
+    await expect(buildWindows(t.database.db, other.accountId, until, { parallel })).rejects.toThrow(/already has covered windows/);
+    expect(await keptTotalsExact(t.database.db, other.accountId)).toBe(totals);
+  });
+});
+
 describe('the activity report from the kept activity groups', () => {
   it('equals the brute force over the requested window, by activity, type and network, with every group shown or some', async () => {
     const report = `query($brandId: ID!, $window: WindowInput, $groupBy: ActivityGrouping, $limit: Int) {
@@ -400,21 +349,7 @@ describe('the timeline report from kept days', () => {
     brandStats(brandId: $brandId) { timeline(window: $window) { service days { date dayOfYear count distinctMembers } totalCount totalMembers } }
   }`;
 
-  /** Kept days that are not stale, against the raw records of each day. */
-  async function expectKeptDaysExact() {
-    const rows = (query: SQL) => executeRows<{ key: string }>(t.database.db, query).then((found) => found.map((row) => row.key).sort());
-    const kept = await rows(sql`select concat_ws('/', brand_id, day, service, records, members) as key from timeline_days d
-      where account_id = ${tenant.accountId} and not exists (select 1 from timeline_days_stale s where s.account_id = d.account_id and s.day = d.day)`);
-    const brute = await rows(sql`
-      select concat_ws('/', r.brand_id, (r.completed_at at time zone 'UTC')::date, coalesce(r.service, ''), count(*), count(distinct r.member_id)) as key
-      from activity_records r
-      where r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id is not null
-        and (r.completed_at at time zone 'UTC')::date in (select day from timeline_days_kept k where k.account_id = r.account_id
-          and not exists (select 1 from timeline_days_stale s where s.account_id = k.account_id and s.day = k.day))
-      group by r.brand_id, (r.completed_at at time zone 'UTC')::date, r.service`);
-    expect(kept).toEqual(brute);
-    return kept.length;
-  }
+  const expectKeptDaysExact = () => keptDaysExact(t.database.db, tenant.accountId);
 
   /** Every standard window and brand: the report against the raw records of the window. */
   async function expectTimelinesExact() {

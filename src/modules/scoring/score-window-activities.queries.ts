@@ -99,24 +99,26 @@ export function memberActivityTotals(accountId: number, memberId: number, sign: 
 }
 
 /**
- * First coverage of an account: the activity totals of `windows` (rows of window_id, start_at) ending
- * at `until`, from one pass over the records, and their groups. The account has none yet.
+ * First coverage of an account: the activity totals of the windows `starts` (rows of window_id,
+ * start_at) ending at `until`, from one pass over the records, and their groups. The account has none yet, and the caller holds the windows and
+ * totals locks on its behalf (see buildWindows: this may run in a session of its own).
  */
-export async function buildActivityTotals(tx: Transaction, accountId: number, starts: SQL, until: SQL): Promise<void> {
+export async function buildActivityTotals(db: Executor, accountId: number, starts: SQL, until: Date): Promise<void> {
   const a = scoreWindowActivityTotals;
-  await tx.execute(sql`
+  await db.execute(sql`set local work_mem = '256MB'`);
+  await db.execute(sql`
     insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
     select ${accountId}, w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)::int
     from activity_records r
     cross join lateral (select window_id from ${starts} where r.completed_at >= s.start_at) w
-    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${until} and r.brand_id is not null
+    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${until.toISOString()}::timestamptz and r.brand_id is not null
     group by 2, 3, 4, 5, 6
     order by 2, 3, 4, 5, 6`);
   // The groups are counted member by member in the table's key order, which its index gives
   // without sorting; without statistics on the rows just written the planner cannot know that,
   // and sorted tens of millions of rows on disk instead (an account's first coverage at scale).
-  await tx.execute(sql`analyze ${a}`);
-  await tx.execute(
+  await db.execute(sql`analyze ${a}`);
+  await db.execute(
     addToGroups(
       accountId,
       groupChanges(accountId, sql`(select window_id, brand_id, member_id, activity_id, service, 0 as kept, activity_count as change from ${a} where account_id = ${accountId})`),

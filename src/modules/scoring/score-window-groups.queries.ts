@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Transaction } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { members, scoreWindowGroups, scoreWindowTotals } from '../../db/schema/index.js';
 import type { TotalsScope } from './score-windows.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
@@ -63,9 +63,9 @@ export function groupsDelta(accountId: number, changes: SQL): SQL {
 }
 
 /** The groups of an account's first totals, counted from them (the account has no groups yet). */
-export async function buildGroups(tx: Transaction, accountId: number): Promise<void> {
+export async function buildGroups(db: Executor, accountId: number): Promise<void> {
   const t = scoreWindowTotals;
-  await tx.execute(
+  await db.execute(
     addToGroups(
       accountId,
       sql`select t.window_id, t.brand_id, k.dimension, k.key, count(*)::int, sum(t.activity_count)::int

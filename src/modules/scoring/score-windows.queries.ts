@@ -1,12 +1,20 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
-import { activityRecords, members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
+import {
+  activityRecords,
+  members,
+  scoreWindowActivityTotals,
+  scoreWindowCounts,
+  scoreWindowGroups,
+  scoreWindows,
+  scoreWindowTotals,
+} from '../../db/schema/index.js';
 import { memberSelectList, readMemberRows, type MemberReads, type MemberRowWith } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
-import { activityDeltaOf, applyActivityDelta, buildActivityTotals, memberActivityTotals } from './score-window-activities.queries.js';
+import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 
 export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
@@ -137,34 +145,47 @@ export async function foldSpans(tx: Transaction, accountId: number, spans: reado
   await applyActivityDelta(tx, accountId, recordActivityDeltas(accountId, spans));
 }
 
+/** The windows' starts, as a relation s(window_id, start_at) for a first coverage. */
+export function windowStarts(windows: readonly CoveredWindow[]): SQL {
+  return sql`(values ${sql.join(
+    windows.map((w) => sql`(${w.windowId}::smallint, ${timestamp(w.from)})`),
+    sql`, `,
+  )}) as s(window_id, start_at)`;
+}
+
 /**
- * First coverage of an account: totals of every standard window ending at `until`, from one pass
- * over the records (each record joins the windows it falls in). The account has no totals yet.
+ * First coverage of an account: totals of every standard window ending at the windows' end, their
+ * member counts and groups, from one pass over the records (each record joins the windows it falls
+ * in). The account has no totals yet, and the caller holds the windows and totals locks on its behalf
+ * (see buildWindows: this may run in a session of its own).
  */
-export async function buildTotals(tx: Transaction, accountId: number, windows: readonly CoveredWindow[]) {
-  await holdTotalsLock(tx, accountId);
+export async function buildMemberTotals(db: Executor, accountId: number, windows: readonly CoveredWindow[]) {
   // One aggregation over every record of the account: room to group in memory rather than on disk.
-  await tx.execute(sql`set local work_mem = '256MB'`);
-  const until = windows[0].until;
-  const starts = windows.map((w) => sql`(${w.windowId}::smallint, ${timestamp(w.from)})`);
+  await db.execute(sql`set local work_mem = '256MB'`);
   const t = scoreWindowTotals;
-  await tx.execute(sql`
+  await db.execute(sql`
     insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
     select ${accountId}, w.window_id, case when grouping(r.brand_id) = 1 then 0 else r.brand_id end, r.member_id,
       sum(r.points)::int, count(*)::int
     from ${activityRecords} r
-    cross join lateral (select window_id from (values ${sql.join(starts, sql`, `)}) as s(window_id, start_at) where r.completed_at >= s.start_at) w
-    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestamp(until)}
+    cross join lateral (select window_id from ${windowStarts(windows)} where r.completed_at >= s.start_at) w
+    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestamp(windows[0].until)}
     group by grouping sets ((w.window_id, r.member_id, r.brand_id), (w.window_id, r.member_id))
     having grouping(r.brand_id) = 1 or r.brand_id is not null
     -- In key order, so the primary key grows at its end instead of splitting pages everywhere.
     order by 2, 3, 4`);
-  await tx.execute(sql`
+  await db.execute(sql`
     insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
     select account_id, window_id, brand_id, count(*)::int from ${t} where account_id = ${accountId} group by 1, 2, 3
     on conflict (account_id, window_id, brand_id) do update set members = excluded.members`);
-  await buildGroups(tx, accountId);
-  await buildActivityTotals(tx, accountId, sql`(values ${sql.join(starts, sql`, `)}) as s(window_id, start_at)`, timestamp(until));
+  await buildGroups(db, accountId);
+}
+
+/** Takes out every kept total, count, group and activity total of an account: what a failed first coverage left. */
+export async function dropTotals(db: Executor, accountId: number): Promise<void> {
+  for (const table of [scoreWindowTotals, scoreWindowCounts, scoreWindowGroups, scoreWindowActivityTotals]) {
+    await db.execute(sql`delete from ${table} where account_id = ${accountId}`);
+  }
 }
 
 export interface CountedRecord {

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { accountsToSettle, settleBrandMembers } from '../brands/brand-members.queries.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { accountsToCover, buildTotals, coveredWindows, foldSpans, saveCoverage } from './score-windows.queries.js';
-import { holdWindowsLock } from './score-windows.locks.js';
-import { keepTimelineDays, keepTimelineDaysStep } from './timeline-days.queries.js';
+import { accountsToCover, buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from './score-windows.queries.js';
+import { buildActivityTotals } from './score-window-activities.queries.js';
+import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
+import { keepTimelineDaysStep, keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
 export const maxStepMs = 24 * 3_600_000;
@@ -53,17 +54,41 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
  * First coverage of an account's windows in one pass over its records, for bulk loads (the
  * benchmark's generator): quicker than stepping, but it holds the windows lock throughout, so the
  * gateway's worker steps instead.
+ *
+ * Three builds read the records or the rollup and write tables of their own: the totals with their
+ * member counts and groups, the activity totals with theirs, and the timeline's kept days. With
+ * `parallel` (PostgreSQL, a pool of at least four) each runs in a session of its own, one core each,
+ * while this transaction holds the windows and totals locks for them: a recording waits for the
+ * coverage saved last, and no reader uses totals without it. A build that fails leaves the others'
+ * committed rows, which are taken out again before the error is thrown on.
  */
-export async function buildWindows(db: Database, accountId: number, until: Date): Promise<void> {
-  await db.transaction(async (tx) => {
-    await holdWindowsLock(tx, accountId, 'exclusive');
-    if ((await coveredWindows(tx, accountId)).length) throw new Error(`account ${accountId} already has covered windows`);
-    const windows = targetCoverage(until);
-    await buildTotals(tx, accountId, windows);
-    await saveCoverage(tx, accountId, windows);
-  });
+export async function buildWindows(db: Database, accountId: number, until: Date, { parallel = false } = {}): Promise<void> {
+  const windows = targetCoverage(until);
+  const days = keptDayList(until);
+  const builds = [
+    (s: Executor) => buildMemberTotals(s, accountId, windows),
+    (s: Executor) => buildActivityTotals(s, accountId, windowStarts(windows), until),
+    // Two weeks a statement: each one's distinct members are counted in memory.
+    async (s: Executor) => {
+      for (let at = 0; at < days.length; at += 14) await makeTimelineDays(s, accountId, days.slice(at, at + 14));
+    },
+  ];
+  let started = false;
+  try {
+    await db.transaction(async (tx) => {
+      await holdWindowsLock(tx, accountId, 'exclusive');
+      await holdTotalsLock(tx, accountId);
+      if ((await coveredWindows(tx, accountId)).length) throw new Error(`account ${accountId} already has covered windows`);
+      started = true;
+      if (parallel) await Promise.all(builds.map((build) => db.transaction(build)));
+      else for (const build of builds) await build(tx);
+      await saveCoverage(tx, accountId, windows);
+    });
+  } catch (error) {
+    if (parallel && started) await db.transaction((tx) => dropTotals(tx, accountId));
+    throw error;
+  }
   forgetCoverage(db, accountId);
-  await keepTimelineDays(db, accountId, until);
 }
 
 /** Steps an account's windows until they end at `until`. */

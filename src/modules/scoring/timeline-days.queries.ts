@@ -3,7 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
+import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
 import { holdWindowsLock } from './score-windows.locks.js';
 import { standardWindows } from './score-windows.js';
@@ -38,26 +38,40 @@ export async function keepTimelineDaysStep(db: Database, accountId: number, unti
       where not exists (select 1 from ${timelineDaysKept} k where k.account_id = ${accountId} and k.day = d::date)
       order by 1 limit ${limit + 1}`);
     const made = [...missing.slice(0, limit), ...stale].map((row) => row.day).filter((day) => day >= range.from && day < range.until);
-    if (made.length) {
-      const days = dayList(made);
-      const daily = memberActivityDaily;
-      await tx.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day in ${days}`);
-      await tx.execute(sql`
-        insert into ${timelineDays} (account_id, brand_id, day, service, records, members)
-        select ${accountId}, ${daily.brandId}, ${daily.day}, coalesce(${daily.service}, ''), sum(${daily.count})::int, count(distinct ${daily.memberId})::int
-        from ${daily}
-        where ${daily.accountId} = ${accountId} and ${daily.day} in ${days} and not ${daily.oneTime} and ${daily.brandId} is not null
-        group by 2, 3, 4
-        order by 2, 3, 4`);
-      await tx.execute(sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
-        made.map((day) => sql`(${day}::date)`),
-        sql`, `,
-      )}) as v(d) on conflict do nothing`);
-    }
+    await makeTimelineDays(tx, accountId, made);
     await tx.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day < ${range.from}::date`);
     await tx.execute(sql`delete from ${timelineDaysKept} where account_id = ${accountId} and day < ${range.from}::date`);
     return missing.length <= limit;
   });
+}
+
+/**
+ * Makes (again) the kept days `days` of an account from the daily rollup. The caller holds the
+ * windows lock exclusively, so no rollup change is in flight: its own transaction's, or, in an
+ * account's first coverage, the one it runs for (see buildWindows).
+ */
+export async function makeTimelineDays(db: Executor, accountId: number, days: readonly string[]): Promise<void> {
+  if (!days.length) return;
+  const list = dayList(days);
+  const daily = memberActivityDaily;
+  await db.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day in ${list}`);
+  await db.execute(sql`
+    insert into ${timelineDays} (account_id, brand_id, day, service, records, members)
+    select ${accountId}, ${daily.brandId}, ${daily.day}, coalesce(${daily.service}, ''), sum(${daily.count})::int, count(distinct ${daily.memberId})::int
+    from ${daily}
+    where ${daily.accountId} = ${accountId} and ${daily.day} in ${list} and not ${daily.oneTime} and ${daily.brandId} is not null
+    group by 2, 3, 4
+    order by 2, 3, 4`);
+  await db.execute(sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
+    days.map((day) => sql`(${day}::date)`),
+    sql`, `,
+  )}) as v(d) on conflict do nothing`);
+}
+
+/** Every day an account keeps at `until`, oldest first. */
+export function keptDayList(until: Date): string[] {
+  const range = keptDays(until);
+  return bucketStarts(new Date(`${range.from}T00:00:00Z`), new Date(`${range.until}T00:00:00Z`), 'day').map(formatDay);
 }
 
 /** Keeps an account's timeline days up to `until`, in steps. */
