@@ -131,8 +131,8 @@ async function main() {
 
   const { handle, created } = await progress.phase('setup', {}, async () => {
     await ensureDatabase(url, args.fresh!);
-    // The first coverage runs three builds at once beside the brand members (see buildWindows).
-    const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 6 });
+    // The first coverage runs up to five steps at once beside the brand members (see buildWindows).
+    const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 8 });
     const created = await createApplication(handle.db, { accountName: `bench-${Date.now()}`, name: 'bench', plan: 'enterprise' });
     return { handle, created };
   });

@@ -33,12 +33,13 @@ const definitionOf = (accountId: number, r: SQL) =>
  * rows per key. A member enters a group when its records there go from none to some, and leaves it
  * the other way round.
  */
-function groupChanges(accountId: number, rows: SQL): SQL {
+function groupChanges(accountId: number, rows: SQL, dimension?: ActivityDimension): SQL {
   return sql`select window_id, brand_id, dimension, key, sum(((kept + change) > 0)::int - (kept > 0)::int)::int, sum(change)::int
     from (
       select r.window_id, r.brand_id, r.member_id, k.dimension, k.key, sum(r.kept) as kept, sum(r.change) as change
       from ${rows} r ${definitionOf(accountId, sql`r`)}
       cross join lateral ${activityKeys(sql`r`, sql`d`)}
+      ${dimension ? sql`where k.dimension = ${dimension}` : sql``}
       group by 1, 2, 3, 4, 5
     ) per_member
     group by 1, 2, 3, 4`;
@@ -100,8 +101,9 @@ export function memberActivityTotals(accountId: number, memberId: number, sign: 
 
 /**
  * First coverage of an account: the activity totals of the windows `starts` (rows of window_id,
- * start_at) ending at `until`, from one pass over the records, and their groups. The account has none yet, and the caller holds the windows and
- * totals locks on its behalf (see buildWindows: this may run in a session of its own).
+ * start_at) ending at `until`, from one pass over the records; their groups follow, a dimension at a
+ * time (buildActivityGroups). The account has none yet, and the caller holds the windows and totals
+ * locks on its behalf (see buildWindows: this may run in a session of its own).
  */
 export async function buildActivityTotals(db: Executor, accountId: number, starts: SQL, until: Date): Promise<void> {
   const a = scoreWindowActivityTotals;
@@ -118,10 +120,22 @@ export async function buildActivityTotals(db: Executor, accountId: number, start
   // without sorting; without statistics on the rows just written the planner cannot know that,
   // and sorted tens of millions of rows on disk instead (an account's first coverage at scale).
   await db.execute(sql`analyze ${a}`);
+}
+
+export const activityDimensions: readonly ActivityDimension[] = ['activity', 'type', 'service'];
+
+/** The groups of one dimension, counted from an account's first activity totals (it has none of them yet). */
+export async function buildActivityGroups(db: Executor, accountId: number, dimension: ActivityDimension): Promise<void> {
+  const a = scoreWindowActivityTotals;
+  await db.execute(sql`set local work_mem = '256MB'`);
   await db.execute(
     addToGroups(
       accountId,
-      groupChanges(accountId, sql`(select window_id, brand_id, member_id, activity_id, service, 0 as kept, activity_count as change from ${a} where account_id = ${accountId})`),
+      groupChanges(
+        accountId,
+        sql`(select window_id, brand_id, member_id, activity_id, service, 0 as kept, activity_count as change from ${a} where account_id = ${accountId})`,
+        dimension,
+      ),
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { preparedRowsOf } from '../../db/statements.js';
 import {
   activityRecords,
   members,
@@ -346,7 +347,7 @@ function keptTotal(scope: TotalsScope): SQL {
  * a hash of every member.
  */
 export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScore[]> {
-  const rows = await executeRows<{ member_id: number; points: number; activity_count: number; in_totals: boolean; counted: number }>(
+  const rows = await preparedRowsOf<{ member_id: number; points: number; activity_count: number; in_totals: boolean; counted: number }>(
     db,
     sql`with corrections as (${corrections(scope, window)})
     select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
@@ -403,7 +404,7 @@ export async function rankedTotals(
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
   // Hand-written rather than built by Drizzle: the member columns (and what the page's fields read
   // with them, as JSON) are read as the driver answers them, not mapped column by column.
-  const rows = await executeRows<Record<string, unknown>>(
+  const rows = await preparedRowsOf<Record<string, unknown>>(
     db,
     sql`select ${t.memberId} as "rankedMemberId", ${t.points} as "rankedPoints", ${t.activityCount} as "rankedActivityCount", ${sql.raw(memberSelectList(reads))}
     from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}

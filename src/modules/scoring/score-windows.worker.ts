@@ -5,7 +5,7 @@ import { accountsToSettle, settleBrandMembers } from '../brands/brand-members.qu
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { accountsToCover, buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from './score-windows.queries.js';
-import { buildActivityTotals } from './score-window-activities.queries.js';
+import { activityDimensions, buildActivityGroups, buildActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 import { keepTimelineDaysStep, keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
@@ -56,22 +56,26 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
  * gateway's worker steps instead.
  *
  * Three builds read the records or the rollup and write tables of their own: the totals with their
- * member counts and groups, the activity totals with theirs, and the timeline's kept days. With
- * `parallel` (PostgreSQL, a pool of at least four) each runs in a session of its own, one core each,
- * while this transaction holds the windows and totals locks for them: a recording waits for the
- * coverage saved last, and no reader uses totals without it. A build that fails leaves the others'
- * committed rows, which are taken out again before the error is thrown on.
+ * member counts and groups; the activity totals, then their groups a dimension each; and the
+ * timeline's kept days. With `parallel` (PostgreSQL) each step runs in a session of its own, so
+ * the server spreads them over its cores (the pool needs one connection more than the steps that
+ * run at once, five, or steps wait for one), while this transaction holds the windows and totals locks for
+ * them: a recording waits for the coverage saved last, and no reader uses totals without it. A step
+ * that fails leaves the others' committed rows, which are taken out again before the error is
+ * thrown on.
  */
 export async function buildWindows(db: Database, accountId: number, until: Date, { parallel = false } = {}): Promise<void> {
   const windows = targetCoverage(until);
   const days = keptDayList(until);
-  const builds = [
-    (s: Executor) => buildMemberTotals(s, accountId, windows),
-    (s: Executor) => buildActivityTotals(s, accountId, windowStarts(windows), until),
+  type Step = (s: Executor) => Promise<unknown>;
+  /** Each build: stages one after another, the steps of a stage at once. */
+  const builds: Step[][][] = [
+    [[(s) => buildMemberTotals(s, accountId, windows)]],
+    [[(s) => buildActivityTotals(s, accountId, windowStarts(windows), until)], activityDimensions.map((dimension) => (s: Executor) => buildActivityGroups(s, accountId, dimension))],
     // Two weeks a statement: each one's distinct members are counted in memory.
-    async (s: Executor) => {
+    [[async (s) => {
       for (let at = 0; at < days.length; at += 14) await makeTimelineDays(s, accountId, days.slice(at, at + 14));
-    },
+    }]],
   ];
   let started = false;
   try {
@@ -80,8 +84,14 @@ export async function buildWindows(db: Database, accountId: number, until: Date,
       await holdTotalsLock(tx, accountId);
       if ((await coveredWindows(tx, accountId)).length) throw new Error(`account ${accountId} already has covered windows`);
       started = true;
-      if (parallel) await Promise.all(builds.map((build) => db.transaction(build)));
-      else for (const build of builds) await build(tx);
+      const run = async (stages: Step[][]) => {
+        for (const steps of stages) {
+          if (parallel) await Promise.all(steps.map((step) => db.transaction(step)));
+          else for (const step of steps) await step(tx);
+        }
+      };
+      if (parallel) await Promise.all(builds.map(run));
+      else for (const build of builds) await run(build);
       await saveCoverage(tx, accountId, windows);
     });
   } catch (error) {
