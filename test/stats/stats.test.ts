@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEvents, members } from '../../src/db/schema/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { RestParams } from '../support/rest.js';
 import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
 let t: TestGateway;
@@ -51,13 +52,11 @@ beforeAll(async () => {
     { activityId: act.listen, memberId: c, completedAt: at('02', '10:00') },
     { activityId: act.listen, memberId: e, completedAt: '2026-02-01T10:00:00Z' },
   ]);
-  const post = (path: string, query: Record<string, string | number>) =>
-    t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) })}` });
-  expect((await post(`/brand/${brand}/optin`, { id: d })).statusCode).toBe(200);
-  const segment = await post('/segment/create', { name: 'Fans', brandid: brand });
-  expect(segment.statusCode, segment.body).toBe(200);
-  await post('/optin', { id: a, segment: segment.json().ID });
-  await post('/optin', { id: d, segment: segment.json().ID });
+  expect((await t.rest(app, 'POST', `/brand/${brand}/optin`, { id: d })).status).toBe(200);
+  const segment = await t.rest(app, 'POST', '/segment/create', { name: 'Fans', brandid: brand });
+  expect(segment.status, segment.body).toBe(200);
+  await t.rest(app, 'POST', '/optin', { id: a, segment: segment.json.ID });
+  await t.rest(app, 'POST', '/optin', { id: d, segment: segment.json.ID });
   const event = (memberId: number, kind: 'register' | 'login', time: string, domain: string | null) =>
     ({ accountId: app.accountId, memberId, kind, network: 'spotify', domain, createdAt: new Date(time) });
   await t.database.db.insert(loginEvents).values([
@@ -70,17 +69,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function get(path: string, query: Record<string, string | number> = {}, tenant = app) {
-  const search = new URLSearchParams({ apikey: tenant.apiKey, ...window, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  const response = await t.request({ method: 'GET', url: `/v1.1${path}?${search}` });
-  return { status: response.statusCode, body: response.json() };
-}
+// The window by default; the key goes as lower-case `apikey`, as this suite has always sent it.
+const get = (path: string, query: RestParams = {}, tenant = app) => t.rest(null, 'GET', path, { apikey: tenant.apiKey, ...window, ...query });
 
 describe('GET /v1.1/brand/[id]/stats/activity', () => {
   it('totals per activity, most records first', async () => {
-    const { status, body } = await get(`/brand/${brand}/stats/activity`);
+    const { status, json } = await get(`/brand/${brand}/stats/activity`);
     expect(status).toBe(200);
-    expect(body).toEqual([
+    expect(json).toEqual([
       {
         totalSize: 3,
         items: [
@@ -95,21 +91,21 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
   });
 
   it('groups by type or network, and makes its totals from the groups returned', async () => {
-    const byType = (await get(`/brand/${brand}/stats/activity`, { group_by: 'type' })).body[0];
+    const byType = (await get(`/brand/${brand}/stats/activity`, { group_by: 'type' })).json[0];
     expect(byType.items.map((item: { Activity: string; Count: string }) => [item.Activity, item.Count])).toEqual([['Listened', '5'], ['Shared', '2'], ['Watched', '1']]);
-    const byService = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service' })).body[0];
+    const byService = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service' })).json[0];
     expect(byService.items.map((item: { ServiceType: string; Count: string; DistinctMembers: string }) => [item.ServiceType, item.Count, item.DistinctMembers])).toEqual([
       ['spotify', '5', '3'], ['twitter', '2', '1'], ['youtube', '1', '1'],
     ]);
-    const top = (await get(`/brand/${brand}/stats/activity`, { limit: 1 })).body[0];
+    const top = (await get(`/brand/${brand}/stats/activity`, { limit: 1 })).json[0];
     expect([top.totalSize, top.TotalCount, top.TotalMembers]).toEqual([1, '5', '3']);
-    const second = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service', limit: '1,1' })).body[0];
+    const second = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service', limit: '1,1' })).json[0];
     expect(second.items.map((item: { ServiceType: string }) => item.ServiceType)).toEqual(['spotify']);
   });
 
   it('applies the filters', async () => {
     const total = async (query: Record<string, string | number>) => {
-      const [body] = (await get(`/brand/${brand}/stats/activity`, query)).body;
+      const [body] = (await get(`/brand/${brand}/stats/activity`, query)).json;
       return [body.TotalCount, body.TotalMembers];
     };
     expect(await total({ includeOneTime: 1 })).toEqual(['9', '3']);
@@ -119,25 +115,25 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
     expect(await total({ services: 'youtube' })).toEqual(['1', '1']);
     expect(await total({ paid_only: 1 })).toEqual(['5', '1']);
     expect(await total({ start_date: '2026-03-03 00:00:00' })).toEqual(['3', '2']);
-    const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: (await segmentId()) })).body[0];
+    const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: (await segmentId()) })).json[0];
     expect(segmentName.items[0].SegmentName).toBe('Fans');
     expect([segmentName.TotalCount, segmentName.TotalMembers]).toEqual(['5', '1']);
-    expect((await get('/brand/999999/stats/activity')).body.error).toMatchObject({ code: 5 });
-    expect((await get(`/brand/${brand}/stats/activity`, {}, stranger)).body.error).toMatchObject({ code: 5 });
-    expect((await get(`/brand/${brand}/stats/activity`, { group_by: 'colour' })).body.error).toMatchObject({ code: 4, param: 'group_by' });
+    expect((await get('/brand/999999/stats/activity')).json.error).toMatchObject({ code: 5 });
+    expect((await get(`/brand/${brand}/stats/activity`, {}, stranger)).json.error).toMatchObject({ code: 5 });
+    expect((await get(`/brand/${brand}/stats/activity`, { group_by: 'colour' })).json.error).toMatchObject({ code: 4, param: 'group_by' });
   });
 });
 
 async function segmentId() {
-  const segments = (await get(`/brand/${brand}/segments`)).body;
+  const segments = (await get(`/brand/${brand}/segments`)).json;
   return segments.items[0].ID as string;
 }
 
 describe('GET /v1.1/brand/[id]/stats/timeline', () => {
   it('counts per network and day, every day of the window present', async () => {
-    const { body } = await get(`/brand/${brand}/stats/timeline`);
+    const { json } = await get(`/brand/${brand}/stats/timeline`);
     const day = (date: string, dayOfYear: number, count: number, members: number) => ({ Date: date, DayofYear: String(dayOfYear), Count: String(count), DistinctMembers: String(members) });
-    expect(body).toEqual([
+    expect(json).toEqual([
       {
         services: [
           { service: 'spotify', range: [day('2026-03-01', 60, 2, 1), day('2026-03-02', 61, 2, 2), day('2026-03-03', 62, 1, 1)], TotalCount: 5, TotalMembers: 3 },
@@ -149,14 +145,14 @@ describe('GET /v1.1/brand/[id]/stats/timeline', () => {
   });
 
   it('is empty for an empty window', async () => {
-    const { body } = await get(`/brand/${brand}/stats/timeline`, { start_date: '2025-01-01 00:00:00', end_date: '2025-01-03 00:00:00' });
-    expect(body).toEqual([{ services: [] }]);
+    const { json } = await get(`/brand/${brand}/stats/timeline`, { start_date: '2025-01-01 00:00:00', end_date: '2025-01-03 00:00:00' });
+    expect(json).toEqual([{ services: [] }]);
   });
 });
 
 describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', () => {
   it('counts actions and members per country', async () => {
-    expect((await get(`/brand/${brand}/stats/location`)).body).toEqual({
+    expect((await get(`/brand/${brand}/stats/location`)).json).toEqual({
       TotalActivities: 8,
       TotalMembers: 3,
       Countries: [
@@ -164,13 +160,13 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
         { Country: 'US', CountryName: 'United States of America', Actions: '2', Members: '1' },
       ],
     });
-    expect((await get(`/brand/${brand}/stats/location`, { country: 'US' })).body).toMatchObject({ TotalActivities: 2, TotalMembers: 1 });
+    expect((await get(`/brand/${brand}/stats/location`, { country: 'US' })).json).toMatchObject({ TotalActivities: 2, TotalMembers: 1 });
   });
 
   it("splits the brand's members into active and inactive", async () => {
     // Members: a, b, c (active), d (opted in), e (active before the window).
     const listen = { ActivityID: String(act.listen), Activity: 'Listen' };
-    expect((await get(`/brand/${brand}/stats/members`)).body).toEqual({
+    expect((await get(`/brand/${brand}/stats/members`)).json).toEqual({
       ActiveMembers: 3,
       InactiveMembers: 2,
       TotalMembers: 5,
@@ -180,79 +176,79 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
         { ActivityID: String(act.watch), Activity: 'Watch', ActiveMembers: 1 },
       ],
     });
-    expect((await get(`/brand/${other}/stats/members`)).body).toEqual({
+    expect((await get(`/brand/${other}/stats/members`)).json).toEqual({
       ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1, Groups: [{ ActivityID: String(act.elsewhere), Activity: 'Listen elsewhere', ActiveMembers: 1 }],
     });
-    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).body).toEqual({
+    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).json).toEqual({
       ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5, Groups: [{ ...listen, ActiveMembers: 1 }],
     });
   });
 
   it('groups active members by activity (default) or type, as many groups as limit says', async () => {
-    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'TYPE' })).body.Groups).toEqual([
+    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'TYPE' })).json.Groups).toEqual([
       { Type: 'Listened', ActiveMembers: 3 },
       { Type: 'Shared', ActiveMembers: 1 },
       { Type: 'Watched', ActiveMembers: 1 },
     ]);
-    const one = (await get(`/brand/${brand}/stats/members`, { group_by: 'activities', limit: 1 })).body;
+    const one = (await get(`/brand/${brand}/stats/members`, { group_by: 'activities', limit: 1 })).json;
     // limit bounds the groups, never the three totals.
     expect(one).toEqual({ ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5, Groups: [{ ActivityID: String(act.listen), Activity: 'Listen', ActiveMembers: 3 }] });
-    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'type', limit: 2, includeOneTime: 1 })).body.Groups).toHaveLength(2);
+    expect((await get(`/brand/${brand}/stats/members`, { group_by: 'type', limit: 2, includeOneTime: 1 })).json.Groups).toHaveLength(2);
   });
 
   it('refuses an unknown group_by or a malformed limit (code 4), and another account\'s brand (code 5)', async () => {
     for (const [query, param] of [[{ group_by: 'service' }, 'group_by'], [{ group_by: 'members' }, 'group_by'], [{ limit: 'ten' }, 'limit'], [{ limit: 0 }, 'limit']] as const) {
-      const { status, body } = await get(`/brand/${brand}/stats/members`, query);
-      expect(status, JSON.stringify(body)).toBe(400);
-      expect(body.error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param });
+      const { status, json } = await get(`/brand/${brand}/stats/members`, query);
+      expect(status, JSON.stringify(json)).toBe(400);
+      expect(json.error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param });
     }
     const foreign = await get(`/brand/${brand}/stats/members`, { group_by: 'type' }, stranger);
     expect(foreign.status).toBe(404);
-    expect(foreign.body.error).toMatchObject({ code: 5 });
-    expect(JSON.stringify(foreign.body)).not.toContain('The Band');
+    expect(foreign.json.error).toMatchObject({ code: 5 });
+    expect(JSON.stringify(foreign.json)).not.toContain('The Band');
   });
 
   it('breaks active members down by age and gender', async () => {
-    expect((await get(`/brand/${brand}/stats/age`)).body).toEqual({ totalSize: 3, items: [{ Range: '18-24', Members: '1' }, { Range: '35-44', Members: '1' }, { Range: 'unknown', Members: '1' }] });
-    expect((await get(`/brand/${brand}/stats/gender`)).body).toEqual({ totalSize: 3, items: [{ Gender: 'F', Members: '1' }, { Gender: 'M', Members: '1' }, { Gender: 'unknown', Members: '1' }] });
+    expect((await get(`/brand/${brand}/stats/age`)).json).toEqual({ totalSize: 3, items: [{ Range: '18-24', Members: '1' }, { Range: '35-44', Members: '1' }, { Range: 'unknown', Members: '1' }] });
+    expect((await get(`/brand/${brand}/stats/gender`)).json).toEqual({ totalSize: 3, items: [{ Gender: 'F', Members: '1' }, { Gender: 'M', Members: '1' }, { Gender: 'unknown', Members: '1' }] });
   });
 
   it("gives each segment of the brand its members and their records of all time", async () => {
-    expect((await get(`/brand/${brand}/stats/segments`)).body).toEqual({ totalSize: 1, items: [{ SegmentID: await segmentId(), Name: 'Fans', Members: '2', Activities: '5' }] });
+    expect((await get(`/brand/${brand}/stats/segments`)).json).toEqual({ totalSize: 1, items: [{ SegmentID: await segmentId(), Name: 'Fans', Members: '2', Activities: '5' }] });
   });
 });
 
 describe('registration and member statistics', () => {
   it('counts sign-ups per channel of all time, with filters', async () => {
-    expect((await get('/login/stats/alltime')).body).toEqual({ channels: [{ service: 'spotify', signups: '3' }, { service: 'email', signups: '1' }, { service: 'youtube', signups: '1' }], total: 5 });
-    expect((await get('/login/stats/alltime', { service: 'spotify', country: 'GB' })).body).toEqual({ channels: [{ service: 'spotify', signups: '2' }], total: 2 });
-    expect((await get('/login/stats/alltime', { paid_only: 1, valid: 1 })).body).toEqual({ channels: [{ service: 'spotify', signups: '1' }], total: 1 });
-    expect((await get('/login/stats/alltime', { service: 'myspace' })).body.error).toMatchObject({ code: 4, param: 'service' });
-    expect((await get('/login/stats/alltime', {}, stranger)).body).toEqual({ channels: [], total: 0 });
+    expect((await get('/login/stats/alltime')).json).toEqual({ channels: [{ service: 'spotify', signups: '3' }, { service: 'email', signups: '1' }, { service: 'youtube', signups: '1' }], total: 5 });
+    expect((await get('/login/stats/alltime', { service: 'spotify', country: 'GB' })).json).toEqual({ channels: [{ service: 'spotify', signups: '2' }], total: 2 });
+    expect((await get('/login/stats/alltime', { paid_only: 1, valid: 1 })).json).toEqual({ channels: [{ service: 'spotify', signups: '1' }], total: 1 });
+    expect((await get('/login/stats/alltime', { service: 'myspace' })).json.error).toMatchObject({ code: 4, param: 'service' });
+    expect((await get('/login/stats/alltime', {}, stranger)).json).toEqual({ channels: [], total: 0 });
   });
 
   it('counts registrations per domain and day, and the totals of the window', async () => {
-    expect((await get('/login/stats/domains')).body).toEqual({ domains: [{ domain: 'fans.example.com', signups: '2', members: '2' }], total: 2 });
-    expect((await get('/login/stats/timeline')).body).toEqual({ timeline: [{ date: '2026-03-01', signups: '2' }, { date: '2026-03-02', signups: '0' }, { date: '2026-03-03', signups: '0' }], total: 2 });
-    expect((await get('/login/stats/totals')).body).toEqual({ registrations: 2, logins: 3, members: 2 });
+    expect((await get('/login/stats/domains')).json).toEqual({ domains: [{ domain: 'fans.example.com', signups: '2', members: '2' }], total: 2 });
+    expect((await get('/login/stats/timeline')).json).toEqual({ timeline: [{ date: '2026-03-01', signups: '2' }, { date: '2026-03-02', signups: '0' }, { date: '2026-03-03', signups: '0' }], total: 2 });
+    expect((await get('/login/stats/totals')).json).toEqual({ registrations: 2, logins: 3, members: 2 });
   });
 
   it('counts activity and visits per day, distinct members over the window', async () => {
-    expect((await get('/members/stats/activity')).body).toEqual({
+    expect((await get('/members/stats/activity')).json).toEqual({
       days: [{ Date: '2026-03-01', Count: '4', DistinctMembers: '2' }, { Date: '2026-03-02', Count: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Count: '3', DistinctMembers: '2' }],
       TotalCount: 9,
       TotalMembers: 3,
     });
-    expect((await get('/members/stats/visits')).body).toEqual({
+    expect((await get('/members/stats/visits')).json).toEqual({
       days: [{ Date: '2026-03-01', Visits: '1', DistinctMembers: '1' }, { Date: '2026-03-02', Visits: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Visits: '0', DistinctMembers: '0' }],
       TotalVisits: 3,
       TotalMembers: 2,
     });
-    expect((await get('/members/stats/activity', { country: 'US' })).body.TotalCount).toBe(2);
+    expect((await get('/members/stats/activity', { country: 'US' })).json.TotalCount).toBe(2);
   });
 
   it('ranks the websites members come from', async () => {
-    expect((await get('/members/domains')).body).toEqual({
+    expect((await get('/members/domains')).json).toEqual({
       totalSize: 2,
       items: [{ Domain: 'fans.example.com', Members: '2', Visits: '4' }, { Domain: 'API', Members: '1', Visits: '1' }],
     });
@@ -286,12 +282,12 @@ describe('the read replica', () => {
     const replica = await createTestDatabase();
     const gateway = await startTestGateway({}, { ...t.database, read: replica.db });
     try {
-      const search = new URLSearchParams({ apikey: app.apiKey, ...window });
-      const stats = await gateway.request({ method: 'GET', url: `/v1.1/brand/${brand}/stats/location?${search}` });
-      expect(stats.json()).toEqual({ TotalActivities: 0, TotalMembers: 0, Countries: [] });
+      const query = { apikey: app.apiKey, ...window };
+      const stats = await gateway.rest(null, 'GET', `/brand/${brand}/stats/location`, query);
+      expect(stats.json).toEqual({ TotalActivities: 0, TotalMembers: 0, Countries: [] });
       // Listings read the primary: the data is there.
-      const listing = await gateway.request({ method: 'GET', url: `/v1.1/members/active?${search}` });
-      expect(listing.json()[0].items.length).toBeGreaterThan(0);
+      const listing = await gateway.rest(null, 'GET', '/members/active', query);
+      expect(listing.json[0].items.length).toBeGreaterThan(0);
     } finally {
       await gateway.gateway.close();
       await replica.close();
