@@ -8,6 +8,7 @@ import { feedRecords } from '../../src/modules/activities/feed.queries.js';
 import { operationCost } from '../../src/graphql/limits.js';
 import { getSchema } from '../../src/graphql/schema.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { RestParams } from '../support/rest.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
 let t: TestGateway;
@@ -56,15 +57,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function get(tenant: Tenant, path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apikey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method: 'GET', url: `/v1.1${path}?${search}` });
-}
+// The key goes as lower-case `apikey`, as this suite has always sent it (the paging links echo it back).
+const get = (tenant: Tenant, path: string, query: RestParams = {}) => t.rest(null, 'GET', path, { apikey: tenant.apiKey, ...query });
 
 async function ranking(query: Record<string, string | number> = {}) {
   const response = await get(app, '/members/active', query);
-  expect(response.statusCode, response.body).toBe(200);
-  const [body] = response.json();
+  expect(response.status, response.body).toBe(200);
+  const [body] = response.json;
   return body.items.map((item: { ID: string; Score: string; ActivityCount: string }) => [Number(item.ID), Number(item.Score), Number(item.ActivityCount)]);
 }
 
@@ -75,7 +74,7 @@ describe('GET /v1.1/members/active', () => {
 
   it('answers the seed envelope with the listing item fields', async () => {
     const response = await get(app, '/members/active', { brandID: music, limit: 1 });
-    const body = response.json();
+    const body = response.json;
     expect(Array.isArray(body)).toBe(true);
     expect(Object.keys(body[0])).toEqual(['totalSize', 'items', 'paging']);
     const [item] = body[0].items;
@@ -148,7 +147,7 @@ describe('GET /v1.1/members/active', () => {
   });
 
   it('pages with score_lessthan and after, and back with score_greaterthan and before', async () => {
-    const first = (await get(app, '/members/active', { limit: 1 })).json()[0];
+    const first = (await get(app, '/members/active', { limit: 1 })).json[0];
     expect(first.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1]);
     const next = new URL(first.paging.next);
     expect(next.searchParams.get('score_lessthan')).toBe('9');
@@ -166,7 +165,7 @@ describe('GET /v1.1/members/active', () => {
   });
 
   it('adds the total member count on request and pages with offsets', async () => {
-    const [body] = (await get(app, '/members/active', { totalmembercount: 1, limit: '1,1' })).json();
+    const [body] = (await get(app, '/members/active', { totalmembercount: 1, limit: '1,1' })).json;
     expect(body.totalmembercount).toBe(3);
     expect(body.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
   });
@@ -186,13 +185,13 @@ describe('GET /v1.1/members/active', () => {
     ];
     for (const [query, code, param] of cases) {
       const response = await get(app, '/members/active', query);
-      expect(response.json().error, JSON.stringify(query)).toMatchObject({ code, param });
+      expect(response.json.error, JSON.stringify(query)).toMatchObject({ code, param });
     }
   });
 
   it("does not see another account's brand or members", async () => {
-    expect((await get(stranger, '/members/active', { brandID: music })).json().error).toMatchObject({ code: 5 });
-    const [body] = (await get(stranger, '/members/active', { period: '6 months' })).json();
+    expect((await get(stranger, '/members/active', { brandID: music })).json.error).toMatchObject({ code: 5 });
+    const [body] = (await get(stranger, '/members/active', { period: '6 months' })).json;
     expect(body.items).toEqual([]);
     expect(body.paging).toEqual([]);
   });
@@ -200,27 +199,27 @@ describe('GET /v1.1/members/active', () => {
 
 describe('GET /v1.1/members/all, /members/login, /members/extended', () => {
   it('lists every member by id with before and after', async () => {
-    const [all] = [(await get(app, '/members/all', { limit: 2 })).json()];
+    const [all] = [(await get(app, '/members/all', { limit: 2 })).json];
     expect(all.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m2]);
     expect(Object.keys(all.items[0])).toEqual(expect.arrayContaining(['BirthDate', 'Age', 'Joined', 'AvatarURL']));
     expect(new URL(all.paging.next).searchParams.get('after')).toBe(String(m2));
-    const after = (await get(app, '/members/all', { after: m2 })).json();
+    const after = (await get(app, '/members/all', { after: m2 })).json;
     expect(after.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3, m4]);
-    const before = (await get(app, '/members/all', { before: m3, after: m1 })).json();
+    const before = (await get(app, '/members/all', { before: m3, after: m1 })).json;
     expect(before.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m2]);
-    const gb = (await get(app, '/members/all', { country: 'GB' })).json();
+    const gb = (await get(app, '/members/all', { country: 'GB' })).json;
     expect(gb.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m1, m3, m4]);
   });
 
   it('lists members by last login in the window, with their scores', async () => {
-    const body = (await get(app, '/members/login')).json();
+    const body = (await get(app, '/members/login')).json;
     expect(body.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([[m1, '9'], [m2, '6']]);
     expect(body.paging).toEqual([]);
-    expect((await get(app, '/members/login', { activityID: act.listen })).json().error).toMatchObject({ code: 4 });
+    expect((await get(app, '/members/login', { activityID: act.listen })).json.error).toMatchObject({ code: 4 });
   });
 
   it('trims items to the named fields', async () => {
-    const body = (await get(app, '/members/all', { fields: 'email,Country', limit: 1 })).json();
+    const body = (await get(app, '/members/all', { fields: 'email,Country', limit: 1 })).json;
     expect(Object.keys(body.items[0])).toEqual(['ID', 'Email', 'Country']);
   });
 });
@@ -228,17 +227,15 @@ describe('GET /v1.1/members/all, /members/login, /members/extended', () => {
 describe('segments and opt-ins in the filter', () => {
   let segment: number;
   beforeAll(async () => {
-    const post = (path: string, query: Record<string, string | number>) =>
-      t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) })}` });
-    const created = await post('/segment/create', { name: 'Superfans', brandid: music });
-    expect(created.statusCode, created.body).toBe(200);
-    segment = Number(created.json().ID);
-    expect((await post('/optin', { id: m1, segment })).statusCode).toBe(200);
-    expect((await post(`/brand/${music}/optin`, { id: m3 })).statusCode).toBe(200);
+    const created = await t.rest(app, 'POST', '/segment/create', { name: 'Superfans', brandid: music });
+    expect(created.status, created.body).toBe(200);
+    segment = Number(created.json.ID);
+    expect((await t.rest(app, 'POST', '/optin', { id: m1, segment })).status).toBe(200);
+    expect((await t.rest(app, 'POST', `/brand/${music}/optin`, { id: m3 })).status).toBe(200);
   });
 
   it('lists opt-ins on listing items', async () => {
-    const [body] = (await get(app, '/members/active', { members: `${m2},${m3}` })).json();
+    const [body] = (await get(app, '/members/active', { members: `${m2},${m3}` })).json;
     const byId = Object.fromEntries(body.items.map((item: { ID: string; OptIns: unknown }) => [item.ID, item.OptIns]));
     expect(byId[String(m2)]).toBeNull();
     expect(byId[String(m3)]).toEqual([{ ID: expect.stringMatching(/^\d+$/), Type: 'Brand', SegmentID: String(music), Label: null, Name: 'The Band' }]);
@@ -249,27 +246,25 @@ describe('segments and opt-ins in the filter', () => {
     expect(await ranking({ members_from_segment: segment, includeOneTime: 1 })).toEqual([[m1, 9, 3]]);
     expect(await ranking({ brandID: music, optedin: 1 })).toEqual([[m3, 7, 2]]);
     expect(await ranking({ segmentID: segment, optedin: 1 })).toEqual([[m1, 9, 3]]);
-    expect((await get(app, '/members/active', { brandID: sport, segmentID: segment })).json().error).toMatchObject({ code: 4, param: 'segmentID' });
-    expect((await get(stranger, '/members/active', { segmentID: segment })).json().error).toMatchObject({ code: 5, param: 'segmentID' });
+    expect((await get(app, '/members/active', { brandID: sport, segmentID: segment })).json.error).toMatchObject({ code: 4, param: 'segmentID' });
+    expect((await get(stranger, '/members/active', { segmentID: segment })).json.error).toMatchObject({ code: 5, param: 'segmentID' });
   });
 
   it('computes filter segments when saved, and again for one member on member show with refresh=1', async () => {
-    const post = (path: string, query: Record<string, string>) =>
-      t.request({ method: 'POST', url: `/v1.1${path}?${new URLSearchParams({ apiKey: app.apiKey, ...query })}` });
-    const create = (filter: unknown) => post('/segment/create', { name: 'British listeners', type: 'filter', filter: JSON.stringify(filter) });
-    expect((await create({ countries: 'GB' })).json().error).toMatchObject({ code: 4, param: 'filter' });
-    expect((await create({ colour: 'red' })).json().error).toMatchObject({ code: 4, param: 'filter' });
-    expect((await create({ brandId: 999999 })).json().error).toMatchObject({ code: 5 });
+    const create = (filter: unknown) => t.rest(app, 'POST', '/segment/create', { name: 'British listeners', type: 'filter', filter: JSON.stringify(filter) });
+    expect((await create({ countries: 'GB' })).json.error).toMatchObject({ code: 4, param: 'filter' });
+    expect((await create({ colour: 'red' })).json.error).toMatchObject({ code: 4, param: 'filter' });
+    expect((await create({ brandId: 999999 })).json.error).toMatchObject({ code: 5 });
     const created = await create({ countries: ['GB'], brandId: String(music) });
-    expect(created.statusCode, created.body).toBe(200);
-    const british = Number(created.json().ID);
+    expect(created.status, created.body).toBe(200);
+    const british = Number(created.json.ID);
     expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
     await t.database.db.update(members).set({ country: 'US' }).where(eq(members.id, m3));
     expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
-    expect((await get(app, `/member/${m3}`, { refresh: 1 })).statusCode).toBe(200);
+    expect((await get(app, `/member/${m3}`, { refresh: 1 })).status).toBe(200);
     expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3]]);
     await t.database.db.update(members).set({ country: 'GB' }).where(eq(members.id, m3));
-    expect((await get(app, `/member/${m3}`, { refresh: 1 })).statusCode).toBe(200);
+    expect((await get(app, `/member/${m3}`, { refresh: 1 })).status).toBe(200);
     expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
   });
 });
@@ -304,8 +299,8 @@ describe('GraphQL members connection', () => {
 describe('GET /v1.1/activity/feed', () => {
   async function feed(query: Record<string, string | number> = {}) {
     const response = await get(app, '/activity/feed', query);
-    expect(response.statusCode, response.body).toBe(200);
-    const [body] = response.json();
+    expect(response.status, response.body).toBe(200);
+    const [body] = response.json;
     expect(body.totalSize).toBe(body.items.length);
     return body.items.map((item: { MemberID: string; ActivityID: string }) => [Number(item.MemberID), Number(item.ActivityID)]);
   }
@@ -315,7 +310,7 @@ describe('GET /v1.1/activity/feed', () => {
   });
 
   it('answers the seed feed item', async () => {
-    const [body] = (await get(app, '/activity/feed', { limit: 1 })).json();
+    const [body] = (await get(app, '/activity/feed', { limit: 1 })).json;
     expect(Object.keys(body)).toEqual(['totalSize', 'items']);
     expect(body.items[0]).toEqual({
       ID: expect.stringMatching(/^\d+$/), Marker: null, BrandID: String(music), BrandName: 'The Band', Link: null, Media: null, Category: null,
@@ -354,9 +349,9 @@ describe('GET /v1.1/activity/feed', () => {
   });
 
   it("refuses bad filters and another account's ids", async () => {
-    expect((await get(app, '/activity/feed', { activityID: '1,x' })).json().error).toMatchObject({ code: 4, param: 'activityid' });
-    expect((await get(stranger, '/activity/feed', { brandID: music })).json().error).toMatchObject({ code: 5 });
-    expect((await get(stranger, '/activity/feed', { period: '6 months' })).json()[0].items).toEqual([]);
+    expect((await get(app, '/activity/feed', { activityID: '1,x' })).json.error).toMatchObject({ code: 4, param: 'activityid' });
+    expect((await get(stranger, '/activity/feed', { brandID: music })).json.error).toMatchObject({ code: 5 });
+    expect((await get(stranger, '/activity/feed', { period: '6 months' })).json[0].items).toEqual([]);
   });
 });
 
@@ -431,26 +426,26 @@ describe('GraphQL activityFeed totalCount', () => {
 describe('GET /v1.1/member/[id] with showactions, showbrands, showposition', () => {
   it('adds the latest actions, top brands and the rank under the filters', async () => {
     const response = await get(app, `/member/${m3}`, { showactions: 1, showbrands: 1, showposition: 1, limit: 2 });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
+    expect(response.status, response.body).toBe(200);
+    const body = response.json;
     expect(body.data.AEPosition).toBe('2');
     expect(body.actions.map((item: { ActivityID: string }) => Number(item.ActivityID))).toEqual([act.listen, act.share]);
     expect(body.brands).toEqual([{ ID: String(music), Name: 'The Band', Type: 'Music', Score: '7', ActivityCount: '2' }]);
-    const filtered = (await get(app, `/member/${m2}`, { showposition: 1, showbrands: 1, includeOneTime: 1 })).json();
+    const filtered = (await get(app, `/member/${m2}`, { showposition: 1, showbrands: 1, includeOneTime: 1 })).json;
     expect(filtered.data.AEPosition).toBe('1');
     expect(filtered.brands).toEqual([{ ID: String(sport), Name: 'The Club', Type: 'Sport', Score: '16', ActivityCount: '3' }]);
-    expect((await get(app, `/member/${m1}`, { showbrands: 1, threshold: 10 })).json().brands).toEqual([]);
-    expect((await get(app, `/member/${m4}`, { showposition: 1 })).json().data.AEPosition).toBeNull();
+    expect((await get(app, `/member/${m1}`, { showbrands: 1, threshold: 10 })).json.brands).toEqual([]);
+    expect((await get(app, `/member/${m4}`, { showposition: 1 })).json.data.AEPosition).toBeNull();
   });
 
   it('clamps its window at three months and checks its parameters', async () => {
-    const body = (await get(app, `/member/${m3}`, { showbrands: 1, period: '12 months' })).json();
+    const body = (await get(app, `/member/${m3}`, { showbrands: 1, period: '12 months' })).json;
     expect(body.brands[0].Score).toBe('9');
     // Without showbrands/showactions they are ignored (as the old interface did), but not malformed.
-    expect((await get(app, `/member/${m3}`, { threshold: 2 })).json().error).toBeUndefined();
-    expect((await get(app, `/member/${m3}`, { threshold: 'two' })).json().error).toMatchObject({ code: 4, param: 'threshold' });
-    expect((await get(app, `/member/${m3}`, { limit: 'x,2' })).json().error).toMatchObject({ code: 4, param: 'limit' });
-    expect((await get(stranger, `/member/${m3}`, { showactions: 1 })).json().error).toMatchObject({ code: 5 });
+    expect((await get(app, `/member/${m3}`, { threshold: 2 })).json.error).toBeUndefined();
+    expect((await get(app, `/member/${m3}`, { threshold: 'two' })).json.error).toMatchObject({ code: 4, param: 'threshold' });
+    expect((await get(app, `/member/${m3}`, { limit: 'x,2' })).json.error).toMatchObject({ code: 4, param: 'limit' });
+    expect((await get(stranger, `/member/${m3}`, { showactions: 1 })).json.error).toMatchObject({ code: 5 });
   });
 });
 
