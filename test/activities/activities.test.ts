@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
+// t.rest answers no headers: kept for the x-sql-round-trips counts.
+async function callWithHeaders(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
   const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
   return t.request({ method, url: `/v1.1${path}?${search}` });
 }
@@ -28,31 +29,31 @@ const count = async (table: typeof activityRecords | typeof activityDefinitions 
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.accountId, accountId)))[0].n;
 
 async function weekScore(memberId: number, query: Record<string, string | number> = {}) {
-  const response = await call(app, 'GET', '/members/active', { members: memberId, ...query });
-  return response.json()[0].items[0]?.Score ?? '0';
+  const response = await t.rest(app, 'GET', '/members/active', { members: memberId, ...query });
+  return response.json[0].items[0]?.Score ?? '0';
 }
 
 describe('activity definitions', () => {
   it('creates, lists, edits and deletes a definition', async () => {
-    const created = await call(app, 'POST', '/activity/create', {
+    const created = await t.rest(app, 'POST', '/activity/create', {
       name: 'Stream the single', shortname: 'Stream', type: 'listened', service: 'Spotify', brandid: brand, points: 4,
       url: 'https://open.spotify.com/track/abc', trackids: 'abc, def',
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const activity = created.json();
+    expect(created.status, created.body).toBe(200);
+    const activity = created.json;
     expect(activity).toEqual({
       ID: expect.stringMatching(/^\d+$/), Name: 'Stream the single', ShortName: 'Stream', Type: 'Listened', Service: 'spotify',
       BrandID: String(brand), Points: '4', OneTime: '0', URL: 'https://open.spotify.com/track/abc', TrackIDs: ['abc', 'def'], AlbumIDs: [],
       Created: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
-    const listed = (await call(app, 'GET', '/activities')).json();
+    const listed = (await t.rest(app, 'GET', '/activities')).json;
     expect(listed.items.map((item: { ID: string }) => item.ID)).toContain(activity.ID);
-    expect((await call(app, 'GET', `/brand/${brand}/activities`)).json().items.map((item: { ID: string }) => item.ID)).toContain(activity.ID);
-    const edited = (await call(app, 'POST', `/activity/${activity.ID}/edit`, { points: 6, name: 'Stream it' })).json();
+    expect((await t.rest(app, 'GET', `/brand/${brand}/activities`)).json.items.map((item: { ID: string }) => item.ID)).toContain(activity.ID);
+    const edited = (await t.rest(app, 'POST', `/activity/${activity.ID}/edit`, { points: 6, name: 'Stream it' })).json;
     expect(edited).toMatchObject({ ID: activity.ID, Name: 'Stream it', Points: '6', ShortName: 'Stream' });
-    expect((await call(app, 'POST', `/activity/${activity.ID}/delete`)).json()).toEqual({ Result: true });
-    expect((await call(app, 'GET', '/activities')).json().items.map((item: { ID: string }) => item.ID)).not.toContain(activity.ID);
-    expect((await call(app, 'POST', `/activity/${activity.ID}/edit`, { points: 1 })).json().error).toMatchObject({ code: 5 });
+    expect((await t.rest(app, 'POST', `/activity/${activity.ID}/delete`)).json).toEqual({ Result: true });
+    expect((await t.rest(app, 'GET', '/activities')).json.items.map((item: { ID: string }) => item.ID)).not.toContain(activity.ID);
+    expect((await t.rest(app, 'POST', `/activity/${activity.ID}/edit`, { points: 1 })).json.error).toMatchObject({ code: 5 });
   });
 
   it('refuses bad input and writes nothing', async () => {
@@ -67,19 +68,19 @@ describe('activity definitions', () => {
       [{ name: 'x', type: 'Listened', brandid: 999999 }, 5, 'brandid'],
     ];
     for (const [query, code, param] of cases) {
-      expect((await call(app, 'POST', '/activity/create', query)).json().error, JSON.stringify(query)).toMatchObject({ code, param });
+      expect((await t.rest(app, 'POST', '/activity/create', query)).json.error, JSON.stringify(query)).toMatchObject({ code, param });
     }
     expect(await count(activityDefinitions)).toBe(before);
   });
 
   it("keeps definitions apart per account and needs an advanced plan to change them", async () => {
     const id = await createActivity(t, app, { name: 'Mine', type: 'Shared' });
-    expect((await call(stranger, 'POST', `/activity/${id}/edit`, { name: 'Theirs' })).json().error).toMatchObject({ code: 5 });
-    expect((await call(stranger, 'POST', `/activity/${id}/delete`)).json().error).toMatchObject({ code: 5 });
-    expect((await call(stranger, 'GET', `/brand/${brand}/activities`)).json().error).toMatchObject({ code: 5 });
-    expect((await call(stranger, 'GET', '/activities')).json().items.map((item: { ID: string }) => Number(item.ID))).not.toContain(id);
-    expect((await call(basic, 'POST', `/activity/${id}/delete`)).json().error).toMatchObject({ code: 9 });
-    expect((await call(basic, 'POST', '/activity/record', { activityid: id, id: 1 })).json().error).toMatchObject({ code: 9 });
+    expect((await t.rest(stranger, 'POST', `/activity/${id}/edit`, { name: 'Theirs' })).json.error).toMatchObject({ code: 5 });
+    expect((await t.rest(stranger, 'POST', `/activity/${id}/delete`)).json.error).toMatchObject({ code: 5 });
+    expect((await t.rest(stranger, 'GET', `/brand/${brand}/activities`)).json.error).toMatchObject({ code: 5 });
+    expect((await t.rest(stranger, 'GET', '/activities')).json.items.map((item: { ID: string }) => Number(item.ID))).not.toContain(id);
+    expect((await t.rest(basic, 'POST', `/activity/${id}/delete`)).json.error).toMatchObject({ code: 9 });
+    expect((await t.rest(basic, 'POST', '/activity/record', { activityid: id, id: 1 })).json.error).toMatchObject({ code: 9 });
   });
 });
 
@@ -87,12 +88,12 @@ describe('recording', () => {
   it('records through REST and answers the record id', async () => {
     const activity = await createActivity(t, app, { name: 'Share', type: 'Shared', service: 'twitter', points: 5, brandid: brand });
     const [member] = await insertMembers(t, app, [{}]);
-    const response = await call(app, 'POST', '/activity/record', {
+    const response = await t.rest(app, 'POST', '/activity/record', {
       activityid: activity, id: member, content: JSON.stringify({ text: 'hello' }), link: 'https://x.example/1', timestamp: '2026-01-01 10:00:00',
     });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ Result: true, RecordID: expect.stringMatching(/^\d+$/), CompleteDate: '2026-01-01 10:00:00', Repeated: false, Queued: false });
-    const [row] = await t.database.db.select().from(activityRecords).where(eq(activityRecords.id, Number(response.json().RecordID)));
+    expect(response.status, response.body).toBe(200);
+    expect(response.json).toEqual({ Result: true, RecordID: expect.stringMatching(/^\d+$/), CompleteDate: '2026-01-01 10:00:00', Repeated: false, Queued: false });
+    const [row] = await t.database.db.select().from(activityRecords).where(eq(activityRecords.id, Number(response.json.RecordID)));
     expect(row).toMatchObject({ memberId: member, brandId: brand, service: 'twitter', points: 5, content: { text: 'hello' } });
   });
 
@@ -100,12 +101,12 @@ describe('recording', () => {
     const activity = await createActivity(t, app, { name: 'Like', type: 'Liked', points: 3 });
     const [member] = await insertMembers(t, app, [{}]);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => call(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'post-77' })),
+      Array.from({ length: 20 }, () => t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'post-77' })),
     );
-    for (const response of responses) expect(response.statusCode, response.body).toBe(200);
-    const ids = new Set(responses.map((response) => response.json().RecordID));
+    for (const response of responses) expect(response.status, response.body).toBe(200);
+    const ids = new Set(responses.map((response) => response.json.RecordID));
     expect(ids.size).toBe(1);
-    expect(responses.filter((response) => !response.json().Repeated)).toHaveLength(1);
+    expect(responses.filter((response) => !response.json.Repeated)).toHaveLength(1);
     const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.marker, 'post-77')));
     expect(rows).toHaveLength(1);
     expect(await weekScore(member)).toBe('3');
@@ -114,11 +115,11 @@ describe('recording', () => {
   it('stores single records that arrive together in shared transactions, each answered with its own record', async () => {
     const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
     const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
-    const alone = await call(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
+    const alone = await callWithHeaders(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
     // the lookups, the insert with its rollup, the windows lock, the coverage
     expect(alone.headers['x-sql-round-trips']).toBe('4');
     const sent = Array.from({ length: 30 }, (_, index) => ({ member: members[index % members.length], marker: `spin-${index}` }));
-    const responses = await Promise.all(sent.map(({ member, marker }) => call(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
+    const responses = await Promise.all(sent.map(({ member, marker }) => callWithHeaders(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
     for (const response of responses) expect(response.json()).toMatchObject({ Result: true, Repeated: false, Queued: false });
     // Each request is charged its share of the statements it shared.
     const charged = responses.reduce((sum, response) => sum + Number(response.headers['x-sql-round-trips']), 0);
@@ -142,11 +143,11 @@ describe('recording', () => {
       if (index % 10 === 7) return { activityid: activity, id: member, marker: `clap-${index}`, content: '{"text": "a\\u0000b"}' };
       return { activityid: activity, id: member, marker: `clap-${index}` };
     });
-    const responses = await Promise.all(queries.map((query) => call(app, 'POST', '/activity/record', query)));
+    const responses = await Promise.all(queries.map((query) => t.rest(app, 'POST', '/activity/record', query)));
     responses.forEach((response, index) => {
-      if (index % 10 === 3) expect(response.json().error).toMatchObject({ code: 5, param: 'id' });
-      else if (index % 10 === 7) expect(response.statusCode, response.body).toBe(400);
-      else expect(response.json(), response.body).toMatchObject({ Result: true, Repeated: false });
+      if (index % 10 === 3) expect(response.json.error).toMatchObject({ code: 5, param: 'id' });
+      else if (index % 10 === 7) expect(response.status, response.body).toBe(400);
+      else expect(response.json, response.body).toMatchObject({ Result: true, Repeated: false });
     });
     const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
     expect(rows.map((row) => row.marker).sort()).toEqual(queries.filter((_, index) => index % 10 !== 3 && index % 10 !== 7).map((query) => query.marker).sort());
@@ -179,10 +180,10 @@ describe('recording', () => {
     const before = await rollup();
     const { recordIds } = await record(t, app, [{ activityId: share, memberId: member, completedAt: daysAgo(4) }]);
     expect(await weekScore(member)).toBe('14');
-    expect((await call(app, 'POST', `/member/${member}/activity/delete`, { recordid: recordIds[0] })).json()).toEqual({ Result: true, Deleted: '1' });
+    expect((await t.rest(app, 'POST', `/member/${member}/activity/delete`, { recordid: recordIds[0] })).json).toEqual({ Result: true, Deleted: '1' });
     expect(await weekScore(member)).toBe('9');
     expect(await rollup()).toEqual(before);
-    expect((await call(app, 'POST', `/member/${member}/activity/delete`, { activityid: listen })).json()).toEqual({ Result: true, Deleted: '2' });
+    expect((await t.rest(app, 'POST', `/member/${member}/activity/delete`, { activityid: listen })).json).toEqual({ Result: true, Deleted: '2' });
     expect(await weekScore(member)).toBe('5');
     expect((await rollup()).map((row) => row.activityId)).toEqual([share]);
   });
@@ -205,10 +206,10 @@ describe('recording', () => {
       [{ activityid: activity, id: member, brandid: 999999 }, 5, 'brandid'],
     ];
     for (const [query, code, param] of cases) {
-      expect((await call(app, 'POST', '/activity/record', query)).json().error, JSON.stringify(query)).toMatchObject({ code, param });
+      expect((await t.rest(app, 'POST', '/activity/record', query)).json.error, JSON.stringify(query)).toMatchObject({ code, param });
     }
-    expect((await call(stranger, 'POST', '/activity/record', { activityid: activity, id: theirs })).json().error).toMatchObject({ code: 5, param: 'activityid' });
-    expect((await call(stranger, 'POST', `/member/${member}/activity/delete`, { activityid: activity })).json().error).toMatchObject({ code: 5 });
+    expect((await t.rest(stranger, 'POST', '/activity/record', { activityid: activity, id: theirs })).json.error).toMatchObject({ code: 5, param: 'activityid' });
+    expect((await t.rest(stranger, 'POST', `/member/${member}/activity/delete`, { activityid: activity })).json.error).toMatchObject({ code: 5 });
     expect(await count(activityRecords)).toBe(before);
   });
 
@@ -229,8 +230,8 @@ describe('recording', () => {
   it('queues async records, which survive a restart of the gateway', async () => {
     const activity = await createActivity(t, app, { name: 'Queued', type: 'Custom', points: 7 });
     const [member] = await insertMembers(t, app, [{}]);
-    const response = await call(app, 'POST', '/activity/record', { activityid: activity, id: member, async: 1, marker: 'q-1' });
-    expect(response.json()).toEqual({ Result: true, RecordID: null, CompleteDate: null, Repeated: false, Queued: true });
+    const response = await t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, async: 1, marker: 'q-1' });
+    expect(response.json).toEqual({ Result: true, RecordID: null, CompleteDate: null, Repeated: false, Queued: true });
     await t.gateway.activityQueue.drain();
     expect(await weekScore(member)).toBe('7');
     // Left behind by a process that stopped before its queue ran: the next gateway stores it.
@@ -243,7 +244,7 @@ describe('recording', () => {
     t.gateway.activityQueue.start();
     expect(await weekScore(member)).toBe('14');
     expect(await count(activityQueue)).toBe(0);
-    expect((await call(app, 'POST', '/activity/record', { activityid: 999999, id: member, async: 1 })).json().error).toMatchObject({ code: 5 });
+    expect((await t.rest(app, 'POST', '/activity/record', { activityid: 999999, id: member, async: 1 })).json.error).toMatchObject({ code: 5 });
   });
 });
 
@@ -253,13 +254,13 @@ describe('check and counts', () => {
     const other = await createActivity(t, app, { name: 'Buy', type: 'Purchased', points: 1 });
     const [member] = await insertMembers(t, app, [{}]);
     await record(t, app, [{ activityId: activity, memberId: member, completedAt: '2026-01-02T12:00:00Z' }]);
-    expect((await call(app, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json()).toEqual({
+    expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json).toEqual({
       Result: true, Details: { Count: '1', FirstDate: '2026-01-02 12:00:00', LastDate: '2026-01-02 12:00:00' },
     });
-    expect((await call(app, 'GET', `/member/${member}/activity/check`, { activityid: activity, period: '1 week' })).json()).toMatchObject({ Result: false });
-    expect((await call(app, 'GET', `/member/${member}/activity/check`, { activityid: other })).json().Result).toBe(false);
-    expect((await call(stranger, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json().error).toMatchObject({ code: 5 });
-    expect((await call(app, 'GET', `/member/${member}/activity/check`)).json().error).toMatchObject({ code: 3, param: 'activityid' });
+    expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: activity, period: '1 week' })).json).toMatchObject({ Result: false });
+    expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: other })).json.Result).toBe(false);
+    expect((await t.rest(stranger, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json.error).toMatchObject({ code: 5 });
+    expect((await t.rest(app, 'GET', `/member/${member}/activity/check`)).json.error).toMatchObject({ code: 3, param: 'activityid' });
   });
 
   it('counts per day and activity, and per day and network', async () => {
@@ -274,19 +275,19 @@ describe('check and counts', () => {
       { activityId: watch, memberId: b, completedAt: '2026-03-02T12:00:00Z' },
     ]);
     const window = { start_date: '2026-03-01 00:00:00', end_date: '2026-03-03 00:00:00' };
-    expect((await call(account, 'GET', '/activities/count/daily', window)).json()).toEqual({
+    expect((await t.rest(account, 'GET', '/activities/count/daily', window)).json).toEqual({
       totalSize: 2,
       items: [
         { Date: '2026-03-01', ActivityID: String(listen), Activity: 'Listen', Count: '3', DistinctMembers: '2', Points: '6' },
         { Date: '2026-03-02', ActivityID: String(watch), Activity: 'Watch', Count: '1', DistinctMembers: '1', Points: '3' },
       ],
     });
-    expect((await call(account, 'GET', '/activities/count/services', window)).json().items).toEqual([
+    expect((await t.rest(account, 'GET', '/activities/count/services', window)).json.items).toEqual([
       { Date: '2026-03-01', ServiceType: 'spotify', Count: '3', DistinctMembers: '2', Points: '6' },
       { Date: '2026-03-02', ServiceType: 'youtube', Count: '1', DistinctMembers: '1', Points: '3' },
     ]);
-    expect((await call(basic, 'GET', '/activities/count/daily')).json().error).toMatchObject({ code: 9 });
-    expect((await call(stranger, 'GET', '/activities/count/daily', window)).json()).toEqual({ totalSize: 0, items: [] });
+    expect((await t.rest(basic, 'GET', '/activities/count/daily')).json.error).toMatchObject({ code: 9 });
+    expect((await t.rest(stranger, 'GET', '/activities/count/daily', window)).json).toEqual({ totalSize: 0, items: [] });
   });
 });
 
@@ -295,7 +296,7 @@ describe('merging members', () => {
     const follow = await createActivity(t, app, { name: 'Follow us', type: 'Followed', points: 10, onetime: 1 });
     const listen = await createActivity(t, app, { name: 'Listen again', type: 'Listened', points: 2 });
     const register = async (email: string) =>
-      (await call(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' })).json()[0].data;
+      (await t.rest(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' })).json[0].data;
     const survivor = await register(`keep-${Date.now()}@example.com`);
     const merged = await register(`gone-${Date.now()}@example.com`);
     await record(t, app, [
@@ -305,8 +306,8 @@ describe('merging members', () => {
       { activityId: listen, memberId: merged.ID, completedAt: daysAgo(1) },
       { activityId: listen, memberId: merged.ID, completedAt: daysAgo(3) },
     ]);
-    const response = await call(app, 'POST', `/member/${survivor.ID}/merge`, { from: merged.ID, accesstoken: merged.AccessToken });
-    expect(response.statusCode, response.body).toBe(200);
+    const response = await t.rest(app, 'POST', `/member/${survivor.ID}/merge`, { from: merged.ID, accesstoken: merged.AccessToken });
+    expect(response.status, response.body).toBe(200);
     expect(await weekScore(survivor.ID, { includeOneTime: 1 })).toBe('16');
     expect(await weekScore(survivor.ID)).toBe('6');
     const rows = await t.database.db.select().from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, merged.ID)));
