@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/db/schema/index.js';
 import { locate } from '../../src/lib/geoip.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { RestParams } from '../support/rest.js';
 
 /**
  * 8.8.8.8 is a public address whose country in the shipped DB-IP data is the United States (city,
@@ -40,11 +41,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(method: 'GET' | 'POST', url: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  const response = await t.request({ method, url: `/v1.1${url}?${search}` });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+/** t.rest for this suite's tenant, expecting 200 and answering the JSON. */
+async function call(method: 'GET' | 'POST', path: string, query: RestParams = {}) {
+  const response = await t.rest(app, method, path, query);
+  expect(response.status, response.body).toBe(200);
+  return response.json;
 }
 
 let counter = 0;
