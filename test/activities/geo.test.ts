@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityRecords } from '../../src/db/schema/index.js';
 import { locate } from '../../src/lib/geoip.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { RestParams } from '../support/rest.js';
 import { createActivity, insertMembers } from '../support/activity-data.js';
 
 /** 8.8.8.8 is in the United States in the shipped DB-IP data; 10.0.0.1 is private: no place. */
@@ -24,11 +25,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  const response = await t.request({ method, url: `/v1.1${path}?${search}` });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json();
+/** t.rest for this suite's tenant, expecting 200 and answering the JSON. */
+async function call(method: 'GET' | 'POST', path: string, query: RestParams = {}) {
+  const response = await t.rest(app, method, path, query);
+  expect(response.status, response.body).toBe(200);
+  return response.json;
 }
 
 /** GeoData of the member's feed items by marker. */
