@@ -16,9 +16,14 @@ import { standardWindows } from './score-windows.js';
 
 /** The days kept at `until`: from the day the longest standard window starts to the last ended day. */
 export function keptDays(until: Date): { from: string; until: string } {
+  const span = keptSpan(until);
+  return { from: formatDay(span.start), until: formatDay(span.end) };
+}
+
+/** The midnights that bound the days kept at `until`: the first kept day's and today's. */
+function keptSpan(until: Date): { start: Date; end: Date } {
   const longest = standardWindows[standardWindows.length - 1].period;
-  const start = shiftByPeriod(until, -longest.amount, longest.unit);
-  return { from: formatDay(truncate(start, 'day')), until: formatDay(truncate(until, 'day')) };
+  return { start: truncate(shiftByPeriod(until, -longest.amount, longest.unit), 'day'), end: truncate(until, 'day') };
 }
 
 const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => sql`${day}::date`), sql`, `)})`;
@@ -70,8 +75,8 @@ export async function makeTimelineDays(db: Executor, accountId: number, days: re
 
 /** Every day an account keeps at `until`, oldest first. */
 export function keptDayList(until: Date): string[] {
-  const range = keptDays(until);
-  return bucketStarts(new Date(`${range.from}T00:00:00Z`), new Date(`${range.until}T00:00:00Z`), 'day').map(formatDay);
+  const span = keptSpan(until);
+  return bucketStarts(span.start, span.end, 'day').map(formatDay);
 }
 
 /** Keeps an account's timeline days up to `until`, in steps. */
