@@ -4,10 +4,12 @@ import {
   boolean,
   date,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -30,9 +32,9 @@ export interface ActivityTracking {
  * and rollups copy it. Deleted definitions keep their row so old records stay readable.
  */
 export const activityDefinitions = pgTable('activity_definitions', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+  brandId: integer('brand_id'),
   name: text('name').notNull(),
   shortName: text('short_name'),
   type: text('type').notNull(),
@@ -44,7 +46,12 @@ export const activityDefinitions = pgTable('activity_definitions', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [index('activity_definitions_account_brand_idx').on(t.accountId, t.brandId)]);
+}, (t) => [
+  primaryKey({ name: 'activity_definitions_pkey', columns: [t.accountId, t.id] }),
+  // Brands are only ever soft-deleted, so no action is needed on delete (docs/scaling.md: why not `set null`).
+  foreignKey({ name: 'activity_definitions_brand_fk', columns: [t.accountId, t.brandId], foreignColumns: [brands.accountId, brands.id] }),
+  index('activity_definitions_account_brand_idx').on(t.accountId, t.brandId),
+]);
 
 /**
  * One thing a member did. Points are copied from the definition when recorded, so editing a
@@ -52,11 +59,11 @@ export const activityDefinitions = pgTable('activity_definitions', {
  * activity is stored at most once per member.
  */
 export const activityRecords = pgTable('activity_records', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
-  activityId: integer('activity_id').notNull().references(() => activityDefinitions.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+  memberId: integer('member_id').notNull(),
+  activityId: integer('activity_id').notNull(),
+  brandId: integer('brand_id'),
   service: text('service'),
   applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
   marker: text('marker'),
@@ -76,6 +83,10 @@ export const activityRecords = pgTable('activity_records', {
   completedAt: timestamp('completed_at', { withTimezone: true }).notNull(),
   recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
+  primaryKey({ name: 'activity_records_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'activity_records_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  foreignKey({ name: 'activity_records_activity_fk', columns: [t.accountId, t.activityId], foreignColumns: [activityDefinitions.accountId, activityDefinitions.id] }).onDelete('cascade'),
+  foreignKey({ name: 'activity_records_brand_fk', columns: [t.accountId, t.brandId], foreignColumns: [brands.accountId, brands.id] }),
   uniqueIndex('activity_records_account_marker_key').on(t.accountId, t.marker).where(sql`${t.marker} is not null`),
   uniqueIndex('activity_records_account_member_one_time_key')
     .on(t.accountId, t.memberId, t.activityId)
@@ -95,15 +106,18 @@ export const activityRecords = pgTable('activity_records', {
  */
 export const memberActivityDaily = pgTable('member_activity_daily', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
   day: date('day', { mode: 'string' }).notNull(),
-  activityId: integer('activity_id').notNull().references(() => activityDefinitions.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+  activityId: integer('activity_id').notNull(),
+  brandId: integer('brand_id'),
   service: text('service'),
   oneTime: boolean('one_time').notNull().default(false),
   count: integer('count').notNull(),
   points: integer('points').notNull(),
 }, (t) => [
+  foreignKey({ name: 'member_activity_daily_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  foreignKey({ name: 'member_activity_daily_activity_fk', columns: [t.accountId, t.activityId], foreignColumns: [activityDefinitions.accountId, activityDefinitions.id] }).onDelete('cascade'),
+  foreignKey({ name: 'member_activity_daily_brand_fk', columns: [t.accountId, t.brandId], foreignColumns: [brands.accountId, brands.id] }),
   unique('member_activity_daily_key').on(t.accountId, t.memberId, t.day, t.activityId, t.brandId, t.service).nullsNotDistinct(),
   // Both carry every column a score reads, so windows are summed from the index alone (index-only scans).
   index('member_activity_daily_account_day_idx').on(t.accountId, t.day, t.memberId, t.points, t.count, t.oneTime, t.activityId, t.brandId, t.service),
@@ -115,11 +129,17 @@ export const memberActivityDaily = pgTable('member_activity_daily', {
  * restart; workers claim rows with `for update skip locked`, so several gateways can share it.
  */
 export const activityQueue = pgTable('activity_queue', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
   payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
   enqueuedAt: timestamp('enqueued_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('activity_queue_account_enqueued_idx').on(t.accountId, t.enqueuedAt)]);
+}, (t) => [
+  primaryKey({ name: 'activity_queue_pkey', columns: [t.accountId, t.id] }),
+  index('activity_queue_account_enqueued_idx').on(t.accountId, t.enqueuedAt),
+  // Workers claim the oldest row of any account in id order (activities.queue.queries.ts), which the
+  // primary key on id alone used to serve; without an index each claim would sort the whole queue.
+  index('activity_queue_id_idx').on(t.id),
+]);

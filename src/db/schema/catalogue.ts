@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { members } from './members.js';
 import { accounts } from './tenancy.js';
 
@@ -17,7 +17,7 @@ export interface BrandNetworkRef {
  * (`deleted_at`) so activities recorded against them stay readable.
  */
 export const brands = pgTable('brands', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   slug: text('slug').notNull(),
   name: text('name').notNull(),
@@ -34,6 +34,7 @@ export const brands = pgTable('brands', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
 }, (t) => [
+  primaryKey({ name: 'brands_pkey', columns: [t.accountId, t.id] }),
   uniqueIndex('brands_account_slug_key').on(t.accountId, t.slug).where(sql`${t.deletedAt} is null`),
   index('brands_account_type_idx').on(t.accountId, t.type),
 ]);
@@ -44,9 +45,9 @@ export const brands = pgTable('brands', {
  * `segment_members`.
  */
 export const segments = pgTable('segments', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'set null' }),
+  brandId: integer('brand_id'),
   name: text('name').notNull(),
   label: text('label'),
   kind: text('kind').$type<'list' | 'filter'>().notNull().default('list'),
@@ -55,16 +56,23 @@ export const segments = pgTable('segments', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-}, (t) => [index('segments_account_brand_idx').on(t.accountId, t.brandId)]);
+}, (t) => [
+  primaryKey({ name: 'segments_pkey', columns: [t.accountId, t.id] }),
+  // Brands are only ever soft-deleted, so no action is needed on delete (docs/scaling.md: why not `set null`).
+  foreignKey({ name: 'segments_brand_fk', columns: [t.accountId, t.brandId], foreignColumns: [brands.accountId, brands.id] }),
+  index('segments_account_brand_idx').on(t.accountId, t.brandId),
+]);
 
 /** Computed membership of `filter` segments (list segments use opt-ins instead). */
 export const segmentMembers = pgTable('segment_members', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  segmentId: integer('segment_id').notNull().references(() => segments.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  segmentId: integer('segment_id').notNull(),
+  memberId: integer('member_id').notNull(),
   computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.segmentId, t.memberId] }),
+  foreignKey({ name: 'segment_members_segment_fk', columns: [t.accountId, t.segmentId], foreignColumns: [segments.accountId, segments.id] }).onDelete('cascade'),
+  foreignKey({ name: 'segment_members_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
   index('segment_members_account_member_idx').on(t.accountId, t.memberId),
 ]);
 
@@ -73,15 +81,19 @@ export const segmentMembers = pgTable('segment_members', {
  * `opted_out_at` and keeps the row, so the history stays; opting in again starts a new row.
  */
 export const optins = pgTable('optins', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
   kind: text('kind').$type<'brand' | 'segment' | 'global'>().notNull(),
-  brandId: integer('brand_id').references(() => brands.id, { onDelete: 'cascade' }),
-  segmentId: integer('segment_id').references(() => segments.id, { onDelete: 'cascade' }),
+  brandId: integer('brand_id'),
+  segmentId: integer('segment_id'),
   optedInAt: timestamp('opted_in_at', { withTimezone: true }).notNull().defaultNow(),
   optedOutAt: timestamp('opted_out_at', { withTimezone: true }),
 }, (t) => [
+  primaryKey({ name: 'optins_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'optins_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  foreignKey({ name: 'optins_brand_fk', columns: [t.accountId, t.brandId], foreignColumns: [brands.accountId, brands.id] }).onDelete('cascade'),
+  foreignKey({ name: 'optins_segment_fk', columns: [t.accountId, t.segmentId], foreignColumns: [segments.accountId, segments.id] }).onDelete('cascade'),
   // One current opt-in per member and list; past ones (opted out) may repeat.
   uniqueIndex('optins_account_member_list_current_key')
     .on(t.accountId, t.memberId, t.kind, sql`coalesce(${t.brandId}, 0)`, sql`coalesce(${t.segmentId}, 0)`)

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -27,7 +28,7 @@ const timestamps = {
  * itself.
  */
 export const members = pgTable('members', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   uuid: text('uuid').notNull().default(sql`gen_random_uuid()::text`),
   /** The application whose key registered the member: only it may verify the member's email. */
@@ -67,9 +68,11 @@ export const members = pgTable('members', {
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
   ...timestamps,
 }, (t) => [
+  primaryKey({ name: 'members_pkey', columns: [t.accountId, t.id] }),
   index('members_account_email_idx').on(t.accountId, sql`lower(${t.email})`),
   index('members_account_verified_email_idx').on(t.accountId, sql`lower(${t.verifiedEmail})`),
-  uniqueIndex('members_access_token_hash_key').on(t.accessTokenHash),
+  // Every lookup by token knows the account (the caller's key), so the key can lead with it.
+  uniqueIndex('members_account_access_token_hash_key').on(t.accountId, t.accessTokenHash),
   index('members_account_merged_into_idx').on(t.accountId, t.mergedIntoId),
   index('members_account_created_idx').on(t.accountId, t.createdAt),
   index('members_account_last_login_idx').on(t.accountId, t.lastLoginAt),
@@ -84,9 +87,9 @@ export const members = pgTable('members', {
  * Network tokens are sealed (AES-GCM); the email identity keeps an argon2id hash instead.
  */
 export const memberServices = pgTable('member_services', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
   network: text('network').notNull(),
   /** The user id on the network; for `email`, the lower-cased address. */
   uid: text('uid').notNull(),
@@ -108,6 +111,8 @@ export const memberServices = pgTable('member_services', {
   registeredByApplicationId: integer('registered_by_application_id').references(() => applications.id, { onDelete: 'set null' }),
   ...timestamps,
 }, (t) => [
+  primaryKey({ name: 'member_services_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'member_services_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
   uniqueIndex('member_services_account_network_uid_key').on(t.accountId, t.network, t.uid),
   index('member_services_account_member_idx').on(t.accountId, t.memberId),
   index('member_services_account_network_username_idx').on(t.accountId, t.network, sql`lower(${t.username})`),
@@ -117,8 +122,8 @@ export const memberServices = pgTable('member_services', {
 /** Websites a member registered on or signed in from, per service (`API` for direct API calls). */
 export const memberDomains = pgTable('member_domains', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  serviceId: integer('service_id').notNull().references(() => memberServices.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  serviceId: integer('service_id').notNull(),
+  memberId: integer('member_id').notNull(),
   domain: text('domain').notNull(),
   /** True when the member registered there (strict single sign-on asks for this). */
   registered: boolean('registered').notNull().default(false),
@@ -126,6 +131,8 @@ export const memberDomains = pgTable('member_domains', {
   lastVisit: timestamp('last_visit', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   primaryKey({ columns: [t.accountId, t.serviceId, t.domain] }),
+  foreignKey({ name: 'member_domains_service_fk', columns: [t.accountId, t.serviceId], foreignColumns: [memberServices.accountId, memberServices.id] }).onDelete('cascade'),
+  foreignKey({ name: 'member_domains_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
   index('member_domains_account_member_idx').on(t.accountId, t.memberId),
   index('member_domains_account_domain_idx').on(t.accountId, t.domain),
 ]);
@@ -135,10 +142,10 @@ export const memberDomains = pgTable('member_domains', {
  * the registration statistics (channel, domain, time).
  */
 export const loginEvents = pgTable('login_events', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
-  serviceId: integer('service_id').references(() => memberServices.id, { onDelete: 'set null' }),
+  memberId: integer('member_id').notNull(),
+  serviceId: integer('service_id'),
   applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
   kind: text('kind').$type<'register' | 'login'>().notNull(),
   network: text('network').notNull(),
@@ -147,6 +154,10 @@ export const loginEvents = pgTable('login_events', {
   userAgent: text('user_agent'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
+  primaryKey({ name: 'login_events_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'login_events_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  // No action rather than `set null`: see docs/scaling.md (a service leaves with its member, whose events go too).
+  foreignKey({ name: 'login_events_service_fk', columns: [t.accountId, t.serviceId], foreignColumns: [memberServices.accountId, memberServices.id] }),
   index('login_events_account_member_created_idx').on(t.accountId, t.memberId, t.createdAt),
   index('login_events_account_created_idx').on(t.accountId, t.createdAt),
 ]);

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { members } from './members.js';
 import { accounts, applications } from './tenancy.js';
 
@@ -23,17 +23,19 @@ export interface SignInNetworkSettings {
  * random bits); a token is spent by setting `used_at`, once, before it expires.
  */
 export const signInTokens = pgTable('sign_in_tokens', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
   tokenHash: text('token_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
-  // The lookup that finds the tenant, like an API key's.
-  uniqueIndex('sign_in_tokens_token_hash_key').on(t.tokenHash),
+  primaryKey({ name: 'sign_in_tokens_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'sign_in_tokens_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  // A token is spent through the application it was issued for, which names the account.
+  uniqueIndex('sign_in_tokens_account_token_hash_key').on(t.accountId, t.tokenHash),
   index('sign_in_tokens_account_member_idx').on(t.accountId, t.memberId),
 ]);
 
@@ -42,14 +44,17 @@ export const signInTokens = pgTable('sign_in_tokens', {
  * origin holds a random id; only its digest is stored. Logging out deletes the row.
  */
 export const widgetSessions = pgTable('widget_sessions', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  id: integer('id').generatedAlwaysAsIdentity(),
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull().references(() => members.id, { onDelete: 'cascade' }),
+  memberId: integer('member_id').notNull(),
   sessionHash: text('session_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
-  uniqueIndex('widget_sessions_session_hash_key').on(t.sessionHash),
+  primaryKey({ name: 'widget_sessions_pkey', columns: [t.accountId, t.id] }),
+  foreignKey({ name: 'widget_sessions_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+  // A session is read through the application whose sites it serves, which names the account.
+  uniqueIndex('widget_sessions_account_session_hash_key').on(t.accountId, t.sessionHash),
   index('widget_sessions_account_member_idx').on(t.accountId, t.memberId),
 ]);

@@ -117,7 +117,7 @@ export function memberRecordPages(
     .select(getTableColumns(activityRecords))
     .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
     .innerJoinLateral(picked, sql`true`)
-    .innerJoin(activityRecords, eq(activityRecords.id, picked.id))
+    .innerJoin(activityRecords, and(eq(activityRecords.accountId, filter.accountId), eq(activityRecords.id, picked.id)))
     .orderBy(activityRecords.memberId, desc(activityRecords.completedAt), desc(activityRecords.id));
 }
 

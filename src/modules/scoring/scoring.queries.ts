@@ -304,7 +304,7 @@ export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window
     .select({ record: activityRecords, definition: activityDefinitions })
     .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
     .innerJoinLateral(latest, sql`true`)
-    .innerJoin(activityRecords, eq(activityRecords.id, latest.id))
+    .innerJoin(activityRecords, and(eq(activityRecords.accountId, filter.accountId), eq(activityRecords.id, latest.id)))
     .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, activityRecords.accountId), eq(activityDefinitions.id, activityRecords.activityId)));
 }
 
