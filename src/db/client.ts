@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import type { Config } from '../config.js';
 import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip } from './roundtrips.js';
+import { recordStatement } from './statement-log.js';
 import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
@@ -34,6 +35,28 @@ export interface DatabaseHandle {
 
 const roundTripLogger: Logger = { logQuery: () => countRoundTrip() };
 
+/**
+ * The logger of one database handle, and the moment from which it records statements: after the
+ * migrations, whose statements are no part of what the tenancy check reads. Without
+ * MARQUEE_STATEMENT_LOG it is the plain round-trip logger.
+ */
+function handleLogger(): { logger: Logger; migrated(): void } {
+  const record = recordStatement;
+  if (!record) return { logger: roundTripLogger, migrated: () => {} };
+  let recording = false;
+  return {
+    logger: {
+      logQuery: (query) => {
+        countRoundTrip();
+        if (recording) record(query);
+      },
+    },
+    migrated: () => {
+      recording = true;
+    },
+  };
+}
+
 export type DatabaseOptions = Config['database'] | { kind: 'pglite-memory' };
 
 /** `progress` hears which migrations start-up applies and how long each took. */
@@ -55,8 +78,10 @@ async function openPglite(dataDir: string | undefined, progress?: Progress): Pro
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const template = isNew ? readTemplate() : undefined;
   const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
-  const db = drizzlePglite(client, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
+  const { logger, migrated } = handleLogger();
+  const db = drizzlePglite(client, { schema, logger, casing: 'snake_case' }) as unknown as Database;
   await applyMigrations(db, progress);
+  migrated();
   return {
     kind: 'pglite',
     db,
@@ -169,10 +194,13 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
     throw isConnectionError(error) ? connectionError(error, 'DATABASE_URL', url) : error;
   });
   const primary = replaceablePool(url, poolSize);
-  const db = drizzlePostgres(primary.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database;
+  // The migrations ran on a client of their own (migrateUnderLock): record from the first statement.
+  const { logger, migrated } = handleLogger();
+  migrated();
+  const db = drizzlePostgres(primary.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database;
   const replica = readUrl ? replaceablePool(readUrl, poolSize) : undefined;
   const read = replica
-    ? (drizzlePostgres(replica.sql, { schema, logger: roundTripLogger, casing: 'snake_case' }) as unknown as Database)
+    ? (drizzlePostgres(replica.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database)
     : db;
   return {
     kind: 'postgres',

@@ -2,6 +2,7 @@ import { getTableColumns, type SQL, type Table } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.js';
 import { countRoundTrip } from './roundtrips.js';
+import { recordStatement } from './statement-log.js';
 
 /**
  * Hand-written statements for hot read paths (the loaders behind every page of members). Drizzle
@@ -33,6 +34,8 @@ const pgliteParsers = { 1082: rawText, 1083: rawText, 1114: rawText, 1184: rawTe
 export async function preparedRows<T>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
   const client = (db as unknown as { session: { client: PostgresJsClient | PgliteClient } }).session.client;
   countRoundTrip();
+  // These statements bypass Drizzle's logger: the tenancy check's record needs them too.
+  recordStatement?.(text, { direct: true });
   if ('unsafe' in client) return (await client.unsafe(text, params, { prepare: true })) as T[];
   return (await client.query<T>(text, params, { parsers: pgliteParsers })).rows;
 }
