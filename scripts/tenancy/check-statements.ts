@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { StatementLine } from '../../src/db/statement-log.js';
+import { allowedStatements, type AllowedStatement } from './allowlist.js';
+import { checkStatement, loadStatementParser, type Violation } from './statement-checker.js';
+import { tenancyTablesFromSchema } from './tenant-tables.js';
+
+/**
+ * `npm run check:tenancy [directory…]`: reads the statements recorded under MARQUEE_STATEMENT_LOG
+ * (the directories given, or that variable's) and fails if any touches a tenant table without
+ * holding it to one account, naming each statement, where it came from and the reference at fault.
+ * A test's own statements (setting up or inspecting rows) are left out.
+ */
+const directories = process.argv.slice(2).length ? process.argv.slice(2) : [process.env.MARQUEE_STATEMENT_LOG ?? ''];
+if (!directories[0]) {
+  console.error('usage: npm run check:tenancy <directory…> (or set MARQUEE_STATEMENT_LOG)');
+  process.exit(2);
+}
+
+const statements = readStatements(directories);
+const tables = tenancyTablesFromSchema();
+await loadStatementParser();
+
+const started = performance.now();
+const used = new Set<AllowedStatement>();
+let failures = 0;
+let fromTests = 0;
+for (const [text, from] of statements) {
+  if (from?.startsWith('test/')) {
+    fromTests++;
+    continue;
+  }
+  let violations: Violation[];
+  try {
+    violations = checkStatement(text, tables);
+  } catch (error) {
+    failures++;
+    console.log(`\n✗ not parsed (${(error as Error).message})${from ? `, from ${from}` : ''}:\n  ${oneLine(text)}`);
+    continue;
+  }
+  const allowed = allowedStatements.filter((entry) => oneLine(text).includes(entry.contains));
+  const remaining = violations.filter((violation) => {
+    const entry = allowed.find((candidate) => candidate.tables.includes(violation.table));
+    if (entry) used.add(entry);
+    return !entry;
+  });
+  if (!remaining.length) continue;
+  failures++;
+  console.log(`\n✗ ${from ? `from ${from}` : 'from an unknown caller'}:\n  ${oneLine(text)}`);
+  for (const violation of remaining) console.log(`  - ${violation.table} as ${violation.reference}: ${violation.problem}`);
+}
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`\n${statements.size} distinct statements (${fromTests} of tests' own, left out) checked in ${seconds} s against ${tables.tenant.size} tenant tables; ${failures} failed.`);
+for (const entry of allowedStatements) {
+  if (!used.has(entry)) console.log(`allowlist entry matched nothing in this record: "${entry.contains}"`);
+}
+process.exit(failures ? 1 : 0);
+
+/** Every recorded statement once, with the first caller seen for it. */
+function readStatements(roots: string[]): Map<string, string | undefined> {
+  const found = new Map<string, string | undefined>();
+  for (const root of roots) {
+    const files = fs.statSync(root).isDirectory()
+      ? fs.readdirSync(root).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(root, name))
+      : [root];
+    for (const file of files) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        if (!line) continue;
+        const { sql, from } = JSON.parse(line) as StatementLine;
+        if (!found.has(sql) || (found.get(sql)?.startsWith('test/') && !from?.startsWith('test/'))) found.set(sql, from);
+      }
+    }
+  }
+  return found;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
