@@ -28,9 +28,9 @@ export async function deleteQueued(db: Executor, row: Pick<QueuedRow, 'id' | 'ac
 }
 
 /** Counts a failed attempt, keeping the start of its error. */
-export async function countFailedAttempt(db: Executor, id: number, error: string): Promise<void> {
+export async function countFailedAttempt(db: Executor, row: Pick<QueuedRow, 'id' | 'accountId'>, error: string): Promise<void> {
   await db
     .update(activityQueue)
     .set({ attempts: sql`${activityQueue.attempts} + 1`, lastError: error.slice(0, 1000) })
-    .where(eq(activityQueue.id, id));
+    .where(and(eq(activityQueue.accountId, row.accountId), eq(activityQueue.id, row.id)));
 }

@@ -88,7 +88,7 @@ export class ActivityQueue {
         await deleteQueued(this.db, claimed);
         return 'dropped';
       }
-      await countFailedAttempt(this.db, claimed.id, String((error as Error).message ?? error));
+      await countFailedAttempt(this.db, claimed, String((error as Error).message ?? error));
       return 'retry';
     }
   }

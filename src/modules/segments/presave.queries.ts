@@ -97,6 +97,7 @@ export async function claimSave(db: Executor, values: { accountId: number; jobId
     .set({ status: 'pending', reason: null, updatedAt: new Date() })
     .where(
       and(
+        eq(presaveResults.accountId, values.accountId),
         eq(presaveResults.jobId, values.jobId),
         eq(presaveResults.memberId, values.memberId),
         eq(presaveResults.network, values.network),
@@ -125,11 +126,11 @@ export async function savedBefore(db: Executor, accountId: number, memberId: num
   return row?.jobId;
 }
 
-export async function settle(db: Executor, jobId: number, memberId: number, network: string, status: 'saved' | 'skipped' | 'failed', reason: string | null) {
+export async function settle(db: Executor, accountId: number, jobId: number, memberId: number, network: string, status: 'saved' | 'skipped' | 'failed', reason: string | null) {
   await db
     .update(presaveResults)
     .set({ status, reason, updatedAt: new Date() })
-    .where(and(eq(presaveResults.jobId, jobId), eq(presaveResults.memberId, memberId), eq(presaveResults.network, network)));
+    .where(and(eq(presaveResults.accountId, accountId), eq(presaveResults.jobId, jobId), eq(presaveResults.memberId, memberId), eq(presaveResults.network, network)));
 }
 
 export function resultsOf(db: Executor, accountId: number, jobId: number) {

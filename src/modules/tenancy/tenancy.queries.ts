@@ -73,7 +73,8 @@ export async function findLiveKeyByHash(db: Executor, keyHash: string) {
       settings: applications.settings,
     })
     .from(apiKeys)
-    .leftJoin(applications, eq(applications.id, apiKeys.applicationId))
+    // The key's own account holds the application to it, so only the key is found across accounts.
+    .leftJoin(applications, and(eq(applications.accountId, apiKeys.accountId), eq(applications.id, apiKeys.applicationId)))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
   return row;
 }

@@ -34,18 +34,31 @@ export async function insertSession(db: Executor, values: typeof widgetSessions.
   await db.insert(widgetSessions).values(values);
 }
 
-export async function findSession(db: Executor, applicationId: number, sessionHash: string, now: Date) {
+export async function findSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
   const [row] = await db
-    .select({ accountId: widgetSessions.accountId, memberId: widgetSessions.memberId })
+    .select({ memberId: widgetSessions.memberId })
     .from(widgetSessions)
-    .where(and(eq(widgetSessions.sessionHash, sessionHash), eq(widgetSessions.applicationId, applicationId), gt(widgetSessions.expiresAt, now)));
+    .where(
+      and(
+        eq(widgetSessions.accountId, app.accountId),
+        eq(widgetSessions.applicationId, app.applicationId),
+        eq(widgetSessions.sessionHash, sessionHash),
+        gt(widgetSessions.expiresAt, now),
+      ),
+    );
   return row;
 }
 
-export async function deleteSession(db: Executor, applicationId: number, sessionHash: string, now: Date) {
+export async function deleteSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
   await db
     .delete(widgetSessions)
-    .where(and(eq(widgetSessions.applicationId, applicationId), or(eq(widgetSessions.sessionHash, sessionHash), lt(widgetSessions.expiresAt, now))));
+    .where(
+      and(
+        eq(widgetSessions.accountId, app.accountId),
+        eq(widgetSessions.applicationId, app.applicationId),
+        or(eq(widgetSessions.sessionHash, sessionHash), lt(widgetSessions.expiresAt, now)),
+      ),
+    );
 }
 
 /** Merges keys into the application's settings (a shallow JSONB merge, so other modules' keys stay). */

@@ -94,11 +94,11 @@ export async function startSession(db: Executor, app: WidgetApplication, memberI
 
 export async function sessionMemberId(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<number | undefined> {
   if (!cookie) return undefined;
-  const session = await q.findSession(db, app.applicationId, digestToken(cookie), new Date());
-  return session && session.accountId === app.accountId ? session.memberId : undefined;
+  const session = await q.findSession(db, app, digestToken(cookie), new Date());
+  return session?.memberId;
 }
 
 /** Ends the session (and sweeps the application's expired ones). */
 export async function endSession(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<void> {
-  if (cookie) await q.deleteSession(db, app.applicationId, digestToken(cookie), new Date());
+  if (cookie) await q.deleteSession(db, app, digestToken(cookie), new Date());
 }
