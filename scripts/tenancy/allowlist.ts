@@ -12,4 +12,59 @@ export interface AllowedStatement {
   reason: string;
 }
 
-export const allowedStatements: AllowedStatement[] = [];
+export const allowedStatements: AllowedStatement[] = [
+  // Finding the account from what the caller holds.
+  {
+    contains: 'from "api_keys" left join "applications" on ("applications"."account_id" = "api_keys"."account_id" and "applications"."id" = "api_keys"."application_id") where ("api_keys"."key_hash" = $1',
+    tables: ['api_keys', 'applications'],
+    reason: 'resolving an API key (tenancy.queries.ts findLiveKeyByHash) is how a request learns its account; its application is joined on the key\'s account',
+  },
+  {
+    contains: 'from "applications" where "applications"."id" = $1',
+    tables: ['applications'],
+    reason: 'the widget\'s public URLs name an application by its id alone (widget.service.ts widgetApplication), and so does the admin CLI (app key create); the row gives the account',
+  },
+  {
+    contains: 'update "applications" set "plan" = $1 where "applications"."id" = $2',
+    tables: ['applications'],
+    reason: 'the admin CLI sets a plan by the application\'s id (cli.ts app plan), across accounts by its nature',
+  },
+  {
+    contains: 'update "api_keys" set "revoked_at" = $1 where ("api_keys"."id" = $2 and "api_keys"."revoked_at" is null)',
+    tables: ['api_keys'],
+    reason: 'the admin CLI revokes a key by its id (cli.ts key revoke), across accounts by its nature',
+  },
+
+  {
+    contains: 'from "accounts" where "accounts"."name" = $1',
+    tables: ['accounts'],
+    reason: 'the admin CLI names an account by its name (tenancy.queries.ts findAccountByName)',
+  },
+  {
+    contains: 'from "accounts" order by "accounts"."id"',
+    tables: ['accounts'],
+    reason: 'the admin CLI lists the accounts, and the demo account is made only on a database without any (tenancy.queries.ts listAccounts)',
+  },
+
+  // Background workers: which accounts have work; the work itself then runs one account at a time.
+  {
+    contains: 'select a.id as account_id from accounts a where exists (select 1 from "activity_records" r where r.account_id = a.id)',
+    tables: ['accounts'],
+    reason: 'the score windows worker (score-windows.queries.ts accountsToCover) lists the accounts whose kept totals it covers, then covers each alone',
+  },
+  {
+    contains: 'select account_id from "brand_member_rechecks" union select account_id from "brand_member_counts" group by account_id, brand_id having count(*) > 1',
+    tables: ['brand_member_rechecks', 'brand_member_counts'],
+    reason: 'the same worker (brand-members.queries.ts accountsToSettle) lists the accounts with brand members to settle, then settles each alone',
+  },
+  {
+    contains: 'from "activity_queue" where "activity_queue"."attempts" < $1 order by "activity_queue"."id" asc limit $2 for update skip locked',
+    tables: ['activity_queue'],
+    reason: 'the asynchronous recording queue (activities.queue.queries.ts claimOldest) takes the oldest queued record of any account; its account comes with the row',
+  },
+  {
+    contains: 'delete from "api_hits" where "api_hits"."hour" < $1',
+    tables: ['api_hits'],
+    reason: 'usage retention (usage.queries.ts deleteHitsBefore) drops the hours past the kept span for every account at once',
+  },
+];

@@ -30,7 +30,10 @@ export async function loadStatementParser(): Promise<void> {
 export function checkStatement(text: string, tables: TenancyTables): Violation[] {
   const parsed = parseSync(text) as { stmts?: { stmt: AstNode }[] };
   const checker = new StatementChecker(tables);
-  for (const { stmt } of parsed.stmts ?? []) checker.checkAny(stmt, undefined, new Set());
+  for (const { stmt } of parsed.stmts ?? []) {
+    checker.checkAny(stmt, undefined, new Set());
+    checker.reportUnread(stmt);
+  }
   return checker.violations;
 }
 
@@ -72,6 +75,8 @@ class StatementChecker {
   readonly violations: Violation[] = [];
   /** Nested queries already checked while reading an IN (subquery) condition. */
   private readonly checked = new WeakSet<object>();
+  /** The table references the rules have read (FROM items, UPDATE/DELETE targets, INSERT targets). */
+  private readonly read = new WeakSet<object>();
 
   constructor(private readonly tables: TenancyTables) {}
 
@@ -117,7 +122,7 @@ class StatementChecker {
     if (body.op && body.op !== 'SETOP_NONE') {
       return [...this.checkQuery({ SelectStmt: body.larg }, parent, ctes), ...this.checkQuery({ SelectStmt: body.rarg }, parent, ctes)];
     }
-    const level = new Level(this.tables, parent, ctes);
+    const level = new Level(this.tables, this.read, parent, ctes);
     level.targets = body.targetList ?? [];
     for (const item of body.fromClause ?? []) this.addFromItem(item, level);
     level.addConditions(body.whereClause, 'inner');
@@ -129,7 +134,7 @@ class StatementChecker {
   }
 
   private checkChange(type: 'UpdateStmt' | 'DeleteStmt', body: AstNode, parent: Scope | undefined, ctes: ReadonlySet<string>): void {
-    const level = new Level(this.tables, parent, ctes);
+    const level = new Level(this.tables, this.read, parent, ctes);
     level.addRangeVar(body.relation.RangeVar ?? body.relation);
     for (const item of (type === 'UpdateStmt' ? body.fromClause : body.usingClause) ?? []) this.addFromItem(item, level);
     level.addConditions(body.whereClause, 'inner');
@@ -140,6 +145,7 @@ class StatementChecker {
   }
 
   private checkInsert(body: AstNode, parent: Scope | undefined, ctes: ReadonlySet<string>): void {
+    this.read.add(body.relation);
     const table: string = body.relation.relname;
     const columns: string[] = (body.cols ?? []).map((col: AstNode) => col.ResTarget.name);
     const position = columns.indexOf('account_id');
@@ -151,7 +157,7 @@ class StatementChecker {
     if (source) {
       const values: AstNode[][] | undefined = source.SelectStmt?.valuesLists?.map((row: AstNode) => row.List.items);
       if (values) {
-        const level = new Level(this.tables, parent, ctes);
+        const level = new Level(this.tables, this.read, parent, ctes);
         if (tenant && position >= 0 && values.some((row) => level.term(row[position]) !== 'bound')) {
           this.violations.push({ table, reference: table, problem: 'INSERT … VALUES gives account_id something other than a parameter or a constant' });
         }
@@ -238,6 +244,24 @@ class StatementChecker {
     }
   }
 
+  /**
+   * A tenant table named where no rule above reads it (TRUNCATE, COPY, LOCK, a clause not yet
+   * known): reported, so that a shape the check does not understand cannot pass unseen.
+   */
+  reportUnread(statement: AstNode): void {
+    const walk = (value: unknown): void => {
+      if (!value || typeof value !== 'object') return;
+      if (Array.isArray(value)) return value.forEach(walk);
+      const node = value as AstNode;
+      const range = node.RangeVar;
+      if (range && !this.read.has(range) && (this.tables.tenant.has(range.relname) || range.relname === this.tables.accounts)) {
+        this.violations.push({ table: range.relname, reference: range.alias?.aliasname ?? range.relname, problem: 'named where the check does not read it' });
+      }
+      Object.values(node).forEach(walk);
+    };
+    walk(statement);
+  }
+
   private tablesIn(node: unknown): string[] {
     const found: string[] = [];
     const walk = (value: unknown): void => {
@@ -260,6 +284,7 @@ class Level {
 
   constructor(
     private readonly tables: TenancyTables,
+    private readonly read: WeakSet<object>,
     parent: Scope | undefined,
     readonly ctes: ReadonlySet<string>,
   ) {
@@ -267,6 +292,7 @@ class Level {
   }
 
   addRangeVar(range: AstNode): Entry {
+    this.read.add(range);
     const table: string = range.relname;
     const name: string = range.alias?.aliasname ?? table;
     const isCte = !range.schemaname && this.ctes.has(table);

@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkStatement, loadStatementParser } from '../../scripts/tenancy/statement-checker.js';
+import { tenancyTablesFromSchema } from '../../scripts/tenancy/tenant-tables.js';
+
+// The checker behind `npm run check:tenancy` (docs/tenancy.md), on statements written here: it
+// must accept the shapes the gateway sends and name the one reference a statement leaves open.
+
+const tables = tenancyTablesFromSchema();
+const open = (text: string) => checkStatement(text, tables).map((violation) => `${violation.table} as ${violation.reference}`);
+
+beforeAll(loadStatementParser);
+
+describe('the tenant tables', () => {
+  it('come from the schema: every table with account_id, and no other', () => {
+    expect(tables.tenant).toContain('members');
+    expect(tables.tenant).toContain('activity_records');
+    expect(tables.tenant).not.toContain('signing_keys');
+    expect(tables.global).toContain('signing_keys');
+    expect(tables.accounts).toBe('accounts');
+  });
+});
+
+describe('statements held to one account', () => {
+  it.each([
+    ['a Drizzle select', 'select "id" from "members" where ("members"."account_id" = $1 and "members"."id" = $2)'],
+    ['a join held through the other side', 'select m.id from members m join member_services s on s.member_id = m.id and s.account_id = m.account_id where m.account_id = $1'],
+    ['a join by USING', 'select m.id from members m join member_services s using (account_id) where m.account_id = $1 and s.member_id = m.id'],
+    ['a left join held in its ON', 'select m.id, o.kind from members m left join optins o on o.account_id = m.account_id and o.member_id = m.id where m.account_id = 7'],
+    ['a CTE and its use', 'with picked as (select member_id, account_id from optins where account_id = $1 and brand_id = $2) select m.* from picked p join members m on m.account_id = p.account_id and m.id = p.member_id'],
+    ['a CTE named like a table hides it', 'with members as (select 1 as id) select id from members'],
+    ['a lateral join', 'select m.id, last.completed_at from members m cross join lateral (select r.completed_at from activity_records r where r.account_id = m.account_id and r.member_id = m.id order by 1 desc limit 1) last where m.account_id = $1'],
+    ['EXISTS tied to the outer query', 'select b.id from brands b where b.account_id = $1 and exists (select 1 from brand_members bm where bm.account_id = b.account_id and bm.brand_id = b.id)'],
+    ['IN (subquery) of one account', 'select s.id from segments s where s.account_id in (select account_id from members where account_id = $1) and s.brand_id = 3'],
+    ['an upsert', 'insert into score_windows (account_id, window_id, covered_from) values ($1, $2, $3), ($1, $4, $5) on conflict (account_id, window_id) do update set covered_from = excluded.covered_from'],
+    ['INSERT … SELECT of one account', 'insert into brand_members (account_id, brand_id, member_id) select account_id, brand_id, member_id from member_activity_daily where account_id = $1 union select account_id, brand_id, member_id from optins where account_id = $1'],
+    ['UPDATE … FROM', 'update members m set merged_into_id = t.id from members t where m.account_id = $1 and t.account_id = m.account_id and t.id = $2 and m.id = $3'],
+    ['DELETE … USING and RETURNING', 'delete from brand_member_counts c using brand_members b where c.account_id = $1 and b.account_id = c.account_id and b.brand_id = c.brand_id returning c.brand_id'],
+    ['a data-changing CTE', 'with gone as (delete from brand_member_rechecks where account_id = $1 returning brand_id) insert into brand_member_counts (account_id, brand_id, members) select $1, brand_id, 0 from gone'],
+    ['accounts by id', 'select name from accounts where id = $1'],
+    ['global tables', 'select kid from signing_keys where retired_at is null'],
+    ['statements without tables', 'select pg_advisory_xact_lock(hashtextextended($1, 0))'],
+  ])('accepts %s', (_name, text) => {
+    expect(open(text)).toEqual([]);
+  });
+});
+
+describe('statements that reach other accounts', () => {
+  it.each([
+    ['a join to members without account_id', 'select s.id from member_services s join members m on m.id = s.member_id where s.account_id = $1', ['members as m']],
+    ['a table with no condition at all', 'select count(*) from members', ['members as members']],
+    ['a condition under OR', 'select id from members where account_id = $1 or email = $2', ['members as members']],
+    ['a left join held only on its kept side', 'select m.id from members m left join optins o on m.account_id = $1 and o.member_id = m.id where o.account_id = $1', ['members as m']],
+    ['an open EXISTS', 'select b.id from brands b where b.account_id = $1 and exists (select 1 from brand_members bm where bm.brand_id = b.id)', ['brand_members as bm']],
+    ['an open lateral subquery', 'select m.id from members m cross join lateral (select 1 from activity_records r where r.member_id = m.id limit 1) x where m.account_id = $1', ['activity_records as r']],
+    ['an open CTE', 'with all_optins as (select member_id from optins) select count(*) from all_optins', ['optins as optins']],
+    ['many accounts through ANY', 'select id from members where account_id = any($1)', ['members as members']],
+    ['an UPDATE by id only', 'update activity_queue set attempts = attempts + 1 where id = $1', ['activity_queue as activity_queue']],
+    ['a DELETE by age only', 'delete from api_hits where hour < $1', ['api_hits as api_hits']],
+    ['a statement the check does not read', 'truncate members', ['members as members']],
+    ['accounts without id', 'select a.id from accounts a where exists (select 1 from activity_records r where r.account_id = a.id)', ['accounts as a']],
+  ])('rejects %s', (_name, text, expected) => {
+    expect(open(text)).toEqual(expected);
+  });
+
+  it('rejects an INSERT without account_id, or with a value not of one account', () => {
+    expect(checkStatement('insert into members (email) values ($1)', tables)[0].problem).toMatch(/does not name account_id/);
+    expect(checkStatement('insert into members (account_id, email) values ($1, $2), (default, $3)', tables)[0].problem).toMatch(/INSERT … VALUES/);
+    expect(checkStatement('insert into brand_members (account_id, brand_id, member_id) select b.account_id, b.id, $1 from brands b', tables).map((v) => v.problem)).toEqual([
+      'no condition on its account_id',
+    ]);
+    expect(checkStatement('insert into brand_members (account_id, brand_id, member_id) select b.id, b.id, $2 from brands b where b.account_id = $1', tables)[0].problem).toMatch(/INSERT … SELECT/);
+  });
+});
