@@ -32,7 +32,7 @@ export function distributionStatements(): string[] {
   const tables = (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
     .map((table) => getTableConfig(table))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   const dependencies = new Map(tables.map((table) => [table.name, table.foreignKeys.map((key) => getTableConfig(key.reference().foreignTable).name)]));
   const isReference = (name: string) => referenceTables.includes(name);
   // Reference tables, then the anchor, then the rest; each group by name, a table held back until
