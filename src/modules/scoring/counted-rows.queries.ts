@@ -5,6 +5,7 @@ import { activityRecords, memberActivityDaily } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
+import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * Whole UTC days inside the window are read from the daily rollup; only the partial days at its
@@ -103,6 +104,6 @@ export function lastPartialDay(
   const nextMidnight = shiftByPeriod(span.start, 1, 'DAY');
   const r = activityRecords;
   const quiet = sql`not exists (select 1 from ${r} where ${r.accountId} = ${accountId}
-    and ${r.completedAt} >= ${span.end.toISOString()}::timestamptz and ${r.completedAt} < ${nextMidnight.toISOString()}::timestamptz)`;
+    and ${r.completedAt} >= ${timestampParam(span.end)} and ${r.completedAt} < ${timestampParam(nextMidnight)})`;
   return { day: formatDay(span.start), span, quiet };
 }

@@ -6,6 +6,7 @@ import type { ResolvedWindow } from '../../filters/window.js';
 import { addToGroups, groupsCorrectedBy } from './score-window-groups.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 import type { TotalsScope } from './score-windows.queries.js';
+import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * The activity and timeline reports' groups: a brand's members active in a standard window by the
@@ -113,7 +114,7 @@ export async function buildActivityTotals(db: Executor, accountId: number, start
     select ${accountId}, w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)::int
     from activity_records r
     cross join lateral (select window_id from ${starts} where r.completed_at >= s.start_at) w
-    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${until.toISOString()}::timestamptz and r.brand_id is not null
+    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestampParam(until)} and r.brand_id is not null
     group by 2, 3, 4, 5, 6
     order by 2, 3, 4, 5, 6`);
   // The groups are counted member by member in the table's key order, which its index gives

@@ -17,6 +17,7 @@ import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
+import { timestampParam } from '../../db/timestamps.js';
 
 export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
   const rows = await db
@@ -48,11 +49,9 @@ export async function accountsToCover(db: Executor): Promise<number[]> {
   return rows.map((row) => Number(row.account_id));
 }
 
-const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */
 function spansTable(spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
-  const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestamp(span.start)}, ${timestamp(span.end)}, ${span.sign}::int)`);
+  const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestampParam(span.start)}, ${timestampParam(span.end)}, ${span.sign}::int)`);
   return sql`(values ${sql.join(rows, sql`, `)}) as s(window_id, start_at, end_at, sign)`;
 }
 
@@ -149,7 +148,7 @@ export async function foldSpans(tx: Transaction, accountId: number, spans: reado
 /** The windows' starts, as a relation s(window_id, start_at) for a first coverage. */
 export function windowStarts(windows: readonly CoveredWindow[]): SQL {
   return sql`(values ${sql.join(
-    windows.map((w) => sql`(${w.windowId}::smallint, ${timestamp(w.from)})`),
+    windows.map((w) => sql`(${w.windowId}::smallint, ${timestampParam(w.from)})`),
     sql`, `,
   )}) as s(window_id, start_at)`;
 }
@@ -170,7 +169,7 @@ export async function buildMemberTotals(db: Executor, accountId: number, windows
       sum(r.points)::int, count(*)::int
     from ${activityRecords} r
     cross join lateral (select window_id from ${windowStarts(windows)} where r.completed_at >= s.start_at) w
-    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestamp(windows[0].until)}
+    where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestampParam(windows[0].until)}
     group by grouping sets ((w.window_id, r.member_id, r.brand_id), (w.window_id, r.member_id))
     having grouping(r.brand_id) = 1 or r.brand_id is not null
     -- In key order, so the primary key grows at its end instead of splitting pages everywhere.
@@ -296,8 +295,8 @@ export interface EdgeScore {
  * statement runs: + [start, covered_from) + [covered_until, end), each signed when backwards.
  */
 function liveSpans(scope: TotalsScope, window: ResolvedWindow): SQL {
-  const start = timestamp(window.start);
-  const end = timestamp(window.end);
+  const start = timestampParam(window.start);
+  const end = timestampParam(window.end);
   const coverage = sql`from ${scoreWindows} w where w.account_id = ${scope.accountId} and w.window_id = ${scope.windowId}`;
   return sql`(
     select least(${start}, w.covered_from) as start_at, greatest(${start}, w.covered_from) as end_at,

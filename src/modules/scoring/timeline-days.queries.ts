@@ -7,6 +7,7 @@ import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
 import { holdWindowsLock } from './score-windows.locks.js';
 import { standardWindows } from './score-windows.js';
+import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * The timeline's kept days (see `timeline_days` in src/db/schema/scoring.ts): each ended UTC day of
@@ -120,7 +121,7 @@ export async function serviceDays(db: Executor, accountId: number, brandId: numb
   const fromRecords = (span: { start: Date; end: Date }, condition?: SQL) =>
     sql`select coalesce(${r.service}, ''), (${r.completedAt} at time zone 'UTC')::date, count(*), count(distinct ${r.memberId})
       from ${r} where ${r.accountId} = ${accountId} and ${r.brandId} = ${brandId} and not ${r.oneTime}
-        and ${r.completedAt} >= ${span.start.toISOString()}::timestamptz and ${r.completedAt} < ${span.end.toISOString()}::timestamptz
+        and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)}
         ${condition ? sql`and ${condition}` : sql``}
       group by 1, 2`;
   for (const span of rawSpans) {
