@@ -57,6 +57,7 @@ describe('statements that reach other accounts', () => {
     ['an UPDATE by id only', 'update activity_queue set attempts = attempts + 1 where id = $1', ['activity_queue as activity_queue']],
     ['a DELETE by age only', 'delete from api_hits where hour < $1', ['api_hits as api_hits']],
     ['a statement the check does not read', 'truncate members', ['members as members']],
+    ['a MERGE', 'merge into members m using optins o on o.member_id = m.id when matched then do nothing', ['members as m', 'optins as o']],
     ['accounts without id', 'select a.id from accounts a where exists (select 1 from activity_records r where r.account_id = a.id)', ['accounts as a']],
   ])('rejects %s', (_name, text, expected) => {
     expect(open(text)).toEqual(expected);
