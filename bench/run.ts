@@ -3,12 +3,14 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name] [--peer-indexes]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N]
  *
  * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
  * PostGraphile's documentation asks for are made in the benchmark database for the run and dropped
- * after it (bench/indexes.ts).
+ * after it (bench/indexes.ts). With --gateways N, N gateway processes share the one database (ports
+ * 10 apart) and each scenario's connections are spread over them, as behind a load balancer: the
+ * requests per second are their sum and the latency percentiles are over every response.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,13 +33,15 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '4390' },
     only: { type: 'string' },
     'peer-indexes': { type: 'boolean', default: false },
+    gateways: { type: 'string', default: '1' },
   },
 });
 
 const root = path.resolve(import.meta.dirname, '..');
-const base = `http://127.0.0.1:${args.port}`;
+const gatewayPorts = Array.from({ length: Number(args.gateways) }, (_, i) => Number(args.port) + 10 * i);
+const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
 const peerPorts = { postgraphile: Number(args.port) + 1, raw: Number(args.port) + 2 };
-const targets: Record<Target, string> = { marquee: base, postgraphile: `http://127.0.0.1:${peerPorts.postgraphile}`, raw: `http://127.0.0.1:${peerPorts.raw}` };
+const targets: Record<Target, string[]> = { marquee: gatewayUrls, postgraphile: [`http://127.0.0.1:${peerPorts.postgraphile}`], raw: [`http://127.0.0.1:${peerPorts.raw}`] };
 
 function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -92,14 +96,13 @@ async function startRaw(accountId: number): Promise<ChildProcess> {
   return child;
 }
 
-async function startGateway(): Promise<ChildProcess> {
-  await run('node', ['scripts/build.mjs']);
+async function startGateway(port: number): Promise<ChildProcess> {
   const gateway = spawn('node', ['dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: args.port,
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: args.database,
       DATABASE_POOL_SIZE: '20',
@@ -111,7 +114,7 @@ async function startGateway(): Promise<ChildProcess> {
   });
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
-      if ((await fetch(`${base}/readyz`)).ok) return gateway;
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return gateway;
     } catch {
       // not listening yet
     }
@@ -121,16 +124,35 @@ async function startGateway(): Promise<ChildProcess> {
   throw new Error('the gateway did not become ready');
 }
 
-/** Total SQL statements and requests so far, from the gateway's Prometheus metrics. */
+/** Total SQL statements and requests so far, from the gateways' Prometheus metrics. */
 async function roundTripTotals(): Promise<{ statements: number; requests: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
   let statements = 0;
   let requests = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('marquee_sql_round_trips_per_request_sum')) statements += Number(line.split(' ').at(-1));
-    if (line.startsWith('marquee_sql_round_trips_per_request_count')) requests += Number(line.split(' ').at(-1));
+  for (const url of gatewayUrls) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      if (line.startsWith('marquee_sql_round_trips_per_request_sum')) statements += Number(line.split(' ').at(-1));
+      if (line.startsWith('marquee_sql_round_trips_per_request_count')) requests += Number(line.split(' ').at(-1));
+    }
   }
   return { statements, requests };
+}
+
+/** The scenario's connections spread over the target's processes, each process driven by an autocannon of its own, at once. */
+async function drive(urls: string[], connections: number, requests: autocannon.Request[] | undefined, latencies: number[]) {
+  const outcomes = await Promise.all(
+    urls.map(
+      (url, i) =>
+        new Promise<autocannon.Result>((resolve, reject) => {
+          const share = Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);
+          const instance = autocannon({ url, connections: share, duration: Number(args.duration), requests }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+          // Every response time, so the percentiles below are exact rather than autocannon's fixed set.
+          instance.on('response', (_client, _status, _bytes, time) => latencies.push(time));
+        }),
+    ),
+  );
+  const sum = (pick: (outcome: autocannon.Result) => number) => outcomes.reduce((total, outcome) => total + pick(outcome), 0);
+  return { perSecond: sum((o) => o.requests.average), total: sum((o) => o.requests.total), errors: sum((o) => o.errors + o.non2xx) };
 }
 
 function percentiles(values: number[]) {
@@ -167,7 +189,9 @@ async function main() {
     const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
     await createPeerIndexes(admin).finally(() => admin.end());
   }
-  const gateway = await startGateway();
+  await run('node', ['scripts/build.mjs']);
+  const gateways: ChildProcess[] = [];
+  for (const port of gatewayPorts) gateways.push(await startGateway(port));
   const peers: ChildProcess[] = [];
   if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
   if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
@@ -176,33 +200,27 @@ async function main() {
     for (const scenario of wanted) {
       const before = await roundTripTotals();
       const latencies: number[] = [];
-      const result = await new Promise<autocannon.Result>((resolve, reject) => {
-        const instance = autocannon(
-          { url: targets[scenario.target ?? 'marquee'], connections: scenario.connections ?? Number(args.connections), duration: Number(args.duration), requests: scenario.requests },
-          (error, outcome) => (error ? reject(error) : resolve(outcome)),
-        );
-        // Every response time, so the percentiles below are exact rather than autocannon's fixed set.
-        instance.on('response', (_client, _status, _bytes, time) => latencies.push(time));
-      });
+      const result = await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, latencies);
       const after = await roundTripTotals();
-      const memory = memoryOf(gateway.pid!);
+      // The largest gateway's memory.
+      const memory = gateways.map((gateway) => memoryOf(gateway.pid!)).reduce((a, b) => (b.peakMb > a.peakMb ? b : a));
       const row = {
         scenario: scenario.name,
         description: scenario.description,
-        requestsPerSecond: Math.round(result.requests.average),
+        requestsPerSecond: Math.round(result.perSecond),
         latencyMs: percentiles(latencies),
-        errors: result.errors + result.non2xx,
-        requests: result.requests.total,
+        errors: result.errors,
+        requests: result.total,
         // Counted by Marquee's own metrics: not known for the peers.
         sqlRoundTripsPerRequest: scenario.target && scenario.target !== 'marquee' ? null : Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
-        ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.requests.average * scenario.itemsPerRequest) } : {}),
+        ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.perSecond * scenario.itemsPerRequest) } : {}),
         gatewayMemoryMb: memory,
       };
       results.push(row);
       console.error(JSON.stringify(row));
     }
   } finally {
-    gateway.kill('SIGTERM');
+    for (const gateway of gateways) gateway.kill('SIGTERM');
     for (const peer of peers) peer.kill('SIGTERM');
     if (peerIndexes) {
       const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
@@ -220,7 +238,7 @@ async function main() {
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), peerIndexes, machine, ratios, results }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, ratios, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 
