@@ -10,7 +10,8 @@ import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/scoring/score-windows.js';
-import { advanceWindows, buildWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
+import { advanceWindows, buildWindows, coverUntil, maxStepMs } from '../../src/modules/scoring/score-windows.worker.js';
+import { tryMoverLock } from '../../src/modules/scoring/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
@@ -120,6 +121,23 @@ describe('kept totals of the standard windows', () => {
       await coverUntil(t.database.db, tenant.accountId, new Date(at));
       await expectTotalsExact();
     }
+  });
+
+  // Two sessions at once: PostgreSQL only (PGlite has one connection).
+  it.skipIf(!process.env.TEST_DATABASE_URL)('are moved by one worker at a time, which the others leave the account to', async () => {
+    const coveredUntil = async () =>
+      (await executeRows<{ until: string }>(t.database.db, sql`select max(covered_until)::text as until from score_windows where account_id = ${tenant.accountId}`))[0].until;
+    const before = await coveredUntil();
+    const later = new Date(Date.now() - 5 * minute);
+    await t.database.db.transaction(async (tx) => {
+      expect(await tryMoverLock(tx, tenant.accountId)).toBe(true);
+      // Another gateway's worker, in a session of its own, passes the account by at once.
+      expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+      expect(await coveredUntil()).toBe(before);
+    });
+    expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+    expect(await coveredUntil()).not.toBe(before);
+    await expectTotalsExact();
   });
 
   it('take in late records and give back deleted ones, merged members and deleted members', async () => {

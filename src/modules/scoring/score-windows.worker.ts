@@ -6,7 +6,7 @@ import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } fro
 import { forgetCoverage } from './score-windows.ranking.js';
 import { accountsToCover, buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from './score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from './score-window-activities.queries.js';
-import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
+import { holdTotalsLock, holdWindowsLock, tryMoverLock } from './score-windows.locks.js';
 import { keepTimelineDaysStep, keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
@@ -24,9 +24,13 @@ function stepTo(from: Date, to: Date, limit: number): Date {
  * that left, in one transaction holding the windows lock exclusively. A window not covered yet
  * starts empty at `until` and grows backwards step by step, so even a first coverage of years of
  * records never holds the lock for long. Answers whether every window has reached its target.
+ *
+ * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
+ * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(db: Database, accountId: number, until: Date, limit = maxStepMs): Promise<boolean> {
+export async function advanceWindows(db: Database, accountId: number, until: Date, limit = maxStepMs, { unlessMoving = false } = {}): Promise<boolean> {
   const reached = await db.transaction(async (tx) => {
+    if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
     await holdWindowsLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
     const next: CoveredWindow[] = [];
@@ -109,9 +113,10 @@ export async function coverUntil(db: Database, accountId: number, until: Date, l
 /**
  * Keeps every account's standard windows ending a few seconds ago, from a timer. Rankings are
  * exact whatever the windows' age (they correct the difference from the raw records); the worker
- * keeps that difference, and so the reading, small. Several gateways may run it: the windows lock
- * makes them take turns, and a window already moved is left alone. After the windows it makes the
- * timeline's days that ended or went stale (timeline-days.queries.ts).
+ * keeps that difference, and so the reading, small. Several gateways may run it: one of them at a
+ * time moves an account's windows (the mover lock) while the others pass it by, and a window
+ * already moved is left alone. After the windows it makes the timeline's days that ended or went
+ * stale (timeline-days.queries.ts).
  */
 export class ScoreWindowsWorker {
   private readonly passes: PeriodicPass<void>;
@@ -148,7 +153,7 @@ export class ScoreWindowsWorker {
   private async advanceAll(): Promise<void> {
     const until = new Date(Date.now() - this.lagMs);
     for (const accountId of await accountsToCover(this.db)) {
-      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until)));
+      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until, maxStepMs, { unlessMoving: true })));
       while (!this.passes.stopped && !(await keepTimelineDaysStep(this.db, accountId, until)));
     }
     for (const accountId of await accountsToSettle(this.db)) {
