@@ -3,7 +3,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { activityDefinitions, scoreWindowActivityTotals } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { addToGroups, groupsCorrectedBy } from './score-window-groups.queries.js';
+import { addToGroups, groupsCorrectedBy, roomToAggregate } from './score-window-groups.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 import type { TotalsScope } from './score-windows.queries.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -108,7 +108,7 @@ export function memberActivityTotals(accountId: number, memberId: number, sign: 
  */
 export async function buildActivityTotals(db: Executor, accountId: number, starts: SQL, until: Date): Promise<void> {
   const a = scoreWindowActivityTotals;
-  await db.execute(sql`set local work_mem = '256MB'`);
+  await roomToAggregate(db);
   await db.execute(sql`
     insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
     select ${accountId}, w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)::int
@@ -128,7 +128,7 @@ export const activityDimensions: readonly ActivityDimension[] = ['activity', 'ty
 /** The groups of one dimension, counted from an account's first activity totals (it has none of them yet). */
 export async function buildActivityGroups(db: Executor, accountId: number, dimension: ActivityDimension): Promise<void> {
   const a = scoreWindowActivityTotals;
-  await db.execute(sql`set local work_mem = '256MB'`);
+  await roomToAggregate(db);
   await db.execute(
     addToGroups(
       accountId,

@@ -14,7 +14,7 @@ import {
 import { memberSelectList, readMemberRows, type MemberReads, type MemberRowWith } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
-import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, type GroupDimension } from './score-window-groups.queries.js';
+import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, roomToAggregate, type GroupDimension } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -160,8 +160,7 @@ export function windowStarts(windows: readonly CoveredWindow[]): SQL {
  * (see buildWindows: this may run in a session of its own).
  */
 export async function buildMemberTotals(db: Executor, accountId: number, windows: readonly CoveredWindow[]) {
-  // One aggregation over every record of the account: room to group in memory rather than on disk.
-  await db.execute(sql`set local work_mem = '256MB'`);
+  await roomToAggregate(db);
   const t = scoreWindowTotals;
   await db.execute(sql`
     insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
