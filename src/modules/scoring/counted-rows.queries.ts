@@ -2,10 +2,10 @@ import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { activityRecords, memberActivityDaily } from '../../db/schema/index.js';
+import { timestampParam } from '../../db/timestamps.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
-import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * Whole UTC days inside the window are read from the daily rollup; only the partial days at its

@@ -1,12 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { timestampParam } from '../../db/timestamps.js';
 import { activityDefinitions, scoreWindowActivityTotals } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { addToGroups, groupsCorrectedBy, roomToAggregate } from './score-window-groups.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 import type { TotalsScope } from './score-windows.queries.js';
-import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * The activity and timeline reports' groups: a brand's members active in a standard window by the

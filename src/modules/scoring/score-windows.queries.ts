@@ -2,6 +2,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
+import { timestampParam } from '../../db/timestamps.js';
 import {
   activityRecords,
   members,
@@ -17,7 +18,6 @@ import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, roomToAggregate, type GroupDimension } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
-import { timestampParam } from '../../db/timestamps.js';
 
 export async function coveredWindows(db: Executor, accountId: number): Promise<CoveredWindow[]> {
   const rows = await db

@@ -63,10 +63,10 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
  * member counts and groups; the activity totals, then their groups a dimension each; and the
  * timeline's kept days. With `parallel` (PostgreSQL) each step runs in a session of its own, so
  * the server spreads them over its cores (the pool needs one connection more than the steps that
- * run at once, five, or steps wait for one), while this transaction holds the windows and totals locks for
- * them: a recording waits for the coverage saved last, and no reader uses totals without it. A step
- * that fails leaves the others' committed rows, which are taken out again before the error is
- * thrown on.
+ * run at once, five, or steps wait for one), while this transaction holds the windows and totals
+ * locks for them: a recording waits for the coverage saved last, and no reader uses totals without
+ * it. A step that fails leaves the others' committed rows, which are taken out again before the
+ * error is thrown on.
  */
 export async function buildWindows(db: Database, accountId: number, until: Date, { parallel = false } = {}): Promise<void> {
   const windows = targetCoverage(until);

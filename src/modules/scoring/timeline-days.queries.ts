@@ -1,13 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { timestampParam } from '../../db/timestamps.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
 import { holdWindowsLock } from './score-windows.locks.js';
 import { standardWindows } from './score-windows.js';
-import { timestampParam } from '../../db/timestamps.js';
 
 /**
  * The timeline's kept days (see `timeline_days` in src/db/schema/scoring.ts): each ended UTC day of
