@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NetworkError } from '../../src/modules/networks/adapter.js';
 import { at, callNetwork, count, endpoint, networkTimeoutMs, text } from '../../src/modules/networks/http.js';
+import { displayName, type Network } from '../../src/modules/networks/networks.js';
+
+/** A network as adapters pass it to calls. */
+const named = (id: Network) => ({ id, name: displayName(id) });
 
 let server: Server;
 let base: string;
@@ -38,8 +42,8 @@ async function failure(promise: Promise<unknown>) {
 
 describe('callNetwork', () => {
   it('returns the JSON object, asking for JSON and sending forms as forms', async () => {
-    expect(await callNetwork('spotify', `${base}/ok`)).toEqual({ ok: true });
-    expect(await callNetwork('spotify', `${base}/echo`, { method: 'POST', form: new URLSearchParams({ a: '1' }) })).toEqual({
+    expect(await callNetwork(named('spotify'), `${base}/ok`)).toEqual({ ok: true });
+    expect(await callNetwork(named('spotify'), `${base}/echo`, { method: 'POST', form: new URLSearchParams({ a: '1' }) })).toEqual({
       method: 'POST', accept: 'application/json', type: 'application/x-www-form-urlencoded',
     });
   });
@@ -47,24 +51,24 @@ describe('callNetwork', () => {
   it(`gives up after ${networkTimeoutMs / 1000} s as unreachable`, async () => {
     const timeout = AbortSignal.timeout.bind(AbortSignal);
     const spy = vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => timeout(50));
-    const error = await failure(callNetwork('deezer', `${base}/slow`));
+    const error = await failure(callNetwork(named('deezer'), `${base}/slow`));
     expect(spy).toHaveBeenCalledWith(5000);
     expect(error).toMatchObject({ network: 'deezer', reason: 'unreachable', message: 'Deezer could not be reached (no answer within 5 s).' });
   });
 
   it('reports rate limits, other statuses and non-objects as unreachable, in the network’s own words', async () => {
-    expect(await failure(callNetwork('spotify', `${base}/busy`))).toMatchObject({ reason: 'unreachable', message: 'Spotify answered HTTP 429: API rate limit exceeded.' });
-    expect(await failure(callNetwork('spotify', `${base}/teapot`))).toMatchObject({ reason: 'unreachable', message: 'Spotify answered HTTP 418: short and stout.' });
-    expect(await failure(callNetwork('spotify', `${base}/list`))).toMatchObject({ reason: 'unreachable' });
+    expect(await failure(callNetwork(named('spotify'), `${base}/busy`))).toMatchObject({ reason: 'unreachable', message: 'Spotify answered HTTP 429: API rate limit exceeded.' });
+    expect(await failure(callNetwork(named('spotify'), `${base}/teapot`))).toMatchObject({ reason: 'unreachable', message: 'Spotify answered HTTP 418: short and stout.' });
+    expect(await failure(callNetwork(named('spotify'), `${base}/list`))).toMatchObject({ reason: 'unreachable' });
   });
 
   it('lets a classifier decide, even on HTTP 200', async () => {
-    const error = await failure(callNetwork('deezer', `${base}/ok`, { classify: (_status, body) => (at(body, 'ok') ? 'invalid_credentials' : undefined) }));
+    const error = await failure(callNetwork(named('deezer'), `${base}/ok`, { classify: (_status, body) => (at(body, 'ok') ? 'invalid_credentials' : undefined) }));
     expect(error).toMatchObject({ reason: 'invalid_credentials', message: 'Deezer refused the credentials (HTTP 200).' });
   });
 
   it('never puts the URL (and its token) in the message', async () => {
-    const error = await failure(callNetwork('facebook', 'http://127.0.0.1:1/me?access_token=very-secret'));
+    const error = await failure(callNetwork(named('facebook'), 'http://127.0.0.1:1/me?access_token=very-secret'));
     expect(error.reason).toBe('unreachable');
     expect(error.message).not.toContain('very-secret');
   });

@@ -1,10 +1,14 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../../graphql/connection.js';
+import { brandNetworkNames } from './brand-urls.js';
+
+/** `facebook, twitter, … or google`: the brand networks, from their declarations. */
+const brandNetworkList = `${brandNetworkNames.slice(0, -1).join(', ')} or ${brandNetworkNames.at(-1)}`;
 
 @ObjectType('BrandNetwork', { description: 'What the brand is on one network, read from the URL given for it.' })
 export class BrandNetwork {
-  @Field(() => String, { description: 'facebook, twitter, youtube, instagram, tumblr, spotify, deezer, soundcloud, lastfm, itunes or google.' })
+  @Field(() => String, { description: `${brandNetworkList}.` })
   network!: string;
   @Field(() => String, { description: 'The URL as given.' }) url!: string;
   @Field(() => String, { nullable: true, description: "The network's id for the brand, when the URL carries one." }) id!: string | null;

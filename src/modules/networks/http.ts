@@ -1,5 +1,5 @@
 import { NetworkError, type NetworkFailure } from './adapter.js';
-import { displayName, type Network } from './networks.js';
+import type { NamedNetwork } from './declaration.js';
 
 /** How long a network has to answer (headers and body) before it counts as unreachable. */
 export const networkTimeoutMs = 5000;
@@ -33,9 +33,9 @@ const explanations: Record<NetworkFailure, string> = {
  * One JSON call to a network. Connection failures, timeouts, answers the classifier does not
  * explain (5xx, 429, other 4xx) and bodies that are not JSON objects are all `unreachable`.
  */
-export async function callNetwork(network: Network, url: URL | string, request: NetworkRequest = {}): Promise<Record<string, unknown>> {
+export async function callNetwork(network: NamedNetwork, url: URL | string, request: NetworkRequest = {}): Promise<Record<string, unknown>> {
   const body = await sendToNetwork(network, url, request);
-  if (!isObject(body)) throw new NetworkError(network, 'unreachable', `${displayName(network)} answered something other than a JSON object.`);
+  if (!isObject(body)) throw new NetworkError(network.id, 'unreachable', `${network.name} answered something other than a JSON object.`);
   return body;
 }
 
@@ -43,8 +43,8 @@ export async function callNetwork(network: Network, url: URL | string, request: 
  * A call whose answer carries nothing to read (Spotify answers a save with an empty body, Deezer
  * with `true`): failures as in `callNetwork`; any successful answer is returned as parsed, if JSON.
  */
-export async function sendToNetwork(network: Network, url: URL | string, request: NetworkRequest = {}): Promise<unknown> {
-  const name = displayName(network);
+export async function sendToNetwork(network: NamedNetwork, url: URL | string, request: NetworkRequest = {}): Promise<unknown> {
+  const { id, name } = network;
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
   let status: number;
@@ -59,12 +59,12 @@ export async function sendToNetwork(network: Network, url: URL | string, request
     status = response.status;
     text = await response.text();
   } catch (error) {
-    throw new NetworkError(network, 'unreachable', `${name} could not be reached (${cause(error)}).`);
+    throw new NetworkError(id, 'unreachable', `${name} could not be reached (${cause(error)}).`);
   }
   const body = parseJson(text);
   const failure = (request.classify ?? refusedByStatus)(status, body);
-  if (failure) throw new NetworkError(network, failure, `${name} ${explanations[failure]} (HTTP ${status}${detail(body)}).`);
-  if (status < 200 || status > 299) throw new NetworkError(network, 'unreachable', `${name} answered HTTP ${status}${detail(body)}.`);
+  if (failure) throw new NetworkError(id, failure, `${name} ${explanations[failure]} (HTTP ${status}${detail(body)}).`);
+  if (status < 200 || status > 299) throw new NetworkError(id, 'unreachable', `${name} answered HTTP ${status}${detail(body)}.`);
   return body;
 }
 

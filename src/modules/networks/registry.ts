@@ -1,20 +1,51 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config.js';
 import type { NetworkAdapter } from './adapter.js';
-import { deezer } from './adapters/deezer.js';
-import type { AdapterDefinition, NetworkClient } from './adapters/define.js';
-import { facebook } from './adapters/facebook.js';
-import { foursquare } from './adapters/foursquare.js';
-import { google } from './adapters/google.js';
-import { instagram } from './adapters/instagram.js';
-import { lastfm } from './adapters/lastfm.js';
+import { beatsmusic } from './adapters/beatsmusic/index.js';
+import { deezer } from './adapters/deezer/index.js';
+import { email } from './adapters/email/index.js';
+import { facebook } from './adapters/facebook/index.js';
+import { foursquare } from './adapters/foursquare/index.js';
+import { google } from './adapters/google/index.js';
+import { instagram } from './adapters/instagram/index.js';
+import { itunes } from './adapters/itunes/index.js';
+import { lastfm } from './adapters/lastfm/index.js';
+import { rdio } from './adapters/rdio/index.js';
 import { retiredAdapter } from './adapters/retired.js';
-import { soundcloud } from './adapters/soundcloud.js';
-import { spotify } from './adapters/spotify.js';
-import { tumblr } from './adapters/tumblr.js';
-import { twitter } from './adapters/twitter.js';
-import { youtube } from './adapters/youtube.js';
-import { externalNetworks, isLoginNetwork, retiredNetworks, type ExternalNetwork, type Network } from './networks.js';
+import { soundcloud } from './adapters/soundcloud/index.js';
+import { spotify } from './adapters/spotify/index.js';
+import { tumblr } from './adapters/tumblr/index.js';
+import { twitter } from './adapters/twitter/index.js';
+import { youtube } from './adapters/youtube/index.js';
+import type { NetworkClient, NetworkDeclaration } from './declaration.js';
+import type { Network } from './networks.js';
+
+/**
+ * Every network the gateway knows, one line each, each declared in its folder under adapters/
+ * (docs/layout.md, "Adding a network"). The order is the order of the identifier sets and of the
+ * network fields on a brand record (the seed's: social, video, photo, blogging, music, then
+ * Google), so a new network goes where its brand fields belong, or before the retired ones.
+ */
+export const declaredNetworks = [
+  email,
+  facebook,
+  twitter,
+  youtube,
+  instagram,
+  tumblr,
+  spotify,
+  deezer,
+  soundcloud,
+  lastfm,
+  itunes,
+  google,
+  foursquare,
+  rdio,
+  beatsmusic,
+] as const;
+
+/** The same list, for reading without each network's literal type. */
+const declarations: readonly NetworkDeclaration[] = declaredNetworks;
 
 export interface NetworkOptions {
   /** API roots, replacing the networks' own (tests point them at a local fake). */
@@ -25,26 +56,26 @@ export interface NetworkOptions {
   clients?: Partial<Record<Network, NetworkClient>>;
 }
 
-const definitions: Record<ExternalNetwork, AdapterDefinition> = {
-  twitter, facebook, google, instagram, lastfm, youtube, spotify, tumblr, soundcloud, foursquare, deezer,
-};
-
 /**
  * One adapter per network with an API, and one per retired network (which refuses every call);
- * email has none. A token URL override moves a network's refresh grant; it cannot give a network
- * one it lacks.
+ * email, and networks without identities, have none. A token URL override moves a network's
+ * refresh grant; it cannot give a network one it lacks.
  */
 export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network, NetworkAdapter> {
   const adapters = new Map<Network, NetworkAdapter>();
-  for (const network of externalNetworks) {
-    const definition = definitions[network];
-    adapters.set(network, definition.create({
-      baseUrl: options.baseUrls?.[network] ?? definition.baseUrl,
-      tokenUrl: definition.tokenUrl && (options.tokenUrls?.[network] ?? definition.tokenUrl),
-      client: options.clients?.[network],
-    }));
+  for (const declaration of declarations) {
+    const network = { id: declaration.id as Network, name: declaration.name };
+    if (declaration.api) {
+      const { api } = declaration;
+      adapters.set(network.id, api.create(network, {
+        baseUrl: options.baseUrls?.[network.id] ?? api.baseUrl,
+        tokenUrl: api.tokenUrl && (options.tokenUrls?.[network.id] ?? api.tokenUrl),
+        client: options.clients?.[network.id],
+      }));
+    } else if (declaration.identities === 'retired') {
+      adapters.set(network.id, retiredAdapter(network));
+    }
   }
-  for (const network of retiredNetworks) adapters.set(network, retiredAdapter(network));
   return adapters;
 }
 
@@ -66,18 +97,19 @@ const networkSettingsSchema = z.object({
  */
 export function networkOptionsFromEnv(env: NodeJS.ProcessEnv): NetworkOptions {
   const problems: string[] = [];
-  const raw = new Map<ExternalNetwork, Record<string, string>>();
+  const raw = new Map<Network, Record<string, string>>();
   for (const [name, value] of Object.entries(env)) {
     const match = variablePattern.exec(name);
     if (!match || value === undefined || value === '') continue;
     const network = match[1].toLowerCase();
-    if (!(externalNetworks as readonly string[]).includes(network)) {
-      problems.push(`${name}: ${isLoginNetwork(network) ? `${network} has no network API to configure` : `unknown network ${network}`}`);
+    const declaration = declarations.find((candidate) => candidate.id === network);
+    if (!declaration?.api) {
+      problems.push(`${name}: ${declaration ? `${network} has no network API to configure` : `unknown network ${network}`}`);
       continue;
     }
-    const entry = raw.get(network as ExternalNetwork) ?? {};
+    const entry = raw.get(declaration.id as Network) ?? {};
     entry[settings[match[2] as keyof typeof settings]] = value;
-    raw.set(network as ExternalNetwork, entry);
+    raw.set(declaration.id as Network, entry);
   }
   const options: Required<NetworkOptions> = { baseUrls: {}, tokenUrls: {}, clients: {} };
   for (const [network, entry] of raw) {

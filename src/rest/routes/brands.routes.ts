@@ -30,11 +30,11 @@ export function brandRecord(brand: BrandRecordFragment): Record<string, unknown>
     ImageURL: brand.imageUrl,
   };
   for (const network of brandNetworkNames) {
-    const { name, handle } = brandNetworks[network];
+    const { field, handle } = brandNetworks[network];
     const ref = brand.networks.find((candidate) => candidate.network === network);
-    record[`${name}URL`] = ref?.url ?? null;
-    record[`${name}ID`] = ref?.id ?? null;
-    if (handle) record[`${name}${handle}`] = ref?.handle ?? null;
+    record[`${field}URL`] = ref?.url ?? null;
+    record[`${field}ID`] = ref?.id ?? null;
+    if (handle) record[`${field}${handle}`] = ref?.handle ?? null;
   }
   record.HashTag = brand.hashTag;
   record.Custom = brand.custom;

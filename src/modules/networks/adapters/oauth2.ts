@@ -1,6 +1,6 @@
 import { NetworkError, type NetworkFailure, type RefreshedTokens } from '../adapter.js';
 import { at, callNetwork, count, type Classifier } from '../http.js';
-import { displayName, type ExternalNetwork } from '../networks.js';
+import type { NamedNetwork } from '../declaration.js';
 import type { RefreshGrant } from './define.js';
 
 /**
@@ -23,7 +23,7 @@ export const tokenEndpointFailure: Classifier = (status, body): NetworkFailure |
 export function refreshTokenGrant(clientAuth: 'basic' | 'form'): RefreshGrant {
   return async ({ network, tokenUrl, client, credentials }) => {
     if (!credentials.secret) {
-      throw new NetworkError(network, 'not_supported', `No ${displayName(network)} refresh token is stored for this identity.`);
+      throw new NetworkError(network.id, 'not_supported', `No ${network.name} refresh token is stored for this identity.`);
     }
     const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: credentials.secret });
     const headers: Record<string, string> = {};
@@ -39,9 +39,9 @@ export function refreshTokenGrant(clientAuth: 'basic' | 'form'): RefreshGrant {
 }
 
 /** A token endpoint's answer: the new access token, the refresh token to keep, and when the token expires. */
-export function issuedTokens(network: ExternalNetwork, body: Record<string, unknown>, previousSecret: string | undefined): RefreshedTokens {
+export function issuedTokens(network: NamedNetwork, body: Record<string, unknown>, previousSecret: string | undefined): RefreshedTokens {
   if (typeof body.access_token !== 'string' || body.access_token === '') {
-    throw new NetworkError(network, 'unreachable', `${displayName(network)} answered the refresh without an access token.`);
+    throw new NetworkError(network.id, 'unreachable', `${network.name} answered the refresh without an access token.`);
   }
   const expiresIn = count(body.expires_in);
   return {
