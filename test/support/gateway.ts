@@ -7,7 +7,7 @@ import type { Plan } from '../../src/db/schema/index.js';
 import { clearKeyCache, createApplication } from '../../src/modules/tenancy/tenancy.service.js';
 import type { NetworkOptions } from '../../src/modules/networks/registry.js';
 import { createTestDatabase } from './database.js';
-import { rest, type RestAnswer, type RestParams } from './rest.js';
+import { graphql, rest, type GraphqlAnswer, type RestAnswer, type RestMethod, type RestOptions, type RestParams } from './rest.js';
 
 export interface Tenant {
   accountId: number;
@@ -23,9 +23,15 @@ export interface TestGateway {
   tenant(plan?: Plan, accountName?: string): Promise<Tenant>;
   /** A real HTTP request through Fastify's injector; JSON bodies are parsed. */
   request(options: InjectOptions): Promise<LightMyRequestResponse & { body: string; json: <T = any>() => T }>;
-  /** A /v1.1 call with the tenant's key and the parameters in the query string (see rest.ts). */
-  rest<T = any>(tenant: Tenant | null, method: 'GET' | 'POST', path: string, params?: RestParams): Promise<RestAnswer<T>>;
-  graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: { data?: T; errors?: any } }>;
+  /** A /v1.1 call with the tenant's key and the parameters in the query string; any method, headers, a body (see rest.ts). */
+  rest<T = any>(tenant: Pick<Tenant, 'apiKey'> | null, method: RestMethod, path: string, params?: RestParams, options?: RestOptions): Promise<RestAnswer<T>>;
+  /** A GraphQL operation posted to /graphql with the key in the x-api-key header (see rest.ts). */
+  graphql<T = any>(
+    apiKey: string | undefined,
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: { operationName?: string; headers?: Record<string, string> },
+  ): Promise<GraphqlAnswer<T>>;
   close(): Promise<void>;
 }
 
@@ -64,16 +70,8 @@ export async function startTestGateway(
       return { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
     },
     request,
-    rest: (tenant, method, path, params) => rest({ request }, tenant, method, path, params),
-    async graphql(apiKey, query, variables) {
-      const response = await gateway.app.inject({
-        method: 'POST',
-        url: '/graphql',
-        headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-        payload: { query, variables },
-      });
-      return { status: response.statusCode, body: response.json() };
-    },
+    rest: (tenant, method, path, params, options) => rest({ request }, tenant, method, path, params, options),
+    graphql: (apiKey, query, variables, options) => graphql({ request }, apiKey, query, variables, options),
     async close() {
       await gateway.close();
       if (!database) await db.close();
