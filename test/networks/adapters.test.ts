@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NetworkError, type NetworkFailure, type NetworkProfile } from '../../src/modules/networks/adapter.js';
+import { NetworkError, type NetworkFailure } from '../../src/modules/networks/adapter.js';
 import { externalNetworks, type ExternalNetwork } from '../../src/modules/networks/networks.js';
 import { createNetworkAdapters } from '../../src/modules/networks/registry.js';
-import { startFakeNetworks, type FakeNetworks, type FakeUser } from '../support/fake-networks.js';
+import { fakes, startFakeNetworks, type FakeNetworks, type FakeUser } from '../support/fake-networks.js';
 
 let fake: FakeNetworks;
 let closedUrl: string;
@@ -36,77 +36,26 @@ function user(network: ExternalNetwork, extra: Partial<FakeUser> = {}): FakeUser
   });
 }
 
-/** What each adapter makes of the fake's answer for `user()`, and how its tokens are refreshed. */
-const cases: Record<ExternalNetwork, { profile: (uid: string) => Omit<NetworkProfile, 'uid'>; refresh: 'rotates' | 'keeps' | 'not_supported' }> = {
-  twitter: {
-    profile: (uid) => ({ username: 'fan', userUrl: 'https://twitter.com/fan', avatarUrl: `https://pbs.twimg.com/profile_images/${uid}.jpg`, followers: 12 }),
-    refresh: 'rotates',
-  },
-  facebook: {
-    profile: (uid) => ({ username: 'fan', firstName: 'fan', email: 'fan@example.com', avatarUrl: `https://graph.facebook.com/${uid}/picture` }),
-    refresh: 'not_supported',
-  },
-  google: {
-    profile: () => ({ username: 'fan', firstName: 'fan', email: 'fan@example.com', emailVerified: true }),
-    refresh: 'keeps',
-  },
-  youtube: {
-    profile: (uid) => ({ username: '@fan', userUrl: 'https://www.youtube.com/@fan', avatarUrl: `https://yt3.ggpht.com/${uid}`, followers: 12 }),
-    refresh: 'keeps',
-  },
-  instagram: {
-    profile: () => ({ username: 'fan', userUrl: 'https://www.instagram.com/fan' }),
-    refresh: 'keeps',
-  },
-  lastfm: {
-    profile: (uid) => ({ username: uid, userUrl: `https://www.last.fm/user/${uid}`, avatarUrl: `https://lastfm.freetls.fastly.net/i/u/174s/${uid}.png`, paidAccount: true }),
-    refresh: 'not_supported',
-  },
-  spotify: {
-    profile: (uid) => ({
-      username: 'fan', userUrl: `https://open.spotify.com/user/${uid}`, email: 'fan@example.com', paidAccount: true, followers: 12,
-      avatarUrl: `https://i.scdn.co/image/${uid}`,
-    }),
-    refresh: 'keeps',
-  },
-  tumblr: {
-    profile: (uid) => ({ username: uid, userUrl: `https://${uid}.tumblr.com/`, followers: 12 }),
-    refresh: 'rotates',
-  },
-  soundcloud: {
-    profile: (uid) => ({
-      username: 'fan', userUrl: 'https://soundcloud.com/fan', avatarUrl: `https://i1.sndcdn.com/avatars-${uid}-large.jpg`, followers: 12, paidAccount: true,
-    }),
-    refresh: 'rotates',
-  },
-  foursquare: {
-    profile: (uid) => ({
-      username: 'fan', firstName: 'fan', email: 'fan@example.com', userUrl: `https://foursquare.com/user/${uid}`,
-      avatarUrl: `https://fastly.4sqi.net/img/user/original/${uid}.jpg`,
-    }),
-    refresh: 'not_supported',
-  },
-  deezer: {
-    profile: (uid) => ({
-      username: 'fan', firstName: 'fan', email: 'fan@example.com', userUrl: `https://www.deezer.com/profile/${uid}`, paidAccount: true,
-      avatarUrl: `https://e-cdns-images.dzcdn.net/images/user/${uid}/250x250.jpg`,
-    }),
-    refresh: 'not_supported',
-  },
-};
+/** How the network's tokens are refreshed, as its fake does it. */
+function refreshOf(network: ExternalNetwork): 'rotates' | 'keeps' | 'not_supported' {
+  const flavour = fakes[network].refresh;
+  if (!flavour) return 'not_supported';
+  return flavour.kind === 'oauth2' && flavour.rotates ? 'rotates' : 'keeps';
+}
 
 describe.each([...externalNetworks])('%s', (network) => {
-  const { profile, refresh } = cases[network];
+  const { reading } = fakes[network];
+  const refresh = refreshOf(network);
 
   it('verifies a token and reads the profile', async () => {
     const owner = user(network);
-    expect(await adapterFor(network).verify({ token: owner.token, uid: owner.uid })).toEqual({ uid: owner.uid, ...profile(owner.uid) });
+    expect(await adapterFor(network).verify({ token: owner.token, uid: owner.uid })).toEqual({ uid: owner.uid, ...reading(owner) });
   });
 
   it('reads a free account as one', async () => {
     const owner = user(network, { paid: false });
     const read = await adapterFor(network).verify({ token: owner.token, uid: owner.uid });
-    if ('paidAccount' in profile(owner.uid)) expect(read.paidAccount).toBe(false);
+    if ('paidAccount' in reading(owner)) expect(read.paidAccount).toBe(false);
     else expect(read.paidAccount).toBeUndefined();
   });
 

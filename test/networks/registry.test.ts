@@ -1,8 +1,89 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
+import { brandNetworkNames, brandNetworks } from '../../src/modules/brands/brand-urls.js';
 import { NetworkError } from '../../src/modules/networks/adapter.js';
-import { externalNetworks, loginNetworks, retiredNetworks } from '../../src/modules/networks/networks.js';
-import { createNetworkAdapters, networkOptionsFromEnv } from '../../src/modules/networks/registry.js';
+import type { NetworkDeclaration } from '../../src/modules/networks/declaration.js';
+import { displayName, externalNetworks, loginNetworks, registerNetworks, retiredNetworks } from '../../src/modules/networks/networks.js';
+import { createNetworkAdapters, declaredNetworks, networkOptionsFromEnv } from '../../src/modules/networks/registry.js';
+import { fakes } from '../support/fake-networks.js';
+
+const declarations: readonly NetworkDeclaration[] = declaredNetworks;
+const adaptersFolder = new URL('../../src/modules/networks/adapters/', import.meta.url);
+
+describe('the registry', () => {
+  it('lists every network folder under adapters/, each declaring the network it is named after', async () => {
+    const folders = readdirSync(adaptersFolder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    for (const folder of folders) {
+      const declared = Object.values(await import(`../../src/modules/networks/adapters/${folder}/index.ts`)).filter(
+        (value): value is NetworkDeclaration => typeof value === 'object' && value !== null && 'id' in value && 'name' in value,
+      );
+      expect(declared.map((declaration) => declaration.id), `adapters/${folder}/index.ts declares one network, ${folder}`).toEqual([folder]);
+      expect(declarations, `adapters/${folder} is listed in registry.ts`).toContain(declared[0]);
+    }
+    expect(declarations.map((declaration) => declaration.id).sort()).toEqual(folders.sort());
+  });
+
+  it('has one declaration per identifier and per name; identifiers are lower-case letters and digits', () => {
+    const ids = declarations.map((declaration) => declaration.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][a-z0-9]*$/);
+    const names = declarations.map((declaration) => declaration.name.toLowerCase());
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('gives every register network but email an API, and retired networks none', () => {
+    for (const declaration of declarations) {
+      if (declaration.identities === 'register' && declaration.id !== 'email') expect(declaration.api, declaration.id).toBeDefined();
+      if (declaration.identities !== 'register') expect(declaration.api, declaration.id).toBeUndefined();
+    }
+    expect(registerNetworks).toContain('email');
+  });
+
+  it('has a fake for every network with an API (test/support/fake-networks.ts)', () => {
+    expect(Object.keys(fakes).sort()).toEqual([...externalNetworks].sort());
+  });
+});
+
+describe('names', () => {
+  it("the brand record's fields and messages name each network as it names itself", () => {
+    for (const network of brandNetworkNames) {
+      expect(brandNetworks[network].name).toBe(displayName(network));
+      expect(brandNetworks[network].field).toBe(displayName(network).replace(/[^A-Za-z0-9]/g, ''));
+    }
+  });
+
+  it('keeps the brand record fields callers know, in their order', () => {
+    const fields = brandNetworkNames.map((network) => {
+      const { field, handle } = brandNetworks[network];
+      return handle ? `${network}: ${field}URL ${field}ID ${field}${handle}` : `${network}: ${field}URL ${field}ID`;
+    });
+    expect(fields).toEqual([
+      'facebook: FacebookURL FacebookID FacebookName',
+      'twitter: TwitterURL TwitterID TwitterScreenName',
+      'youtube: YouTubeURL YouTubeID YouTubeUsername',
+      'instagram: InstagramURL InstagramID InstagramUsername',
+      'tumblr: TumblrURL TumblrID TumblrUsername',
+      'spotify: SpotifyURL SpotifyID',
+      'deezer: DeezerURL DeezerID',
+      'soundcloud: SoundCloudURL SoundCloudID SoundCloudUsername',
+      'lastfm: LastfmURL LastfmID LastfmName',
+      'itunes: iTunesURL iTunesID',
+      'google: GoogleURL GoogleID GoogleName',
+    ]);
+  });
+
+  it('every adapter names its network as the network names itself', async () => {
+    const offline = Object.fromEntries(externalNetworks.map((network) => [network, 'http://127.0.0.1:9']));
+    const adapters = createNetworkAdapters({ baseUrls: offline, clients: { lastfm: { clientId: 'key', clientSecret: 'secret' } } });
+    for (const [network, adapter] of adapters) {
+      const error = (await adapter.verify({ token: 't', uid: 'u' }).catch((caught: unknown) => caught)) as NetworkError;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.network).toBe(network);
+      expect(error.message.slice(0, displayName(network).length + 1)).toBe(`${displayName(network)} `);
+    }
+  });
+});
 
 describe('createNetworkAdapters', () => {
   it('has an adapter for every login network but email', () => {

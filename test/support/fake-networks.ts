@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { NetworkProfile } from '../../src/modules/networks/adapter.js';
 import { externalNetworks, type ExternalNetwork, type Network } from '../../src/modules/networks/networks.js';
 
 export interface FakeUser {
@@ -26,9 +27,11 @@ interface Answer {
 
 /**
  * How one network is imitated: its profile path (below `/<network>`), where it reads the token,
- * what it answers for a known user, how it refuses an unknown token, and its refresh flavour.
+ * what it answers for a known user and what the adapter must read from that answer, how it refuses
+ * an unknown token, and its refresh flavour. Every network with an API has one (test/networks
+ * runs each adapter against it).
  */
-interface FakeNetwork {
+export interface FakeNetwork {
   profilePath: string;
   /** Extra query parameters the real endpoint requires. */
   requires?: Record<string, string>;
@@ -36,7 +39,10 @@ interface FakeNetwork {
   /** Checks beyond the token (signatures, proofs); an answer refuses the call. */
   check?(url: URL, client: FakeClient): Answer | undefined;
   profile(user: FakeUser): unknown;
+  /** What the adapter reads from `profile(user)`, besides the uid; a network that tells whether an account is paid has `paidAccount`. */
+  reading(user: FakeUser): Omit<NetworkProfile, 'uid'>;
   refused: Answer;
+  /** Absent: the network's tokens are not refreshed. `rotates`: each refresh token is single-use. */
   refresh?: { kind: 'oauth2'; rotates: boolean } | { kind: 'instagram' };
   /** Saving to the token owner's library: the method, the item (`track:<id>`) a request names, and the answer. */
   library?: { method: string; item(path: string, url: URL): string | undefined; saved: Answer };
@@ -46,7 +52,7 @@ const bearer = (request: IncomingMessage) => request.headers.authorization?.matc
 const query = (name: string) => (_request: IncomingMessage, url: URL) => url.searchParams.get(name) ?? undefined;
 const graphRefusal: Answer = { status: 400, body: { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } } };
 
-const networks: Record<ExternalNetwork, FakeNetwork> = {
+export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
   twitter: {
     profilePath: '/2/users/me',
     token: bearer,
@@ -55,6 +61,9 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
         id: u.uid, name: u.username, username: u.username, profile_image_url: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`,
         public_metrics: { followers_count: u.followers ?? 0, following_count: 0 },
       },
+    }),
+    reading: (u) => ({
+      username: u.username, userUrl: `https://twitter.com/${u.username}`, avatarUrl: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`, followers: u.followers ?? 0,
     }),
     refused: { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } },
     refresh: { kind: 'oauth2', rotates: true },
@@ -74,12 +83,17 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
       id: u.uid, name: u.username, first_name: u.username?.split(' ')[0], last_name: u.username?.split(' ')[1], email: u.email,
       picture: { data: { url: `https://graph.facebook.com/${u.uid}/picture`, is_silhouette: false } },
     }),
+    reading: (u) => ({
+      username: u.username, firstName: u.username?.split(' ')[0], surname: u.username?.split(' ')[1], email: u.email,
+      avatarUrl: `https://graph.facebook.com/${u.uid}/picture`,
+    }),
     refused: graphRefusal,
   },
   google: {
     profilePath: '/oauth2/v3/userinfo',
     token: bearer,
     profile: (u) => ({ sub: u.uid, name: u.username, given_name: u.username, email: u.email, email_verified: Boolean(u.email) }),
+    reading: (u) => ({ username: u.username, firstName: u.username, email: u.email, emailVerified: u.email ? true : undefined }),
     refused: { status: 401, body: { error: 'invalid_request', error_description: 'Invalid Credentials' } },
     refresh: { kind: 'oauth2', rotates: false },
   },
@@ -95,6 +109,10 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
         statistics: { subscriberCount: String(u.followers ?? 0), hiddenSubscriberCount: false },
       }],
     }),
+    reading: (u) => ({
+      username: u.username ? `@${u.username}` : u.uid, userUrl: u.username ? `https://www.youtube.com/@${u.username}` : `https://www.youtube.com/channel/${u.uid}`,
+      avatarUrl: `https://yt3.ggpht.com/${u.uid}`, followers: u.followers ?? 0,
+    }),
     refused: { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError' }] } } },
     refresh: { kind: 'oauth2', rotates: false },
   },
@@ -103,6 +121,7 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     requires: { fields: 'id,username' },
     token: query('access_token'),
     profile: (u) => ({ id: u.uid, username: u.username }),
+    reading: (u) => ({ username: u.username, userUrl: u.username && `https://www.instagram.com/${u.username}` }),
     refused: graphRefusal,
     refresh: { kind: 'instagram' },
   },
@@ -123,6 +142,9 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
         image: [{ size: 'small', '#text': `https://lastfm.freetls.fastly.net/i/u/34s/${u.uid}.png` }, { size: 'large', '#text': `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png` }],
       },
     }),
+    reading: (u) => ({
+      username: u.uid, userUrl: `https://www.last.fm/user/${u.uid}`, avatarUrl: `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png`, paidAccount: Boolean(u.paid),
+    }),
     refused: { status: 403, body: { error: 9, message: 'Invalid session key - Please re-authenticate' } },
   },
   spotify: {
@@ -131,6 +153,10 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     profile: (u) => ({
       id: u.uid, display_name: u.username, email: u.email, product: u.paid ? 'premium' : 'free', followers: { href: null, total: u.followers ?? 0 },
       external_urls: { spotify: `https://open.spotify.com/user/${u.uid}` }, images: [{ url: `https://i.scdn.co/image/${u.uid}`, height: 300, width: 300 }],
+    }),
+    reading: (u) => ({
+      username: u.username, userUrl: `https://open.spotify.com/user/${u.uid}`, email: u.email, paidAccount: Boolean(u.paid), followers: u.followers ?? 0,
+      avatarUrl: `https://i.scdn.co/image/${u.uid}`,
     }),
     refused: { status: 401, body: { error: { status: 401, message: 'Invalid access token' } } },
     refresh: { kind: 'oauth2', rotates: false },
@@ -152,6 +178,7 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
       meta: { status: 200, msg: 'OK' },
       response: { user: { name: u.uid, likes: 0, following: 0, blogs: [{ name: u.uid, url: `https://${u.uid}.tumblr.com/`, primary: true, followers: u.followers ?? 0 }] } },
     }),
+    reading: (u) => ({ username: u.uid, userUrl: `https://${u.uid}.tumblr.com/`, followers: u.followers ?? 0 }),
     refused: { status: 401, body: { meta: { status: 401, msg: 'Unauthorized' }, response: [] } },
     refresh: { kind: 'oauth2', rotates: true },
   },
@@ -161,6 +188,10 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     profile: (u) => ({
       id: Number(u.uid) || u.uid, kind: 'user', username: u.username, permalink_url: `https://soundcloud.com/${u.username ?? u.uid}`,
       avatar_url: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`, followers_count: u.followers ?? 0, plan: u.paid ? 'Pro Unlimited' : 'Free',
+    }),
+    reading: (u) => ({
+      username: u.username, userUrl: `https://soundcloud.com/${u.username ?? u.uid}`, avatarUrl: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`,
+      followers: u.followers ?? 0, paidAccount: Boolean(u.paid),
     }),
     refused: { status: 401, body: { code: 401, message: '' } },
     refresh: { kind: 'oauth2', rotates: true },
@@ -173,6 +204,10 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
       meta: { code: 200 },
       response: { user: { id: u.uid, firstName: u.username, contact: { email: u.email }, photo: { prefix: 'https://fastly.4sqi.net/img/user/', suffix: `/${u.uid}.jpg` }, canonicalUrl: `https://foursquare.com/user/${u.uid}` } },
     }),
+    reading: (u) => ({
+      username: u.username, firstName: u.username, email: u.email, userUrl: `https://foursquare.com/user/${u.uid}`,
+      avatarUrl: `https://fastly.4sqi.net/img/user/original/${u.uid}.jpg`,
+    }),
     refused: { status: 401, body: { meta: { code: 401, errorType: 'invalid_auth', errorDetail: 'OAuth token invalid or revoked.' }, response: {} } },
   },
   deezer: {
@@ -181,6 +216,10 @@ const networks: Record<ExternalNetwork, FakeNetwork> = {
     profile: (u) => ({
       id: Number(u.uid) || u.uid, name: u.username, firstname: u.username, email: u.email, status: u.paid ? 1 : 0,
       link: `https://www.deezer.com/profile/${u.uid}`, picture_medium: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`, type: 'user',
+    }),
+    reading: (u) => ({
+      username: u.username, firstName: u.username, email: u.email, userUrl: `https://www.deezer.com/profile/${u.uid}`, paidAccount: Boolean(u.paid),
+      avatarUrl: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`,
     }),
     // Deezer reports errors with HTTP 200.
     refused: { status: 200, body: { error: { type: 'OAuthException', message: 'Invalid OAuth access token.', code: 300 } } },
@@ -230,7 +269,7 @@ export async function startFakeNetworks() {
   let issued = 0;
 
   async function answer(request: IncomingMessage, network: ExternalNetwork, path: string, url: URL): Promise<Answer> {
-    const fake = networks[network];
+    const fake = fakes[network];
     const outage = outages.get(network);
     if (outage) return { status: outage, body: 'Service Unavailable' };
     if (path === '/token') return refresh(request, network, url);
@@ -249,15 +288,15 @@ export async function startFakeNetworks() {
 
   function save(request: IncomingMessage, network: ExternalNetwork, library: NonNullable<FakeNetwork['library']>, item: string, url: URL): Answer {
     if (request.method !== library.method) return { status: 405, body: { error: 'method not allowed' } };
-    const token = networks[network].token(request, url);
+    const token = fakes[network].token(request, url);
     const user = users.find((u) => u.network === network && u.token === token);
-    if (!user) return networks[network].refused;
+    if (!user) return fakes[network].refused;
     saves.push({ network, uid: user.uid, item });
     return library.saved;
   }
 
   async function refresh(request: IncomingMessage, network: ExternalNetwork, url: URL): Promise<Answer> {
-    const flavour = networks[network].refresh;
+    const flavour = fakes[network].refresh;
     if (!flavour) return { status: 404, body: { error: 'not found' } };
     if (flavour.kind === 'instagram') {
       const user = users.find((u) => u.network === network && u.token === url.searchParams.get('access_token'));
@@ -291,7 +330,7 @@ export async function startFakeNetworks() {
       response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
       response.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
-    if (!(network in networks)) return reply({ status: 404, body: { error: 'no such network' } });
+    if (!Object.hasOwn(fakes, network)) return reply({ status: 404, body: { error: 'no such network' } });
     answer(request, network as ExternalNetwork, `/${rest.join('/')}`, url).then(reply, (error: unknown) => reply({ status: 500, body: { error: String(error) } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
