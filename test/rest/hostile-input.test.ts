@@ -7,6 +7,7 @@ import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { unknownKeysPerMinute } from '../../src/http/rate-limit.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { graphql } from '../support/rest.js';
 
 /**
  * Inputs an attacker (or a careless client) sends: each answers a 4xx with the documented error
@@ -23,11 +24,6 @@ afterAll(() => t.close());
 const errorBodyOf = (code: number, param?: string | null) => ({
   error: { code, type: expect.any(String), message: expect.any(String), param: param === undefined ? expect.anything() : param },
 });
-
-async function rest(url: string, method: 'GET' | 'POST' = 'GET') {
-  const separator = url.includes('?') ? '&' : '?';
-  return t.request({ method, url: `${url}${separator}apiKey=${tenant.apiKey}` });
-}
 
 describe('GraphQL variables of the wrong type', () => {
   const query = 'query($n: Int!) { members(first: $n) { totalCount } }';
@@ -63,14 +59,9 @@ describe('documents too large to parse', () => {
 
   it('refuses a document defining more operations than allowed', async () => {
     const document = Array.from({ length: 25 }, (_, index) => `query Q${index} { application { id } }`).join('\n');
-    const response = await t.request({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-      payload: { query: document, operationName: 'Q1' },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().errors[0].message).toMatch(/25 operations and fragments; at most 20/);
+    const { status, body } = await t.graphql(tenant.apiKey, document, undefined, { operationName: 'Q1' });
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toMatch(/25 operations and fragments; at most 20/);
   });
 
   it('refuses a large document without a key before parsing it', async () => {
@@ -96,10 +87,10 @@ describe('ids beyond what a column can hold', () => {
     ['/v1.1/members/active?brandID=2147483648', 'brandID'],
     ['/v1.1/activity/feed?activityid=2147483648', 'activityid'],
   ])('%s answers 400 with code 4', async (url, param) => {
-    const response = await rest(url);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBodyOf(4));
-    expect(response.json().error.param.toLowerCase()).toBe(param.toLowerCase());
+    const response = await t.rest(tenant, 'GET', url);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBodyOf(4));
+    expect(response.json.error.param.toLowerCase()).toBe(param.toLowerCase());
   });
 
   it('GraphQL brand(id: "2147483648") answers code 4', async () => {
@@ -114,30 +105,25 @@ describe('NUL and control characters', () => {
     ['/v1.1/activity/feed?keyword=a%00b', 'keyword'],
     ['/v1.1/members/active?country=G%01B', 'country'],
   ])('%s answers 400 naming the parameter', async (url, param) => {
-    const response = await rest(url);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBodyOf(4, param));
+    const response = await t.rest(tenant, 'GET', url);
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBodyOf(4, param));
   });
 
   it('a NUL in a POST body is refused and nothing is written', async () => {
-    const before = await rest('/v1.1/brands');
-    const response = await t.request({
-      method: 'POST',
-      url: '/v1.1/brand/create',
-      headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
-      payload: { name: 'Nul\u0000Brand' },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBodyOf(4, 'name'));
-    expect((await rest('/v1.1/brands')).json()).toEqual(before.json());
+    const before = await t.rest(tenant, 'GET', '/brands');
+    const response = await t.rest(tenant, 'POST', '/brand/create', {}, { key: 'header', payload: { name: 'Nul\u0000Brand' } });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBodyOf(4, 'name'));
+    expect((await t.rest(tenant, 'GET', '/brands')).json).toEqual(before.json);
   });
 });
 
 describe('names that are not data', () => {
   it('required_fields=__proto__ is an unknown field, not a crash', async () => {
-    const response = await rest('/v1.1/members/active?required_fields=__proto__');
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errorBodyOf(4, 'required_fields'));
+    const response = await t.rest(tenant, 'GET', '/members/active', { required_fields: '__proto__' });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual(errorBodyOf(4, 'required_fields'));
   });
 });
 
@@ -147,16 +133,16 @@ describe('unknown API keys', () => {
     try {
       const answers = [];
       for (let index = 0; index < unknownKeysPerMinute + 5; index += 1) {
-        const response = await gateway.request({ url: '/v1.1/app/info', headers: { 'x-api-key': `mq_made-up-${index}` } });
-        answers.push({ status: response.statusCode, code: response.json().error.code, roundTrips: response.headers['x-sql-round-trips'] });
+        const response = await gateway.rest({ apiKey: `mq_made-up-${index}` }, 'GET', '/app/info', {}, { key: 'header' });
+        answers.push({ status: response.status, code: response.json.error.code, roundTrips: response.headers['x-sql-round-trips'] });
       }
       expect(answers.slice(0, unknownKeysPerMinute).every((answer) => answer.status === 401 && answer.code === 2)).toBe(true);
       for (const refused of answers.slice(unknownKeysPerMinute)) {
         expect(refused).toEqual({ status: 429, code: 6, roundTrips: '0' });
       }
       // Another address is not affected.
-      const other = await gateway.request({ url: '/v1.1/app/info', remoteAddress: '10.1.2.3', headers: { 'x-api-key': tenant.apiKey } });
-      expect(other.statusCode).toBe(200);
+      const other = await gateway.rest(tenant, 'GET', '/app/info', {}, { key: 'header', remoteAddress: '10.1.2.3' });
+      expect(other.status).toBe(200);
     } finally {
       await gateway.gateway.close();
     }
@@ -166,21 +152,15 @@ describe('unknown API keys', () => {
 describe('sign-in guessing without the ip parameter', () => {
   it('is limited by the connection address once an address passes 100 failures', async () => {
     const login = (email: string, remoteAddress: string) =>
-      t.request({
-        method: 'POST',
-        url: '/v1.1/member/login',
-        remoteAddress,
-        headers: { 'x-api-key': tenant.apiKey },
-        payload: { service: 'email', email, password: 'wrong password' },
-      });
+      t.rest(tenant, 'POST', '/member/login', {}, { key: 'header', remoteAddress, payload: { service: 'email', email, password: 'wrong password' } });
     for (let index = 0; index <= 100; index += 1) {
-      expect((await login(`guess-${index}@example.com`, '198.51.100.20')).json().error.code).toBe(13);
+      expect((await login(`guess-${index}@example.com`, '198.51.100.20')).json.error.code).toBe(13);
     }
     const refused = await login('another-guess@example.com', '198.51.100.20');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual(errorBodyOf(6, null));
+    expect(refused.status).toBe(429);
+    expect(refused.json).toEqual(errorBodyOf(6, null));
     // Another address is not slowed down.
-    expect((await login('another-guess@example.com', '198.51.100.21')).json().error.code).toBe(13);
+    expect((await login('another-guess@example.com', '198.51.100.21')).json.error.code).toBe(13);
   });
 });
 
@@ -213,24 +193,16 @@ describe('in production', () => {
   });
   afterAll(() => gateway.close());
 
-  const graphql = (query: string, apiKey?: string) =>
-    gateway.app.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
-      payload: { query },
-    });
-
   it('does not suggest field names', async () => {
-    const response = await graphql('{ applicaton { id } }', tenant.apiKey);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().errors[0].message).not.toMatch(/did you mean/i);
+    const { status, body } = await graphql(gateway, tenant.apiKey, '{ applicaton { id } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].message).not.toMatch(/did you mean/i);
   });
 
   it('parses nothing without a key', async () => {
-    const response = await graphql('{ __schema { queryType { name } } }');
-    expect(response.statusCode).toBe(401);
-    expect(response.json().errors[0].extensions).toMatchObject({ code: 'MISSING_API_KEY', aeCode: 1 });
+    const { status, body } = await graphql(gateway, undefined, '{ __schema { queryType { name } } }');
+    expect(status).toBe(401);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'MISSING_API_KEY', aeCode: 1 });
   });
 });
 
