@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityRecords } from '../../src/db/schema/index.js';
 import { locate } from '../../src/lib/geoip.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import type { RestParams } from '../support/rest.js';
+import { ok } from '../support/rest.js';
 import { createActivity, insertMembers } from '../support/activity-data.js';
 
 /** 8.8.8.8 is in the United States in the shipped DB-IP data; 10.0.0.1 is private: no place. */
@@ -25,29 +25,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** t.rest for this suite's tenant, expecting 200 and answering the JSON. */
-async function call(method: 'GET' | 'POST', path: string, query: RestParams = {}) {
-  const response = await t.rest(app, method, path, query);
-  expect(response.status, response.body).toBe(200);
-  return response.json;
-}
-
 /** GeoData of the member's feed items by marker. */
 async function geoDataByMarker() {
-  const [body] = await call('GET', '/activity/feed', { all_member_actions: 1, members: member, limit: 100 });
+  const [body] = await ok(t.rest(app, 'GET', '/activity/feed', { all_member_actions: 1, members: member, limit: 100 }));
   return Object.fromEntries(body.items.map((item: { Marker: string; GeoData: unknown }) => [item.Marker, item.GeoData]));
 }
 
 describe('ip on activity/record', () => {
   it('places the record where a public address is, and shows it as GeoData in the feed and member show', async () => {
     expect(us).toMatchObject({ Country: 'US', City: expect.any(String), Lat: expect.any(String), Long: expect.any(String) });
-    await call('POST', '/activity/record', { activityid: activity, id: member, marker: 'from-public', ip: publicIp });
-    await call('POST', '/activity/record', { activityid: activity, id: member, marker: 'from-private', ip: '10.0.0.1' });
-    await call('POST', '/activity/record', { activityid: activity, id: member, marker: 'from-garbage', ip: 'not-an-address' });
-    await call('POST', '/activity/record', { activityid: activity, id: member, marker: 'without-ip' });
+    await ok(t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'from-public', ip: publicIp }));
+    await ok(t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'from-private', ip: '10.0.0.1' }));
+    await ok(t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'from-garbage', ip: 'not-an-address' }));
+    await ok(t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'without-ip' }));
     expect(await geoDataByMarker()).toEqual({ 'from-public': us, 'from-private': null, 'from-garbage': null, 'without-ip': null });
 
-    const shown = await call('GET', `/member/${member}`, { showactions: 1, limit: 10 });
+    const shown = await ok(t.rest(app, 'GET', `/member/${member}`, { showactions: 1, limit: 10 }));
     const action = shown.actions.find((item: { Marker: string }) => item.Marker === 'from-public');
     expect(action.GeoData).toEqual(us);
     // The member's own Geo fields stay where they registered or signed in: a record does not move them.
@@ -59,7 +52,7 @@ describe('ip on activity/record', () => {
   });
 
   it('places queued records too', async () => {
-    const answer = await call('POST', '/activity/record', { activityid: activity, id: member, marker: 'queued', ip: publicIp, async: 1 });
+    const answer = await ok(t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'queued', ip: publicIp, async: 1 }));
     expect(answer).toMatchObject({ Queued: true });
     await t.gateway.activityQueue.drain();
     expect((await geoDataByMarker()).queued).toEqual(us);

@@ -25,17 +25,12 @@ beforeAll(async () => {
   app = await t.tenant('advanced');
   basic = await t.tenant('basic');
   stranger = await t.tenant('advanced');
-  segment = (await call(app, 'POST', '/segment/create', { name: 'Presave list' })).json().ID;
+  segment = (await t.rest(app, 'POST', '/segment/create', { name: 'Presave list' })).json.ID;
 });
 afterAll(async () => {
   await t.close();
   await fake.close();
 });
-
-function call(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method, url: `/v1.1${path}?${search}` });
-}
 
 let next = 0;
 /** A member of `app` with the given music links (token known to the fake network unless `refused`), opted into the segment unless told. */
@@ -49,16 +44,16 @@ async function fan(links: { network: 'spotify' | 'deezer'; refused?: boolean; va
       accountId: app.accountId, memberId, network: link.network, uid, tokenSealed: cipher.seal(token), valid: link.valid ?? true,
     });
   }
-  if (optIn) expect((await call(app, 'POST', '/optin', { id: memberId, segment })).statusCode).toBe(200);
+  if (optIn) expect((await t.rest(app, 'POST', '/optin', { id: memberId, segment })).status).toBe(200);
   return { memberId, uid: `${links[0]?.network}-${next}` };
 }
 
 /** Polls the job through the REST read until it is done. */
 async function finished(jobId: string) {
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    const response = await call(app, 'GET', `/segment/${segment}/presave/${jobId}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const job = response.json();
+    const response = await t.rest(app, 'GET', `/segment/${segment}/presave/${jobId}`);
+    expect(response.status, response.body).toBe(200);
+    const job = response.json;
     if (job.Status === 'done') return job;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -95,17 +90,17 @@ describe('POST /v1.1/segment/[id]/presave', () => {
     const invalid = await fan([{ network: 'spotify', valid: false }]);
     const both = await fan([{ network: 'spotify' }, { network: 'deezer' }]);
     const optedOut = await fan([{ network: 'spotify' }]);
-    await call(app, 'POST', '/optout', { id: optedOut.memberId, segment });
+    await t.rest(app, 'POST', '/optout', { id: optedOut.memberId, segment });
     await fan([{ network: 'spotify' }], false);
 
-    const started = await call(app, 'POST', `/segment/${segment}/presave`, { spotify: `https://open.spotify.com/track/${track}`, deezer: '3135556' });
-    expect(started.statusCode, started.body).toBe(200);
-    expect(started.json()).toMatchObject({
+    const started = await t.rest(app, 'POST', `/segment/${segment}/presave`, { spotify: `https://open.spotify.com/track/${track}`, deezer: '3135556' });
+    expect(started.status, started.body).toBe(200);
+    expect(started.json).toMatchObject({
       ID: expect.stringMatching(/^\d+$/), SegmentID: segment, Status: 'queued', Runs: '0',
       Items: [{ Service: 'spotify', Type: 'track', ID: track }, { Service: 'deezer', Type: 'track', ID: '3135556' }],
       Started: null, Finished: null, Results: [],
     });
-    const job = await finished(started.json().ID);
+    const job = await finished(started.json.ID);
     expect(job).toMatchObject({ Status: 'done', Runs: '1', Saved: '4', Skipped: '2', Failed: '1', Pending: '0' });
     expect(job.Results).toEqual([
       { MemberID: String(saved.memberId), Service: 'spotify', Status: 'saved', Reason: null },
@@ -122,8 +117,8 @@ describe('POST /v1.1/segment/[id]/presave', () => {
 
     // The member signs in again (the fake now knows the token): a retry saves for them alone.
     fake.addUser({ network: 'spotify', uid: refused.uid, token: `${refused.uid}-token` });
-    const retried = await call(app, 'POST', `/segment/${segment}/presave/${job.ID}/retry`);
-    expect(retried.statusCode, retried.body).toBe(200);
+    const retried = await t.rest(app, 'POST', `/segment/${segment}/presave/${job.ID}/retry`);
+    expect(retried.status, retried.body).toBe(200);
     const again = await finished(job.ID);
     expect(again).toMatchObject({ Runs: '2', Saved: '5', Skipped: '2', Failed: '0' });
     expect(savesOf(refused.uid)).toEqual([`track:${track}`]);
@@ -132,7 +127,7 @@ describe('POST /v1.1/segment/[id]/presave', () => {
 
     // The same track again in a new job: nobody is saved twice; a new member is.
     const late = await fan([{ network: 'spotify' }]);
-    const second = await finished((await call(app, 'POST', `/segment/${segment}/presave`, { spotify: `spotify:track:${track}` })).json().ID);
+    const second = await finished((await t.rest(app, 'POST', `/segment/${segment}/presave`, { spotify: `spotify:track:${track}` })).json.ID);
     expect(second.Results.find((r: { MemberID: string }) => r.MemberID === String(saved.memberId))).toEqual({
       MemberID: String(saved.memberId), Service: 'spotify', Status: 'skipped', Reason: `already saved by presave job ${job.ID}`,
     });
@@ -142,16 +137,16 @@ describe('POST /v1.1/segment/[id]/presave', () => {
   });
 
   it('reports a network that is down as failed, for a retry', async () => {
-    const tenantSegment = (await call(app, 'POST', '/segment/create', { name: 'Outage' })).json().ID;
+    const tenantSegment = (await t.rest(app, 'POST', '/segment/create', { name: 'Outage' })).json.ID;
     const member = await fan([{ network: 'spotify' }], false);
-    await call(app, 'POST', '/optin', { id: member.memberId, segment: tenantSegment });
+    await t.rest(app, 'POST', '/optin', { id: member.memberId, segment: tenantSegment });
     fake.failWith('spotify', 503);
-    const started = (await call(app, 'POST', `/segment/${tenantSegment}/presave`, { spotify: track, type: 'album' })).json();
+    const started = (await t.rest(app, 'POST', `/segment/${tenantSegment}/presave`, { spotify: track, type: 'album' })).json;
     expect(started.Items).toEqual([{ Service: 'spotify', Type: 'album', ID: track }]);
     let job = started;
     for (let i = 0; i < 200 && job.Status !== 'done'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      job = (await call(app, 'GET', `/segment/${tenantSegment}/presave/${started.ID}`)).json();
+      job = (await t.rest(app, 'GET', `/segment/${tenantSegment}/presave/${started.ID}`)).json;
     }
     fake.failWith('spotify', undefined);
     expect(job.Results).toEqual([{ MemberID: String(member.memberId), Service: 'spotify', Status: 'failed', Reason: expect.stringContaining('503') }]);
@@ -160,8 +155,8 @@ describe('POST /v1.1/segment/[id]/presave', () => {
   it('refuses bad input, filter segments, other accounts and basic plans, writing no job', async () => {
     const count = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(presaveJobs))[0].n;
     const before = await count();
-    const filterSegment = (await call(app, 'POST', '/segment/create', { name: 'F', type: 'filter', filter: '{}' })).json().ID;
-    const theirs = (await call(stranger, 'POST', '/segment/create', { name: 'Theirs' })).json().ID;
+    const filterSegment = (await t.rest(app, 'POST', '/segment/create', { name: 'F', type: 'filter', filter: '{}' })).json.ID;
+    const theirs = (await t.rest(stranger, 'POST', '/segment/create', { name: 'Theirs' })).json.ID;
     const cases = [
       [app, `/segment/${segment}/presave`, {}, 400, 3, 'spotify'],
       [app, `/segment/${segment}/presave`, { spotify: 'https://example.com/track/1' }, 400, 4, 'spotify'],
@@ -173,23 +168,23 @@ describe('POST /v1.1/segment/[id]/presave', () => {
       [basic, `/segment/${segment}/presave`, { spotify: track }, 403, 9, null],
     ] as const;
     for (const [tenant, path, query, status, code, param] of cases) {
-      const response = await call(tenant, 'POST', path, query);
-      expect(response.statusCode, `${path} ${JSON.stringify(query)}: ${response.body}`).toBe(status);
-      expect(response.json().error).toMatchObject({ code, param });
+      const response = await t.rest(tenant, 'POST', path, query);
+      expect(response.status, `${path} ${JSON.stringify(query)}: ${response.body}`).toBe(status);
+      expect(response.json.error).toMatchObject({ code, param });
     }
     expect(await count()).toBe(before);
     const [job] = await t.database.db.select().from(presaveJobs).where(eq(presaveJobs.accountId, app.accountId)).limit(1);
     // A run holds the job (as if it were running now): a retry waits for it.
     await t.database.db.update(presaveJobs).set({ status: 'running', startedAt: new Date() }).where(eq(presaveJobs.id, job.id));
-    const busy = await call(app, 'POST', `/segment/${segment}/presave/${job.id}/retry`);
-    expect(busy.statusCode).toBe(409);
-    expect(busy.json().error).toMatchObject({ code: 17, param: 'jobId' });
+    const busy = await t.rest(app, 'POST', `/segment/${segment}/presave/${job.id}/retry`);
+    expect(busy.status).toBe(409);
+    expect(busy.json.error).toMatchObject({ code: 17, param: 'jobId' });
     await t.database.db.update(presaveJobs).set({ status: 'done' }).where(eq(presaveJobs.id, job.id));
-    expect((await call(basic, 'POST', `/segment/${segment}/presave/${job.id}/retry`)).json().error.code).toBe(9);
+    expect((await t.rest(basic, 'POST', `/segment/${segment}/presave/${job.id}/retry`)).json.error.code).toBe(9);
     for (const [tenant, path] of [[stranger, `/segment/${segment}/presave/${job.id}`], [app, `/segment/${filterSegment}/presave/${job.id}`]] as const) {
-      const response = await call(tenant, 'GET', path);
-      expect(response.statusCode).toBe(404);
-      expect(response.json().error.code).toBe(5);
+      const response = await t.rest(tenant, 'GET', path);
+      expect(response.status).toBe(404);
+      expect(response.json.error.code).toBe(5);
     }
   });
 

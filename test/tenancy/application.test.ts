@@ -12,14 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (apiKey: string, url: string, payload: Record<string, string>) =>
-  t.request({ method: 'POST', url, headers: { 'x-api-key': apiKey }, payload });
+/** A POST with the key in the x-api-key header and the parameters in a JSON body. */
+const post = (caller: Tenant, path: string, payload: Record<string, string>) => t.rest(caller, 'POST', path, {}, { key: 'header', payload });
 
 describe('GET /v1.1/app/info', () => {
   it('describes the calling application', async () => {
-    const response = await t.request({ url: '/v1.1/app/info', headers: { 'x-api-key': tenant.apiKey } });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
+    const response = await t.rest(tenant, 'GET', '/app/info', {}, { key: 'header' });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({
       ID: String(tenant.applicationId),
       AccountID: String(tenant.accountId),
       Name: expect.any(String),
@@ -37,35 +37,35 @@ describe('GET /v1.1/app/info', () => {
 
 describe('POST /v1.1/app/whitelist and /unwhitelist', () => {
   it('adds a domain once, normalised from a URL, and removes it', async () => {
-    const added = await post(tenant.apiKey, '/v1.1/app/whitelist', { domain: 'https://Fans.Example.com/landing' });
-    expect(added.statusCode).toBe(200);
-    expect(added.json()).toEqual({ ID: String(tenant.applicationId), Whitelist: ['fans.example.com'] });
-    expect((await post(tenant.apiKey, '/v1.1/app/whitelist', { domain: 'fans.example.com' })).json().Whitelist).toEqual(['fans.example.com']);
+    const added = await post(tenant, '/app/whitelist', { domain: 'https://Fans.Example.com/landing' });
+    expect(added.status).toBe(200);
+    expect(added.json).toEqual({ ID: String(tenant.applicationId), Whitelist: ['fans.example.com'] });
+    expect((await post(tenant, '/app/whitelist', { domain: 'fans.example.com' })).json.Whitelist).toEqual(['fans.example.com']);
 
-    const removed = await post(tenant.apiKey, '/v1.1/app/unwhitelist', { domain: 'fans.example.com' });
-    expect(removed.json()).toEqual({ ID: String(tenant.applicationId), Whitelist: [] });
+    const removed = await post(tenant, '/app/unwhitelist', { domain: 'fans.example.com' });
+    expect(removed.json).toEqual({ ID: String(tenant.applicationId), Whitelist: [] });
   });
 
   it('refuses a value that is not a domain, writing nothing', async () => {
     for (const domain of ['not a domain', 'http://', '']) {
-      const response = await post(tenant.apiKey, '/v1.1/app/whitelist', { domain });
-      expect(response.statusCode, domain).toBe(400);
-      expect(response.json().error).toMatchObject({ param: 'domain' });
+      const response = await post(tenant, '/app/whitelist', { domain });
+      expect(response.status, domain).toBe(400);
+      expect(response.json.error).toMatchObject({ param: 'domain' });
     }
     expect(await listWhitelist(t.database.db, tenant.accountId, tenant.applicationId)).toEqual([]);
   });
 
   it('is not found for a domain that is not whitelisted', async () => {
-    const response = await post(tenant.apiKey, '/v1.1/app/unwhitelist', { domain: 'never.example.com' });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().error).toMatchObject({ code: 5, param: 'domain' });
+    const response = await post(tenant, '/app/unwhitelist', { domain: 'never.example.com' });
+    expect(response.status).toBe(404);
+    expect(response.json.error).toMatchObject({ code: 5, param: 'domain' });
   });
 
   it('never touches another application: its domains stay, and are invisible', async () => {
-    await post(other.apiKey, '/v1.1/app/whitelist', { domain: 'theirs.example.com' });
-    const attempt = await post(tenant.apiKey, '/v1.1/app/unwhitelist', { domain: 'theirs.example.com' });
-    expect(attempt.json().error.code).toBe(5);
-    expect((await t.request({ url: '/v1.1/app/info', headers: { 'x-api-key': tenant.apiKey } })).json().Whitelist).toEqual([]);
+    await post(other, '/app/whitelist', { domain: 'theirs.example.com' });
+    const attempt = await post(tenant, '/app/unwhitelist', { domain: 'theirs.example.com' });
+    expect(attempt.json.error.code).toBe(5);
+    expect((await t.rest(tenant, 'GET', '/app/info', {}, { key: 'header' })).json.Whitelist).toEqual([]);
     expect(await listWhitelist(t.database.db, other.accountId, other.applicationId)).toEqual(['theirs.example.com']);
   });
 

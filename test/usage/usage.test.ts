@@ -19,7 +19,7 @@ afterAll(() => t.close());
 /** Makes `count` metered calls with a key, then writes the counters. */
 async function call(apiKey: string, count: number) {
   for (let i = 0; i < count; i += 1) {
-    expect((await t.request({ url: '/v1.1/app/info', headers: { 'x-api-key': apiKey } })).statusCode).toBe(200);
+    expect((await t.rest({ apiKey }, 'GET', '/app/info', {}, { key: 'header' })).status).toBe(200);
   }
   await t.gateway.meter.flush();
 }
@@ -32,9 +32,8 @@ async function sibling(tenant: Tenant, name: string): Promise<Tenant> {
   return { accountId: tenant.accountId, applicationId: created.application.id, apiKey: created.apiKey };
 }
 
-function usage(apiKey: string, query: string) {
-  return t.request({ url: `/v1.1/account/usage?${query}`, headers: { 'x-api-key': apiKey } });
-}
+/** GET /v1.1/account/usage with the key in the header and `query` as written. */
+const usage = (apiKey: string, query: string) => t.rest({ apiKey }, 'GET', `/account/usage?${query}`, {}, { key: 'header' });
 
 const now = new Date();
 const today = truncate(now, 'day');
@@ -45,12 +44,12 @@ describe('GET /v1.1/account/usage', () => {
     const tenant = await t.tenant('basic');
     await call(tenant.apiKey, 5);
     const response = await usage(tenant.apiKey, `interval=hour&start_date=${todayText}&period=1%20day`);
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     const hours = Array.from({ length: 24 }, (_, hour) => {
       const at = new Date(today.getTime() + hour * 3_600_000);
       return { hour: formatTimestamp(at), hits: at.getTime() === truncate(now, 'hour').getTime() ? '5' : '0' };
     });
-    expect(response.json()).toEqual([
+    expect(response.json).toEqual([
       {
         start_date: formatTimestamp(today),
         end_date: formatTimestamp(new Date(today.getTime() + 86_400_000)),
@@ -73,7 +72,7 @@ describe('GET /v1.1/account/usage', () => {
     await call(second.apiKey, 2);
 
     const weekAgo = new Date(today.getTime() - 6 * 86_400_000);
-    const daily = (await usage(first.apiKey, `interval=day&start_date=${formatDay(weekAgo)}&period=7%20day&app_scope=businessunit`)).json()[0];
+    const daily = (await usage(first.apiKey, `interval=day&start_date=${formatDay(weekAgo)}&period=7%20day&app_scope=businessunit`)).json[0];
     expect(daily.interval).toBe('per day');
     expect(daily.hits_total.TotalHitsForPeriod).toBe(5);
     expect(daily.hits_total.TotalHitsPerDay).toHaveLength(7);
@@ -84,7 +83,7 @@ describe('GET /v1.1/account/usage', () => {
     ]);
 
     const month = truncate(now, 'month');
-    const monthly = (await usage(first.apiKey, `interval=month&start_date=${formatDay(month)}&period=1%20month`)).json()[0];
+    const monthly = (await usage(first.apiKey, `interval=month&start_date=${formatDay(month)}&period=1%20month`)).json[0];
     expect(monthly.interval).toBe('per month');
     // The first key made 3 calls, then one usage call that was metered but not yet flushed.
     expect(monthly.hits_total).toEqual({ TotalHitsForPeriod: 3, TotalHitsPerMonth: [{ month: formatMonth(month), hits: '3' }] });
@@ -97,21 +96,21 @@ describe('GET /v1.1/account/usage', () => {
     await call(first.apiKey, 1);
     await call(second.apiKey, 4);
     const { apiKey: globalKey } = await createGlobalKey(t.database.db, first.accountId);
-    const body = (await usage(globalKey, `interval=day&start_date=${todayText}&end_date=${encodeURIComponent(formatTimestamp(new Date(today.getTime() + 86_400_000)))}`)).json()[0];
+    const body = (await usage(globalKey, `interval=day&start_date=${todayText}&end_date=${encodeURIComponent(formatTimestamp(new Date(today.getTime() + 86_400_000)))}`)).json[0];
     expect(body.hits_total).toEqual({ TotalHitsForPeriod: 5, TotalHitsPerDay: [{ day: formatDay(today), hits: '5' }] });
     expect(body.hits_per_application).toHaveLength(2);
 
     // The global key is for usage only.
-    const refused = await t.request({ url: '/v1.1/app/info', headers: { 'x-api-key': globalKey } });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().error).toMatchObject({ code: 7, type: 'WRONG_APPLICATION' });
+    const refused = await t.rest({ apiKey: globalKey }, 'GET', '/app/info', {}, { key: 'header' });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatchObject({ code: 7, type: 'WRONG_APPLICATION' });
   });
 
   it('sees nothing of another account', async () => {
     const mine = await t.tenant('basic');
     const theirs = await t.tenant('basic');
     await call(theirs.apiKey, 6);
-    const body = (await usage(mine.apiKey, `interval=day&start_date=${todayText}&period=1%20day&app_scope=businessunit`)).json()[0];
+    const body = (await usage(mine.apiKey, `interval=day&start_date=${todayText}&period=1%20day&app_scope=businessunit`)).json[0];
     expect(body.hits_total.TotalHitsForPeriod).toBe(0);
     expect(body.hits_per_application.map((app: { ApplicationID: string }) => app.ApplicationID)).toEqual([String(mine.applicationId)]);
   });
@@ -124,8 +123,8 @@ describe('GET /v1.1/account/usage', () => {
     const tenant = await t.tenant('basic');
     const start = truncate(new Date(now.getTime() - 10 * 86_400_000), interval === 'month' ? 'month' : 'day');
     const response = await usage(tenant.apiKey, `interval=${interval}&start_date=${encodeURIComponent(formatTimestamp(start))}${range}`);
-    expect(response.statusCode, response.body).toBe(200);
-    const [body] = response.json();
+    expect(response.status, response.body).toBe(200);
+    const [body] = response.json;
     expect(body.clamped).toBe(true);
     expect(body.notice).toBe(`The range was cut to ${maxText} after start_date: interval ${interval} covers at most ${maxText}.`);
     const list = body.hits_total[`TotalHitsPer${interval[0].toUpperCase()}${interval.slice(1)}`];
@@ -136,9 +135,9 @@ describe('GET /v1.1/account/usage', () => {
 
   it('clamps an end_date beyond the maximum, and leaves a range within it alone', async () => {
     const tenant = await t.tenant('basic');
-    const long = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-06-01')).json()[0];
+    const long = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-06-01')).json[0];
     expect([long.start_date, long.end_date, long.clamped]).toEqual(['2026-01-01 00:00:00', '2026-04-01 00:00:00', true]);
-    const within = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-03-01')).json()[0];
+    const within = (await usage(tenant.apiKey, 'interval=day&start_date=2026-01-01&end_date=2026-03-01')).json[0];
     expect([within.end_date, within.clamped, within.notice]).toEqual(['2026-03-01 00:00:00', false, null]);
   });
 
@@ -155,8 +154,8 @@ describe('GET /v1.1/account/usage', () => {
   ])('refuses %s with code %i on %s', async (query, code, param) => {
     const tenant = await t.tenant('basic');
     const response = await usage(tenant.apiKey, query);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { code, type: expect.any(String), message: expect.any(String), param } });
+    expect(response.status).toBe(400);
+    expect(response.json).toEqual({ error: { code, type: expect.any(String), message: expect.any(String), param } });
   });
 });
 
@@ -189,7 +188,7 @@ describe('the usage meter', () => {
   it('keeps every call counted before a graceful shutdown', async () => {
     const own = await startTestGateway({ USAGE_FLUSH_SECONDS: '3600' });
     const tenant = await own.tenant('basic');
-    for (let i = 0; i < 7; i += 1) await own.request({ url: '/v1.1/app/info', headers: { 'x-api-key': tenant.apiKey } });
+    for (let i = 0; i < 7; i += 1) await own.rest(tenant, 'GET', '/app/info', {}, { key: 'header' });
     await own.gateway.close();
     const rows = await own.database.db.select().from(apiHits).where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
     expect(rows.reduce((sum, row) => sum + row.hits, 0)).toBe(7);
