@@ -56,16 +56,14 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     await cluster?.destroy();
   }, 30_000);
 
-  const rest = (path: string, query: Record<string, string | number> = {}, method: 'GET' | 'POST' = 'GET') =>
-    t!.request({ method, url: `/v1.1${path}?${new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) })}` });
   const storedRecords = async () =>
     (await database!.db.select({ n: sql<number>`count(*)::int` }).from(activityRecords).where(and(eq(activityRecords.accountId, tenant.accountId), eq(activityRecords.memberId, member))))[0].n;
 
   it('keeps running through a kill -9 of the server, answers 503 meanwhile, and recovers without a restart', async () => {
     // A record queued before the outage: the worker is held back so the row is still queued when the server dies.
     await t!.gateway.activityQueue.stop();
-    const queued = await rest('/activity/record', { activityid: activity, id: member, async: 1, marker: 'before-outage' }, 'POST');
-    expect(queued.json()).toMatchObject({ Queued: true });
+    const queued = await t!.rest(tenant, 'POST', '/activity/record', { activityid: activity, id: member, async: 1, marker: 'before-outage' });
+    expect(queued.json).toMatchObject({ Queued: true });
     expect(await storedRecords()).toBe(0);
 
     await cluster!.kill();
@@ -74,9 +72,9 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     await sleep(2200);
     expect(unhandled).toEqual([]);
 
-    const down = await rest('/activities');
-    expect(down.statusCode, down.body).toBe(503);
-    expect(down.json()).toEqual({ error: { code: 20, type: 'DATABASE_UNAVAILABLE', message: expect.any(String), param: null, requestId: expect.any(String) } });
+    const down = await t!.rest(tenant, 'GET', '/activities');
+    expect(down.status, down.body).toBe(503);
+    expect(down.json).toEqual({ error: { code: 20, type: 'DATABASE_UNAVAILABLE', message: expect.any(String), param: null, requestId: expect.any(String) } });
 
     const graphql = await t!.graphql(tenant.apiKey, '{ activities { id name } }');
     expect(graphql.status).toBe(503);
@@ -89,7 +87,7 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     expect(readyMs).toBeLessThan(2500);
 
     await cluster!.start();
-    const recoveredMs = await within(3000, 'first success after the restart', async () => (await rest('/activities')).statusCode === 200);
+    const recoveredMs = await within(3000, 'first success after the restart', async () => (await t!.rest(tenant, 'GET', '/activities')).status === 200);
     const graphqlBack = await t!.graphql(tenant.apiKey, '{ activities { id name } }');
     expect(graphqlBack.status).toBe(200);
     expect((await t!.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
@@ -109,10 +107,10 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     const worker = async (index: number) => {
       for (let i = 0; !stop && i < 5000; i += 1) {
         const path = paths[(index + i) % paths.length];
-        const response = await rest(path);
-        statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        if (response.statusCode === 200) lastSuccessAt = performance.now();
-        else if (bodies.length < 5 && (response.statusCode !== 503 || response.json().error?.code !== 20)) bodies.push(response.json());
+        const response = await t!.rest(tenant, 'GET', path);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.status === 200) lastSuccessAt = performance.now();
+        else if (bodies.length < 5 && (response.status !== 503 || response.json.error?.code !== 20)) bodies.push(response.json);
       }
     };
     const load = Promise.all(Array.from({ length: 8 }, (_, index) => worker(index)));

@@ -42,13 +42,8 @@ describe('GraphQL limits', () => {
   it('counts the cost of the operation named, not of every operation in the document', async () => {
     const document = `query Small { application { id } }
       query Large { usage(${usageArgs}) { start end timezone interval hits buckets { start hits } applications { name hits } } }`;
-    const response = await t.request({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-      payload: { query: document, operationName: 'Small' },
-    });
-    expect(response.json()).toEqual({ data: { application: { id: String(tenant.applicationId) } } });
+    const { body } = await t.graphql(tenant.apiKey, document, undefined, { operationName: 'Small' });
+    expect(body).toEqual({ data: { application: { id: String(tenant.applicationId) } } });
   });
 
   it('prices a repeated document again when a page size changes, and checks its variables every time', async () => {
@@ -58,15 +53,13 @@ describe('GraphQL limits', () => {
       expect(body.errors?.[0]?.message ?? '', `first: ${n}`).toMatch(refused ? /above the limit of 10/ : /^$/);
     }
     const lookup = 'query ($id: ID!) { member(lookup: { id: $id }) { id } }';
-    const post = (variables: Record<string, unknown>) =>
-      t.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: { query: lookup, variables } });
-    const first = await post({ id: null }); // priced afresh: the estimator finds the wrong variable
-    await post({ id: '1' }); // now priced and kept
-    const again = await post({ id: null }); // the kept price, the variables checked again
-    expect(again.statusCode).toBe(400);
-    expect(again.statusCode).toBe(first.statusCode);
-    const body = (response: typeof first) => ({ ...response.json(), errors: response.json().errors.map(({ extensions: { requestId: _id, ...rest }, ...error }: any) => ({ ...error, extensions: rest })) });
+    const first = await t.graphql(tenant.apiKey, lookup, { id: null }); // priced afresh: the estimator finds the wrong variable
+    await t.graphql(tenant.apiKey, lookup, { id: '1' }); // now priced and kept
+    const again = await t.graphql(tenant.apiKey, lookup, { id: null }); // the kept price, the variables checked again
+    expect(again.status).toBe(400);
+    expect(again.status).toBe(first.status);
+    const body = (response: typeof first) => ({ ...response.body, errors: response.body.errors.map(({ extensions: { requestId: _id, ...rest }, ...error }: any) => ({ ...error, extensions: rest })) });
     expect(body(again)).toEqual(body(first));
-    expect(again.json().errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', aeCode: 4 });
+    expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', aeCode: 4 });
   });
 });

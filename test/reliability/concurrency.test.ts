@@ -19,9 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rest = (method: 'GET' | 'POST', path: string, params: Record<string, string>) =>
-  t.request({ method, url: `/v1.1${path}?${new URLSearchParams(params)}`, headers: { 'x-api-key': tenant.apiKey } });
-
 describe('concurrent calls on one thing', () => {
   it('50 registrations of one email at once, REST and GraphQL mixed, make one member with one email identity', async () => {
     const email = `race-${Date.now()}@example.com`;
@@ -29,8 +26,8 @@ describe('concurrent calls on one thing', () => {
     const answers = await Promise.all(
       Array.from({ length: 50 }, async (_, index) => {
         if (index % 2) {
-          const response = await rest('POST', '/member/register', { service: 'email', email, password });
-          return { status: response.statusCode, id: String(response.json()[0]?.data?.ID ?? response.body) };
+          const response = await t.rest(tenant, 'POST', '/member/register', { service: 'email', email, password }, { key: 'header' });
+          return { status: response.status, id: String(response.json[0]?.data?.ID ?? response.body) };
         }
         const { status, body } = await t.graphql(tenant.apiKey, 'mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }', {
           input: { credentials: { network: 'email', email, password } },
@@ -58,7 +55,7 @@ describe('concurrent calls on one thing', () => {
     );
     const merge = (into: { id: string }, from: { id: string; accessToken: string }, viaRest: boolean) =>
       viaRest
-        ? rest('POST', `/member/${into.id}/merge`, { from: from.id, accesstoken: from.accessToken }).then((r) => r.statusCode)
+        ? t.rest(tenant, 'POST', `/member/${into.id}/merge`, { from: from.id, accesstoken: from.accessToken }, { key: 'header' }).then((r) => r.status)
         : t.graphql(tenant.apiKey, 'mutation ($into: ID!, $from: ID!, $token: String!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id } } }', {
             into: into.id, from: from.id, token: from.accessToken,
           }).then((r) => r.status);
@@ -86,7 +83,7 @@ describe('concurrent calls on one thing', () => {
     const input = { memberId: member.id, segmentId: segment };
     const calls = Array.from({ length: 40 }, async (_, index) => {
       const optIn = index % 2 === 0;
-      if (index % 4 < 2) return (await rest('POST', optIn ? '/optin' : '/optout', { id: member.id, segmentid: segment })).statusCode;
+      if (index % 4 < 2) return (await t.rest(tenant, 'POST', optIn ? '/optin' : '/optout', { id: member.id, segmentid: segment }, { key: 'header' })).status;
       return (await t.graphql(tenant.apiKey, `mutation ($input: OptInInput!) { ${optIn ? 'optIn' : 'optOut'}(input: $input) { id } }`, { input })).status;
     });
     const statuses = await Promise.all(calls);

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { graphql } from '../support/rest.js';
 
 /**
  * The GraphQL checklist beyond test/graphql/limits.test.ts (depth, aliases, cost) and
@@ -25,13 +26,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (gateway: Gateway, payload: unknown, headers: Record<string, string> = {}) =>
-  gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey, ...headers }, payload: JSON.stringify(payload) });
-
-const refusedWithCode = (response: { statusCode: number; json(): any }) => {
-  expect(response.statusCode).toBeGreaterThanOrEqual(400);
-  expect(response.statusCode).toBeLessThan(500);
-  const body = response.json();
+/** The answer's first error, once it is a 4xx refusal with code 4 (a GraphQL error, or the REST error body). */
+const refusedWithCode = ({ status, body }: { status: number; body: any }) => {
+  expect(status).toBeGreaterThanOrEqual(400);
+  expect(status).toBeLessThan(500);
   const error = body.errors?.[0] ?? body.error;
   expect(error, JSON.stringify(body)).toBeDefined();
   expect(error.extensions?.aeCode ?? error.code).toBe(4);
@@ -40,18 +38,19 @@ const refusedWithCode = (response: { statusCode: number; json(): any }) => {
 
 describe('GraphQL limits', () => {
   it('refuses batched requests (an array of operations), which would multiply every per-request limit', async () => {
-    const response = await post(t.gateway, [{ query: '{ application { id } }' }, { query: '{ application { id } }' }]);
-    refusedWithCode(response);
+    const response = await t.request({
+      method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: [{ query: '{ application { id } }' }, { query: '{ application { id } }' }],
+    });
+    refusedWithCode({ status: response.statusCode, body: response.json() });
   });
 
   it('answers no introspection in production, even with a key, for __schema and __type alike', async () => {
     for (const query of ['{ __schema { types { name } } }', '{ __type(name: "Member") { fields { name } } }']) {
-      const response = await post(production, { query });
-      const error = refusedWithCode(response);
+      const error = refusedWithCode(await graphql(production, tenant.apiKey, query));
       expect(error.message).toMatch(/introspection/i);
     }
     // Outside production the same key may introspect.
-    expect((await post(t.gateway, { query: '{ __type(name: "Member") { name } }' })).json()).toEqual({ data: { __type: { name: 'Member' } } });
+    expect((await t.graphql(tenant.apiKey, '{ __type(name: "Member") { name } }')).body).toEqual({ data: { __type: { name: 'Member' } } });
   });
 
   it('prevents cross-site requests: a GET or a simple POST without a preflight header is refused before it runs', async () => {
@@ -77,13 +76,12 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses a document larger than a request body may be (1 MiB), with the error body', async () => {
-    const response = await post(t.gateway, { query: `{ application { id } } # ${'x'.repeat(1_100_000)}` });
-    refusedWithCode(response);
+    refusedWithCode(await t.graphql(tenant.apiKey, `{ application { id } } # ${'x'.repeat(1_100_000)}`));
   });
 
   it('stops field and directive floods at the token limit, before validation', async () => {
     for (const query of [`{ application { ${'id '.repeat(20_000)}} }`, `{ application { id ${'@include(if: true) '.repeat(3000)}} }`]) {
-      const error = refusedWithCode(await post(t.gateway, { query }));
+      const error = refusedWithCode(await t.graphql(tenant.apiKey, query));
       expect(error.message).toMatch(/tokens/);
     }
   });

@@ -9,6 +9,7 @@ import { createApplicationKey, createGlobalKey } from '../../src/modules/tenancy
 import { issueSignInToken } from '../../src/modules/widget/widget.service.js';
 import { startFakeNetworks, type FakeNetworks } from '../support/fake-networks.js';
 import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import * as calls from '../support/rest.js';
 
 /**
  * A full run of what handles secrets (registration and login with passwords, network links with
@@ -49,13 +50,18 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function call(method: 'GET' | 'POST', url: string, options: { payload?: unknown; headers?: Record<string, string> } = {}) {
-  const response = await gateway.app.inject({ method, url, headers: { 'x-api-key': tenant.apiKey, ...options.headers }, payload: options.payload as never });
-  responses.push(response.body);
-  return response;
+/** A /v1.1 call to the production gateway with the tenant's key in the header; its answer is kept for the scan. */
+async function call(method: calls.RestMethod, path: string, params: calls.RestParams = {}, options: calls.RestOptions = {}) {
+  const answer = await calls.rest(gateway, tenant, method, path, params, { key: 'header', ...options });
+  responses.push(answer.body);
+  return answer;
 }
-const graphql = (query: string, variables: Record<string, unknown> = {}) =>
-  call('POST', '/graphql', { payload: { query, variables }, headers: { 'content-type': 'application/json' } }).then((r) => r.json());
+/** A GraphQL operation to the production gateway with the tenant's key; its answer is kept for the scan. */
+async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  const answer = await calls.graphql(gateway, tenant.apiKey, query, variables);
+  responses.push(answer.text);
+  return answer.body;
+}
 
 /** Adds what an answer hands the owner to the owner-only secrets. */
 function collectOwned(body: unknown) {
@@ -82,33 +88,33 @@ describe('secrets in a full run', () => {
     passwords.forEach((password) => forbidden.set(password, 'password'));
 
     // Registration and login, over both interfaces, with failures on the way.
-    const rest = (await call('POST', `/v1.1/member/register?${new URLSearchParams({ service: 'email', email: 'secret-one@example.com', password: passwords[0] })}`)).json();
-    collectOwned(rest);
-    const memberId = rest[0].data.ID as string;
-    const registered = await graphql('mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { jwt member { id accessToken services { id token } } } }', {
+    const registered = (await call('POST', '/member/register', { service: 'email', email: 'secret-one@example.com', password: passwords[0] })).json;
+    collectOwned(registered);
+    const memberId = registered[0].data.ID as string;
+    const overGraphql = await graphql('mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { jwt member { id accessToken services { id token } } } }', {
       input: { credentials: { network: 'email', email: 'secret-two@example.com', password: passwords[1] } },
     });
-    collectOwned(registered);
-    await call('POST', '/v1.1/member/login', { payload: { service: 'email', email: 'secret-one@example.com', password: passwords[0] } }).then((r) => collectOwned(r.json()));
-    expect((await call('POST', '/v1.1/member/login', { payload: { service: 'email', email: 'secret-one@example.com', password: passwords[2] } })).statusCode).toBe(401);
-    await call('POST', `/v1.1/member/register?${new URLSearchParams({ service: 'email', email: 'secret-one@example.com', password: passwords[2] })}`);
+    collectOwned(overGraphql);
+    await call('POST', '/member/login', {}, { payload: { service: 'email', email: 'secret-one@example.com', password: passwords[0] } }).then((r) => collectOwned(r.json));
+    expect((await call('POST', '/member/login', {}, { payload: { service: 'email', email: 'secret-one@example.com', password: passwords[2] } })).status).toBe(401);
+    await call('POST', '/member/register', { service: 'email', email: 'secret-one@example.com', password: passwords[2] });
     // A value the database refuses, in a call carrying a password: the failed statement must not reach the log with it.
     await graphql('mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }', {
       input: { credentials: { network: 'email', email: 'secret-three@example.com', password: passwords[1] }, profile: { firstName: 'nul\u0000name' } },
     });
-    const emailService = rest[0].services[0].ID ?? rest[0].services[0].Id;
-    await call('POST', `/v1.1/member/${memberId}/reset`, { payload: { email: 'secret-one@example.com', password: passwords[3], member_service_id: String(emailService) } }).then((r) => collectOwned(r.json()));
+    const emailService = registered[0].services[0].ID ?? registered[0].services[0].Id;
+    await call('POST', `/member/${memberId}/reset`, {}, { payload: { email: 'secret-one@example.com', password: passwords[3], member_service_id: String(emailService) } }).then((r) => collectOwned(r.json));
 
     // A network link with its tokens, then a refresh through the network.
     fake.addUser({ network: 'spotify', uid: 'secret-uid', token: 'spotify-access-token-secret-1', refreshToken: 'spotify-refresh-token-secret-1' });
     ['spotify-access-token-secret-1', 'spotify-refresh-token-secret-1'].forEach((token) => ownersOnly.set(token, 'network token'));
-    const linked = await call('POST', `/v1.1/member/${memberId}/register`, { payload: { service: 'spotify', authtoken: 'spotify-access-token-secret-1', authsecret: 'spotify-refresh-token-secret-1', uid: 'secret-uid' } });
-    expect(linked.statusCode, linked.body).toBe(200);
-    collectOwned(linked.json());
-    const refreshed = await call('POST', `/v1.1/member/${memberId}/refresh`, { payload: { service: 'spotify' } });
-    expect(refreshed.statusCode, refreshed.body).toBe(200);
-    collectOwned(refreshed.json());
-    await call('GET', `/v1.1/member/${memberId}`).then((r) => collectOwned(r.json()));
+    const linked = await call('POST', `/member/${memberId}/register`, {}, { payload: { service: 'spotify', authtoken: 'spotify-access-token-secret-1', authsecret: 'spotify-refresh-token-secret-1', uid: 'secret-uid' } });
+    expect(linked.status, linked.body).toBe(200);
+    collectOwned(linked.json);
+    const refreshed = await call('POST', `/member/${memberId}/refresh`, {}, { payload: { service: 'spotify' } });
+    expect(refreshed.status, refreshed.body).toBe(200);
+    collectOwned(refreshed.json);
+    await call('GET', `/member/${memberId}`).then((r) => collectOwned(r.json));
     await graphql('query ($id: ID!) { member(lookup: { id: $id }) { id email services { network username } } }', { id: memberId });
 
     // API keys: another application key and a global key, used once each; a made-up key refused.
@@ -116,18 +122,18 @@ describe('secrets in a full run', () => {
     const global = await createGlobalKey(t.database.db, tenant.accountId);
     forbidden.set(second.apiKey, 'API key');
     forbidden.set(global.apiKey, 'API key');
-    await call('GET', '/v1.1/app/info', { headers: { 'x-api-key': second.apiKey } });
-    await call('GET', `/v1.1/account/usage?interval=day&start_date=2026-01-01&period=1%20day&apikey=${global.apiKey}`, { headers: { 'x-api-key': '' } });
-    await call('GET', '/v1.1/app/info', { headers: { 'x-api-key': 'mq_made-up-key-secret-0000' } });
+    await call('GET', '/app/info', {}, { headers: { 'x-api-key': second.apiKey } });
+    await call('GET', `/account/usage?interval=day&start_date=2026-01-01&period=1%20day&apikey=${global.apiKey}`, {}, { headers: { 'x-api-key': '' } });
+    await call('GET', '/app/info', {}, { headers: { 'x-api-key': 'mq_made-up-key-secret-0000' } });
 
     // Sign-in tokens: one exchanged by REST, one by GraphQL, one spent twice, one from the query string.
     const app = { accountId: tenant.accountId, applicationId: tenant.applicationId };
     const tokens = await Promise.all([1, 2, 3].map(() => issueSignInToken(t.database.db, app, Number(memberId))));
     tokens.forEach((token) => forbidden.set(token, 'sign-in token'));
-    await call('POST', '/v1.1/auth', { payload: { accessToken: tokens[0] } }).then((r) => collectOwned(r.json()));
+    await call('POST', '/auth', {}, { payload: { accessToken: tokens[0] } }).then((r) => collectOwned(r.json));
     await graphql('mutation ($token: String!) { exchangeSignInToken(accessToken: $token) { id } }', { token: tokens[1] });
     await graphql('mutation ($token: String!) { exchangeSignInToken(accessToken: $token) { id } }', { token: tokens[1] });
-    await call('GET', `/v1.1/auth?accesstoken=${tokens[2]}`).then((r) => collectOwned(r.json()));
+    await call('GET', '/auth', { accesstoken: tokens[2] }).then((r) => collectOwned(r.json));
 
     // A sign-in network's client secret.
     forbidden.set('provider-client-secret-value', 'client secret');
