@@ -1,10 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/client.js';
 import type { ApplicationSettings, Plan } from '../db/schema/index.js';
-import type { ActivityQueue } from '../modules/activities/activities.queue.js';
-import type { LiveFeed } from '../modules/activities/live-feed.js';
-import type { IdentityServices } from '../modules/members/identity-services.js';
-import { createLoaders, type Loaders } from './loaders.js';
+import type { Loaders } from './loaders.js';
 
 /** Who is calling, decided once per request from the credentials it carries. */
 export type Caller =
@@ -24,17 +21,17 @@ export type Caller =
   /** The account's global key: usage totals across applications, nothing else. */
   | { kind: 'account'; accountId: number; keyId: number };
 
+/**
+ * What a resolver, service or loader is given for one request. The gateway-wide services that
+ * belong to a module (identity helpers, the activity queue, the live feed) are added to this
+ * interface by the wiring, graphql/context.ts, through declaration merging: the kernel names no
+ * module, and tsc still checks every use.
+ */
 export interface Context {
   requestId: string;
   log: FastifyBaseLogger;
   database: DatabaseHandle;
   caller: Caller;
-  /** Gateway-wide helpers of the identity side: token sealing, JWT keys, login throttle, networks. */
-  identity: IdentityServices;
-  /** Records accepted with `async=1`, stored in the background. */
-  activityQueue: ActivityQueue;
-  /** The gateway's live activity feed; present on WebSocket operations only (subscriptions). */
-  liveFeed?: LiveFeed;
   /**
    * The address of the connection (the forwarded one behind TRUST_PROXY); absent outside HTTP
    * requests. Sign-in throttling falls back to it when the caller does not name the fan's `ip`.
@@ -49,13 +46,23 @@ export interface Context {
   loaders: Loaders;
 }
 
-export function createContext(fields: Omit<Context, 'loaders'>): Context {
+/** Makes a context's loaders: the wiring's createLoaders (graphql/loaders.ts). */
+export type LoadersFactory = (context: Context) => Loaders;
+
+/** The factory each context's loaders came from, for renewLoaders. */
+const loadersFactories = new WeakMap<Context, LoadersFactory>();
+
+/** A context with its loaders, made by `createLoaders` (the wiring's, graphql/loaders.ts). */
+export function buildContext(fields: Omit<Context, 'loaders'>, createLoaders: LoadersFactory): Context {
   const context = { ...fields } as Context;
+  loadersFactories.set(context, createLoaders);
   context.loaders = createLoaders(context);
   return context;
 }
 
 /** Drops what a long-lived context loaded so far: the next reads go to the database again. */
 export function renewLoaders(context: Context): void {
+  const createLoaders = loadersFactories.get(context);
+  if (!createLoaders) throw new Error('renewLoaders needs a context made by buildContext');
   context.loaders = createLoaders(context);
 }

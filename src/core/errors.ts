@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { dataExceptionCode, databaseUnavailable } from '../db/errors.js';
 
 /**
  * The one error catalogue of the product. GraphQL errors carry `extensions.code` (the name) and
@@ -60,6 +61,32 @@ export const invalidParameter = (param: string, expected: string) =>
 
 export const notFound = (what: string, param: string | null = 'id') =>
   new AppError('NOT_FOUND', `${what} not found.`, param);
+
+const dataExceptionMessages: Record<string, string> = {
+  '22P02': 'a value does not have the expected form',
+  '22003': 'a number is out of range',
+  '22021': 'a text contains bytes that are not valid UTF-8',
+  '22P05': 'a text contains a character that cannot be stored',
+  '22008': 'a date or time is out of range',
+  '22007': 'a date or time does not have the expected form',
+  '22001': 'a value is too long',
+};
+
+export const databaseUnavailableError = () => new AppError('DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.');
+
+/**
+ * A database failure as the error the caller should see, or undefined for anything else (a bug).
+ * Data exceptions are a safety net: input should be checked before it reaches SQL, but when it is
+ * not, the caller gets a 400 instead of a 500.
+ */
+export function classifyDatabaseError(error: unknown): AppError | undefined {
+  if (databaseUnavailable(error)) return databaseUnavailableError();
+  const sqlstate = dataExceptionCode(error);
+  if (sqlstate) {
+    return new AppError('INVALID_PARAMETER', `A parameter is invalid: ${dataExceptionMessages[sqlstate] ?? 'a value is not acceptable'}.`, null);
+  }
+  return undefined;
+}
 
 /** True for errors raised on purpose (AppError, or one rebuilt from its extensions by graphql-js). */
 export function isAppError(error: unknown): error is GraphQLError & { extensions: AppErrorExtensions } {

@@ -1,9 +1,8 @@
-import { AppError } from '../graphql/errors.js';
-
 /**
- * What a database failure means to the caller. Drivers and Drizzle wrap errors (DrizzleQueryError
- * keeps the driver's error in `cause`, graphql-js in `originalError`), so every check looks through
- * the whole chain.
+ * What a database failure is: unavailable, a data exception, a deadlock (the error the caller then
+ * sees is core/errors.ts's classifyDatabaseError). Drivers and Drizzle wrap errors
+ * (DrizzleQueryError keeps the driver's error in `cause`, graphql-js in `originalError`), so every
+ * check looks through the whole chain.
  */
 
 /** Node socket errors, postgres.js connection errors, and SQLSTATEs that mean "no database right now". */
@@ -66,32 +65,6 @@ export function databaseUnavailable(error: unknown): boolean {
 /** The SQLSTATE of a PostgreSQL data exception (class 22) in the chain, if there is one. */
 export function dataExceptionCode(error: unknown): string | undefined {
   return codesOf(error).find((code) => /^22[0-9A-Z]{3}$/.test(code));
-}
-
-const dataExceptionMessages: Record<string, string> = {
-  '22P02': 'a value does not have the expected form',
-  '22003': 'a number is out of range',
-  '22021': 'a text contains bytes that are not valid UTF-8',
-  '22P05': 'a text contains a character that cannot be stored',
-  '22008': 'a date or time is out of range',
-  '22007': 'a date or time does not have the expected form',
-  '22001': 'a value is too long',
-};
-
-export const databaseUnavailableError = () => new AppError('DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.');
-
-/**
- * A database failure as the error the caller should see, or undefined for anything else (a bug).
- * Data exceptions are a safety net: input should be checked before it reaches SQL, but when it is
- * not, the caller gets a 400 instead of a 500.
- */
-export function classifyDatabaseError(error: unknown): AppError | undefined {
-  if (databaseUnavailable(error)) return databaseUnavailableError();
-  const sqlstate = dataExceptionCode(error);
-  if (sqlstate) {
-    return new AppError('INVALID_PARAMETER', `A parameter is invalid: ${dataExceptionMessages[sqlstate] ?? 'a value is not acceptable'}.`, null);
-  }
-  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { AppError, invalidParameter, notFound } from '../graphql/errors.js';
-import { normaliseDomain } from '../modules/tenancy/tenancy.service.js';
+import { AppError, invalidParameter, notFound } from '../core/errors.js';
+import { normaliseDomain } from '../lib/domains.js';
 import type { ResolvedWindow } from './window.js';
 import {
   activityConditions, brandExists, countryIn, emailIn, extendedFieldFilled, findLiveSegment, hasService, inSegment, memberIdIn,

@@ -1,5 +1,5 @@
 import { and, gte, lt, type Column, type SQL } from 'drizzle-orm';
-import { invalidParameter } from '../graphql/errors.js';
+import { invalidParameter } from '../core/errors.js';
 import { shiftByPeriod, type PeriodUnitName } from '../lib/time.js';
 import type { PeriodInput, WindowInput } from './window.types.js';
 

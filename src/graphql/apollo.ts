@@ -6,13 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Config } from '../config.js';
-import type { Context } from './context.js';
-import { classifyDatabaseError } from '../db/errors.js';
-import { appErrorOf, errorCatalogue } from './errors.js';
+import type { Context } from '../core/context.js';
+import { appErrorOf, classifyDatabaseError, errorCatalogue } from '../core/errors.js';
 import { CompiledDocuments } from './execution.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
-import { explorerLandingPage } from '../http/pages/explorer/landing.js';
 
 /** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
 const callerErrorCodes = new Set([
@@ -110,7 +108,8 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
   };
 }
 
-export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config, pages: { demoApiKey?: string } = {}): ApolloServer<Context> {
+/** `pages.explorer` makes the landing page shown outside production: the server's explorer (http/pages/explorer). */
+export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config, pages: { explorer?: () => ApolloServerPlugin } = {}): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
     gateway: compiledExecution(schema),
@@ -135,7 +134,7 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
       requestIdPlugin,
       databaseUnavailablePlugin,
       // Outside production, the explorer bundled with the gateway (no CDN); Apollo Sandbox is a link from it.
-      production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : explorerLandingPage({ apiKey: pages.demoApiKey }),
+      production || !pages.explorer ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : pages.explorer(),
     ],
   });
 }

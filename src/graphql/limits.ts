@@ -15,8 +15,8 @@ import {
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
-import type { Context } from './context.js';
-import { AppError } from './errors.js';
+import type { Context } from '../core/context.js';
+import { AppError } from '../core/errors.js';
 
 export type Limits = Config['graphqlLimits'];
 

@@ -1,3 +1,4 @@
+import type { Context } from '../core/context.js';
 import { lazily } from '../lib/batching.js';
 import { createActivityLoaders } from '../modules/activities/activities.loaders.js';
 import { createBrandLoaders } from '../modules/brands/brands.loaders.js';
@@ -6,13 +7,11 @@ import { createScoringLoaders } from '../modules/scoring/scoring.scope.js';
 import { createOptInLoaders } from '../modules/segments/optins.loaders.js';
 import { createSegmentLoaders } from '../modules/segments/segments.loaders.js';
 import { createWidgetLoaders } from '../modules/widget/widget.loaders.js';
-import type { Context } from './context.js';
 
 /**
- * A request's DataLoaders, one group per module: made with the request and dropped with it, so
- * batching and caching never cross requests (or tenants). Each group, and each loader in it, is
- * created the first time a field asks for it; a module declares its loaders in its *.loaders.ts and
- * adds one line here.
+ * A request's DataLoaders, one group per module. Each group, and each loader in it, is created the
+ * first time a field asks for it; a module declares its loaders in its *.loaders.ts and adds one
+ * line here. The groups become core's `Loaders` (core/loaders.ts), which names no module itself.
  */
 export function createLoaders(context: Context) {
   return lazily({
@@ -26,4 +25,9 @@ export function createLoaders(context: Context) {
   });
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+type LoaderGroups = ReturnType<typeof createLoaders>;
+
+declare module '../core/loaders.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Loaders extends LoaderGroups {}
+}

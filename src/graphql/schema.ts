@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
-import { authChecker } from './auth.js';
+import { authChecker } from '../core/auth.js';
 import { resolvers } from './resolvers.js';
 
 let built: Promise<GraphQLSchema> | undefined;

@@ -19,16 +19,17 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { databaseUnavailable } from '../db/errors.js';
-import { apiKeyOf, memberJwtOf } from '../http/credentials.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
+import type { RateLimiter } from '../lib/rate-limit.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
 import type { LiveFeed } from '../modules/activities/live-feed.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import type { UsageMeter } from '../modules/usage/usage.meter.js';
 import { formatError } from './apollo.js';
-import { createContext, type Caller } from './context.js';
-import { AppError } from './errors.js';
+import type { Caller } from '../core/context.js';
+import { createContext } from './context.js';
+import { AppError } from '../core/errors.js';
 import { limitRules, operationCost, parseOptions } from './limits.js';
 
 export interface SubscriptionDependencies {

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { databaseUnavailable } from '../db/errors.js';
-import type { Context } from './context.js';
+import type { Context } from '../core/context.js';
 
 /**
  * A GraphQL response that failed because the database is unavailable answers HTTP 503, like the

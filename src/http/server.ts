@@ -7,9 +7,10 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
 import { createApollo } from '../graphql/apollo.js';
-import { createContext, type Caller, type Context } from '../graphql/context.js';
-import { assertAccess } from '../graphql/auth.js';
-import { AppError } from '../graphql/errors.js';
+import type { Caller, Context } from '../core/context.js';
+import { createContext } from '../graphql/context.js';
+import { assertAccess } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
 import { getSchema } from '../graphql/schema.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
@@ -22,14 +23,15 @@ import { registerRestRoutes } from '../rest/plugin.js';
 import { registerApiReference } from '../rest/openapi/reference.js';
 import { restRoutes } from '../rest/table.js';
 import { clientErrorHandler } from './client-errors.js';
-import { apiKeyOf, memberJwtOf } from './credentials.js';
+import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
 import { registerWidget } from '../modules/widget/widget.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { createMetrics } from './metrics.js';
+import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../lib/rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -154,7 +156,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
 
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
-  const apollo = createApollo(app, schema, config, { demoApiKey });
+  const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) });
   await apollo.start();
   registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { limiterKey, openLimiterRedis, type LimiterLog } from '../lib/limiter-store.js';
+import { limiterKey, openLimiterRedis, type LimiterLog } from './limiter-store.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateDecision {

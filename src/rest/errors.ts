@@ -1,6 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { classifyDatabaseError } from '../db/errors.js';
-import { appErrorOf, errorCatalogue, type ErrorCode } from '../graphql/errors.js';
+import { appErrorOf, classifyDatabaseError, errorCatalogue, type ErrorCode } from '../core/errors.js';
 
 export interface ErrorBody {
   error: { code: number; type: string; message: string; param: string | null; requestId?: string };

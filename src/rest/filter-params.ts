@@ -1,5 +1,5 @@
 import type { MemberFilter, PeriodInput, WindowInput } from '../generated/graphql.js';
-import { invalidParameter } from '../graphql/errors.js';
+import { invalidParameter } from '../core/errors.js';
 import type { Params } from './params.js';
 
 /**

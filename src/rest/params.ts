@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Period } from '../filters/window.js';
-import { invalidParameter, missingParameter } from '../graphql/errors.js';
+import { invalidParameter, missingParameter } from '../core/errors.js';
 import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
 
 /** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */

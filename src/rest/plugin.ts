@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { runCounted } from '../db/roundtrips.js';
-import { assertAccess } from '../graphql/auth.js';
-import { AppError } from '../graphql/errors.js';
+import { assertAccess } from '../core/auth.js';
+import { AppError } from '../core/errors.js';
 import { Params } from './params.js';
 import { prepareRoutes, runRoute, type RestRoute } from './route.js';
 

@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { classifyDatabaseError, databaseUnavailable, isDriverSocketFault } from '../../src/db/errors.js';
+import { classifyDatabaseError } from '../../src/core/errors.js';
+import { databaseUnavailable, isDriverSocketFault } from '../../src/db/errors.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';
 import { toRestFailure } from '../../src/rest/errors.js';
 

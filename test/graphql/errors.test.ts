@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { formatError } from '../../src/graphql/apollo.js';
-import { AppError, notFound } from '../../src/graphql/errors.js';
+import { AppError, notFound } from '../../src/core/errors.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { toRestFailure } from '../../src/rest/errors.js';
 import { createTestDatabase } from '../support/database.js';

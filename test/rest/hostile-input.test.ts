@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
-import { unknownKeysPerMinute } from '../../src/http/rate-limit.js';
+import { unknownKeysPerMinute } from '../../src/lib/rate-limit.js';
 import { createLogger } from '../../src/logger.js';
 import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
 import { graphql } from '../support/rest.js';

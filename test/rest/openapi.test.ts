@@ -5,7 +5,7 @@ import { openApiDocument } from '../../src/rest/openapi/document.js';
 import { defineRoute, type RestRoute } from '../../src/rest/route.js';
 import { restRoutes } from '../../src/rest/table.js';
 import { AppInfoDocument } from '../../src/generated/graphql.js';
-import { AppError } from '../../src/graphql/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 let t: TestGateway;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWindow, sixMonths, oneWeek, threeMonths } from '../../src/filters/window.js';
 import { PeriodUnit } from '../../src/filters/window.types.js';
-import { AppError } from '../../src/graphql/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { Params } from '../../src/rest/params.js';
 
 function failure(work: () => unknown): { code: string; param: string | null; message: string } {

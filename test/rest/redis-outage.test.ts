@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from '../../src/http/rate-limit.js';
+import { RateLimiter } from '../../src/lib/rate-limit.js';
 import { LoginThrottle } from '../../src/modules/identity/login-throttle.js';
 
 /** A port nothing listens on: every connection attempt is refused at once. */

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Context } from '../../graphql/context.js';
-import { accountOf } from '../../graphql/auth.js';
+import type { Context } from '../../core/context.js';
+import { accountOf } from '../../core/auth.js';
 import { indexByKey, lazily } from '../../lib/batching.js';
 import { brandSummariesByIds, definitionsByIds, type DefinitionRow } from './activities.queries.js';
 

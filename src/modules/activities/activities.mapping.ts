@@ -1,4 +1,4 @@
-import { encodeCursor } from '../../graphql/connection.js';
+import { encodeCursor } from '../../core/connection.js';
 import type { DefinitionRow, RecordRow } from './activities.queries.js';
 import type { Activity, ActivityRecord } from './activities.types.js';
 

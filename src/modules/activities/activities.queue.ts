@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { databaseUnavailable } from '../../db/errors.js';
-import { isAppError } from '../../graphql/errors.js';
+import { isAppError } from '../../core/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
 import { claimOldest, countFailedAttempt, deleteQueued, enqueueRecord, type QueuedRow } from './activities.queue.queries.js';

@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
 import { filterId } from '../../filters/compile.js';
 import { oneWeek, resolveWindow, sixMonths, type Period } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { missingParameter, notFound } from '../../graphql/errors.js';
+import { missingParameter, notFound } from '../../core/errors.js';
 import * as q from './activities.queries.js';
 import { toActivity, toActivityRecord } from './activities.mapping.js';
 import * as activities from './activities.service.js';

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { databaseUnavailable } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';

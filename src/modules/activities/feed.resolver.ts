@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import { decodeCursor, pageOffset, pageSize } from '../../core/connection.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter } from '../../core/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';

@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import { renewLoaders, type Context } from '../../graphql/context.js';
-import { AppError } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import { renewLoaders, type Context } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
 import { compileFilter } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';

@@ -2,7 +2,7 @@ import { FixedBuffer, Repeater } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle, Executor } from '../../db/client.js';
 import type { CompiledFilter } from '../../filters/compile.js';
-import { AppError } from '../../graphql/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { RecordRow } from './activities.queries.js';
 import { EmbeddedChannel } from './live-feed.embedded.js';
 import { PostgresChannel } from './live-feed.postgres.js';

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
+import type { Context } from '../../core/context.js';
 import { toMember, toServiceLink } from '../members/members.mapping.js';
 import { Member, ServiceLink } from '../members/members.types.js';
 import { toActivity } from './activities.mapping.js';

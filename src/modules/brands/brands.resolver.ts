@@ -2,10 +2,10 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Re
 import { compileFilter, filterId } from '../../filters/compile.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
-import type { Context } from '../../graphql/context.js';
-import { missingParameter } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../core/connection.js';
+import type { Context } from '../../core/context.js';
+import { missingParameter } from '../../core/errors.js';
 import { listMembers } from '../scoring/member-listing.js';
 import { MemberConnection, MemberListingArgs } from '../scoring/scoring.types.js';
 import { toBrand } from './brands.mapping.js';

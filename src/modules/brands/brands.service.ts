@@ -1,7 +1,7 @@
 import slugify from '@sindresorhus/slugify';
 import type { Database } from '../../db/client.js';
 import type { ApplicationSettings, BrandNetworkRef, Plan } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { brandNetworkNames, brandNetworks, parseNetworkUrl, type BrandNetworkName } from './brand-urls.js';
 import * as q from './brands.queries.js';
 import type { BrandRow, NewBrandRow } from './brands.queries.js';

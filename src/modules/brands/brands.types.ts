@@ -1,6 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { PageInfo } from '../../graphql/connection.js';
+import { PageInfo } from '../../core/connection.js';
 import { brandNetworkNames } from './brand-urls.js';
 
 /** `facebook, twitter, … or google`: the brand networks, from their declarations. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApplicationSettings } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
 import { passwordProblem } from '../identity/passwords.js';
 import { NetworkError, type NetworkAdapter, type NetworkProfile } from '../networks/adapter.js';
 import { parseNetwork, type Network } from '../networks/networks.js';

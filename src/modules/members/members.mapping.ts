@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../../graphql/context.js';
-import { selectedFields, selectsOnly } from '../../graphql/selection.js';
+import type { Context } from '../../core/context.js';
+import { selectedFields, selectsOnly } from '../../core/selection.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { readOptInsJson, readWith, type DomainRow, type MemberReads, type MemberRow, type MemberRowWith, type NarrowMemberRow, type ReadWith, type ServiceLinkRow, type ServiceSummaryRow } from './members.queries.js';
 import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';

@@ -1,6 +1,6 @@
 import type { Transaction } from '../../db/client.js';
 import { isDeadlock } from '../../db/errors.js';
-import { AppError, invalidParameter, notFound } from '../../graphql/errors.js';
+import { AppError, invalidParameter, notFound } from '../../core/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
 import { moveOptIns, moveOwnedRows, moveSegmentMemberships, pointAtSurvivor, updateSurvivor } from './members.merge.queries.js';
 import { lockMembers, type MemberRow } from './members.queries.js';

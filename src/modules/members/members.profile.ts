@@ -1,4 +1,4 @@
-import { invalidParameter } from '../../graphql/errors.js';
+import { invalidParameter } from '../../core/errors.js';
 import type { NewMemberRow } from './members.queries.js';
 import type { MemberProfileInput, UpdateMemberInput } from './members.types.js';
 import { normaliseEmail } from './members.credentials.js';

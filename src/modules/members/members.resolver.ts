@@ -1,10 +1,10 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter } from '../../graphql/errors.js';
-import { selectedFields, selectsOnly } from '../../graphql/selection.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter } from '../../core/errors.js';
+import { selectedFields, selectsOnly } from '../../core/selection.js';
 import { extendedNode, memberDomainsOf, memberReadsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import type { MemberScope, MemberResult } from './members.service.js';

@@ -1,9 +1,9 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
-import { normaliseDomain } from '../tenancy/tenancy.service.js';
+import { normaliseDomain } from '../../lib/domains.js';
 import type { IdentityServices } from './identity-services.js';
 import { NetworkError } from '../networks/adapter.js';
 import {

@@ -1,7 +1,7 @@
-import { applicationCaller } from '../../graphql/auth.js';
-import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../graphql/connection.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../core/connection.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter } from '../../core/errors.js';
 import { listingWindow } from '../../filters/window.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { listedMemberSelection, memberReadsOf, toMember } from '../members/members.mapping.js';

@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { decodeCursor, maxOffset, pageSize } from '../../graphql/connection.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { decodeCursor, maxOffset, pageSize } from '../../core/connection.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter } from '../../core/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { memberWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { accountOf } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { accountOf } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
 import { groupByKey, indexByKey } from '../../lib/batching.js';
 import { compileFilter, type CompiledFilter } from '../../filters/compile.js';
 import type { MemberFilter } from '../../filters/member-filter.types.js';

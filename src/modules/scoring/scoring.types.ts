@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { PageInfo } from '../../graphql/connection.js';
+import { PageInfo } from '../../core/connection.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 

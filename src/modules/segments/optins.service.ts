@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
-import { invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { requireBrand } from '../brands/brands.service.js';
 import { lookupMember } from '../members/members.service.js';
 import * as q from './optins.queries.js';

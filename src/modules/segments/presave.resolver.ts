@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
 import { requiredId } from '../brands/brands.resolver.js';
 import * as presave from './presave.service.js';
 import type { PresaveRunner } from './presave.service.js';

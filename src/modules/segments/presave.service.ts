@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { PresaveItems } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import type { TokenCipher } from '../identity/token-cipher.js';
 import { parseMusicItem } from '../brands/brand-urls.js';
 import { NetworkError, type NetworkAdapter } from '../networks/adapter.js';

@@ -3,7 +3,7 @@ import { compileFilter } from '../../filters/compile.js';
 import type { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { invalidParameter } from '../../core/errors.js';
 import { clearSegmentMembers, filterSegmentsOf, insertMatchingMembers } from './segment-membership.queries.js';
 
 const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'requiredFields'] as const;

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { requiredId } from '../brands/brands.resolver.js';
 import { Brand } from '../brands/brands.types.js';

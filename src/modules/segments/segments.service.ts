@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
-import { invalidParameter, missingParameter, notFound } from '../../graphql/errors.js';
+import { invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { requireBrand } from '../brands/brands.service.js';
 import { checkSavedFilter, computeSegmentMembers } from './segment-membership.js';
 import * as q from './segments.queries.js';

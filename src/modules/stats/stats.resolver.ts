@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import { pageSize } from '../../graphql/connection.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter, notFound } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import { pageSize } from '../../core/connection.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter, notFound } from '../../core/errors.js';
 import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';

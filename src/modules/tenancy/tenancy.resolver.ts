@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
 import { getApplication, listWhitelist, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
 import { Application, type PlanLevel } from './tenancy.types.js';
 

@@ -1,7 +1,8 @@
 import type { Database, Executor } from '../../db/client.js';
 import type { Plan } from '../../db/schema/index.js';
-import type { Caller } from '../../graphql/context.js';
-import { AppError, invalidParameter, missingParameter } from '../../graphql/errors.js';
+import type { Caller } from '../../core/context.js';
+import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
+import { normaliseDomain } from '../../lib/domains.js';
 import { digestsEqual, generateApiKey, hashApiKey, keyPrefix } from './tenancy.keys.js';
 import * as q from './tenancy.queries.js';
 
@@ -98,25 +99,6 @@ export async function resolveApiKey(db: Executor, rawKey: string): Promise<Calle
 /** Test and CLI hook: forget cached keys (for example after changing a plan directly). */
 export function clearKeyCache(): void {
   keyCache.clear();
-}
-
-/**
- * A whitelisted domain is a host name: callers may send a bare host or a whole URL, and both
- * `https://Fans.Example.com/page` and `fans.example.com` store `fans.example.com`.
- */
-export function normaliseDomain(input: string): string {
-  const trimmed = input.trim();
-  if (!trimmed) throw missingParameter('domain');
-  let host: string;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`).hostname;
-  } catch {
-    throw invalidParameter('domain', 'expected a host name such as fans.example.com, or a URL');
-  }
-  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) {
-    throw invalidParameter('domain', 'expected a host name such as fans.example.com, or a URL');
-  }
-  return host;
 }
 
 export async function getApplication(db: Executor, accountId: number, applicationId: number) {

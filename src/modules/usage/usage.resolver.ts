@@ -1,7 +1,7 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { PeriodInput } from '../../filters/window.types.js';
-import type { Context } from '../../graphql/context.js';
+import type { Context } from '../../core/context.js';
 import { readUsage } from './usage.service.js';
 import { Usage, UsageInterval, UsageScope } from './usage.types.js';
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/client.js';
 import type { Period } from '../../filters/window.js';
-import { invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { bucketStarts, shiftByPeriod, truncate, type TruncateUnit } from '../../lib/time.js';
 import { applicationsInScope, hitsPerBucket } from './usage.queries.js';
 import { UsageInterval, UsageScope, type Usage, type UsageBucket } from './usage.types.js';

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Context } from '../../graphql/context.js';
-import { applicationCaller } from '../../graphql/auth.js';
+import type { Context } from '../../core/context.js';
+import { applicationCaller } from '../../core/auth.js';
 import { lazily } from '../../lib/batching.js';
 import { findApplication } from '../tenancy/tenancy.queries.js';
 

@@ -1,4 +1,4 @@
-import { AppError, invalidParameter } from '../../graphql/errors.js';
+import { AppError, invalidParameter } from '../../core/errors.js';
 import { profileValues } from '../members/members.profile.js';
 import type { MemberRow } from '../members/members.queries.js';
 import { Gender, type MemberProfileInput } from '../members/members.types.js';

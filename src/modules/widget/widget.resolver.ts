@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { SignInNetworkSettings } from '../../db/schema/index.js';
-import { applicationCaller } from '../../graphql/auth.js';
-import type { Context } from '../../graphql/context.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { applicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
+import { invalidParameter } from '../../core/errors.js';
 import { toMember } from '../members/members.mapping.js';
 import { memberByAccessToken, requireMember } from '../members/members.service.js';
 import { Member } from '../members/members.types.js';

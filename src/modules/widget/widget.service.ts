@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '../../db/client.js';
-import { AppError, notFound } from '../../graphql/errors.js';
+import { AppError, notFound } from '../../core/errors.js';
 import { digestToken } from '../identity/access-tokens.js';
 import { findApplicationById, listWhitelist } from '../tenancy/tenancy.queries.js';
 import * as q from './widget.queries.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { applications } from '../../db/schema/index.js';
-import { AppError } from '../../graphql/errors.js';
+import { AppError } from '../../core/errors.js';
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { findService, type MemberRow } from '../members/members.queries.js';

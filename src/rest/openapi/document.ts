@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode } from '../../graphql/errors.js';
+import { errorCatalogue, type ErrorCode } from '../../core/errors.js';
 import type { RestRoute } from '../route.js';
 import { discoverParameters, type DiscoveredParameter, type ParameterRead } from './parameters.js';
 import { errorSchema, responseSchemas } from './schemas.js';

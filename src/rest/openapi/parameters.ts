@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../graphql/errors.js';
+import { AppError } from '../../core/errors.js';
 import { Params } from '../params.js';
 import type { RestRoute } from '../route.js';
 

@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode } from '../../graphql/errors.js';
+import { errorCatalogue, type ErrorCode } from '../../core/errors.js';
 
 /**
  * The response bodies of `/v1.1`, as JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12), written

@@ -9,7 +9,7 @@ import {
   RecordActivityDocument,
   type ActivityDefinitionFragment,
 } from '../../generated/graphql.js';
-import { invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { formatOptionalTimestamp as time, parseTimestamp } from '../../lib/time.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';

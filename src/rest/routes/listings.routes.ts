@@ -6,8 +6,8 @@ import {
   type ListMembersQueryVariables,
   type MemberOrder,
 } from '../../generated/graphql.js';
-import { encodeCursor } from '../../graphql/connection.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { encodeCursor } from '../../core/connection.js';
+import { invalidParameter } from '../../core/errors.js';
 import { ageInYears, formatOptionalTimestamp as time } from '../../lib/time.js';
 import { displayName, isLoginNetwork } from '../../modules/networks/networks.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';

@@ -16,7 +16,7 @@ import {
   type SegmentKind,
   type SegmentRecordFragment,
 } from '../../generated/graphql.js';
-import { invalidParameter } from '../../graphql/errors.js';
+import { invalidParameter } from '../../core/errors.js';
 import { formatTimestamp, formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';

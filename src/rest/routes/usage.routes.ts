@@ -1,5 +1,5 @@
 import { AccountUsageDocument, type AccountUsageQuery, type UsageInterval } from '../../generated/graphql.js';
-import { invalidParameter, missingParameter } from '../../graphql/errors.js';
+import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { formatDay, formatMonth, formatTimestamp } from '../../lib/time.js';
 import { defineRoute } from '../route.js';
 

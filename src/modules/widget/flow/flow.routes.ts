@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../../graphql/errors.js';
+import { AppError, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
