@@ -19,7 +19,7 @@ const declarations: readonly NetworkDeclaration[] = declaredNetworks;
 const idsWhere = <Id extends KnownNetwork>(keep: (declaration: NetworkDeclaration) => boolean) =>
   declarations.filter(keep).map((declaration) => declaration.id) as Id[];
 
-/** The networks a member may register with: email and eleven external networks. */
+/** The networks a member may register with: email and every network declared with `identities: 'register'`. */
 export const registerNetworks: readonly RegisterNetwork[] = idsWhere((network) => network.identities === 'register');
 
 /** Networks that closed their APIs: their identities still sign in, but nothing can be checked with them. */
