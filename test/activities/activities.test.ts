@@ -19,12 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// t.rest answers no headers: kept for the x-sql-round-trips counts.
-async function callWithHeaders(tenant: Tenant, method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method, url: `/v1.1${path}?${search}` });
-}
-
 const count = async (table: typeof activityRecords | typeof activityDefinitions | typeof activityQueue, accountId = app.accountId) =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.accountId, accountId)))[0].n;
 
@@ -115,12 +109,12 @@ describe('recording', () => {
   it('stores single records that arrive together in shared transactions, each answered with its own record', async () => {
     const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
     const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
-    const alone = await callWithHeaders(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
+    const alone = await t.rest(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
     // the lookups, the insert with its rollup, the windows lock, the coverage
     expect(alone.headers['x-sql-round-trips']).toBe('4');
     const sent = Array.from({ length: 30 }, (_, index) => ({ member: members[index % members.length], marker: `spin-${index}` }));
-    const responses = await Promise.all(sent.map(({ member, marker }) => callWithHeaders(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
-    for (const response of responses) expect(response.json()).toMatchObject({ Result: true, Repeated: false, Queued: false });
+    const responses = await Promise.all(sent.map(({ member, marker }) => t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));
+    for (const response of responses) expect(response.json).toMatchObject({ Result: true, Repeated: false, Queued: false });
     // Each request is charged its share of the statements it shared.
     const charged = responses.reduce((sum, response) => sum + Number(response.headers['x-sql-round-trips']), 0);
     expect(charged).toBeGreaterThan(0);
@@ -128,7 +122,7 @@ describe('recording', () => {
     const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
     expect(rows).toHaveLength(31);
     const byId = new Map(rows.map((row) => [String(row.id), row]));
-    responses.forEach((response, index) => expect(byId.get(response.json().RecordID)).toMatchObject({ marker: sent[index].marker, memberId: sent[index].member }));
+    responses.forEach((response, index) => expect(byId.get(response.json.RecordID)).toMatchObject({ marker: sent[index].marker, memberId: sent[index].member }));
     // Stored together: records of one transaction share its start time.
     expect(new Set(rows.map((row) => row.recordedAt.getTime())).size).toBeLessThan(30);
     expect(await weekScore(members[0])).toBe('12');

@@ -153,14 +153,14 @@ describe('GET /v1.1/members/active', () => {
     expect(next.searchParams.get('score_lessthan')).toBe('9');
     expect(next.searchParams.get('after')).toBe(String(m1));
     expect(next.searchParams.get('apikey')).toBe(app.apiKey);
-    const second = (await t.request({ method: 'GET', url: next.pathname + next.search })).json()[0];
+    const second = (await t.rest(null, 'GET', next.pathname + next.search)).json[0];
     expect(second.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
-    const third = (await t.request({ method: 'GET', url: new URL(second.paging.next).pathname + new URL(second.paging.next).search })).json()[0];
+    const third = (await t.rest(null, 'GET', new URL(second.paging.next).pathname + new URL(second.paging.next).search)).json[0];
     expect(third.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m2]);
     expect(third.paging.next).toBeNull();
     const back = new URL(third.paging.previous);
     expect(back.searchParams.get('score_greaterthan')).toBe('6');
-    const previous = (await t.request({ method: 'GET', url: back.pathname + back.search })).json()[0];
+    const previous = (await t.rest(null, 'GET', back.pathname + back.search)).json[0];
     expect(previous.items.map((item: { ID: string }) => Number(item.ID))).toEqual([m3]);
   });
 
@@ -414,8 +414,8 @@ describe('GraphQL activityFeed totalCount', () => {
   it('costs one statement, and only when asked for', async () => {
     const page = (withCount: boolean) => `{ activityFeed(first: 2, allMemberActions: true) { ${withCount ? 'totalCount' : ''} edges { node { id } } } }`;
     const roundTrips = async (body: string) => {
-      const response = await t.request({ method: 'POST', url: '/graphql', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, payload: { query: body } });
-      expect(response.json().errors).toBeUndefined();
+      const response = await t.graphql(app.apiKey, body);
+      expect(response.body.errors).toBeUndefined();
       return Number(response.headers['x-sql-round-trips']);
     };
     await roundTrips(page(false)); // the API key is cached from here on

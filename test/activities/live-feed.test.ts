@@ -7,6 +7,7 @@ import { createGlobalKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { recordPayloads } from '../../src/modules/activities/live-feed.postgres.js';
 import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { ok, type RestParams } from '../support/rest.js';
 
 /**
  * Two gateways: `a` where records are made, `b` where subscribers listen. On PostgreSQL `b` has a
@@ -105,12 +106,7 @@ async function subscribe(t: TestGateway, tenant: Tenant, filter?: Record<string,
   };
 }
 
-async function recordThroughRest(tenant: Tenant, query: Record<string, string | number>) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  const response = await a.request({ method: 'POST', url: `/v1.1/activity/record?${search}` });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ RecordID: string | null; Queued: boolean }>();
-}
+const recordThroughRest = (tenant: Tenant, query: RestParams) => ok<{ RecordID: string | null; Queued: boolean }>(a.rest(tenant, 'POST', '/activity/record', query));
 
 describe('activityRecorded', () => {
   it('delivers a record made through REST on one gateway to a subscriber on another', async () => {

@@ -30,9 +30,9 @@ const page = `query($first: Int!) {
 }`;
 
 async function roundTrips(query: string, variables: Record<string, unknown>) {
-  const response = await t.request({ method: 'POST', url: '/graphql', headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' }, payload: { query, variables } });
-  expect(response.json().errors).toBeUndefined();
-  return { count: Number(response.headers['x-sql-round-trips']), body: response.json() };
+  const response = await t.graphql(app.apiKey, query, variables);
+  expect(response.body.errors).toBeUndefined();
+  return { count: Number(response.headers['x-sql-round-trips']), body: response.body };
 }
 
 /** The page of 100 as the loaders answer it (before the account has kept totals). */

@@ -3,6 +3,7 @@ import { brands, members, memberServices } from '../../src/db/schema/index.js';
 import { digestToken, newAccessToken } from '../../src/modules/identity/access-tokens.js';
 import { createTokenCipher } from '../../src/modules/identity/token-cipher.js';
 import { testSecretKey, type Tenant, type TestGateway } from './gateway.js';
+import { ok } from './rest.js';
 
 const cipher = createTokenCipher(testSecretKey);
 
@@ -54,10 +55,7 @@ export async function insertBrand(t: TestGateway, tenant: Tenant, name: string, 
 }
 
 export async function createActivity(t: TestGateway, tenant: Tenant, query: Record<string, string | number>) {
-  const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  const response = await t.request({ method: 'POST', url: `/v1.1/activity/create?${search}` });
-  expect(response.statusCode, response.body).toBe(200);
-  return Number(response.json().ID);
+  return Number((await ok(t.rest(tenant, 'POST', '/activity/create', query))).ID);
 }
 
 export interface RecordSpec {
