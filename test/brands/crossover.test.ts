@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityDefinitions, activityRecords, memberActivityDaily } from '../../src/db/schema/index.js';
 import { insertBrand, insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { ok } from '../support/rest.js';
 
 let t: TestGateway;
 let app: Tenant;
@@ -64,19 +65,12 @@ beforeAll(async () => {
       brandId: row.brandId, service, oneTime: definition.oneTime, count: 1, points: definition.points,
     });
   }
-  await t.request({ method: 'POST', url: `/v1.1/brand/${brand.gone}/delete?apiKey=${app.apiKey}` });
+  await t.rest(app, 'POST', `/brand/${brand.gone}/delete`);
 });
 afterAll(() => t.close());
 
-async function crossover(path: string, query: Record<string, string> = {}, tenant = app) {
-  const response = await t.request({ method: 'GET', url: `/v1.1${path}?${new URLSearchParams({ apiKey: tenant.apiKey, ...query })}` });
-  return response;
-}
-
 async function items(path: string, query: Record<string, string> = {}) {
-  const response = await crossover(path, query);
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json();
+  const body = await ok(t.rest(app, 'GET', path, query));
   return { totalSize: body.totalSize, items: body.items.map((item: { ID: number; ActiveMembers: string; Percentage: string }) => [item.ID, item.ActiveMembers, item.Percentage]) };
 }
 
@@ -90,8 +84,8 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
   });
 
   it('answers crossover items: the brand record plus ActiveMembers and Percentage', async () => {
-    const response = await crossover(`/brands/${brand.a}/crossover`, { limit: '1' });
-    const body = response.json();
+    const response = await t.rest(app, 'GET', `/brands/${brand.a}/crossover`, { limit: '1' });
+    const body = response.json;
     expect(Object.keys(body)).toEqual(['totalSize', 'items']);
     expect(body.items).toHaveLength(1);
     expect(body.items[0]).toMatchObject({ ID: brand.b, Slug: 'bravo', Name: 'Bravo', Type: 'Music', SpotifyID: null, HashTag: null, ActiveMembers: '2', Percentage: '66.67' });
@@ -134,14 +128,14 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
       ['/brands/x/crossover', {}, 400, 4, 'id'],
     ] as const;
     for (const [path, query, status, code, param] of bad) {
-      const response = await crossover(path, query);
-      expect(response.statusCode, path).toBe(status);
-      expect(response.json().error).toMatchObject({ code, param });
+      const response = await t.rest(app, 'GET', path, query);
+      expect(response.status, path).toBe(status);
+      expect(response.json.error).toMatchObject({ code, param });
     }
-    const foreign = await crossover(`/brands/${brand.a}/crossover`, {}, stranger);
-    expect(foreign.statusCode).toBe(404);
-    expect(foreign.json().error.code).toBe(5);
-    expect((await crossover('/brands/crossover', {}, stranger)).json()).toEqual({ totalSize: 0, items: [] });
+    const foreign = await t.rest(stranger, 'GET', `/brands/${brand.a}/crossover`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.error.code).toBe(5);
+    expect((await t.rest(stranger, 'GET', '/brands/crossover')).json).toEqual({ totalSize: 0, items: [] });
   });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/db/schema/index.js';
 import { locate } from '../../src/lib/geoip.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import type { RestParams } from '../support/rest.js';
+import { ok } from '../support/rest.js';
 
 /**
  * 8.8.8.8 is a public address whose country in the shipped DB-IP data is the United States (city,
@@ -41,18 +41,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** t.rest for this suite's tenant, expecting 200 and answering the JSON. */
-async function call(method: 'GET' | 'POST', path: string, query: RestParams = {}) {
-  const response = await t.rest(app, method, path, query);
-  expect(response.status, response.body).toBe(200);
-  return response.json;
-}
-
 let counter = 0;
 const uniqueEmail = () => `geo${++counter}-${Date.now()}@example.com`;
 
 async function register(extra: Record<string, string> = {}) {
-  const [envelope] = await call('POST', '/member/register', { service: 'email', email: uniqueEmail(), password: 'correct horse', ...extra });
+  const [envelope] = await ok(t.rest(app, 'POST', '/member/register', { service: 'email', email: uniqueEmail(), password: 'correct horse', ...extra }));
   return envelope;
 }
 
@@ -69,7 +62,7 @@ describe('registration', () => {
     });
     expect(envelope.data.GeoCity).toBe((await locate(publicIp))!.city);
     // The profile's country makes the member count under the country filter.
-    const listed = await call('GET', '/members/all', { country: 'US', members: envelope.data.ID });
+    const listed = await ok(t.rest(app, 'GET', '/members/all', { country: 'US', members: envelope.data.ID }));
     expect(listed.items.map((item: { ID: string }) => Number(item.ID))).toEqual([envelope.data.ID]);
     expect(listed.items[0]).toMatchObject({ Country: 'US', GeoCountry: 'US', GeoCity: envelope.data.GeoCity });
   });
@@ -88,7 +81,7 @@ describe('registration', () => {
 
   it('answers the Geo fields on member show and over GraphQL', async () => {
     const envelope = await register({ ip: publicIp });
-    expect((await call('GET', `/member/${envelope.data.ID}`)).data).toMatchObject({ GeoCountry: 'US', GeoLat: envelope.data.GeoLat });
+    expect((await ok(t.rest(app, 'GET', `/member/${envelope.data.ID}`))).data).toMatchObject({ GeoCountry: 'US', GeoLat: envelope.data.GeoLat });
     const { body } = await t.graphql(app.apiKey, `mutation ($email: String!, $ip: String!) {
       registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" }, visit: { ip: $ip } }) {
         member { country geo { country city region lat long } }
@@ -100,7 +93,7 @@ describe('registration', () => {
 
   it('fills the Geo fields of a member attaching a service from a public ip, without touching the country', async () => {
     const envelope = await register({ country: 'FR' });
-    const attached = await call('POST', `/member/${envelope.data.ID}/register`, { service: 'deezer', authtoken: 'dz', uid: `dz-${Date.now()}`, ip: publicIp });
+    const attached = await ok(t.rest(app, 'POST', `/member/${envelope.data.ID}/register`, { service: 'deezer', authtoken: 'dz', uid: `dz-${Date.now()}`, ip: publicIp }));
     expect(attached.data).toMatchObject({ Country: 'FR', GeoCountry: 'US' });
   });
 });
@@ -108,15 +101,15 @@ describe('registration', () => {
 describe('login', () => {
   it('moves the Geo fields to where the member signs in from, and keeps them for an address that is nowhere', async () => {
     const email = uniqueEmail();
-    const [registered] = await call('POST', '/member/register', { service: 'email', email, password: 'correct horse' });
+    const [registered] = await ok(t.rest(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' }));
     expect(registered.data).toMatchObject({ Country: null, ...nowhere });
 
-    const fromPublic = await call('POST', '/member/login', { service: 'email', email, password: 'correct horse', ip: publicIp });
+    const fromPublic = await ok(t.rest(app, 'POST', '/member/login', { service: 'email', email, password: 'correct horse', ip: publicIp }));
     expect(fromPublic.data).toMatchObject({ GeoCountry: 'US', GeoCity: somewhere.city, GeoLat: somewhere.lat });
     // Login is where the member was seen, not what the profile says: the country stays the member's own.
     expect(fromPublic.data.Country).toBeNull();
 
-    const fromPrivate = await call('POST', '/member/login', { service: 'email', email, password: 'correct horse', ip: '192.168.1.20' });
+    const fromPrivate = await ok(t.rest(app, 'POST', '/member/login', { service: 'email', email, password: 'correct horse', ip: '192.168.1.20' }));
     expect(fromPrivate.data).toMatchObject({ GeoCountry: 'US', GeoCity: fromPublic.data.GeoCity });
     expect(await stored(registered.data.ID)).toMatchObject({ country: null, geoCountry: 'US', geoCity: fromPublic.data.GeoCity });
   });

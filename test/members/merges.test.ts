@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/db/schema/index.js';
 import { findMember, maxMergeHops } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import type { RestAnswer } from '../support/rest.js';
 
 /**
  * Merges under concurrency: two opposite merges of one pair, sent at once, leave exactly one
@@ -19,15 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Response = { statusCode: number; body: string; json: () => any };
-
-function call(method: 'GET' | 'POST', url: string, query: Record<string, string | number> = {}): Promise<Response> {
-  const search = new URLSearchParams({ apiKey: app.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-  return t.request({ method, url: `/v1.1${url}?${search}` });
-}
 
 /** A request that must answer within a few seconds: a lookup that loops fails here instead of hanging the suite. */
-async function answered(request: Promise<Response>, what: string): Promise<Response> {
+async function answered(request: Promise<RestAnswer>, what: string): Promise<RestAnswer> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not answer within 10 s`)), 10_000);
@@ -42,9 +37,9 @@ async function answered(request: Promise<Response>, what: string): Promise<Respo
 let counter = 0;
 async function register(firstname: string) {
   const email = `merge${++counter}-${Date.now()}@example.com`;
-  const response = await call('POST', '/member/register', { service: 'email', email, password: 'correct horse', firstname });
-  expect(response.statusCode, response.body).toBe(200);
-  const { data } = response.json()[0];
+  const response = await t.rest(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse', firstname });
+  expect(response.status, response.body).toBe(200);
+  const { data } = response.json[0];
   return { id: data.ID as number, token: data.AccessToken as string, email };
 }
 
@@ -57,34 +52,34 @@ describe('opposite merges sent at the same time', () => {
       const [x, y] = await Promise.all([register(`X${round}`), register(`Y${round}`)]);
       pairIds.push(x.id, y.id);
       const [xy, yx] = await Promise.all([
-        answered(call('POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token }), 'merge y into x'),
-        answered(call('POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token }), 'merge x into y'),
+        answered(t.rest(app, 'POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token }), 'merge y into x'),
+        answered(t.rest(app, 'POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token }), 'merge x into y'),
       ]);
-      const statuses = [xy.statusCode, yx.statusCode];
+      const statuses = [xy.status, yx.status];
       expect(statuses, `round ${round}: ${xy.body} / ${yx.body}`).not.toContain(500);
       expect(statuses.filter((status) => status === 200), `round ${round}: ${xy.body} / ${yx.body}`).toHaveLength(1);
-      const [won, lost] = xy.statusCode === 200 ? [xy, yx] : [yx, xy];
+      const [won, lost] = xy.status === 200 ? [xy, yx] : [yx, xy];
       const survivor = won === xy ? x : y;
       const loser = survivor === x ? y : x;
-      expect(won.json().data.ID).toBe(survivor.id);
-      expect(won.json().services).toHaveLength(2);
+      expect(won.json.data.ID).toBe(survivor.id);
+      expect(won.json.services).toHaveLength(2);
       // The loser waited for the winner, then found its member merged meanwhile: a conflict.
-      expect(lost.statusCode, lost.body).toBe(409);
-      expect(lost.json().error).toMatchObject({ code: 17 });
-      const key = `${lost.json().error.type}:${lost.json().error.param}`;
+      expect(lost.status, lost.body).toBe(409);
+      expect(lost.json.error).toMatchObject({ code: 17 });
+      const key = `${lost.json.error.type}:${lost.json.error.param}`;
       loserCodes.set(key, (loserCodes.get(key) ?? 0) + 1);
 
       for (const id of [x.id, y.id]) {
-        const shown = await answered(call('GET', `/member/${id}`), `GET /member/${id}`);
-        expect(shown.statusCode, shown.body).toBe(200);
-        expect(shown.json().data.ID).toBe(survivor.id);
+        const shown = await answered(t.rest(app, 'GET', `/member/${id}`), `GET /member/${id}`);
+        expect(shown.status, shown.body).toBe(200);
+        expect(shown.json.data.ID).toBe(survivor.id);
       }
       const login = await answered(
-        call('POST', '/member/login', { service: 'email', email: loser.email, password: 'correct horse' }),
+        t.rest(app, 'POST', '/member/login', { service: 'email', email: loser.email, password: 'correct horse' }),
         'login with the loser identity',
       );
-      expect(login.statusCode, login.body).toBe(200);
-      expect(login.json().data.ID).toBe(survivor.id);
+      expect(login.status, login.body).toBe(200);
+      expect(login.json.data.ID).toBe(survivor.id);
     }
     expect([...loserCodes.keys()].every((key) => key.startsWith('CONFLICT:'))).toBe(true);
 
@@ -99,19 +94,19 @@ describe('opposite merges sent at the same time', () => {
       expect(byId.get(row.mergedIntoId!)?.mergedIntoId).toBeNull();
     }
     // Listings answer too.
-    const listed = await answered(t.request({ method: 'GET', url: `/v1.1/members/all?apiKey=${app.apiKey}` }), 'member listing');
-    expect(listed.statusCode, listed.body).toBe(200);
+    const listed = await answered(t.rest(app, 'GET', '/members/all'), 'member listing');
+    expect(listed.status, listed.body).toBe(200);
   }, 180_000);
 
   it('a merge of members that are one already is a conflict, not a merge into itself', async () => {
     const x = await register('Once');
     const y = await register('Twice');
-    expect((await call('POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token })).statusCode).toBe(200);
-    const again = await call('POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().error).toMatchObject({ code: 17, param: 'from' });
-    const self = await call('POST', `/member/${x.id}/merge`, { from: x.id, accesstoken: x.token });
-    expect(self.json().error).toMatchObject({ code: 4, param: 'from' });
+    expect((await t.rest(app, 'POST', `/member/${x.id}/merge`, { from: y.id, accesstoken: y.token })).status).toBe(200);
+    const again = await t.rest(app, 'POST', `/member/${y.id}/merge`, { from: x.id, accesstoken: x.token });
+    expect(again.status).toBe(409);
+    expect(again.json.error).toMatchObject({ code: 17, param: 'from' });
+    const self = await t.rest(app, 'POST', `/member/${x.id}/merge`, { from: x.id, accesstoken: x.token });
+    expect(self.json.error).toMatchObject({ code: 4, param: 'from' });
     const [row] = await t.database.db.select().from(members).where(eq(members.id, x.id));
     expect(row.mergedIntoId).toBeNull();
   });
@@ -121,14 +116,14 @@ describe('opposite merges sent at the same time', () => {
     const registered = await Promise.all(Array.from({ length: 6 }, (_, i) => register(`V${i}`)));
     const answers = await Promise.all(
       registered.map((member) =>
-        answered(call('POST', `/member/${member.id}/verify`, { service: 'email', verified_email: shared }), `verify ${member.id}`),
+        answered(t.rest(app, 'POST', `/member/${member.id}/verify`, { service: 'email', verified_email: shared }), `verify ${member.id}`),
       ),
     );
-    for (const answer of answers) expect(answer.statusCode, answer.body).toBeLessThan(500);
+    for (const answer of answers) expect(answer.status, answer.body).toBeLessThan(500);
     const oldest = Math.min(...registered.map((member) => member.id));
     for (const member of registered) {
-      const shown = await answered(call('GET', `/member/${member.id}`), `GET /member/${member.id}`);
-      expect(shown.json().data.ID).toBe(oldest);
+      const shown = await answered(t.rest(app, 'GET', `/member/${member.id}`), `GET /member/${member.id}`);
+      expect(shown.json.data.ID).toBe(oldest);
     }
     const live = await t.database.db
       .select({ id: members.id })
@@ -161,9 +156,9 @@ describe('merge pointers', () => {
     // A loop of two, as only a bug (or a hand edit) could leave; the check forbids only loops of one.
     await db.update(members).set({ mergedIntoId: b.id }).where(eq(members.id, a.id));
     await db.update(members).set({ mergedIntoId: a.id }).where(eq(members.id, b.id));
-    const looped = await answered(call('GET', `/member/${a.id}`), 'lookup of a looping member');
-    expect(looped.statusCode).toBe(404);
-    expect(looped.json().error).toMatchObject({ code: 5 });
+    const looped = await answered(t.rest(app, 'GET', `/member/${a.id}`), 'lookup of a looping member');
+    expect(looped.status).toBe(404);
+    expect(looped.json.error).toMatchObject({ code: 5 });
     expect(await findMember(db, app.accountId, b.id)).toBeUndefined();
 
     const chain = [];

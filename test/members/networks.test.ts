@@ -23,54 +23,50 @@ afterAll(async () => {
   await fake.close();
 });
 
-function post(tenant: Tenant, url: string, query: Record<string, string>) {
-  return t.request({ method: 'POST', url: `${url}?${new URLSearchParams({ apiKey: tenant.apiKey, ...query })}` });
-}
-
 describe('network verification per application', () => {
   it('with verify, checks the token with the network and keeps what it says', async () => {
     fake.addUser({ network: 'spotify', uid: 'sp-verified', token: 'good', refreshToken: 'r1', username: 'DJ Fan', paid: true, followers: 7 });
-    const ok = await post(verifying, '/v1.1/member/register', { service: 'spotify', authtoken: 'good', authsecret: 'r1', uid: 'sp-verified' });
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json()[0].services[0]).toMatchObject({ Username: 'DJ Fan', PaidAccount: '1', Followers: '7' });
+    const ok = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'good', authsecret: 'r1', uid: 'sp-verified' });
+    expect(ok.status).toBe(200);
+    expect(ok.json[0].services[0]).toMatchObject({ Username: 'DJ Fan', PaidAccount: '1', Followers: '7' });
 
-    const forged = await post(verifying, '/v1.1/member/register', { service: 'spotify', authtoken: 'forged', uid: 'sp-other' });
-    expect(forged.json().error).toMatchObject({ code: 4, param: 'authtoken' });
-    const stolen = await post(verifying, '/v1.1/member/register', { service: 'spotify', authtoken: 'good', uid: 'sp-other' });
-    expect(stolen.json().error).toMatchObject({ code: 4, param: 'uid' });
+    const forged = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'forged', uid: 'sp-other' });
+    expect(forged.json.error).toMatchObject({ code: 4, param: 'authtoken' });
+    const stolen = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'good', uid: 'sp-other' });
+    expect(stolen.json.error).toMatchObject({ code: 4, param: 'uid' });
 
-    const badLogin = await post(verifying, '/v1.1/member/login', { service: 'spotify', authtoken: 'forged', uid: 'sp-verified' });
-    expect(badLogin.json().error).toMatchObject({ code: 18 });
-    expect((await post(verifying, '/v1.1/member/login', { service: 'spotify', authtoken: 'good', uid: 'sp-verified' })).statusCode).toBe(200);
+    const badLogin = await t.rest(verifying, 'POST', '/member/login', { service: 'spotify', authtoken: 'forged', uid: 'sp-verified' });
+    expect(badLogin.json.error).toMatchObject({ code: 18 });
+    expect((await t.rest(verifying, 'POST', '/member/login', { service: 'spotify', authtoken: 'good', uid: 'sp-verified' })).status).toBe(200);
   });
 
   it('by default, trusts the calling application', async () => {
-    const response = await post(trusting, '/v1.1/member/register', { service: 'spotify', authtoken: 'anything', uid: 'sp-trusted' });
-    expect(response.statusCode).toBe(200);
+    const response = await t.rest(trusting, 'POST', '/member/register', { service: 'spotify', authtoken: 'anything', uid: 'sp-trusted' });
+    expect(response.status).toBe(200);
   });
 });
 
 describe('POST /v1.1/member/[id]/refresh', () => {
   it('refreshes the stored tokens through the network', async () => {
     fake.addUser({ network: 'spotify', uid: 'sp-refresh', token: 'old-token', refreshToken: 'refresh-me' });
-    const [envelope] = (await post(verifying, '/v1.1/member/register', { service: 'spotify', authtoken: 'old-token', authsecret: 'refresh-me', uid: 'sp-refresh' })).json();
-    const refreshed = await post(verifying, `/v1.1/member/${envelope.data.ID}/refresh`, { service: 'spotify' });
-    expect(refreshed.statusCode).toBe(200);
-    expect(refreshed.json()).toMatchObject({ Service: 'spotify', Token: expect.stringMatching(/^spotify-fresh-/), TokenSecret: 'refresh-me', Valid: '1' });
+    const [envelope] = (await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'old-token', authsecret: 'refresh-me', uid: 'sp-refresh' })).json;
+    const refreshed = await t.rest(verifying, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'spotify' });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json).toMatchObject({ Service: 'spotify', Token: expect.stringMatching(/^spotify-fresh-/), TokenSecret: 'refresh-me', Valid: '1' });
   });
 
   it('marks the link invalid when the network refuses, and explains', async () => {
-    const [envelope] = (await post(trusting, '/v1.1/member/register', { service: 'youtube', authtoken: 'x', authsecret: 'revoked', uid: 'yt-gone' })).json();
-    const response = await post(trusting, `/v1.1/member/${envelope.data.ID}/refresh`, { service: 'youtube' });
-    expect(response.json().error).toMatchObject({ code: 15, param: 'service' });
-    const show = (await t.request({ url: `/v1.1/member/${envelope.data.ID}?apiKey=${trusting.apiKey}` })).json();
+    const [envelope] = (await t.rest(trusting, 'POST', '/member/register', { service: 'youtube', authtoken: 'x', authsecret: 'revoked', uid: 'yt-gone' })).json;
+    const response = await t.rest(trusting, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'youtube' });
+    expect(response.json.error).toMatchObject({ code: 15, param: 'service' });
+    const show = (await t.rest(trusting, 'GET', `/member/${envelope.data.ID}`)).json;
     expect(show.services[0].Valid).toBe('0');
   });
 
   it('refuses networks without a refresh grant, and unknown services', async () => {
-    const [envelope] = (await post(trusting, '/v1.1/member/register', { service: 'deezer', authtoken: 'x', uid: 'dz-1' })).json();
-    expect((await post(trusting, `/v1.1/member/${envelope.data.ID}/refresh`, { service: 'deezer' })).json().error).toMatchObject({ code: 4, param: 'service' });
-    expect((await post(trusting, `/v1.1/member/${envelope.data.ID}/refresh`, { service: 'spotify' })).json().error).toMatchObject({ code: 5 });
-    expect((await post(trusting, `/v1.1/member/${envelope.data.ID}/refresh`, { service: 'myspace' })).json().error).toMatchObject({ code: 4 });
+    const [envelope] = (await t.rest(trusting, 'POST', '/member/register', { service: 'deezer', authtoken: 'x', uid: 'dz-1' })).json;
+    expect((await t.rest(trusting, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'deezer' })).json.error).toMatchObject({ code: 4, param: 'service' });
+    expect((await t.rest(trusting, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'spotify' })).json.error).toMatchObject({ code: 5 });
+    expect((await t.rest(trusting, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'myspace' })).json.error).toMatchObject({ code: 4 });
   });
 });

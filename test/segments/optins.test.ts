@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, optins } from '../../src/db/schema/index.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { ok } from '../support/rest.js';
 import { executeRows } from '../../src/db/rows.js';
 
 let t: TestGateway;
@@ -31,11 +32,6 @@ async function register(tenant = app, extra: Record<string, string | number> = {
   return { email, id: response.json[0].data.ID as number, envelope: response.json[0] };
 }
 
-async function ok(response: { status: number; body: string; json: any }) {
-  expect(response.status, response.body).toBe(200);
-  return response.json;
-}
-
 function expectError(response: { status: number; json: any }, status: number, code: number, param: string | null) {
   expect(response.status, JSON.stringify(response.json)).toBe(status);
   expect(response.json.error).toMatchObject({ code, param });
@@ -48,38 +44,38 @@ async function optInRows(memberId: number) {
 describe('opt-in and opt-out', () => {
   it('opts a member into a segment, a brand and the global list, and the envelope lists them', async () => {
     const member = await register();
-    const segmentOptIn = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    const segmentOptIn = await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
     expect(segmentOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Segment', SegmentID: list.ID, Label: 'Weekly news', Name: 'Newsletter' });
-    const globalOptIn = await ok(await t.rest(app, 'POST', '/optin', { email: member.email.toUpperCase() }));
+    const globalOptIn = await ok(t.rest(app, 'POST', '/optin', { email: member.email.toUpperCase() }));
     expect(globalOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Global', SegmentID: null, Label: null, Name: null });
-    const brandOptIn = await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
+    const brandOptIn = await ok(t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
     expect(brandOptIn).toEqual({ ID: expect.stringMatching(/^\d+$/), Type: 'Brand', SegmentID: String(brand.ID), Label: null, Name: 'Opt Brand' });
 
-    const shown = await ok(await t.rest(app, 'GET', `/member/${member.id}`));
+    const shown = await ok(t.rest(app, 'GET', `/member/${member.id}`));
     expect(shown.optins).toEqual([segmentOptIn, globalOptIn, brandOptIn]);
   });
 
   it('repeating an opt-in while current changes nothing; opting out keeps the row; opting in again starts a new one', async () => {
     const member = await register();
-    const first = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
-    expect(await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }))).toEqual(first);
+    const first = await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    expect(await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }))).toEqual(first);
     expect(await optInRows(member.id)).toHaveLength(1);
 
-    expect(await ok(await t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
-    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
+    expect(await ok(t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
+    expect((await ok(t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
     // Opting out again answers the same, ended opt-in.
-    expect(await ok(await t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
+    expect(await ok(t.rest(app, 'POST', '/optout', { id: member.id, segment: list.ID }))).toEqual(first);
     const [ended] = await optInRows(member.id);
     expect(ended.optedOutAt).toBeInstanceOf(Date);
 
-    const again = await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+    const again = await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
     expect(Number(again.ID)).toBeGreaterThan(Number(first.ID));
     const history = await optInRows(member.id);
     expect(history.map((row) => [row.id, row.optedOutAt === null])).toEqual([[Number(first.ID), false], [Number(again.ID), true]]);
 
-    await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
-    await ok(await t.rest(app, 'POST', `/brand/${brand.ID}/optout`, { id: member.id }));
-    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins.map((o: { Type: string }) => o.Type)).toEqual(['Segment']);
+    await ok(t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
+    await ok(t.rest(app, 'POST', `/brand/${brand.ID}/optout`, { id: member.id }));
+    expect((await ok(t.rest(app, 'GET', `/member/${member.id}`))).optins.map((o: { Type: string }) => o.Type)).toEqual(['Segment']);
   });
 
   it('refuses bad input, other accounts’ members and lists, and writes nothing', async () => {
@@ -115,11 +111,11 @@ describe('opt-in and opt-out', () => {
     const member = await register();
     const segment = (await t.rest(app, 'POST', '/segment/create', { name: 'Short-lived' })).json;
     const doomed = (await t.rest(app, 'POST', '/brand/create', { name: 'Doomed' })).json;
-    await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: segment.ID }));
-    await ok(await t.rest(app, 'POST', `/brand/${doomed.ID}/optin`, { id: member.id }));
-    await ok(await t.rest(app, 'POST', `/segment/${segment.ID}/delete`));
-    await ok(await t.rest(app, 'POST', `/brand/${doomed.ID}/delete`));
-    expect((await ok(await t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
+    await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: segment.ID }));
+    await ok(t.rest(app, 'POST', `/brand/${doomed.ID}/optin`, { id: member.id }));
+    await ok(t.rest(app, 'POST', `/segment/${segment.ID}/delete`));
+    await ok(t.rest(app, 'POST', `/brand/${doomed.ID}/delete`));
+    expect((await ok(t.rest(app, 'GET', `/member/${member.id}`))).optins).toEqual([]);
     expect(await optInRows(member.id)).toHaveLength(2);
   });
 });
@@ -139,7 +135,7 @@ describe('opt-in history under concurrency', () => {
   it('concurrent opt-ins and opt-outs of one member and list leave a history in order', async () => {
     for (let round = 0; round < 5; round += 1) {
       const member = await register();
-      await ok(await t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
+      await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
       const responses = await Promise.all(
         Array.from({ length: 40 }, (_, i) => t.rest(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })),
       );
@@ -155,7 +151,7 @@ describe('opt-in history under concurrency', () => {
 
   it('the database refuses an opt-out before its opt-in', async () => {
     const member = await register();
-    const current = await ok(await t.rest(app, 'POST', '/optin', { id: member.id }));
+    const current = await ok(t.rest(app, 'POST', '/optin', { id: member.id }));
     const error = await t.database.db
       .update(optins)
       .set({ optedOutAt: sql`${optins.optedInAt} - interval '1 second'` })
@@ -172,10 +168,10 @@ describe('opt-in history under concurrency', () => {
 
   it('an opt-out is stamped by the database clock, never before the opt-in', async () => {
     const member = await register();
-    await ok(await t.rest(app, 'POST', '/optin', { id: member.id }));
+    await ok(t.rest(app, 'POST', '/optin', { id: member.id }));
     // An opt-in recorded a little in the future (another server's clock, say) still ends after it began.
     await t.database.db.update(optins).set({ optedInAt: sql`now() + interval '5 seconds'` }).where(eq(optins.memberId, member.id));
-    await ok(await t.rest(app, 'POST', '/optout', { id: member.id }));
+    await ok(t.rest(app, 'POST', '/optout', { id: member.id }));
     const [row] = await optInRows(member.id);
     expect(row.optedOutAt!.getTime()).toBeGreaterThanOrEqual(row.optedInAt.getTime());
     expect(await inconsistencies(member.id)).toBe(0);

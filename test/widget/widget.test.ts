@@ -41,7 +41,7 @@ async function registered(tenant = app, email = uniqueEmail(), jar = new CookieJ
 }
 
 async function auth(tenant: Tenant, query: Record<string, string>, method: 'GET' | 'POST' = 'POST') {
-  const response = await t.request({ method, url: `/v1.1/auth?${new URLSearchParams({ apiKey: tenant.apiKey, ...query })}` });
+  const response = await t.rest(tenant, method, '/auth', query);
   bodies.push(response.body);
   return response;
 }
@@ -200,20 +200,20 @@ describe('/v1.1/auth', () => {
   it("answers member show's envelope; extended adds the Extended node, fields trims the record", async () => {
     const { email, token } = await registered();
     const response = await auth(app, { accesstoken: token });
-    expect(response.statusCode, response.body).toBe(200);
-    const body = response.json();
+    expect(response.status, response.body).toBe(200);
+    const body = response.json;
     expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
     expect(body.data).toMatchObject({ ID: expect.any(Number), Email: email, FirstName: 'Ada', AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d+$/) });
     expect(body.data.Extended).toBeUndefined();
     expect(body.jwt).toEqual(expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/));
 
     const second = await registered();
-    const detailed = (await auth(app, { AccessToken: second.token, details: '1', extended: '1' }, 'GET')).json();
+    const detailed = (await auth(app, { AccessToken: second.token, details: '1', extended: '1' }, 'GET')).json;
     expect(detailed.services).toEqual([expect.objectContaining({ Service: 'email', UserID: second.email.toLowerCase(), Token: null, Domains: ['fans.example.com'] })]);
     expect(detailed.data.Extended).toMatchObject({ email: second.email, givenName: 'Ada' });
 
     const third = await registered();
-    const trimmed = (await auth(app, { accessToken: third.token, fields: 'id,email,extended.givenName' })).json();
+    const trimmed = (await auth(app, { accessToken: third.token, fields: 'id,email,extended.givenName' })).json;
     expect(trimmed.data).toEqual({ ID: expect.any(Number), Email: third.email, Extended: { givenName: 'Ada' } });
   });
 
@@ -223,7 +223,7 @@ describe('/v1.1/auth', () => {
     await t.database.db.update(signInTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(signInTokens.tokenHash, (await import('../../src/modules/identity/access-tokens.js')).digestToken(expiring)));
     const { token: mine } = await registered();
 
-    expect((await auth(app, { accessToken: token })).statusCode).toBe(200);
+    expect((await auth(app, { accessToken: token })).status).toBe(200);
     const refusals = [
       await auth(app, { accessToken: token }),
       await auth(app, { accessToken: 'forged-token-of-the-right-length-000000000000' }),
@@ -231,12 +231,12 @@ describe('/v1.1/auth', () => {
       await auth(other, { accessToken: mine }),
     ];
     for (const response of refusals) {
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: { code: 15, type: 'INVALID_TOKEN', message: 'The access token is unknown, expired or already used.', param: 'accessToken' } });
+      expect(response.status).toBe(401);
+      expect(response.json).toEqual({ error: { code: 15, type: 'INVALID_TOKEN', message: 'The access token is unknown, expired or already used.', param: 'accessToken' } });
     }
     // Another application's attempt did not spend it.
-    expect((await auth(app, { accessToken: mine })).statusCode).toBe(200);
-    expect((await auth(app, {})).json().error).toMatchObject({ code: 3, param: 'accessToken' });
+    expect((await auth(app, { accessToken: mine })).status).toBe(200);
+    expect((await auth(app, {})).json.error).toMatchObject({ code: 3, param: 'accessToken' });
   });
 
   it('has the GraphQL twin exchangeSignInToken', async () => {
@@ -264,7 +264,7 @@ describe('required fields and the session', () => {
     expect(bad.body).toContain('role="alert"');
     const done = await submitForm(t, jar, completeUrl.pathname + completeUrl.search, { country: 'gb' });
     expect(done.statusCode).toBe(303);
-    const member = (await auth(other, { accessToken: tokenOf(done.headers.location as string) })).json();
+    const member = (await auth(other, { accessToken: tokenOf(done.headers.location as string) })).json;
     expect(member.data).toMatchObject({ FirstName: 'Grace', Country: 'GB' });
     expect((await graphql(other, 'mutation { setRequiredFields(fields: ["shoeSize"]) { id } }')).body.errors[0].extensions.code).toBe('INVALID_PARAMETER');
   });
