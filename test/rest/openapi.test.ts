@@ -148,10 +148,10 @@ describe('the schemas describe real answers', () => {
     expect(validate(body), `${method} ${path}: ${JSON.stringify(validate.errors, null, 1)}`).toBe(true);
   }
 
+  /** A call to the route `path` names (its :id from the query), answering the status and the JSON. */
   async function call(method: 'GET' | 'POST', path: string, query: Record<string, string | number> = {}) {
-    const search = new URLSearchParams({ apiKey: tenant.apiKey, ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
-    const response = await t.request({ method, url: `/v1.1${path.replace(':id', String(query.id ?? ''))}?${search}` });
-    return { status: response.statusCode, body: response.json() };
+    const { status, json } = await t.rest(tenant, method, path.replace(':id', String(query.id ?? '')), query);
+    return { status, body: json };
   }
 
   it('member envelopes, listings, the feed, statistics, usage and errors', async () => {
@@ -193,8 +193,8 @@ describe('the schemas describe real answers', () => {
     const missing = await call('POST', '/app/whitelist', {});
     expect(missing.status).toBe(400);
     check('POST', '/app/whitelist', 400, missing.body);
-    const unknownKey = await t.request({ url: '/v1.1/app/info?apiKey=mq_nope' });
-    check('GET', '/app/info', 401, unknownKey.json());
+    const unknownKey = await t.rest({ apiKey: 'mq_nope' }, 'GET', '/app/info');
+    check('GET', '/app/info', 401, unknownKey.json);
   });
 });
 
