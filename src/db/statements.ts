@@ -31,12 +31,25 @@ const pgliteParsers = { 1082: rawText, 1083: rawText, 1114: rawText, 1184: rawTe
  * The rows of a fixed statement. `text` must not vary between calls (values go in `params`):
  * each distinct text is prepared once per connection. Counted as one round trip.
  */
-export async function preparedRows<T>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+export function preparedRows<T>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+  return fixedRows<T>(db, text, params, true);
+}
+
+/**
+ * The rows of a fixed statement that PostgreSQL must plan with its values every time: sent
+ * unnamed, for statements whose generic plan (which a prepared statement may switch to after five
+ * executions) would be far worse than a plan made for the values. Counted as one round trip.
+ */
+export function plannedRows<T>(db: Executor, text: string, params: unknown[]): Promise<T[]> {
+  return fixedRows<T>(db, text, params, false);
+}
+
+async function fixedRows<T>(db: Executor, text: string, params: unknown[], prepare: boolean): Promise<T[]> {
   const client = (db as unknown as { session: { client: PostgresJsClient | PgliteClient } }).session.client;
   countRoundTrip();
   // These statements bypass Drizzle's logger: the tenancy check's record needs them too.
   recordStatement?.(text, { direct: true });
-  if ('unsafe' in client) return (await client.unsafe(text, params, { prepare: true })) as T[];
+  if ('unsafe' in client) return (await client.unsafe(text, params, { prepare })) as T[];
   return (await client.query<T>(text, params, { parsers: pgliteParsers })).rows;
 }
 
