@@ -3,7 +3,7 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N]
  *
  * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
@@ -11,6 +11,9 @@
  * after it (bench/indexes.ts). With --gateways N, N gateway processes share the one database (ports
  * 10 apart) and each scenario's connections are spread over them, as behind a load balancer: the
  * requests per second are their sum and the latency percentiles are over every response.
+ * Each scenario is first driven for --warmup seconds, unmeasured: the gateway compiles its code and
+ * documents and each pooled connection prepares its statements on their first use, which would
+ * otherwise be charged to whichever scenario comes first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +32,7 @@ const { values: args } = parseArgs({
     'api-key': { type: 'string' },
     'account-id': { type: 'string' },
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     port: { type: 'string', default: '4390' },
     only: { type: 'string' },
@@ -139,13 +143,13 @@ async function roundTripTotals(): Promise<{ statements: number; requests: number
 }
 
 /** The scenario's connections spread over the target's processes, each process driven by an autocannon of its own, at once. */
-async function drive(urls: string[], connections: number, requests: autocannon.Request[] | undefined, latencies: number[]) {
+async function drive(urls: string[], connections: number, requests: autocannon.Request[] | undefined, latencies: number[], duration = Number(args.duration)) {
   const outcomes = await Promise.all(
     urls.map(
       (url, i) =>
         new Promise<autocannon.Result>((resolve, reject) => {
           const share = Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);
-          const instance = autocannon({ url, connections: share, duration: Number(args.duration), requests }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
+          const instance = autocannon({ url, connections: share, duration, requests }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
           // Every response time, so the percentiles below are exact rather than autocannon's fixed set.
           instance.on('response', (_client, _status, _bytes, time) => latencies.push(time));
         }),
@@ -198,6 +202,7 @@ async function main() {
   const results: { scenario: string; latencyMs: { p50: number } }[] = [];
   try {
     for (const scenario of wanted) {
+      if (Number(args.warmup) > 0) await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, [], Number(args.warmup));
       const before = await roundTripTotals();
       const latencies: number[] = [];
       const result = await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, latencies);
@@ -238,7 +243,7 @@ async function main() {
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, ratios, results }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, ratios, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 
