@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /**
@@ -17,7 +18,7 @@ import ts from 'typescript';
  * specifiers find their `.ts` files as they do for tsc.
  */
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceRoot = path.join(root, 'src');
 
 interface Import {
