@@ -13,26 +13,9 @@ import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { formatOptionalTimestamp as time, parseTimestamp } from '../../lib/time.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
+import { activityDefinitionRecord } from '../records/activities.js';
 import { defineRoute, pathId } from '../route.js';
 
-
-/** An activity definition as the `/v1.1` activity operations show it. */
-export function activityDefinitionRecord(activity: ActivityDefinitionFragment) {
-  return {
-    ID: activity.id,
-    Name: activity.name,
-    ShortName: activity.shortName,
-    Type: activity.type,
-    Service: activity.service,
-    BrandID: activity.brandId,
-    Points: String(activity.points),
-    OneTime: activity.oneTime ? '1' : '0',
-    URL: activity.tracking.url,
-    TrackIDs: activity.tracking.trackIds,
-    AlbumIDs: activity.tracking.albumIds,
-    Created: time(activity.createdAt),
-  };
-}
 
 const listShape = ({ activities }: { activities: ActivityDefinitionFragment[] }) => ({
   totalSize: activities.length,

@@ -1,7 +1,8 @@
 import { ExchangeSignInTokenDocument, type ExchangeSignInTokenMutation } from '../../generated/graphql.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
-import { envelopeBody, extendedVariables, keepFields, memberRecord } from './members.routes.js';
+import { extendedVariables, keepFields } from '../fields.js';
+import { envelopeBody, memberRecord } from '../records/members.js';
 
 /**
  * `/v1.1/auth`: the application's server sends the sign-in token its return URL received (spent

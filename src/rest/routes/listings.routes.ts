@@ -1,95 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import {
   ListMembersDocument,
-  type ListingMemberFragment,
   type ListMembersQuery,
   type ListMembersQueryVariables,
   type MemberOrder,
 } from '../../generated/graphql.js';
 import { encodeCursor } from '../../core/connection.js';
 import { invalidParameter } from '../../core/errors.js';
-import { ageInYears, formatOptionalTimestamp as time } from '../../lib/time.js';
-import { displayName, isLoginNetwork } from '../../modules/networks/networks.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
-import { extendedVariables, serviceRecord } from './members.routes.js';
-import { optInRecord } from './segments.routes.js';
-
-type Node = ListMembersQuery['members']['edges'][number]['node'];
-
-
-const age = (birthDate: string | null): string | null => (birthDate ? String(ageInYears(birthDate)) : null);
-
-/** In listings a service names its network in full ("Spotify", "Last.fm") and tells when its token expires. */
-function listingService(service: ListingMemberFragment['services'][number]) {
-  return {
-    ...serviceRecord(service),
-    Service: isLoginNetwork(service.network) ? displayName(service.network) : service.network,
-    Expires: time(service.expiresAt),
-  };
-}
-
-/** The fields every listing item has. */
-function commonItem(member: ListingMemberFragment) {
-  return {
-    ID: member.id,
-    UUID: member.uuid,
-    FirstName: member.firstName,
-    Surname: member.surname,
-    Username: member.username,
-    Email: member.email,
-    Gender: member.gender === 'OTHER' ? 'Other' : member.gender,
-    Bio: member.bio,
-    City: member.city,
-    State: member.state,
-    Country: member.country,
-    Address: member.address,
-    Addressline2: member.addressLine2,
-    PostCode: member.postCode,
-    HomePhone: member.homePhone,
-    MobilePhone: member.mobilePhone,
-    GeoCity: member.geo.city,
-    GeoRegion: member.geo.region,
-    GeoCountry: member.geo.country,
-    GeoLat: member.geo.lat,
-    GeoLong: member.geo.long,
-    CountryCode: member.country,
-    Services: member.services.map(listingService),
-    // The seed shows null for a member without opt-ins in listings.
-    OptIns: member.optins.length ? member.optins.map(optInRecord) : null,
-    VerifiedEmail: member.verifiedEmail,
-  };
-}
-
-function activeItem(node: Node, brand: ListMembersQuery['members']['brand']) {
-  const last = node.lastActivity;
-  return {
-    ...commonItem(node),
-    BrandName: brand?.name ?? null,
-    BrandType: brand?.type ?? null,
-    LastVisited: time(node.lastLoginAt),
-    Score: String(node.score?.points ?? 0),
-    ActivityCount: String(node.score?.activityCount ?? 0),
-    BrandID: brand?.id ?? null,
-    MemberAvatarURL: node.avatarUrl,
-    LastActivity: last
-      ? { ID: last.id, Name: last.activity.name, ActivityID: last.activityId, Content: last.content, Link: last.link, CompleteDate: time(last.completedAt) }
-      : null,
-    Brand: brand ? { ID: brand.id, Name: brand.name, Type: brand.type } : null,
-  };
-}
-
-function allItem(node: Node) {
-  return {
-    ...commonItem(node),
-    BirthDate: node.birthDate,
-    Age: age(node.birthDate),
-    Joined: time(node.joinedAt),
-    AvatarURL: node.avatarUrl,
-    ...(node.extended ? { Extended: node.extended } : {}),
-  };
-}
+import { extendedVariables } from '../fields.js';
+import { activeListingItem, listingItem, type ListingNode } from '../records/listings.js';
 
 /** `fields` keeps the named fields of each item (any case); dotted `extended.x` names keep Extended. */
 function trimmed(item: Record<string, unknown>, params: Params) {
@@ -181,12 +103,12 @@ export const activeMembersRoute = defineRoute({
   },
   shape: (data, params, request) => {
     const { members } = data;
-    const items = members.edges.map((edge) => trimmed(activeItem(edge.node, members.brand), params));
+    const items = members.edges.map((edge) => trimmed(activeListingItem(edge.node, members.brand), params));
     const scoreOrder = !params.string('order_by') || params.string('order_by')?.toLowerCase() === 'score';
     const sort = sortOf(params);
     const first = members.edges[0]?.node;
     const last = members.edges.at(-1)?.node;
-    const scoreOf = (node: Node | undefined) => String(node?.score?.points ?? 0);
+    const scoreOf = (node: ListingNode | undefined) => String(node?.score?.points ?? 0);
     const [forward, backward] = sort === 'DESC' ? ['score_lessthan', 'score_greaterthan'] : ['score_greaterthan', 'score_lessthan'];
     if (!scoreOrder) return [listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage && Boolean(last), members.pageInfo.hasPreviousPage && Boolean(first)))];
     const { limit } = params.limit();
@@ -206,7 +128,7 @@ function idCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 'be
 
 function idPagedShape(data: ListMembersQuery, params: Params, request: FastifyRequest) {
   const { members } = data;
-  const items = members.edges.map((edge) => trimmed(allItem(edge.node), params));
+  const items = members.edges.map((edge) => trimmed(listingItem(edge.node), params));
   const first = members.edges[0]?.node;
   const last = members.edges.at(-1)?.node;
   const { limit } = params.limit();
@@ -248,7 +170,7 @@ export const loginMembersRoute = defineRoute({
   shape: (data, params, request) => {
     const { members } = data;
     const items = members.edges.map((edge) => ({
-      ...trimmed(activeItem(edge.node, members.brand), params),
+      ...trimmed(activeListingItem(edge.node, members.brand), params),
       ...(edge.node.extended ? { Extended: edge.node.extended } : {}),
     }));
     return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
@@ -274,7 +196,7 @@ export const extendedMembersRoute = defineRoute({
   },
   shape: (data, params, request) => {
     const { members } = data;
-    const items = members.edges.map((edge) => trimmed(allItem(edge.node), params));
+    const items = members.edges.map((edge) => trimmed(listingItem(edge.node), params));
     return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
   },
 });

@@ -13,13 +13,12 @@ import {
   VerifyEmailDocument,
   type EnvelopeFragment,
   type Gender,
-  type MemberRecordFragment,
-  type ServiceRecordFragment,
   type ShowMemberQuery,
 } from '../../generated/graphql.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
-import { feedItem } from './feed.routes.js';
-import { optInRecord } from './segments.routes.js';
+import { feedItem } from '../records/feed.js';
+import { envelopeBody, memberRecord, serviceRecord } from '../records/members.js';
+import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -69,63 +68,6 @@ function visit(params: Params) {
 }
 
 // ——— envelope ———
-
-const flag = (value: boolean) => (value ? '1' : '0');
-const count = (value: number | null) => (value === null ? null : String(value));
-
-export function serviceRecord(service: ServiceRecordFragment) {
-  return {
-    Service: service.network,
-    Valid: flag(service.valid),
-    ActivitySharing: flag(service.activitySharing),
-    ID: service.id,
-    UserID: service.userId,
-    Username: service.username,
-    UserURL: service.userUrl,
-    Token: service.token,
-    TokenSecret: service.tokenSecret,
-    LastUpdated: time(service.lastUpdated),
-    LastLogin: time(service.lastLogin),
-    VerifiedEmail: service.verifiedEmail,
-    PaidAccount: flag(service.paidAccount),
-    Followers: count(service.followers),
-    Likes: count(service.likes),
-    PartnerCode: service.partnerCode,
-    PartnerID: service.partnerId,
-    Domains: service.domains,
-  };
-}
-
-/** The member record of the seed: ID is a number; every other value a string or null. */
-export function memberRecord(member: MemberRecordFragment) {
-  return {
-    ID: Number(member.id),
-    Email: member.email,
-    FirstName: member.firstName,
-    Surname: member.surname,
-    Username: member.username,
-    Gender: member.gender === 'OTHER' ? 'Other' : member.gender,
-    Bio: member.bio,
-    AccessToken: member.accessToken,
-    AvatarURL: member.avatarUrl,
-    Country: member.country,
-    City: member.city,
-    State: member.state,
-    PostCode: member.postCode,
-    CountryCode: member.country,
-    GeoCountry: member.geo.country,
-    GeoCity: member.geo.city,
-    GeoRegion: member.geo.region,
-    GeoLat: member.geo.lat,
-    GeoLong: member.geo.long,
-    VerifiedEmail: member.verifiedEmail,
-  };
-}
-
-/** `{data, optins, services, jwt}`: optins are the member's current opt-ins, empty when none. */
-export function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
-  return { data, optins: member.optins.map(optInRecord), services: member.services.map(serviceRecord), jwt };
-}
 
 const envelopeOf = (result: EnvelopeFragment) => envelopeBody(result.member, result.jwt);
 
@@ -337,24 +279,6 @@ function showContext(params: Params) {
     showPosition: params.boolean('showposition'),
     threshold: threshold ?? 1,
     limit: params.limit('limit', { limit: 3, max: 1000 }).limit,
-  };
-}
-
-/** `fields` keeps the named top-level fields (any case); dotted `extended.` names were applied by the query. */
-export function keepFields(record: Record<string, unknown>, params: Params): Record<string, unknown> {
-  const fields = params.list('fields')?.filter((field) => !/^extended\./i.test(field));
-  const wanted = fields?.length ? new Set(fields.map((field) => field.toLowerCase())) : undefined;
-  return wanted
-    ? Object.fromEntries(Object.entries(record).filter(([name]) => wanted.has(name.toLowerCase()) || name === 'Extended'))
-    : record;
-}
-
-/** The `extended` and `extendedFields` variables from `extended=1` and dotted `fields`. */
-export function extendedVariables(params: Params) {
-  const extendedFields = params.list('fields')?.filter((field) => /^extended\./i.test(field)).map((field) => field.slice('extended.'.length));
-  return {
-    extended: params.boolean('extended') || Boolean(extendedFields?.length),
-    extendedFields: extendedFields?.length ? extendedFields : undefined,
   };
 }
 

@@ -1,0 +1,60 @@
+import type { MemberRecordFragment, ServiceRecordFragment } from '../../generated/graphql.js';
+import { formatOptionalTimestamp as time } from '../../lib/time.js';
+import { optInRecord } from './segments.js';
+
+const flag = (value: boolean) => (value ? '1' : '0');
+const count = (value: number | null) => (value === null ? null : String(value));
+
+export function serviceRecord(service: ServiceRecordFragment) {
+  return {
+    Service: service.network,
+    Valid: flag(service.valid),
+    ActivitySharing: flag(service.activitySharing),
+    ID: service.id,
+    UserID: service.userId,
+    Username: service.username,
+    UserURL: service.userUrl,
+    Token: service.token,
+    TokenSecret: service.tokenSecret,
+    LastUpdated: time(service.lastUpdated),
+    LastLogin: time(service.lastLogin),
+    VerifiedEmail: service.verifiedEmail,
+    PaidAccount: flag(service.paidAccount),
+    Followers: count(service.followers),
+    Likes: count(service.likes),
+    PartnerCode: service.partnerCode,
+    PartnerID: service.partnerId,
+    Domains: service.domains,
+  };
+}
+
+/** The member record of the seed: ID is a number; every other value a string or null. */
+export function memberRecord(member: MemberRecordFragment) {
+  return {
+    ID: Number(member.id),
+    Email: member.email,
+    FirstName: member.firstName,
+    Surname: member.surname,
+    Username: member.username,
+    Gender: member.gender === 'OTHER' ? 'Other' : member.gender,
+    Bio: member.bio,
+    AccessToken: member.accessToken,
+    AvatarURL: member.avatarUrl,
+    Country: member.country,
+    City: member.city,
+    State: member.state,
+    PostCode: member.postCode,
+    CountryCode: member.country,
+    GeoCountry: member.geo.country,
+    GeoCity: member.geo.city,
+    GeoRegion: member.geo.region,
+    GeoLat: member.geo.lat,
+    GeoLong: member.geo.long,
+    VerifiedEmail: member.verifiedEmail,
+  };
+}
+
+/** `{data, optins, services, jwt}`: optins are the member's current opt-ins, empty when none. */
+export function envelopeBody(member: MemberRecordFragment, jwt: string | null, data: Record<string, unknown> = memberRecord(member)) {
+  return { data, optins: member.optins.map(optInRecord), services: member.services.map(serviceRecord), jwt };
+}
