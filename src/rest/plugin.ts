@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { runCounted } from '../db/roundtrips.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { Params } from './params.js';
 import { prepareRoutes, runRoute, type RestRoute } from './route.js';
+import { planOf } from './plans.js';
 
 /**
  * Registers the `/v1.1` route table. Each handler reads the parameters, runs the route's GraphQL
@@ -20,7 +21,9 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
       handler: async (request) => {
         // The key is checked before the parameters, so a caller without one learns that first.
         if (request.context.caller.kind === 'anonymous') assertAccess(request.context.caller, []);
-        if (route.plan) assertAccess(request.context.caller, [route.plan]);
+        // The plan the document's resolvers declare, checked before the parameters so a basic plan learns that first.
+        const plan = planOf(route.document as DocumentNode);
+        if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {

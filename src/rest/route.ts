@@ -33,8 +33,6 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
    */
   examples?: Record<string, string>;
   document: TypedDocumentNode<TData, TVariables>;
-  /** The plan the operation needs, checked before the parameters so a basic plan learns that first. */
-  plan?: 'advanced' | 'enterprise';
   variables(params: Params, request: FastifyRequest): TVariables;
   shape(data: TData, params: Params, request: FastifyRequest): unknown;
   /**

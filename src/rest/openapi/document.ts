@@ -1,4 +1,6 @@
 import { errorCatalogue, type ErrorCode } from '../../core/errors.js';
+import type { DocumentNode } from 'graphql';
+import { planOf } from '../plans.js';
 import type { RestRoute } from '../route.js';
 import { discoverParameters, type DiscoveredParameter, type ParameterRead } from './parameters.js';
 import { errorSchema, responseSchemas } from './schemas.js';
@@ -78,7 +80,8 @@ function summaryOf(description: string): string {
 
 function operation(route: RestRoute, method: string, parameters: DiscoveredParameter[]): Schema {
   const query = parameters.filter((parameter) => parameter.in === 'query');
-  const planNote = route.plan ? `\n\nNeeds the ${route.plan} plan (code 9 otherwise).` : '';
+  const plan = planOf(route.document as DocumentNode);
+  const planNote = plan ? `\n\nNeeds the ${plan} plan (code 9 otherwise).` : '';
   const operation: Schema = {
     operationId: operationId(method, route.path),
     summary: summaryOf(route.description),
@@ -93,7 +96,7 @@ function operation(route: RestRoute, method: string, parameters: DiscoveredParam
       ...Object.fromEntries(errorStatuses().map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }])),
     },
   };
-  if (route.plan) operation['x-plan'] = route.plan;
+  if (plan) operation['x-plan'] = plan;
   if (method === 'POST' && query.length) {
     const body = { type: 'object', properties: Object.fromEntries(query.map((parameter) => [parameter.name, schemaOf(parameter)])) };
     operation.requestBody = {

@@ -75,7 +75,6 @@ export const editActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/:id/edit',
   description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.',
-  plan: 'advanced',
   document: EditActivityDocument,
   variables: (params, request) => {
     if (params.string('onetime') !== undefined) throw invalidParameter('onetime', 'the one-time flag is fixed when the activity is created');
@@ -89,7 +88,6 @@ export const deleteActivityRoute = defineRoute({
   path: '/activity/:id/delete',
   description: 'Delete an activity definition.',
   response: 'Result',
-  plan: 'advanced',
   document: DeleteActivityDocument,
   variables: (_params, request) => ({ id: pathId(request) }),
   shape: ({ deleteActivity }) => ({ Result: deleteActivity }),
@@ -123,7 +121,6 @@ export const recordActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/record',
   description: 'Record an activity of a member manually. The member is named by `id`, or by `partnercode` and `partnerid`; `async=1` queues the record and answers at once.',
-  plan: 'advanced',
   document: RecordActivityDocument,
   variables: (params) => {
     const value = params.string('value');
@@ -191,7 +188,6 @@ export const dailyCountsRoute = defineRoute({
   methods: ['GET'],
   path: '/activities/count/daily',
   description: 'Daily activity counts. Per day and activity: records, distinct members and points in the window.',
-  plan: 'advanced',
   document: ActivityCountsDocument,
   variables: (params) => ({ window: windowOf(params), by: 'ACTIVITY' as const }),
   shape: ({ activityCounts }) => ({
@@ -211,7 +207,6 @@ export const serviceCountsRoute = defineRoute({
   methods: ['GET'],
   path: '/activities/count/services',
   description: 'Activity counts by service. Per day and network: records, distinct members and points in the window.',
-  plan: 'advanced',
   document: ActivityCountsDocument,
   variables: (params) => ({ window: windowOf(params), by: 'SERVICE' as const }),
   shape: ({ activityCounts }) => ({

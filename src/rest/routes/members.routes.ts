@@ -164,7 +164,6 @@ export const resetRoute = defineRoute({
   path: '/member/:id/reset',
   description: "Reset a member's password: set a new password on the email service record named by `member_service_id`, matched by its email.",
   response: 'MemberEnvelope',
-  plan: 'advanced',
   document: ResetPasswordDocument,
   variables: (params, request) => ({
     id: pathId(request),
@@ -223,7 +222,6 @@ export const refreshRoute = defineRoute({
   path: '/member/:id/refresh',
   description: "Refresh a member's tokens for a network: asks the network for new tokens with the stored refresh token.",
   response: 'ServiceRecord',
-  plan: 'advanced',
   document: RefreshServiceTokensDocument,
   variables: (params, request) => ({ id: pathId(request), network: params.requiredString('service') }),
   shape: ({ refreshServiceTokens }) => serviceRecord(refreshServiceTokens),
