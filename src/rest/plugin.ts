@@ -3,9 +3,10 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { runCounted } from '../db/roundtrips.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
+import { restParam } from './error-params.js';
 import { Params } from './params.js';
-import { prepareRoutes, runRoute, type RestRoute } from './route.js';
 import { planOf } from './plans.js';
+import { prepareRoutes, runRoute, type RestRoute } from './route.js';
 
 /**
  * Registers the `/v1.1` route table. Each handler reads the parameters, runs the route's GraphQL
@@ -27,8 +28,9 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
-          if (route.errorParam && error instanceof AppError && error.extensions.param) {
-            error.extensions.param = route.errorParam(error.extensions.param, params);
+          if (error instanceof AppError && error.extensions.param) {
+            const param = restParam(error.extensions.param);
+            error.extensions.param = route.errorParam ? route.errorParam(param, params) : param;
           }
           throw error;
         });

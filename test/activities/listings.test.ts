@@ -649,6 +649,6 @@ describe('GraphQL Brand.members', () => {
     const bad = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(first: -1) { totalCount } } }`, { id: String(music) });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'limit' });
     const extended = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(orderBy: EXTENDED) { totalCount } } }`, { id: String(music) });
-    expect(extended.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'order_by' });
+    expect(extended.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'orderField' });
   });
 });

@@ -22,10 +22,23 @@ interface Position extends Record<string, unknown> {
 const isPosition = (value: Record<string, unknown>): value is Position =>
   ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
 
+/** The position a page starts from: the `from` keyset, or the one an opaque cursor carries. */
+function startPosition(args: MemberListingArgs): { position: Position | undefined; before: boolean } {
+  const { from, after, before } = args;
+  if (!from) return { position: decodeCursor(before ?? after, before ? 'before' : 'after', isPosition), before: Boolean(before) };
+  if (after || before) throw invalidParameter('from', 'give from or a cursor (after, before), not both');
+  if (args.orderBy !== MemberOrder.SCORE && args.orderBy !== MemberOrder.ID) throw invalidParameter('from', 'from applies to the SCORE and ID orders');
+  const id = from.memberId;
+  if (args.orderBy === MemberOrder.SCORE && (from.points === null || from.points === undefined)) throw invalidParameter('from', 'a SCORE listing continues from points and memberId');
+  // An ID listing's position is the id alone.
+  return { position: { p: args.orderBy === MemberOrder.SCORE ? (from.points ?? undefined) : undefined, i: id }, before: Boolean(from.before) };
+}
+
 function extendedPath(orderField: string | null | undefined): string[] | undefined {
   if (!orderField) return undefined;
-  const path = orderField.replace(/^extended\./i, '').split('.');
-  if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('order_by', 'expected extended.<field>, dotted for nested fields');
+  if (!/^extended\./i.test(orderField)) throw invalidParameter('orderField', 'expected extended.<field>, such as extended.points');
+  const path = orderField.slice('extended.'.length).split('.');
+  if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('orderField', 'expected extended.<field>, dotted for nested fields');
   return path;
 }
 
@@ -34,12 +47,13 @@ function extendedPath(orderField: string | null | undefined): string[] | undefin
  * the filter's brandId. Members under the filter, ranked by score in the window or in a plain order.
  */
 export async function listMembers(context: Context, args: MemberListingArgs, info?: GraphQLResolveInfo): Promise<MemberConnection> {
-  const { filter, window, orderBy, orderField, sort, first, after, before, offset } = args;
+  const { filter, window, orderBy, orderField, sort, first, offset } = args;
   applicationCaller(context);
-  if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('order_by', 'EXTENDED needs orderField, such as extended.points');
-  if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityID', 'activityID does not apply when ordering by last login');
+  if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('orderField', 'EXTENDED needs orderField, such as extended.points');
+  const path = orderBy === MemberOrder.SCORE ? undefined : extendedPath(orderField);
+  if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityIds', 'an activity filter does not apply when listing by last login');
   const limit = pageSize(first);
-  const cursor = decodeCursor(before ?? after, before ? 'before' : 'after', isPosition);
+  const { position: cursor, before } = startPosition(args);
   const scope = await scopeFor(context, filter, window, listingWindow);
   const db = context.database.db;
   const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
@@ -57,7 +71,7 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
     // A page selecting only what the narrow columns serve reads those (see listedMemberSelection).
     const narrow = info && listedMemberSelection(info);
-    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, extendedPath(orderField), narrow);
+    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, path, narrow);
   }
   const more = rows.length > limit;
   if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);

@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { PageInfo } from '../../core/connection.js';
@@ -25,6 +25,17 @@ export enum SortDirection {
 }
 registerEnumType(SortDirection, { name: 'SortDirection' });
 
+/**
+ * A position in a listing by SCORE or by ID, written out: the page continues after this member (or,
+ * with `before`, ends before it). The opaque `after`/`before` cursors carry the same position.
+ */
+@InputType('MemberKeyset', { description: 'A position in a listing by SCORE or ID: the page continues after this member, or ends before it with before: true.' })
+export class MemberKeyset {
+  @Field(() => Int, { nullable: true, description: "The member's points at the position (orderBy SCORE); leave it out for ID." }) points!: number | null;
+  @Field(() => Int, { description: 'The member at the position: a place in the order, not a reference (any number will do).' }) memberId!: number;
+  @Field(() => Boolean, { defaultValue: false, description: 'true: the page before the position; false: the page after it.' }) before!: boolean;
+}
+
 /** The arguments of a members listing: `Query.members`, and `Brand.members` with the brand fixed. */
 @ArgsType()
 export class MemberListingArgs {
@@ -36,6 +47,8 @@ export class MemberListingArgs {
   @Field(() => Int, { defaultValue: 10 }) first!: number;
   @Field(() => String, { nullable: true }) after!: string | null;
   @Field(() => String, { nullable: true }) before!: string | null;
+  @Field(() => MemberKeyset, { nullable: true, description: 'Where the page starts, as a position rather than a cursor (SCORE and ID orders); not with after or before.' })
+  from!: MemberKeyset | null;
   @Field(() => Int, { nullable: true }) offset!: number | null;
 }
 

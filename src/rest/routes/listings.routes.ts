@@ -5,11 +5,11 @@ import {
   type ListMembersQueryVariables,
   type MemberOrder,
 } from '../../generated/graphql.js';
-import { encodeCursor } from '../../core/connection.js';
 import { invalidParameter } from '../../core/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
+import { maxIntegerId } from '../../lib/ids.js';
 import { extendedVariables } from '../fields.js';
 import { activeListingItem, listingItem, type ListingNode } from '../records/listings.js';
 
@@ -70,18 +70,22 @@ function listBody(items: unknown[], data: ListMembersQuery, paged: unknown) {
 
 const orders: Record<string, MemberOrder> = { score: 'SCORE', created: 'CREATED', lastlogin: 'LAST_LOGIN' };
 
+/** The largest score a listing can hold (GraphQL's Int): a bound above it reads as the bound itself. */
+const maxScore = 2 ** 31 - 1;
+
 /** `score_lessthan` / `score_greaterthan` with `after` / `before`: a position in the score ranking. */
-function scoreCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 'before'> {
+function scorePosition(params: Params): Pick<ListMembersQueryVariables, 'from'> {
   const below = params.int('score_lessthan', { min: 0 });
   const above = params.int('score_greaterthan', { min: 0 });
-  const after = params.int('after', { min: 0 });
-  const before = params.int('before', { min: 0 });
+  const after = params.int('after', { min: 0, max: maxIntegerId });
+  const before = params.int('before', { min: 0, max: maxIntegerId });
   const sort = sortOf(params);
   // Walking the ranking's direction is "after"; against it, "before".
   const forwardScore = sort === 'DESC' ? below : above;
   const backwardScore = sort === 'DESC' ? above : below;
-  if (before !== undefined && backwardScore !== undefined) return { before: encodeCursor({ p: backwardScore, i: before }) };
-  if (after !== undefined && forwardScore !== undefined) return { after: encodeCursor({ p: forwardScore, i: after }) };
+  const at = (points: number, memberId: number, backward: boolean) => ({ from: { points: Math.min(points, maxScore), memberId, before: backward } });
+  if (before !== undefined && backwardScore !== undefined) return at(backwardScore, before, true);
+  if (after !== undefined && forwardScore !== undefined) return at(forwardScore, after, false);
   if (below !== undefined || above !== undefined || after !== undefined || before !== undefined) {
     throw invalidParameter('score_lessthan', 'page with the paging links: score_lessthan with after, or score_greaterthan with before (the other way round when sort=ASC)');
   }
@@ -99,7 +103,7 @@ export const activeMembersRoute = defineRoute({
     // Own keys only: `constructor` or `toString` would otherwise find Object.prototype's.
     const orderBy = order === undefined ? 'SCORE' : Object.hasOwn(orders, order) ? orders[order] : undefined;
     if (!orderBy) throw invalidParameter('order_by', 'expected Score, Created or LastLogin');
-    return baseVariables(params, orderBy, { withScore: true, ...(orderBy === 'SCORE' ? scoreCursor(params) : {}) });
+    return baseVariables(params, orderBy, { withScore: true, ...(orderBy === 'SCORE' ? scorePosition(params) : {}) });
   },
   shape: (data, params, request) => {
     const { members } = data;
@@ -118,12 +122,12 @@ export const activeMembersRoute = defineRoute({
   },
 });
 
-function idCursor(params: Params): Pick<ListMembersQueryVariables, 'after' | 'before'> {
+function idPosition(params: Params): Pick<ListMembersQueryVariables, 'from'> {
   // before overrides after, as the seed says.
-  const before = params.int('before', { min: 0 });
-  if (before !== undefined) return { before: encodeCursor({ i: before }) };
-  const after = params.int('after', { min: 0 });
-  return after !== undefined ? { after: encodeCursor({ i: after }) } : {};
+  const before = params.int('before', { min: 0, max: maxIntegerId });
+  if (before !== undefined) return { from: { memberId: before, before: true } };
+  const after = params.int('after', { min: 0, max: maxIntegerId });
+  return after !== undefined ? { from: { memberId: after, before: false } } : {};
 }
 
 function idPagedShape(data: ListMembersQuery, params: Params, request: FastifyRequest) {
@@ -148,7 +152,7 @@ export const allMembersRoute = defineRoute({
       sort: 'ASC',
       withExtended: extendedVariables(params).extended,
       extendedFields: extendedVariables(params).extendedFields,
-      ...idCursor(params),
+      ...idPosition(params),
     }),
   shape: idPagedShape,
 });
@@ -160,7 +164,6 @@ export const loginMembersRoute = defineRoute({
   response: 'ListingPage',
   document: ListMembersDocument,
   variables: (params) => {
-    if (params.string('activityid')) throw invalidParameter('activityID', 'activityID does not apply when listing by last login');
     return baseVariables(params, 'LAST_LOGIN', {
       withScore: true,
       withExtended: Boolean(extendedVariables(params).extendedFields),
@@ -185,10 +188,8 @@ export const extendedMembersRoute = defineRoute({
   examples: { order_by: 'extended.points' },
   document: ListMembersDocument,
   variables: (params) => {
-    const orderField = params.requiredString('order_by');
-    if (!/^extended\./i.test(orderField)) throw invalidParameter('order_by', 'expected extended.<field>, such as extended.points');
     return baseVariables(params, 'EXTENDED', {
-      orderField,
+      orderField: params.requiredString('order_by'),
       sort: sortOf(params),
       withExtended: true,
       extendedFields: extendedVariables(params).extendedFields,
