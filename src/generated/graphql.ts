@@ -135,8 +135,8 @@ export type MemberFilter = {
 
 /** A position in a listing by SCORE or ID: the page continues after this member, or ends before it with before: true. */
 export type MemberKeyset = {
-  /** true: the page before the position; false: the page after it. */
-  before?: boolean;
+  /** true: the page before the position; false (or left out): the page after it. */
+  before?: boolean | null | undefined;
   /** The member at the position: a place in the order, not a reference (any number will do). */
   memberId: number;
   /** The member's points at the position (orderBy SCORE); leave it out for ID. */

@@ -1,4 +1,4 @@
-import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getOperationAST, isInputType, typeFromAST, valueFromAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -68,10 +68,35 @@ export class CompiledDocuments {
 
 /** A compiled query, or undefined when graphql-jit cannot compile the document (graphql-js runs it then). */
 export function compileDocument(schema: GraphQLSchema, document: DocumentNode, operationName?: string): CompiledQuery | undefined {
+  let compiled;
   try {
-    const compiled = compileQuery(schema, document, operationName);
-    return isCompiledQuery(compiled) ? compiled : undefined;
+    compiled = compileQuery(schema, document, operationName);
   } catch {
     return undefined;
   }
+  if (!isCompiledQuery(compiled)) return undefined;
+  const defaults = variableDefaults(schema, document, operationName);
+  if (defaults.length) {
+    // graphql-jit refuses a non-null variable left out even when the operation gives it a default
+    // (`$sort: SortDirection! = DESC`), where graphql-js uses the default: it is filled in first.
+    const query = compiled.query.bind(compiled);
+    compiled.query = (root, context, variables) => query(root, context, withDefaults(variables, defaults));
+  }
+  return compiled;
+}
+
+/** The operation's variables that have a default value, with the value as graphql-js would coerce it. */
+function variableDefaults(schema: GraphQLSchema, document: DocumentNode, operationName?: string): [string, unknown][] {
+  const operation = getOperationAST(document, operationName);
+  return (operation?.variableDefinitions ?? []).flatMap((definition) => {
+    if (!definition.defaultValue) return [];
+    const type = typeFromAST(schema, definition.type);
+    return type && isInputType(type) ? [[definition.variable.name.value, valueFromAST(definition.defaultValue, type)] as [string, unknown]] : [];
+  });
+}
+
+function withDefaults(variables: Record<string, unknown> | null | undefined, defaults: readonly [string, unknown][]): Record<string, unknown> {
+  const filled = { ...variables };
+  for (const [name, value] of defaults) if (filled[name] === undefined) filled[name] = value;
+  return filled;
 }

@@ -290,6 +290,22 @@ describe('GraphQL members connection', () => {
     expect(second.body.data.members.pageInfo.hasNextPage).toBe(false);
   });
 
+  it('pages from a keyset as from its cursor, and refuses a SCORE keyset without points or beside a cursor', async () => {
+    const keyed = `query($from: MemberKeyset, $after: String, $orderBy: MemberOrder! = SCORE, $sort: SortDirection! = DESC) {
+      members(first: 2, from: $from, after: $after, orderBy: $orderBy, sort: $sort) { pageInfo { hasNextPage hasPreviousPage } edges { node { id } } }
+    }`;
+    const idsOf = (result: { body: { data?: { members: { edges: { node: { id: string } }[] } } } }) => result.body.data!.members.edges.map((edge) => Number(edge.node.id));
+    expect(idsOf(await t.graphql(app.apiKey, keyed, { from: { points: 7, memberId: m3 } }))).toEqual([m2]);
+    // From its second use the document runs compiled: the defaults of $orderBy and $sort still apply.
+    const byId = idsOf(await t.graphql(app.apiKey, keyed, { orderBy: 'ID', sort: 'ASC', from: { memberId: m1 } }));
+    expect(byId).toEqual([...byId].sort((a, b) => a - b));
+    expect(byId.length === 2 && byId.every((id) => id > m1)).toBe(true);
+    const unpointed = await t.graphql(app.apiKey, keyed, { from: { memberId: m3 } });
+    expect(unpointed.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'from' });
+    const both = await t.graphql(app.apiKey, keyed, { from: { points: 7, memberId: m3 }, after: 'x' });
+    expect(both.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'from' });
+  });
+
   it('takes the same filter as REST', async () => {
     const result = await t.graphql(app.apiKey, page, { first: 10, filter: { brandId: String(music), countries: ['GB'] } });
     expect(result.body.data.members.edges.map((edge: { node: { id: string } }) => Number(edge.node.id))).toEqual([m1, m3]);

@@ -42,6 +42,15 @@ describe('compiled execution of repeated documents', () => {
     expect(body.data.member).toMatchObject({ id: memberId, firstName: 'Jit', age: null, services: [{ network: 'email', userId: 'jit@example.com', valid: true }] });
   });
 
+  it('applies the defaults of variables left out, non-null ones too', async () => {
+    const { status, body } = await thrice(app.apiKey, `query ($id: ID! = "${memberId}", $first: Int! = 1, $sort: SortDirection! = ASC) {
+      member(lookup: { id: $id }) { id } members(first: $first, orderBy: ID, sort: $sort) { edges { node { id } } }
+    }`);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ member: { id: memberId }, members: { edges: [{ node: { id: memberId } }] } });
+  });
+
   it('answers the same errors, with their codes, paths and locations', async () => {
     const missing = await thrice(app.apiKey, 'query ($id: ID!) { member(lookup: { id: $id }) { id } }', { id: '999999' });
     expect(missing.body.errors[0]).toMatchObject({ path: ['member'], locations: [{ line: 1, column: 20 }], extensions: { code: 'NOT_FOUND', aeCode: 5 } });

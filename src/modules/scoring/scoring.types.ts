@@ -33,7 +33,9 @@ registerEnumType(SortDirection, { name: 'SortDirection' });
 export class MemberKeyset {
   @Field(() => Int, { nullable: true, description: "The member's points at the position (orderBy SCORE); leave it out for ID." }) points!: number | null;
   @Field(() => Int, { description: 'The member at the position: a place in the order, not a reference (any number will do).' }) memberId!: number;
-  @Field(() => Boolean, { defaultValue: false, description: 'true: the page before the position; false: the page after it.' }) before!: boolean;
+  // Nullable with its default: the compiled execution (graphql-jit) refuses a non-null input field
+  // left out even when it has a default, where graphql-js applies the default.
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'true: the page before the position; false (or left out): the page after it.' }) before!: boolean | null;
 }
 
 /** The arguments of a members listing: `Query.members`, and `Brand.members` with the brand fixed. */
