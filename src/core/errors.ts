@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { dataExceptionCode, databaseUnavailable } from '../db/errors.js';
+import { databaseFailure } from '../db/errors.js';
 
 /**
  * The one error catalogue of the product. GraphQL errors carry `extensions.code` (the name) and
@@ -62,32 +62,6 @@ export const invalidParameter = (param: string, expected: string) =>
 export const notFound = (what: string, param: string | null = 'id') =>
   new AppError('NOT_FOUND', `${what} not found.`, param);
 
-const dataExceptionMessages: Record<string, string> = {
-  '22P02': 'a value does not have the expected form',
-  '22003': 'a number is out of range',
-  '22021': 'a text contains bytes that are not valid UTF-8',
-  '22P05': 'a text contains a character that cannot be stored',
-  '22008': 'a date or time is out of range',
-  '22007': 'a date or time does not have the expected form',
-  '22001': 'a value is too long',
-};
-
-export const databaseUnavailableError = () => new AppError('DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.');
-
-/**
- * A database failure as the error the caller should see, or undefined for anything else (a bug).
- * Data exceptions are a safety net: input should be checked before it reaches SQL, but when it is
- * not, the caller gets a 400 instead of a 500.
- */
-export function classifyDatabaseError(error: unknown): AppError | undefined {
-  if (databaseUnavailable(error)) return databaseUnavailableError();
-  const sqlstate = dataExceptionCode(error);
-  if (sqlstate) {
-    return new AppError('INVALID_PARAMETER', `A parameter is invalid: ${dataExceptionMessages[sqlstate] ?? 'a value is not acceptable'}.`, null);
-  }
-  return undefined;
-}
-
 /** True for errors raised on purpose (AppError, or one rebuilt from its extensions by graphql-js). */
 export function isAppError(error: unknown): error is GraphQLError & { extensions: AppErrorExtensions } {
   if (!(error instanceof GraphQLError)) return false;
@@ -100,4 +74,127 @@ export function appErrorOf(error: GraphQLError): (GraphQLError & { extensions: A
   if (error.originalError instanceof AppError) return error.originalError;
   if (isAppError(error)) return error;
   return undefined;
+}
+
+const dataExceptionMessages: Record<string, string> = {
+  '22P02': 'a value does not have the expected form',
+  '22003': 'a number is out of range',
+  '22021': 'a text contains bytes that are not valid UTF-8',
+  '22P05': 'a text contains a character that cannot be stored',
+  '22008': 'a date or time is out of range',
+  '22007': 'a date or time does not have the expected form',
+  '22001': 'a value is too long',
+};
+
+/** Apollo's codes for errors about the request itself (syntax, validation, variables): the caller's to fix. */
+const documentErrorCodes = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/** A request Node's HTTP parser refused, by the parser's code: its status and what the caller is told. */
+function parserRefusal(code: unknown): { status: number; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, message: 'The URL or the headers are too long: send long parameters in a POST body instead.' };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'The request was not sent in time.' };
+  return { status: 400, message: 'The request could not be read as HTTP.' };
+}
+
+/**
+ * What a thrown error is:
+ * - `known`: an AppError (or one graphql-js rebuilt), reported as it is;
+ * - `request`: a request the HTTP layer could not read (Fastify's own 4xx: 400; Node's parser refusals: 400, 408, 431): code 4;
+ * - `document`: a GraphQL document that failed parsing, validation or its variables: Apollo's code, number 4, 400;
+ * - `database`: the database unavailable (503) or a data exception the parameter rules missed (400), its detail masked;
+ * - `unexpected`: anything else, a bug: 500, masked, logged.
+ */
+export type ErrorKind = 'known' | 'request' | 'document' | 'database' | 'unexpected';
+
+export interface ErrorClassification {
+  kind: ErrorKind;
+  /** The HTTP status the response answers. */
+  status: number;
+  /** The catalogue's name, or Apollo's code for a document error. */
+  code: string;
+  /** The number of the `/v1.1` interface (`aeCode`). */
+  number: number;
+  /** What the caller reads: the error's own message, or in its place the classified one when `masked`. */
+  message: string;
+  param: string | null;
+  /** The error's own message is not shown (it may quote SQL or internals): the body names the request id, the detail is in the log. */
+  masked: boolean;
+  /** Whether, and at which level, the error is logged in full with the request id. */
+  log: 'error' | false;
+}
+
+export interface ClassifyOptions {
+  /** Who reads the message: REST masks every unexpected error; GraphQL masks it unless `exposeInternals`. */
+  surface: 'rest' | 'graphql';
+  /** The request's id, quoted by REST's masked message. */
+  requestId?: string;
+  /** Show an unexpected error's own message (GraphQL in development); it is still logged. */
+  exposeInternals?: boolean;
+  /** The error is Node's HTTP parser refusing the request (http/client-errors.ts), before Fastify saw it. */
+  source?: 'http-parser';
+}
+
+const catalogued = (kind: ErrorKind, code: ErrorCode, message: string, param: string | null, masked: boolean): ErrorClassification => ({
+  kind,
+  status: errorCatalogue[code].status,
+  code,
+  number: errorCatalogue[code].aeCode,
+  message,
+  param,
+  masked,
+  log: masked ? 'error' : false,
+});
+
+/**
+ * The one place that decides, for any thrown error, its HTTP status, its code and number, whether
+ * its message is shown or masked, and whether it is logged. The REST error body (rest/errors.ts,
+ * the HTTP error handler) and GraphQL's error formatting (graphql/apollo.ts, unavailable.ts) only
+ * present what this answers. A GraphQL error is passed as Apollo's `unwrapResolverError` leaves it.
+ */
+export function classifyError(error: unknown, options: ClassifyOptions): ErrorClassification {
+  if (options.source === 'http-parser') {
+    const refusal = parserRefusal((error as { code?: unknown } | null)?.code);
+    return { ...catalogued('request', 'INVALID_PARAMETER', refusal.message, null, false), status: refusal.status };
+  }
+  const known = error instanceof GraphQLError ? appErrorOf(error) : undefined;
+  if (known) {
+    const { code, param } = known.extensions;
+    return catalogued('known', code, known.message, param, false);
+  }
+  const database = databaseFailure(error);
+  if (database?.kind === 'unavailable') {
+    return catalogued('database', 'DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.', null, true);
+  }
+  if (database?.kind === 'data') {
+    const message = `A parameter is invalid: ${dataExceptionMessages[database.sqlstate] ?? 'a value is not acceptable'}.`;
+    return catalogued('database', 'INVALID_PARAMETER', message, null, true);
+  }
+  // Fastify's own refusals (malformed JSON, an unsupported body, the router's) carry a 4xx statusCode; their status stays the catalogue's 400.
+  const status = error instanceof GraphQLError ? undefined : (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = error instanceof Error ? error.message : 'The request could not be read.';
+    return catalogued('request', 'INVALID_PARAMETER', `The request could not be read: ${message}`, null, false);
+  }
+  const apolloCode = error instanceof GraphQLError ? error.extensions?.code : undefined;
+  if (error instanceof GraphQLError && typeof apolloCode === 'string' && documentErrorCodes.has(apolloCode)) {
+    return { kind: 'document', status: 400, code: apolloCode, number: errorCatalogue.INVALID_PARAMETER.aeCode, message: error.message, param: null, masked: false, log: false };
+  }
+  const masked = options.surface === 'rest' || !options.exposeInternals;
+  const own = error instanceof Error ? error.message : String(error);
+  const message = !masked
+    ? own
+    : options.surface === 'rest'
+      ? `Internal error; quote request id ${options.requestId} when reporting it.`
+      : 'Internal error: the request id in extensions identifies it in the server log.';
+  return { kind: 'unexpected', status: 500, code: 'INTERNAL', number: errorCatalogue.INTERNAL.aeCode, message, param: null, masked, log: 'error' };
 }

@@ -1,6 +1,6 @@
 /**
- * What a database failure is: unavailable, a data exception, a deadlock (the error the caller then
- * sees is core/errors.ts's classifyDatabaseError). Drivers and Drizzle wrap errors
+ * What a database failure is: unavailable, a data exception, a deadlock (what it then is to the
+ * caller is core/errors.ts's classifyError, which reads databaseFailure). Drivers and Drizzle wrap errors
  * (DrizzleQueryError keeps the driver's error in `cause`, graphql-js in `originalError`), so every
  * check looks through the whole chain.
  */
@@ -65,6 +65,16 @@ export function databaseUnavailable(error: unknown): boolean {
 /** The SQLSTATE of a PostgreSQL data exception (class 22) in the chain, if there is one. */
 export function dataExceptionCode(error: unknown): string | undefined {
   return codesOf(error).find((code) => /^22[0-9A-Z]{3}$/.test(code));
+}
+
+/** A database failure as the caller's error sees it: the database unavailable, or a data exception and its SQLSTATE. */
+export type DatabaseFailure = { kind: 'unavailable' } | { kind: 'data'; sqlstate: string };
+
+/** What the failure is, looking through the whole chain; undefined when it is not a database failure the caller is told of. */
+export function databaseFailure(error: unknown): DatabaseFailure | undefined {
+  if (databaseUnavailable(error)) return { kind: 'unavailable' };
+  const sqlstate = dataExceptionCode(error);
+  return sqlstate ? { kind: 'data', sqlstate } : undefined;
 }
 
 /**

@@ -3,65 +3,43 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
-import { appErrorOf, classifyDatabaseError, errorCatalogue } from '../core/errors.js';
+import { classifyError } from '../core/errors.js';
 import { CompiledDocuments } from './execution.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
 
-/** Errors about the request itself (syntax, validation, variables) are the caller's to fix. */
-const callerErrorCodes = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'BAD_REQUEST',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-]);
-
 /**
- * Known errors keep their message and gain `aeCode`; anything unexpected is masked outside
- * development. The detail goes to the log with the request id, which the response carries too.
+ * The error as classifyError (core/errors.ts) decides: a known or document error keeps its message
+ * and gains `aeCode`; a database failure shows the classified message; anything unexpected is
+ * masked outside development. The detail goes to the log with the request id (requestIdPlugin),
+ * which the response carries too.
  */
 export function formatError(exposeInternals: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    // A database outage or a data exception the checks missed is reported like a known error.
-    const known = original instanceof GraphQLError ? appErrorOf(original) : classifyDatabaseError(original);
-    if (known) {
-      const { code, aeCode, param } = known.extensions;
-      // A database failure's own message quotes the statement and its parameters: the caller gets the classified one.
-      const message = original instanceof GraphQLError ? formatted.message : known.message;
-      return { ...formatted, message, extensions: { code, aeCode, param } };
+    const { kind, code, number: aeCode, message, param, masked } = classifyError(unwrapResolverError(error), { surface: 'graphql', exposeInternals });
+    if (kind === 'document' || (kind === 'unexpected' && !masked)) {
+      return { ...formatted, extensions: { ...formatted.extensions, code, aeCode } };
     }
-    const code = formatted.extensions?.code;
-    if (typeof code === 'string' && callerErrorCodes.has(code)) {
-      return { ...formatted, extensions: { ...formatted.extensions, aeCode: errorCatalogue.INVALID_PARAMETER.aeCode } };
+    if (kind === 'unexpected') {
+      return { message, locations: formatted.locations, path: formatted.path, extensions: { code, aeCode } };
     }
-    if (exposeInternals) {
-      return { ...formatted, extensions: { ...formatted.extensions, code: 'INTERNAL', aeCode: errorCatalogue.INTERNAL.aeCode } };
-    }
-    return {
-      message: 'Internal error: the request id in extensions identifies it in the server log.',
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: { code: 'INTERNAL', aeCode: errorCatalogue.INTERNAL.aeCode },
-    };
+    // A database failure's own message quotes the statement and its parameters: the caller gets the classified one.
+    return { ...formatted, message: masked ? message : formatted.message, extensions: { code, aeCode, param } };
   };
 }
 
-/** Logs unexpected errors in full and adds the request id to every error of the response. */
+/** Logs the errors classifyError says to log, in full, and adds the request id to every error of the response. */
 const requestIdPlugin: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, contextValue }) {
         for (const error of errors) {
           const original = unwrapResolverError(error);
-          if (!(original instanceof GraphQLError && appErrorOf(original)) && !callerErrorCodes.has(String(error.extensions?.code))) {
+          if (classifyError(original, { surface: 'graphql' }).log) {
             contextValue.log.error({ err: original, path: error.path }, 'unexpected GraphQL error');
           }
         }

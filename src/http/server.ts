@@ -236,13 +236,14 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   };
 }
 
+/** An error before or around a route's own answer, in the route's error format; classifyError (core/errors.ts) decides what it is. */
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const kind = request.routeOptions.config?.kind ?? (request.url.startsWith('/graphql') ? 'graphql' : 'rest');
-  const failure = toRestFailure(requestError(error), request.id);
+  const failure = toRestFailure(error, request.id);
   if (failure.unexpected) request.log.error({ err: error }, 'unexpected error');
   reply.code(failure.status);
   if (kind === 'graphql') {
-    const { code, message, type } = { ...failure.body.error, code: failure.body.error.code };
+    const { code, message, type } = failure.body.error;
     return reply.send({ errors: [{ message, extensions: { code: type, aeCode: code, requestId: request.id } }] });
   }
   return reply.send(failure.body);
@@ -264,16 +265,4 @@ const anonymousDocumentBytes = 16 * 1024;
 function mayParseWithoutKey(document: string | undefined, introspectionAllowed: boolean): boolean {
   // No document: the landing page, or a request Apollo refuses on its own without parsing.
   return document === undefined || (introspectionAllowed && document.length <= anonymousDocumentBytes);
-}
-
-/** Fastify's own 4xx errors (malformed JSON, unsupported body) are the caller's: a parameter error. */
-function requestError(error: unknown): unknown {
-  const status = (error as { statusCode?: number }).statusCode;
-  if (!(error instanceof AppError) && typeof status === 'number' && status >= 400 && status < 500) {
-    const message = error instanceof Error ? error.message : 'The request could not be read.';
-    const appError = new AppError('INVALID_PARAMETER', `The request could not be read: ${message}`, null);
-    appError.extensions.http.status = status;
-    return appError;
-  }
-  return error;
 }

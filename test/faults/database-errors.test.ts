@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { classifyDatabaseError } from '../../src/core/errors.js';
+import { classifyError } from '../../src/core/errors.js';
 import { databaseUnavailable, isDriverSocketFault } from '../../src/db/errors.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';
 import { toRestFailure } from '../../src/rest/errors.js';
@@ -40,7 +40,7 @@ describe('database error classifier', () => {
       const failing = async (statement: string) => db.query(statement).then(() => undefined, (error: unknown) => error);
       for (const statement of ["select 'abc'::int", 'select 99999999999::int', "select '10000-01-01'::timestamptz + interval '1000000 years'"]) {
         const error = await failing(statement);
-        expect(classifyDatabaseError(wrapped(error as Error))?.extensions, statement).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
+        expect(classifyError(wrapped(error as Error), { surface: 'rest', requestId: 'req-4' }), statement).toMatchObject({ kind: 'database', code: 'INVALID_PARAMETER', number: 4, status: 400 });
       }
     } finally {
       await db.close();
