@@ -15,6 +15,7 @@ import {
 import { handleProtocols } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -29,7 +30,7 @@ import type { UsageMeter } from '../modules/usage/usage.meter.js';
 import { formatError } from './apollo.js';
 import type { Caller } from '../core/context.js';
 import { createContext } from './context.js';
-import { AppError } from '../core/errors.js';
+import { AppError, classifyError } from '../core/errors.js';
 import { limitRules, operationCost, parseOptions } from './limits.js';
 
 export interface SubscriptionDependencies {
@@ -189,7 +190,8 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
 
   function formatted(error: GraphQLError, context: unknown) {
     const body = format(error.toJSON(), error);
-    if (body.extensions?.code === 'INTERNAL') {
+    // Logged when the one classifier says so, as on HTTP (a database failure included).
+    if (classifyError(unwrapResolverError(error), { surface: 'graphql' }).log) {
       const log = (context as { log?: FastifyBaseLogger } | undefined)?.log ?? deps.logger;
       log.error({ err: error.originalError ?? error, path: error.path }, 'unexpected GraphQL error');
     }
