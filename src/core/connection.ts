@@ -15,15 +15,16 @@ export const maxPageSize = 1000;
 /** Offsets beyond this are refused: deep pages go by cursor. */
 export const maxOffset = 100_000;
 
-export function pageSize(first: number | null | undefined, fallback = 10): number {
+/** The page size from `first` (or the argument named by `param`); errors name the GraphQL argument, REST maps it (rest/error-params.ts). */
+export function pageSize(first: number | null | undefined, fallback = 10, param = 'first'): number {
   const size = first ?? fallback;
-  if (!Number.isInteger(size) || size < 1) throw invalidParameter('limit', 'expected at least 1 item');
+  if (!Number.isInteger(size) || size < 1) throw invalidParameter(param, 'expected at least 1 item');
   return Math.min(size, maxPageSize);
 }
 
 export function pageOffset(offset: number | null | undefined): number {
   const value = offset ?? 0;
-  if (!Number.isInteger(value) || value < 0 || value > maxOffset) throw invalidParameter('limit', `the offset is from 0 to ${maxOffset}`);
+  if (!Number.isInteger(value) || value < 0 || value > maxOffset) throw invalidParameter('offset', `the offset is from 0 to ${maxOffset}`);
   return value;
 }
 
@@ -32,6 +33,7 @@ export function encodeCursor(position: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
+/** The position a cursor stands for; errors name `param`, the cursor's GraphQL argument (`after`, `before`). */
 export function decodeCursor<T extends Record<string, unknown>>(cursor: string | null | undefined, param: string, check: (value: Record<string, unknown>) => value is T): T | undefined {
   if (!cursor) return undefined;
   let value: unknown;

@@ -32,7 +32,7 @@ export interface CompiledFilter {
   member(): SQL | undefined;
 }
 
-/** A positive integer id from a filter field, reported under its REST name. */
+/** A positive integer id from a filter field or argument, reported under `param`: its GraphQL name (REST's comes from rest/error-params.ts). */
 export function filterId(value: string | undefined | null, param: string, max = maxIntegerId): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const id = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
@@ -50,16 +50,16 @@ function requiredField(name: string): SQL {
   if (extended) return extendedFieldFilled(extended[1].split('.'));
   const filled = profileFieldFilled(name);
   if (!filled) {
-    throw invalidParameter('required_fields', `unknown field '${name}': expected profile fields such as Email, FirstName, City, or extended.<name>`);
+    throw invalidParameter('requiredFields', `unknown field '${name}': expected profile fields such as Email, FirstName, City, or extended.<name>`);
   }
   return filled;
 }
 
-/** Country codes as filters take them: ISO 3166-1 alpha-2, any case, reported under `country`. */
+/** Country codes as filters take them: ISO 3166-1 alpha-2, any case, reported under `countries`. */
 export function countryCodes(values: readonly string[] | undefined | null): string[] | undefined {
   const countries = values?.map((country) => country.trim().toUpperCase()).filter(Boolean);
   for (const country of countries ?? []) {
-    if (!/^[A-Z]{2}$/.test(country)) throw invalidParameter('country', 'expected ISO 3166-1 alpha-2 codes such as GB,US');
+    if (!/^[A-Z]{2}$/.test(country)) throw invalidParameter('countries', 'expected ISO 3166-1 alpha-2 codes such as GB,US');
   }
   return countries;
 }
@@ -90,28 +90,28 @@ export async function compileFilter(
   window: ResolvedWindow | undefined,
 ): Promise<CompiledFilter> {
   const f = filter ?? {};
-  const brandId = filterId(f.brandId, 'brandID');
-  const segmentId = filterId(f.segmentId, 'segmentID');
-  const fromSegmentId = filterId(f.membersFromSegment, 'members_from_segment');
-  const activityIds = idList(f.activityIds, 'activityID');
-  const memberIds = idList(f.memberIds, 'members');
-  const excluded = idList(f.excludeMemberIds, 'exclude_members');
-  const anyOf = activityRefs(f.anyOfActivities, 'anyofactivities');
-  const allOf = activityRefs(f.allOfActivities, 'allofactivities');
+  const brandId = filterId(f.brandId, 'brandId');
+  const segmentId = filterId(f.segmentId, 'segmentId');
+  const fromSegmentId = filterId(f.membersFromSegment, 'membersFromSegment');
+  const activityIds = idList(f.activityIds, 'activityIds');
+  const memberIds = idList(f.memberIds, 'memberIds');
+  const excluded = idList(f.excludeMemberIds, 'excludeMemberIds');
+  const anyOf = activityRefs(f.anyOfActivities, 'anyOfActivities');
+  const allOf = activityRefs(f.allOfActivities, 'allOfActivities');
   const services = f.services?.map((service) => service.trim().toLowerCase()).filter(Boolean);
   const countries = countryCodes(f.countries);
   if (f.region && countries?.length !== 1) throw invalidParameter('region', 'region applies only with exactly one country');
-  if (f.optedIn && !brandId && !segmentId) throw invalidParameter('optedin', 'optedin needs a brand or a segment to be opted into');
+  if (f.optedIn && !brandId && !segmentId) throw invalidParameter('optedIn', 'optedin needs a brand or a segment to be opted into');
   const domain = f.domain ? normaliseDomain(f.domain).replace(/^www\./, '') : undefined;
   const required = f.requiredFields?.map(requiredField);
 
-  if (brandId) await assertBrand(db, accountId, brandId, 'brandID');
-  const segment = segmentId ? await findSegment(db, accountId, segmentId, 'segmentID') : undefined;
-  const fromSegment = fromSegmentId ? await findSegment(db, accountId, fromSegmentId, 'members_from_segment') : undefined;
+  if (brandId) await assertBrand(db, accountId, brandId, 'brandId');
+  const segment = segmentId ? await findSegment(db, accountId, segmentId, 'segmentId') : undefined;
+  const fromSegment = fromSegmentId ? await findSegment(db, accountId, fromSegmentId, 'membersFromSegment') : undefined;
   // A brand segment scopes activity to its brand, unless the filter names a brand itself.
   const scopeBrandId = brandId ?? segment?.brandId ?? undefined;
   if (brandId && segment?.brandId && segment.brandId !== brandId) {
-    throw new AppError('INVALID_PARAMETER', 'The segment belongs to another brand than brandID.', 'segmentID');
+    throw new AppError('INVALID_PARAMETER', 'The segment belongs to another brand than brandID.', 'segmentId');
   }
 
   const memberConditions: SQL[] = [];

@@ -43,11 +43,11 @@ function checkPeriod(period: PeriodInput | undefined, param: string): Period | u
  */
 export function resolveWindow(input: WindowInput | undefined | null, rules: WindowRules, now = new Date()): ResolvedWindow {
   const period = checkPeriod(input?.period ?? undefined, 'period');
-  const periodEnd = checkPeriod(input?.periodEnd ?? undefined, 'period_end');
+  const periodEnd = checkPeriod(input?.periodEnd ?? undefined, 'periodEnd');
   const end = input?.end ?? (periodEnd ? shiftByPeriod(now, -periodEnd.amount, periodEnd.unit) : now);
   const span = period ?? rules.defaultPeriod;
   let start = input?.start ?? shiftByPeriod(end, -span.amount, span.unit);
-  if (start >= end) throw invalidParameter(input?.start ? 'start_date' : 'period', 'the window must start before it ends');
+  if (start >= end) throw invalidParameter(input?.start ? 'start' : 'period', 'the window must start before it ends');
   const earliest = shiftByPeriod(end, -rules.maxPeriod.amount, rules.maxPeriod.unit);
   if (start < earliest) start = earliest;
   return { start, end };

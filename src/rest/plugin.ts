@@ -29,8 +29,11 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         const variables = route.variables(params, request) as Record<string, unknown>;
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
-            const param = restParam(error.extensions.param);
+            const graphqlParam = error.extensions.param;
+            const param = restParam(graphqlParam);
             error.extensions.param = route.errorParam ? route.errorParam(param, params) : param;
+            // "The parameter 'first' is invalid" names the parameter the caller sent, too.
+            error.message = error.message.replace(`The parameter '${graphqlParam}'`, `The parameter '${error.extensions.param}'`);
           }
           throw error;
         });

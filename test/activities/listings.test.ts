@@ -573,8 +573,8 @@ describe('GraphQL Member.activities connection', () => {
 
   it('refuses a bad page size or cursor with the parameter at fault', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ first: -1 }, 'limit'],
-      [{ first: 0 }, 'limit'],
+      [{ first: -1 }, 'first'],
+      [{ first: 0 }, 'first'],
       [{ after: 'nonsense' }, 'after'],
       [{ after: Buffer.from('{"o":-5}').toString('base64url') }, 'after'],
       [{ after: Buffer.from('{"o":1e9}').toString('base64url') }, 'after'],
@@ -663,7 +663,7 @@ describe('GraphQL Brand.members', () => {
     expect(result.body.data).toBeNull();
     expect(result.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
     const bad = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(first: -1) { totalCount } } }`, { id: String(music) });
-    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'limit' });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'first' });
     const extended = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(orderBy: EXTENDED) { totalCount } } }`, { id: String(music) });
     expect(extended.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'orderField' });
   });

@@ -324,7 +324,7 @@ describe('GraphQL brands connection', () => {
   });
 
   it('refuses a malformed cursor or page size with the parameter at fault', async () => {
-    for (const [variables, param] of [[{ after: 'nonsense' }, 'after'], [{ after: Buffer.from('{"i":"x"}').toString('base64url') }, 'after'], [{ first: 0 }, 'limit'], [{ first: -1 }, 'limit'], [{ offset: -1 }, 'limit']] as const) {
+    for (const [variables, param] of [[{ after: 'nonsense' }, 'after'], [{ after: Buffer.from('{"i":"x"}').toString('base64url') }, 'after'], [{ first: 0 }, 'first'], [{ first: -1 }, 'first'], [{ offset: -1 }, 'offset']] as const) {
       const result = await t.graphql(app.apiKey, page, variables);
       expect(result.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({ code: 'INVALID_PARAMETER', param });
     }

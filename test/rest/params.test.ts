@@ -182,6 +182,6 @@ describe('time windows', () => {
 
   it('refuse a window that ends before it starts', () => {
     const start = new Date('2026-06-10T00:00:00Z');
-    expect(failure(() => resolveWindow({ start, end: new Date('2026-06-01T00:00:00Z') }, rules, now))).toMatchObject({ param: 'start_date' });
+    expect(failure(() => resolveWindow({ start, end: new Date('2026-06-01T00:00:00Z') }, rules, now))).toMatchObject({ param: 'start' });
   });
 });
