@@ -93,8 +93,8 @@ export class BrandStatsResolver {
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
     const totals = plan
-      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit), (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit));
+      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit, 10, 'limit'), (ids) => context.loaders.activities.definitions.loadMany(ids))
+      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit, 10, 'limit'));
     const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
     return {
       brandId: root.brandId,
