@@ -180,7 +180,8 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
     return catalogued('database', 'INVALID_PARAMETER', message, null, true);
   }
   // Fastify's own refusals (malformed JSON, an unsupported body, the router's) carry a 4xx statusCode; their status stays the catalogue's 400.
-  const status = error instanceof GraphQLError ? undefined : (error as { statusCode?: unknown } | null)?.statusCode;
+  // They reach the HTTP layer's error handler only: a resolver's error that happens to carry a statusCode is unexpected on GraphQL.
+  const status = options.surface !== 'rest' || error instanceof GraphQLError ? undefined : (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const message = error instanceof Error ? error.message : 'The request could not be read.';
     return catalogued('request', 'INVALID_PARAMETER', `The request could not be read: ${message}`, null, false);

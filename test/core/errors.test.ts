@@ -29,6 +29,7 @@ describe('classifyError', () => {
     ['a data exception', wrapped(coded('22P02', 'invalid input syntax for type integer: "abc"')), rest, { kind: 'database', status: 400, code: 'INVALID_PARAMETER', number: 4, message: 'A parameter is invalid: a value does not have the expected form.', param: null, masked: true, log: 'error' }],
     ['an unlisted data exception', wrapped(coded('22012')), graphql, { kind: 'database', status: 400, code: 'INVALID_PARAMETER', message: 'A parameter is invalid: a value is not acceptable.', masked: true }],
     ["Fastify's malformed body", fastify(415, 'Unsupported Media Type'), rest, { kind: 'request', status: 400, code: 'INVALID_PARAMETER', number: 4, message: 'The request could not be read: Unsupported Media Type', param: null, masked: false, log: false }],
+    ['a resolver error that carries a 4xx statusCode', fastify(415, 'Unsupported Media Type'), graphql, { kind: 'unexpected', status: 500, code: 'INTERNAL', masked: true, log: 'error' }],
     ['headers over the limit', coded('HPE_HEADER_OVERFLOW'), parser(), { kind: 'request', status: 431, code: 'INVALID_PARAMETER', number: 4, masked: false, log: false }],
     ['a client too slow', coded('ERR_HTTP_REQUEST_TIMEOUT'), parser(), { kind: 'request', status: 408, message: 'The request was not sent in time.' }],
     ['a malformed request line', coded('HPE_INVALID_METHOD'), parser(), { kind: 'request', status: 400, message: 'The request could not be read as HTTP.' }],
