@@ -92,9 +92,10 @@ export class BrandStatsResolver {
     const scope = await brandScope(context, root, filter, window);
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
+    const size = pageSize(limit, 10, 'limit');
     const totals = plan
-      ? await activityTotalsFromGroups(context.database.read, plan, grouping, pageSize(limit, 10, 'limit'), (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, pageSize(limit, 10, 'limit'));
+      ? await activityTotalsFromGroups(context.database.read, plan, grouping, size, (ids) => context.loaders.activities.definitions.loadMany(ids))
+      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, size);
     const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
     return {
       brandId: root.brandId,
