@@ -12,7 +12,6 @@ import {
   scoreWindows,
   scoreWindowTotals,
 } from '../../db/schema/index.js';
-import { memberSelectList, readMemberRows, type MemberReads, type MemberRowWith } from '../members/members.queries.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupKeys, groupsCorrectedBy, groupsDelta, roomToAggregate, type GroupDimension } from './score-window-groups.queries.js';
@@ -369,7 +368,6 @@ export interface TotalsRow {
   memberId: number;
   points: number;
   activityCount: number;
-  member: MemberRowWith;
 }
 
 /** The totals rows of a scope (joined with `members`), under further conditions. */
@@ -388,6 +386,10 @@ export interface TotalsOrder {
  * The first `limit` rows of the totals in `order`, after the row `after` of that order if given,
  * among the members the conditions admit. Points descending with ids ascending (and its reverse)
  * read the ranking index in order; the other two sort each run of equal points.
+ *
+ * Only the totals: the caller reads the rows it keeps, once the edge members are merged in. Read
+ * with their member rows and the JSON of their services and opt-ins, the extra rows that make room
+ * for the edge members (as many again as a one-week page) cost as much as the page itself.
  */
 export async function rankedTotals(
   db: Executor,
@@ -395,28 +397,22 @@ export async function rankedTotals(
   order: TotalsOrder,
   after: { points: number; memberId: number } | undefined,
   limit: number,
-  reads?: MemberReads,
 ): Promise<TotalsRow[]> {
   const t = scoreWindowTotals;
   const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
-  // Hand-written rather than built by Drizzle: the member columns (and what the page's fields read
-  // with them, as JSON) are read as the driver answers them, not mapped column by column.
-  const rows = await preparedRowsOf<Record<string, unknown>>(
+  // The members are joined only for their conditions: without any, the totals alone answer.
+  const joined = scope.memberConditions ? sql`join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}` : sql``;
+  const rows = await preparedRowsOf<{ member_id: number; points: number; activity_count: number }>(
     db,
-    sql`select ${t.memberId} as "rankedMemberId", ${t.points} as "rankedPoints", ${t.activityCount} as "rankedActivityCount", ${sql.raw(memberSelectList(reads))}
-    from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}
+    sql`select ${t.memberId} as member_id, ${t.points} as points, ${t.activityCount} as activity_count
+    from ${t} ${joined}
     where ${inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined)}
     -- Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
     order by ${order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`}, ${t.memberId} ${sql.raw(order.ids)}
     limit ${limit}`,
   );
-  return readMemberRows(rows, reads, ['rankedMemberId', 'rankedPoints', 'rankedActivityCount'] as const).map(({ member, other }) => ({
-    memberId: Number(other.rankedMemberId),
-    points: Number(other.rankedPoints),
-    activityCount: Number(other.rankedActivityCount),
-    member,
-  }));
+  return rows.map((row) => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count) }));
 }
 
 /**
