@@ -1,4 +1,4 @@
-import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { GraphQLIncludeDirective, GraphQLSkipDirective, getDirectiveValues, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 type SelectionInfo = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>;
 
@@ -33,6 +33,19 @@ export function selectedFields(info: SelectionInfo, path: readonly string[] = []
 export function selectsOnly(info: SelectionInfo, fields: ReadonlySet<string>, path: readonly string[] = []): boolean {
   for (const name of selectedFields(info, path)) if (!fields.has(name)) return false;
   return true;
+}
+
+/**
+ * Whether this request asks for the field `name` directly under the field being resolved, its
+ * `@include`/`@skip` conditions read with the request's variables: for work that only that field
+ * needs and that is worth doing early (such as a count read with a page), where asking for it
+ * whatever the conditions would cost every request that leaves it out.
+ */
+export function asksFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'variableValues'>, name: string): boolean {
+  const included = (field: FieldNode) =>
+    getDirectiveValues(GraphQLSkipDirective, field, info.variableValues)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, field, info.variableValues)?.if !== false;
+  return info.fieldNodes.some((node) => fieldsOf(info, node.selectionSet).some((field) => field.name.value === name && included(field)));
 }
 
 /** The field nodes of a selection set, with those of its fragments. */

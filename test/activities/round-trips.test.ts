@@ -66,6 +66,19 @@ describe('SQL round trips', () => {
     expect(hundred.body).toEqual(pageThroughLoaders);
   });
 
+  it('a ranked page reads its totalCount in the statement of its edge members', async () => {
+    await coverUntil(t.database.db, app.accountId, new Date(Date.now() - 60_000));
+    const counted = `query($first: Int!, $withTotal: Boolean!) {
+      members(first: $first, filter: { countries: ["GB"] }) { totalCount @include(if: $withTotal) edges { node { id } } }
+    }`;
+    await roundTrips(counted, { first: 1, withTotal: false }); // the coverage is now known
+    const without = await roundTrips(counted, { first: 10, withTotal: false });
+    const withTotal = await roundTrips(counted, { first: 10, withTotal: true });
+    expect(without.body.data.members.totalCount).toBeUndefined();
+    expect(withTotal.body.data.members.totalCount).toBe(120);
+    expect(withTotal.count).toBe(without.count);
+  });
+
   it("a page of members with each member's activities and their counts costs the same for 10 and 100 members", async () => {
     const withActivities = `query($first: Int!) {
       members(first: $first, filter: { countries: ["GB"] }) {

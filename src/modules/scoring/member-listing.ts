@@ -1,6 +1,7 @@
 import { applicationCaller } from '../../core/auth.js';
 import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
+import { asksFor } from '../../core/selection.js';
 import { invalidParameter } from '../../core/errors.js';
 import { listingWindow } from '../../filters/window.js';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -62,9 +63,12 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
   const page = { limit: limit + 1, offset: keyset ? 0 : start, keyset };
 
   let rows: ListedMember[];
+  let rankedCount: (() => Promise<number>) | undefined;
   if (orderBy === MemberOrder.SCORE) {
-    // A page ranked from the kept totals reads its members' services, domains and opt-ins with them.
-    rows = await q.membersByScore(db, scope.filter, scope.window, sort, page, info && memberReadsOf(info, ['edges', 'node']));
+    // A page ranked from the kept totals reads its members' services, domains and opt-ins with them,
+    // and its count with its edge members when the selection asks for it.
+    const count = info ? asksFor(info, 'totalCount') : false;
+    ({ rows, count: rankedCount } = await q.membersByScore(db, scope.filter, scope.window, sort, page, info && memberReadsOf(info, ['edges', 'node']), { count }));
   } else {
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
@@ -94,7 +98,7 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     brandId: scope.filter.brandId,
     totalCount: () =>
       orderBy === MemberOrder.SCORE
-        ? q.countMembersByScore(db, scope.filter, scope.window)
+        ? (rankedCount?.() ?? q.countMembersByScore(db, scope.filter, scope.window))
         : q.countMembersInOrder(db, orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN ? scope.filter : { ...scope.filter, window: undefined }, orderBy),
   };
 }

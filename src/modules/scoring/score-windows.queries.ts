@@ -284,8 +284,12 @@ export interface EdgeScore {
   activityCount: number;
   /** Whether the member has a row in the totals (then it also appears in their order). */
   inTotals: boolean;
+}
+
+export interface EdgeScores {
+  edges: EdgeScore[];
   /** With `count`: the members the totals hold under the conditions, read in the same snapshot. */
-  counted: number;
+  counted?: number;
 }
 
 /**
@@ -343,25 +347,27 @@ function keptTotal(scope: TotalsScope): SQL {
  * member and totals lookups are `limit 1` lateral subqueries: index probes per edge member, never
  * a hash of every member.
  */
-export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScore[]> {
-  const rows = await preparedRowsOf<{ member_id: number; points: number; activity_count: number; in_totals: boolean; counted: number }>(
+export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScores> {
+  const rows = await preparedRowsOf<{ member_id: number | null; points: number; activity_count: number; in_totals: boolean; counted: number | null }>(
     db,
     sql`with corrections as (${corrections(scope, window)})
     select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
       (c.activity_count + coalesce(kept.activity_count, 0))::int as activity_count,
-      kept.points is not null as in_totals, ${options.count ? memberCount(scope) : sql`0`} as counted
+      kept.points is not null as in_totals, null::int as counted
     from corrections c
     cross join lateral (select 1 from ${members} where ${members.accountId} = ${scope.accountId} and ${members.id} = c.member_id
       ${scope.memberConditions ? sql`and ${scope.memberConditions}` : sql``} limit 1) admitted
-    left join lateral ${keptTotal(scope)} on true`,
+    left join lateral ${keptTotal(scope)} on true
+    ${options.count ? sql`union all select null, null, null, null, ${memberCount(scope)}` : sql``}`,
   );
-  return rows.map((row) => ({
-    memberId: Number(row.member_id),
-    points: Number(row.points),
-    activityCount: Number(row.activity_count),
-    inTotals: Boolean(row.in_totals),
-    counted: Number(row.counted),
-  }));
+  const edges = rows.flatMap((row) =>
+    row.member_id === null
+      ? []
+      : [{ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) }],
+  );
+  // With `count`, one more row without a member carries the count.
+  const counted = rows.find((row) => row.member_id === null)?.counted;
+  return { edges, counted: counted === undefined || counted === null ? undefined : Number(counted) };
 }
 
 export interface TotalsRow {
@@ -429,11 +435,6 @@ function memberCount(scope: TotalsScope): SQL<number> {
   return sql<number>`(select count(*) from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}
     where ${t.accountId} = ${scope.accountId} and ${t.windowId} = ${scope.windowId} and ${t.brandId} = ${scope.brandId}
       and ${scope.memberConditions})::int`;
-}
-
-export async function countTotals(db: Executor, scope: TotalsScope): Promise<number> {
-  const [row] = await executeRows<{ count: number }>(db, sql`select ${memberCount(scope)} as count`);
-  return Number(row.count);
 }
 
 /** Members of the totals with more than `points`, other than `except`, counted up to `cap`. */

@@ -5,7 +5,6 @@ import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
 import { closestWindow, type CoveredWindow } from './score-windows.js';
 import {
-  countTotals,
   countTotalsAbove,
   coveredWindows,
   edgeScores,
@@ -77,14 +76,24 @@ function comparator(order: TotalsOrder) {
   return (a: Scored, b: Scored) => (a.points - b.points) * points || (a.memberId - b.memberId) * ids;
 }
 
+/**
+ * A ranked page and, when asked for with `count`, how many members the ranking holds: from the
+ * kept totals, the count is read in the same statement as the page's edge members.
+ */
+export interface RankedPage {
+  rows: ListedMember[];
+  count?: () => Promise<number>;
+}
+
 export async function rankFromTotals(
   db: Executor,
   plan: TotalsPlan,
   direction: Direction,
   page: { limit: number; offset: number; keyset?: Keyset },
   reads?: MemberReads,
-): Promise<ListedMember[]> {
-  const edges = await edgeScores(db, plan.scope, plan.window);
+  options: { count?: boolean } = {},
+): Promise<RankedPage> {
+  const { edges, counted } = await edgeScores(db, plan.scope, plan.window, options);
   const edgeIds = new Set(edges.map((edge) => edge.memberId));
   // Walking backwards from a keyset reads the reverse order and flips the page afterwards.
   const backwards = page.keyset?.before ?? false;
@@ -104,26 +113,30 @@ export async function rankFromTotals(
   // The page's members, with what its fields read, in one more statement.
   const ids = rows.map((row) => row.memberId);
   const found = new Map((ids.length ? await findMembersByIds(db, plan.scope.accountId, ids, reads) : []).map((member) => [member.id, member]));
-  return rows.flatMap((row) => {
+  const listed = rows.flatMap((row) => {
     // A member deleted between the two statements is left out.
     const member = found.get(row.memberId);
     return member ? [{ member, score: { points: row.points, activityCount: row.activityCount } }] : [];
   });
+  return { rows: listed, count: counted === undefined ? undefined : () => Promise.resolve(countWith(counted, edges)) };
 }
 
 /** Edge members active in the window: they count whatever their totals say. */
 const activeEdges = (edges: readonly EdgeScore[]) => edges.filter((edge) => edge.activityCount > 0);
 
 export async function countFromTotals(db: Executor, plan: TotalsPlan): Promise<number> {
-  const edges = await edgeScores(db, plan.scope, plan.window, { count: true });
-  // Without edge members no step of the worker can change the count between two statements.
-  const counted = edges.length ? edges[0].counted : await countTotals(db, plan.scope);
+  const { edges, counted } = await edgeScores(db, plan.scope, plan.window, { count: true });
+  return countWith(counted!, edges);
+}
+
+/** The members a ranking holds: those the totals hold, with the edge members at their score in the window. */
+function countWith(counted: number, edges: readonly EdgeScore[]): number {
   return counted - edges.filter((edge) => edge.inTotals).length + activeEdges(edges).length;
 }
 
 /** Members with more than `points` in the window, counted up to `cap`. */
 export async function countAboveFromTotals(db: Executor, plan: TotalsPlan, points: number, cap: number): Promise<number> {
-  const edges = await edgeScores(db, plan.scope, plan.window);
+  const { edges } = await edgeScores(db, plan.scope, plan.window);
   const inTotals = edges.filter((edge) => edge.inTotals).map((edge) => edge.memberId);
   const others = await countTotalsAbove(db, plan.scope, points, inTotals, cap);
   return Math.min(cap, others + activeEdges(edges).filter((edge) => edge.points > points).length);

@@ -8,7 +8,7 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
-import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals } from './score-windows.ranking.js';
+import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -56,7 +56,8 @@ function keysetCondition(
  * Members active in the window under the filter, ranked by score (points, then id). Standard
  * windows are read from the kept per-member totals (score-windows.ranking.ts); any other window
  * or activity filter from the daily rollup (see counted-rows.queries.ts), so a six-month ranking reads no
- * raw records but those of its two partial days.
+ * raw records but those of its two partial days. With `count`, the page comes with the number of
+ * members the ranking holds.
  */
 export async function membersByScore(
   db: Executor,
@@ -65,9 +66,10 @@ export async function membersByScore(
   direction: Direction,
   page: Page,
   reads?: MemberReads,
-): Promise<ListedMember[]> {
+  options: { count?: boolean } = {},
+): Promise<RankedPage> {
   const plan = await planFromTotals(db, filter, window);
-  if (plan) return rankFromTotals(db, plan, direction, page, reads);
+  if (plan) return rankFromTotals(db, plan, direction, page, reads, options);
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({
@@ -103,7 +105,10 @@ export async function membersByScore(
     .limit(page.limit)
     .offset(memberConditions ? page.offset : 0);
   if (backwards) rows.reverse();
-  return rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } }));
+  return {
+    rows: rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } })),
+    count: options.count ? () => countMembersByScore(db, filter, window) : undefined,
+  };
 }
 
 /** How many members a score ranking holds. */
