@@ -128,8 +128,22 @@ export async function findLiveSegment(db: Executor, accountId: number, id: numbe
   return row;
 }
 
+/**
+ * Brands found, per database handle (a transaction's own, or the pool's; test databases in one
+ * process do not mix): a brand is never deleted, only marked, so a brand once found stays found,
+ * and a busy brand's reports and rankings do not ask again on every request.
+ */
+const foundBrands = new WeakMap<Executor, Set<string>>();
+const foundBrandsLimit = 100_000;
+
 /** Is this a brand of the account, deleted or not? */
 export async function brandExists(db: Executor, accountId: number, id: number): Promise<boolean> {
+  const key = `${accountId}:${id}`;
+  let found = foundBrands.get(db);
+  if (found?.has(key)) return true;
   const [row] = await db.select({ id: brands.id }).from(brands).where(and(eq(brands.accountId, accountId), eq(brands.id, id)));
-  return Boolean(row);
+  if (!row) return false;
+  if (!found || found.size >= foundBrandsLimit) foundBrands.set(db, (found = new Set()));
+  found.add(key);
+  return true;
 }

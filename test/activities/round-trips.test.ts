@@ -5,6 +5,7 @@ import { createActivity, hoursAgo, insertBrand, insertMembers, record } from '..
 
 let t: TestGateway;
 let app: Tenant;
+let brand: number;
 
 /** 120 members, each with a service and records of two activities in the last week. */
 beforeAll(async () => {
@@ -12,7 +13,7 @@ beforeAll(async () => {
   // The windows are covered by the test that wants them, not by the worker's timer mid-file.
   await t.gateway.scoreWindows.stop();
   app = await t.tenant('advanced');
-  const brand = await insertBrand(t, app, 'The Band');
+  brand = await insertBrand(t, app, 'The Band');
   const listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: brand, points: 2 });
   const share = await createActivity(t, app, { name: 'Share', type: 'Shared', brandid: brand, points: 5 });
   const ids = await insertMembers(t, app, Array.from({ length: 120 }, () => ({ country: 'GB' })));
@@ -64,6 +65,20 @@ describe('SQL round trips', () => {
     expect(hundred.count).toBe(ten.count);
     // The same answer as through the loaders.
     expect(hundred.body).toEqual(pageThroughLoaders);
+  });
+
+  it("a brand filter reads the brand once, and another account's caller still does not find it", async () => {
+    await coverUntil(t.database.db, app.accountId, new Date(Date.now() - 60_000));
+    const ranked = `query($brandId: ID) { members(first: 5, filter: { brandId: $brandId }) { edges { node { id } } } }`;
+    await roundTrips(ranked, {}); // the coverage is now known
+    await roundTrips(ranked, { brandId: String(brand) }); // and the brand found
+    const withBrand = await roundTrips(ranked, { brandId: String(brand) });
+    const withoutBrand = await roundTrips(ranked, {});
+    expect(withBrand.body.data.members.edges).toHaveLength(5);
+    expect(withBrand.count).toBe(withoutBrand.count);
+    const other = await t.tenant('advanced');
+    const { body } = await t.graphql(other.apiKey, ranked, { brandId: String(brand) });
+    expect(body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('a ranked page reads its totalCount in the statement of its edge members', async () => {
