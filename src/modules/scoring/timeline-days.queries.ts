@@ -118,15 +118,12 @@ export async function serviceDays(db: Executor, accountId: number, brandId: numb
         group by 1) x`);
   }
   const r = activityRecords;
-  // Counted per member first, then per network and day: hashing the span's records by member costs
-  // less than sorting them all for count(distinct) (a partial day of a busy brand holds thousands).
   const fromRecords = (span: { start: Date; end: Date }, condition?: SQL) =>
-    sql`select service, day, sum(records), count(*) from (
-      select coalesce(${r.service}, '') as service, (${r.completedAt} at time zone 'UTC')::date as day, ${r.memberId}, count(*) as records
+    sql`select coalesce(${r.service}, ''), (${r.completedAt} at time zone 'UTC')::date, count(*), count(distinct ${r.memberId})
       from ${r} where ${r.accountId} = ${accountId} and ${r.brandId} = ${brandId} and not ${r.oneTime}
         and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)}
         ${condition ? sql`and ${condition}` : sql``}
-      group by 1, 2, 3) as per_member group by 1, 2`;
+      group by 1, 2`;
   for (const span of rawSpans) {
     if (span !== tail?.span) {
       parts.push(fromRecords(span));
