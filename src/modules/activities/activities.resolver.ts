@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { applicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { filterId } from '../../filters/compile.js';
@@ -14,6 +14,7 @@ import {
   ActivityCheck,
   ActivityCount,
   ActivityCountGrouping,
+  ActivityCountsArgs,
   ActivityInput,
   EditActivityInput,
   RecordActivityInput,
@@ -122,8 +123,7 @@ export class ActivityResolver {
   @Query(() => [ActivityCount], { description: 'Counts per day of the window, per activity or per network.' })
   async activityCounts(
     @Ctx() context: Context,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('by', () => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY }) by: ActivityCountGrouping,
+    @Args(() => ActivityCountsArgs) { window, by }: ActivityCountsArgs,
   ): Promise<ActivityCount[]> {
     const scope = scopeOf(context);
     const span = resolveWindow(window, { defaultPeriod: oneWeek, maxPeriod: sixMonths });

@@ -1,12 +1,11 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { applicationCaller } from '../../core/auth.js';
 import { pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter, notFound } from '../../core/errors.js';
 import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
-import { MemberFilter } from '../../filters/member-filter.types.js';
+import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
-import { WindowInput } from '../../filters/window.types.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
@@ -21,6 +20,7 @@ import {
   ActiveMemberStats,
   ActivityGrouping,
   ActivityTotals,
+  BrandActivityArgs,
   AgeBucket,
   BrandStats,
   ChannelCount,
@@ -31,16 +31,18 @@ import {
   MemberTimelines,
   RegistrationFilter,
   RegistrationStats,
+  RegistrationStatsArgs,
   RegistrationTotals,
   SegmentStats,
   ServiceTimeline,
+  TopDomainsArgs,
 } from './stats.types.js';
 
 /**
  * A brand's reports share the brand from the path: whatever the filter says about a brand, the
  * report's brand wins. Statistics read the replica when DATABASE_READ_URL is set.
  */
-function brandScope(context: Context, root: BrandStats, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
+function brandScope(context: Context, root: BrandStats, { filter, window }: FilteredWindowArgs): Promise<ScoringScope> {
   return context.loaders.scoring.scope({ ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
 }
 
@@ -84,12 +86,9 @@ export class BrandStatsResolver {
   async activity(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('groupBy', () => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY }) groupBy: ActivityGrouping,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Args(() => BrandActivityArgs) { groupBy, filter, window, limit }: BrandActivityArgs,
   ): Promise<ActivityTotals> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
     const size = pageSize(limit, 10, 'limit');
@@ -110,10 +109,9 @@ export class BrandStatsResolver {
   async timeline(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<ServiceTimeline[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
     return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
@@ -123,10 +121,9 @@ export class BrandStatsResolver {
   async location(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<LocationStats> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
     const groups = await groupCounts(context.database.read, plan.scope, plan.window, 'country');
@@ -140,10 +137,9 @@ export class BrandStatsResolver {
   async members(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<ActiveMemberStats> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const db = context.database.read;
     const plan = await keptGroupsPlan(context, scope);
     // Without member conditions the brand's kept count answers; with them, its kept pairs are filtered.
@@ -158,10 +154,9 @@ export class BrandStatsResolver {
   async age(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<AgeBucket[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'birth_date', q.memberBuckets.age);
     return rows.map((row) => ({ range: row.bucket, members: row.members }));
   }
@@ -170,10 +165,9 @@ export class BrandStatsResolver {
   async gender(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<GenderCount[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'gender', q.memberBuckets.gender);
     return rows.map((row) => ({ gender: row.bucket, members: row.members }));
   }
@@ -197,8 +191,7 @@ export class RegistrationStatsResolver {
   @Query(() => RegistrationStats)
   registrationStats(
     @Ctx() context: Context,
-    @Arg('filter', () => RegistrationFilter, { nullable: true }) filter: RegistrationFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs,
   ): RegistrationStats {
     applicationCaller(context);
     checkedRegistrationFilter(filter);
@@ -239,11 +232,10 @@ export class MemberTimelinesResolver {
   @Query(() => MemberTimelines)
   async memberTimelines(
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<MemberTimelines> {
-    await context.loaders.scoring.scope(filter, window, listingWindow);
-    return { filter, window };
+    await context.loaders.scoring.scope(args.filter, args.window, listingWindow);
+    return { filter: args.filter, window: args.window };
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Records and active members per day.' })
@@ -265,8 +257,7 @@ export class TopDomainsResolver {
   @Query(() => [DomainCount], { description: 'Websites members signed in or registered from in the window, by members.' })
   async topDomains(
     @Ctx() context: Context,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
+    @Args(() => TopDomainsArgs) { window, first }: TopDomainsArgs,
   ): Promise<DomainCount[]> {
     const caller = applicationCaller(context);
     return registrations.eventsByDomain(context.database.read, caller.accountId, undefined, resolveWindow(window, listingWindow), pageSize(first));
