@@ -1,5 +1,4 @@
 import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
 import { decodeCursor, pageOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
@@ -31,7 +30,6 @@ export class FeedResolver {
     @Ctx() context: Context,
     @Args(() => ActivityFeedArgs) { filter, window, keyword, allMemberActions, orderByRecorded, sort, first, after, offset }: ActivityFeedArgs,
   ): Promise<ActivityRecordConnection> {
-    applicationCaller(context);
     if (keyword && keyword.length > 200) throw invalidParameter('keyword', 'expected at most 200 characters');
     const limit = pageSize(first);
     const cursor = decodeCursor(after, 'after', isOffsetCursor);

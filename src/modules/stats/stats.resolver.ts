@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import { pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter, notFound } from '../../core/errors.js';
@@ -76,7 +76,6 @@ export class BrandStatsResolver {
   @Authorized()
   @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
-    applicationCaller(context);
     const id = filterId(brandId, 'brandID');
     if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandID');
     return { brandId: id };
@@ -173,8 +172,8 @@ export class BrandStatsResolver {
   }
 
   @FieldResolver(() => [SegmentStats], { description: "The brand's segments: members now, their records on the brand of all time." })
-  async segments(@Root() root: BrandStats, @Ctx() context: Context): Promise<SegmentStats[]> {
-    return q.segmentTotals(context.database.read, applicationCaller(context).accountId, root.brandId);
+  async segments(@Root() root: BrandStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller): Promise<SegmentStats[]> {
+    return q.segmentTotals(context.database.read, caller.accountId, root.brandId);
   }
 }
 
@@ -193,25 +192,24 @@ export class RegistrationStatsResolver {
     @Ctx() context: Context,
     @Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs,
   ): RegistrationStats {
-    applicationCaller(context);
     checkedRegistrationFilter(filter);
     resolveWindow(window, listingWindow);
     return { filter, window };
   }
 
   @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
-  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
+  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
     const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
     const channel = checkedRegistrationFilter(root.filter);
     // The members' own conditions (their countries) are the member filter's, compiled by its one compiler.
-    const members = await compileFilter(context.database.read, applicationCaller(context).accountId, { countries: root.filter?.countries }, undefined);
+    const members = await compileFilter(context.database.read, caller.accountId, { countries: root.filter?.countries }, undefined);
     return registrations.signupsByChannel(context.database.read, members, channel, window);
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
-  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
+  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
     const window = resolveWindow(root.window, listingWindow);
-    return registrations.eventsByDomain(context.database.read, applicationCaller(context).accountId, 'register', window, pageSize(first));
+    return registrations.eventsByDomain(context.database.read, caller.accountId, 'register', window, pageSize(first));
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
@@ -221,8 +219,8 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => RegistrationTotals)
-  totals(@Root() root: RegistrationStats, @Ctx() context: Context) {
-    return registrations.eventTotals(context.database.read, applicationCaller(context).accountId, resolveWindow(root.window, listingWindow));
+  totals(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller) {
+    return registrations.eventTotals(context.database.read, caller.accountId, resolveWindow(root.window, listingWindow));
   }
 }
 
@@ -257,9 +255,9 @@ export class TopDomainsResolver {
   @Query(() => [DomainCount], { description: 'Websites members signed in or registered from in the window, by members.' })
   async topDomains(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Args(() => TopDomainsArgs) { window, first }: TopDomainsArgs,
   ): Promise<DomainCount[]> {
-    const caller = applicationCaller(context);
     return registrations.eventsByDomain(context.database.read, caller.accountId, undefined, resolveWindow(window, listingWindow), pageSize(first));
   }
 }
