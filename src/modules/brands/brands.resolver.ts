@@ -91,8 +91,8 @@ export class BrandResolver {
     @Arg('offset', () => Int, { nullable: true }) offset: number | null,
   ): Promise<Crossover> {
     const scope = scopeOf(context, caller);
-    const id = filterId(brandIdValue, 'brandID');
-    if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandID');
+    const id = filterId(brandIdValue, 'brandId');
+    if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandId');
     const window = resolveWindow(windowInput, listingWindow);
     const compiled = await compileFilter(scope.db, scope.accountId, { countries: filter?.countries, services: filter?.services }, window);
     const { rows, total, baseMembers } = await crossoverOf(context.database.read, compiled, window, {

@@ -76,8 +76,8 @@ export class BrandStatsResolver {
   @Authorized()
   @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
-    const id = filterId(brandId, 'brandID');
-    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandID');
+    const id = filterId(brandId, 'brandId');
+    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
     return { brandId: id };
   }
 
@@ -94,7 +94,7 @@ export class BrandStatsResolver {
     const totals = plan
       ? await activityTotalsFromGroups(context.database.read, plan, grouping, size, (ids) => context.loaders.activities.definitions.loadMany(ids))
       : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, size);
-    const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
+    const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
       segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
