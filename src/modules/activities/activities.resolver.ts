@@ -117,7 +117,7 @@ export class ActivityResolver {
     if (member === undefined) throw notFound('Member', 'id');
     const definition = (await q.definitionsByIds(scope.db, scope.accountId, [id]))[0];
     if (!definition) throw notFound('Activity', 'activityid');
-    const found = await q.checkActivity(scope.db, scope.accountId, member, id, span);
+    const found = await q.checkActivity(scope.db, { accountId: scope.accountId, memberId: member, activityId: id, window: span });
     return { result: found.count > 0, count: found.count, firstAt: found.firstAt, lastAt: found.lastAt };
   }
 

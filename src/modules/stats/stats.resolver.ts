@@ -93,7 +93,7 @@ export class BrandStatsResolver {
     const size = pageSize(limit, 10, 'limit');
     const totals = plan
       ? await activityTotalsFromGroups(context.database.read, plan, grouping, size, (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, size);
+      : await q.activityTotals(context.database.read, { filter: scope.filter, window: scope.window, grouping, limit: size });
     const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
@@ -209,7 +209,7 @@ export class RegistrationStatsResolver {
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
   async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
     const window = resolveWindow(root.window, listingWindow);
-    return registrations.eventsByDomain(context.database.read, caller.accountId, 'register', window, pageSize(first));
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, kind: 'register', window, limit: pageSize(first) });
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
@@ -258,6 +258,6 @@ export class TopDomainsResolver {
     @CurrentApplication() caller: ApplicationCaller,
     @Args(() => TopDomainsArgs) { window, first }: TopDomainsArgs,
   ): Promise<DomainCount[]> {
-    return registrations.eventsByDomain(context.database.read, caller.accountId, undefined, resolveWindow(window, listingWindow), pageSize(first));
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, window: resolveWindow(window, listingWindow), limit: pageSize(first) });
   }
 }
