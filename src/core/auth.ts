@@ -1,4 +1,4 @@
-import type { AuthChecker } from 'type-graphql';
+import { createParameterDecorator, type AuthChecker } from 'type-graphql';
 import { AppError } from './errors.js';
 import type { Caller, Context } from './context.js';
 
@@ -40,11 +40,26 @@ export function assertAccess(caller: Caller, roles: readonly Role[]): void {
   }
 }
 
-/** Narrows the caller for resolvers that run after `@Authorized()`. */
-export function applicationCaller(context: Context): Extract<Caller, { kind: 'application' }> {
+/** An application's API key, the caller most fields answer. */
+export type ApplicationCaller = Extract<Caller, { kind: 'application' }>;
+
+/**
+ * Narrows the caller for code that runs after `@Authorized()`; any other caller gets the error
+ * `@Authorized()` gives it (no key: MISSING_API_KEY; a member's token or the global key: WRONG_APPLICATION).
+ */
+export function applicationCaller(context: Context): ApplicationCaller {
   const { caller } = context;
   if (caller.kind !== 'application') assertAccess(caller, []);
-  return caller as Extract<Caller, { kind: 'application' }>;
+  return caller as ApplicationCaller;
+}
+
+/**
+ * A resolver's parameter: the calling application (`@CurrentApplication() caller: ApplicationCaller`),
+ * through applicationCaller, so a caller of another kind gets the same error. It runs for its own
+ * field only, after the field's `@Authorized` check, never as global middleware.
+ */
+export function CurrentApplication() {
+  return createParameterDecorator<Context>(({ context }) => applicationCaller(context));
 }
 
 /** The caller's account, for loaders: every loader is scoped by it, so batching never mixes tenants. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
 import { authChecker } from '../core/auth.js';
 import { resolvers } from './resolvers.js';
@@ -71,8 +71,9 @@ const argumentPosition = { root: 0, context: 2, info: 3 } as const;
  * a wrapper that looks up the class instance, sorts and maps the parameter list, converts
  * arguments and walks the (empty) middleware chain on every call: on a page of 100 members, for
  * every member and every such field. A field resolver without `@Authorized`, middlewares or
- * arguments, whose parameters are `@Root()`, `@Ctx()` and `@Info()` as they are, is called
- * directly instead, on the same instance, with the same parameters. Anything else keeps type-graphql's.
+ * arguments, whose parameters are `@Root()`, `@Ctx()` and `@Info()` as they are, or a parameter
+ * decorator's value (`@CurrentApplication()`, core/auth.ts), is called directly instead, on the same
+ * instance, with the same parameters. Anything else keeps type-graphql's.
  */
 function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
@@ -83,7 +84,10 @@ function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     const plain = params.every(
       (param, index) =>
         param.index === index &&
-        ((param.kind === 'root' && !param.propertyName && !param.getType) || (param.kind === 'context' && !param.propertyName) || param.kind === 'info'),
+        ((param.kind === 'root' && !param.propertyName && !param.getType) ||
+          (param.kind === 'context' && !param.propertyName) ||
+          param.kind === 'info' ||
+          (param.kind === 'custom' && !param.options.arg)),
     );
     const objectType = storage.objectTypes.find((candidate) => candidate.target === resolver.getObjectType?.());
     const type = objectType && schema.getType(objectType.name);
@@ -92,6 +96,10 @@ function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     const instance = container.get(resolver.target as new () => object, undefined as never) as Record<string, (...args: unknown[]) => unknown>;
     const method = instance[resolver.methodName];
     if (typeof method !== 'function') continue;
+    if (params.some((param) => param.kind === 'custom')) {
+      field.resolve = customParamsResolver(instance, method, params.map((param) => (param.kind === 'custom' ? param.resolver : argumentPosition[param.kind as keyof typeof argumentPosition])));
+      continue;
+    }
     const positions = params.map((param) => argumentPosition[param.kind as keyof typeof argumentPosition]);
     field.resolve = directResolver(instance, method, positions);
   }
@@ -103,6 +111,18 @@ function directResolver(instance: object, method: (...args: unknown[]) => unknow
   if (positions.length === 2 && first === 0 && second === 2) return (root, _args, context) => method.call(instance, root, context);
   if (positions.length === 3 && first === 0 && second === 2 && third === 3) return (root, _args, context, info) => method.call(instance, root, context, info);
   return (...all) => method.apply(instance, positions.map((position) => all[position]));
+}
+
+type ParamSource = number | ((data: { root: unknown; args: Record<string, unknown>; context: unknown; info: GraphQLResolveInfo }) => unknown);
+
+/** A direct resolver with parameter decorators among its parameters: each decorator's value, as type-graphql gives it. */
+function customParamsResolver(instance: object, method: (...args: unknown[]) => unknown, sources: ParamSource[]): GraphQLFieldResolver<unknown, unknown> {
+  return (root, args, context, info) => {
+    const all = [root, args, context, info];
+    const values = sources.map((source) => (typeof source === 'number' ? all[source] : source({ root, args, context, info })));
+    if (values.some((value) => value instanceof Promise)) return Promise.all(values).then((settled) => method.apply(instance, settled));
+    return method.apply(instance, values);
+  };
 }
 
 function isSameOrSubclass(target: Function, candidate: Function | undefined): boolean {

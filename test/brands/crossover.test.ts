@@ -132,6 +132,9 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
       expect(response.status, path).toBe(status);
       expect(response.json.error).toMatchObject({ code, param });
     }
+    // GraphQL names its own argument.
+    const gone = await t.graphql(app.apiKey, 'query($id: ID) { crossover(brandId: $id) { baseMembers } }', { id: String(brand.gone) });
+    expect(gone.body.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', param: 'brandId' });
     const foreign = await t.rest(stranger, 'GET', `/brands/${brand.a}/crossover`);
     expect(foreign.status).toBe(404);
     expect(foreign.json.error.code).toBe(5);

@@ -118,7 +118,7 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
     const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: (await segmentId()) })).json[0];
     expect(segmentName.items[0].SegmentName).toBe('Fans');
     expect([segmentName.TotalCount, segmentName.TotalMembers]).toEqual(['5', '1']);
-    expect((await get('/brand/999999/stats/activity')).json.error).toMatchObject({ code: 5 });
+    expect((await get('/brand/999999/stats/activity')).json.error).toMatchObject({ code: 5, param: 'brandID' });
     expect((await get(`/brand/${brand}/stats/activity`, {}, stranger)).json.error).toMatchObject({ code: 5 });
     expect((await get(`/brand/${brand}/stats/activity`, { group_by: 'colour' })).json.error).toMatchObject({ code: 4, param: 'group_by' });
   });
@@ -274,6 +274,19 @@ describe('GraphQL statistics', () => {
       },
       registrationStats: { totals: { registrations: 2, logins: 3, members: 2 } },
     });
+  });
+});
+
+describe('GraphQL statistics errors', () => {
+  it('name the GraphQL arguments and filter fields; REST names its own parameters', async () => {
+    const report = `query($id: ID!, $filter: MemberFilter) { brandStats(brandId: $id) { activity(filter: $filter) { totalCount } } }`;
+    const param = async (variables: Record<string, unknown>) => (await t.graphql(app.apiKey, report, variables)).body.errors?.[0]?.extensions;
+    expect(await param({ id: '999999' })).toMatchObject({ code: 'NOT_FOUND', param: 'brandId' });
+    expect(await param({ id: 'x' })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'brandId' });
+    expect(await param({ id: String(brand), filter: { segmentId: 'x' } })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'segmentId' });
+    expect(await param({ id: String(brand), filter: { membersFromSegment: '999999' } })).toMatchObject({ code: 'NOT_FOUND', param: 'membersFromSegment' });
+    expect((await get(`/brand/${brand}/stats/activity`, { segmentid: 'x' })).json.error).toMatchObject({ code: 4, param: 'segmentid' });
+    expect((await get(`/brand/${brand}/stats/activity`, { members_from_segment: 999999 })).json.error).toMatchObject({ code: 5, param: 'members_from_segment' });
   });
 });
 

@@ -351,7 +351,10 @@ export async function deleteRecords(tx: Transaction, accountId: number, memberId
 }
 
 /** How often, and when first and last, a member performed an activity in the window. */
-export async function checkActivity(db: Executor, accountId: number, memberId: number, activityId: number, window: ResolvedWindow) {
+export async function checkActivity(
+  db: Executor,
+  { accountId, memberId, activityId, window }: { accountId: number; memberId: number; activityId: number; window: ResolvedWindow },
+) {
   const [row] = await db
     .select({
       count: sql<number>`count(*)::int`,

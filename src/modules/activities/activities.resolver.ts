@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { Arg, Args, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { filterId } from '../../filters/compile.js';
 import { oneWeek, resolveWindow, sixMonths, type Period } from '../../filters/window.js';
@@ -14,6 +14,7 @@ import {
   ActivityCheck,
   ActivityCount,
   ActivityCountGrouping,
+  ActivityCountsArgs,
   ActivityInput,
   EditActivityInput,
   RecordActivityInput,
@@ -25,8 +26,7 @@ import { maxBigintId } from '../../lib/ids.js';
 /** Without a window, a check looks at the member's whole history. */
 const allTime: Period = { amount: 1200, unit: 'MONTH' };
 
-function scopeOf(context: Context): ActivityScope {
-  const caller = applicationCaller(context);
+function scopeOf(context: Context, caller: ApplicationCaller): ActivityScope {
   return { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId };
 }
 
@@ -40,36 +40,37 @@ function requiredId(value: string | undefined, param: string): number {
 export class ActivityResolver {
   @Authorized()
   @Query(() => [Activity], { description: "The account's activity definitions, or one brand's." })
-  async activities(@Ctx() context: Context, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Activity[]> {
-    return (await activities.listActivities(scopeOf(context), brandId ?? undefined)).map(toActivity);
+  async activities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Activity[]> {
+    return (await activities.listActivities(scopeOf(context, caller), brandId ?? undefined)).map(toActivity);
   }
 
   @Authorized()
   @Mutation(() => Activity)
-  async createActivity(@Ctx() context: Context, @Arg('input', () => ActivityInput) input: ActivityInput): Promise<Activity> {
-    return toActivity(await activities.createActivity(scopeOf(context), input));
+  async createActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => ActivityInput) input: ActivityInput): Promise<Activity> {
+    return toActivity(await activities.createActivity(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Activity)
-  async editActivity(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => EditActivityInput) input: EditActivityInput) {
-    return toActivity(await activities.editActivity(scopeOf(context), requiredId(id, 'id'), input));
+  async editActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => EditActivityInput) input: EditActivityInput) {
+    return toActivity(await activities.editActivity(scopeOf(context, caller), requiredId(id, 'id'), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Retires a definition; its records keep counting.' })
-  deleteActivity(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
-    return activities.deleteActivity(scopeOf(context), requiredId(id, 'id'));
+  deleteActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return activities.deleteActivity(scopeOf(context, caller), requiredId(id, 'id'));
   }
 
   @Authorized('advanced')
   @Mutation(() => RecordResult, { description: 'Records one activity; `async` queues it and answers at once.' })
   async recordActivity(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('input', () => RecordActivityInput) input: RecordActivityInput,
     @Arg('async', () => Boolean, { defaultValue: false }) queued: boolean,
   ): Promise<RecordResult> {
-    const scope = scopeOf(context);
+    const scope = scopeOf(context, caller);
     if (queued) {
       await context.activityQueue.enqueue(scope, input);
       return { record: null, created: false, queued: true };
@@ -80,19 +81,20 @@ export class ActivityResolver {
 
   @Authorized('advanced')
   @Mutation(() => RecordBatchResult, { description: 'Records up to 1000 activities in one transaction.' })
-  recordActivities(@Ctx() context: Context, @Arg('input', () => [RecordActivityInput]) input: RecordActivityInput[]) {
-    return activities.recordActivities(scopeOf(context), input);
+  recordActivities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => [RecordActivityInput]) input: RecordActivityInput[]) {
+    return activities.recordActivities(scopeOf(context, caller), input);
   }
 
   @Authorized()
   @Mutation(() => Int, { description: 'Deletes one record, or all records of an activity, of a member; returns how many.' })
   deleteMemberActivity(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('memberId', () => ID) memberId: string,
     @Arg('recordId', () => ID, { nullable: true }) recordId: string | null,
     @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
   ): Promise<number> {
-    return activities.deleteMemberActivity(scopeOf(context), requiredId(memberId, 'id'), {
+    return activities.deleteMemberActivity(scopeOf(context, caller), requiredId(memberId, 'id'), {
       recordId: filterId(recordId, 'recordid', maxBigintId),
       activityId: filterId(activityId, 'activityid'),
     });
@@ -102,11 +104,12 @@ export class ActivityResolver {
   @Query(() => ActivityCheck, { description: 'Did the member perform the activity in the window (whole history by default)?' })
   async activityCheck(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('memberId', () => ID) memberId: string,
     @Arg('activityId', () => ID) activityId: string,
     @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
   ): Promise<ActivityCheck> {
-    const scope = scopeOf(context);
+    const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });
     const id = requiredId(activityId, 'activityid');
     const asked = requiredId(memberId, 'id');
@@ -114,7 +117,7 @@ export class ActivityResolver {
     if (member === undefined) throw notFound('Member', 'id');
     const definition = (await q.definitionsByIds(scope.db, scope.accountId, [id]))[0];
     if (!definition) throw notFound('Activity', 'activityid');
-    const found = await q.checkActivity(scope.db, scope.accountId, member, id, span);
+    const found = await q.checkActivity(scope.db, { accountId: scope.accountId, memberId: member, activityId: id, window: span });
     return { result: found.count > 0, count: found.count, firstAt: found.firstAt, lastAt: found.lastAt };
   }
 
@@ -122,10 +125,10 @@ export class ActivityResolver {
   @Query(() => [ActivityCount], { description: 'Counts per day of the window, per activity or per network.' })
   async activityCounts(
     @Ctx() context: Context,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('by', () => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY }) by: ActivityCountGrouping,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Args(() => ActivityCountsArgs) { window, by }: ActivityCountsArgs,
   ): Promise<ActivityCount[]> {
-    const scope = scopeOf(context);
+    const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: oneWeek, maxPeriod: sixMonths });
     const grouping = by === ActivityCountGrouping.ACTIVITY ? 'activity' : 'service';
     const rows = await q.dailyCounts(scope.db, scope.accountId, span, grouping);

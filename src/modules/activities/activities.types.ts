@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { WindowArgs } from '../../filters/filter-args.js';
 import { Geo } from '../members/members.types.js';
 
 @ObjectType('ActivityTracking', { description: 'Where a tracked activity happens.' })
@@ -118,6 +119,12 @@ export enum ActivityCountGrouping {
   SERVICE = 'SERVICE',
 }
 registerEnumType(ActivityCountGrouping, { name: 'ActivityCountGrouping', description: 'Daily counts per activity or per network.' });
+
+/** activityCounts: the window and the grouping. */
+@ArgsType()
+export class ActivityCountsArgs extends WindowArgs {
+  @Field(() => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY }) by!: ActivityCountGrouping;
+}
 
 @ObjectType('ActivityCount')
 export class ActivityCount {

@@ -1,16 +1,26 @@
-import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { decodeCursor, pageOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
-import { MemberFilter } from '../../filters/member-filter.types.js';
+import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { listingWindow } from '../../filters/window.js';
-import { WindowInput } from '../../filters/window.types.js';
 import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
 import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o);
+
+/** activityFeed: the filter and window, what the feed keeps, its order and its page. */
+@ArgsType()
+export class ActivityFeedArgs extends FilteredWindowArgs {
+  @Field(() => String, { nullable: true, description: 'Text the content must contain (any case).' }) keyword!: string | null;
+  @Field(() => Boolean, { defaultValue: false }) allMemberActions!: boolean;
+  @Field(() => Boolean, { defaultValue: false }) orderByRecorded!: boolean;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC }) sort!: SortDirection;
+  @Field(() => Int, { defaultValue: 10 }) first!: number;
+  @Field(() => String, { nullable: true }) after!: string | null;
+  @Field(() => Int, { nullable: true }) offset!: number | null;
+}
 
 @Resolver()
 export class FeedResolver {
@@ -18,17 +28,8 @@ export class FeedResolver {
   @Query(() => ActivityRecordConnection, { description: "Recent activity under a filter: each member's latest action, or every action." })
   async activityFeed(
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('keyword', () => String, { nullable: true, description: 'Text the content must contain (any case).' }) keyword: string | null,
-    @Arg('allMemberActions', () => Boolean, { defaultValue: false }) allMemberActions: boolean,
-    @Arg('orderByRecorded', () => Boolean, { defaultValue: false }) orderByRecorded: boolean,
-    @Arg('sort', () => SortDirection, { defaultValue: SortDirection.DESC }) sort: SortDirection,
-    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Args(() => ActivityFeedArgs) { filter, window, keyword, allMemberActions, orderByRecorded, sort, first, after, offset }: ActivityFeedArgs,
   ): Promise<ActivityRecordConnection> {
-    applicationCaller(context);
     if (keyword && keyword.length > 200) throw invalidParameter('keyword', 'expected at most 200 characters');
     const limit = pageSize(first);
     const cursor = decodeCursor(after, 'after', isOffsetCursor);

@@ -2,7 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Re
 import { compileFilter, filterId } from '../../filters/compile.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import { decodeCursor, encodeCursor, pageOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { missingParameter } from '../../core/errors.js';
@@ -15,8 +15,7 @@ import type { BrandResult, BrandScope } from './brands.service.js';
 import { Brand, BrandChange, BrandConnection, BrandInput, Crossover, CrossoverFilter } from './brands.types.js';
 import { crossoverOf } from './crossover.queries.js';
 
-function scopeOf(context: Context): BrandScope {
-  const caller = applicationCaller(context);
+function scopeOf(context: Context, caller: ApplicationCaller): BrandScope {
   return { db: context.database.db, accountId: caller.accountId, plan: caller.plan, settings: caller.settings };
 }
 
@@ -36,8 +35,8 @@ const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBran
 export class BrandResolver {
   @Authorized()
   @Query(() => Brand, { description: 'One live brand of the account; not found otherwise (deleted brands too).' })
-  async brand(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<Brand> {
-    const scope = scopeOf(context);
+  async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<Brand> {
+    const scope = scopeOf(context, caller);
     return toBrand(await brands.requireBrand(scope.db, scope.accountId, requiredId(id)));
   }
 
@@ -45,12 +44,13 @@ export class BrandResolver {
   @Query(() => BrandConnection, { description: 'Live brands of the account by id, of one type (any case) when given.' })
   async brands(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('type', () => String, { nullable: true }) type: string | null,
     @Arg('first', () => Int, { nullable: true, defaultValue: 10 }) first: number | null,
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('offset', () => Int, { nullable: true }) offset: number | null,
   ): Promise<BrandConnection> {
-    const scope = scopeOf(context);
+    const scope = scopeOf(context, caller);
     const limit = pageSize(first);
     const cursor = decodeCursor(after, 'after', isBrandCursor);
     const start = pageOffset(offset);
@@ -83,15 +83,16 @@ export class BrandResolver {
   @Query(() => Crossover, { description: "Brands most shared with a brand's active members, or without brandId the most popular brands." })
   async crossover(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('brandId', () => ID, { nullable: true }) brandIdValue: string | null,
     @Arg('filter', () => CrossoverFilter, { nullable: true }) filter: CrossoverFilter | null,
     @Arg('window', () => WindowInput, { nullable: true }) windowInput: WindowInput | null,
     @Arg('first', () => Int, { nullable: true }) first: number | null,
     @Arg('offset', () => Int, { nullable: true }) offset: number | null,
   ): Promise<Crossover> {
-    const scope = scopeOf(context);
-    const id = filterId(brandIdValue, 'brandID');
-    if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandID');
+    const scope = scopeOf(context, caller);
+    const id = filterId(brandIdValue, 'brandId');
+    if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandId');
     const window = resolveWindow(windowInput, listingWindow);
     const compiled = await compileFilter(scope.db, scope.accountId, { countries: filter?.countries, services: filter?.services }, window);
     const { rows, total, baseMembers } = await crossoverOf(context.database.read, compiled, window, {
@@ -113,19 +114,19 @@ export class BrandResolver {
 
   @Authorized('advanced')
   @Mutation(() => BrandChange, { description: 'Creates a brand; network ids are read from the URLs given.' })
-  async createBrand(@Ctx() context: Context, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
-    return change(await brands.createBrand(scopeOf(context), input));
+  async createBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+    return change(await brands.createBrand(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => BrandChange, { description: 'Changes the fields given; a network URL given again is read again.' })
-  async editBrand(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
-    return change(await brands.editBrand(scopeOf(context), requiredId(id), input));
+  async editBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+    return change(await brands.editBrand(scopeOf(context, caller), requiredId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.' })
-  deleteBrand(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
-    return brands.deleteBrand(scopeOf(context), requiredId(id));
+  deleteBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return brands.deleteBrand(scopeOf(context, caller), requiredId(id));
   }
 }

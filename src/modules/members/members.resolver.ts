@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { selectedFields, selectsOnly } from '../../core/selection.js';
@@ -29,8 +29,7 @@ import {
 import { isId } from '../../lib/ids.js';
 import { ageInYears } from '../../lib/time.js';
 
-function scopeOf(context: Context): MemberScope {
-  const caller = applicationCaller(context);
+function scopeOf(context: Context, caller: ApplicationCaller): MemberScope {
   return {
     db: context.database.db,
     accountId: caller.accountId,
@@ -47,8 +46,7 @@ function memberId(value: string, param = 'id'): number {
   return id;
 }
 
-async function envelope(context: Context, result: MemberResult): Promise<MemberEnvelope> {
-  const caller = applicationCaller(context);
+async function envelope(context: Context, caller: ApplicationCaller, result: MemberResult): Promise<MemberEnvelope> {
   const jwt = await context.identity.signingKeys.sign({
     accountId: caller.accountId,
     applicationId: caller.applicationId,
@@ -63,11 +61,11 @@ export class MemberResolver {
   @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
   async member(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
     @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Member> {
-    const caller = applicationCaller(context);
     // What the fields ask for (services, domains, opt-ins) is read with the member, unless a refresh
     // may change the opt-ins after it is read.
     const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
@@ -88,21 +86,22 @@ export class MemberResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
-  async registerMember(@Ctx() context: Context, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
-    const scope = scopeOf(context);
+  async registerMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
+    const scope = scopeOf(context, caller);
     // Checked before anything is written: an unknown segment refuses the whole registration.
     const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
     const result = input.memberId
       ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit, input.importCode)
       : await members.registerMember(scope, input);
     if (segment) await optInMember(scope, result.member.id, segment);
-    return envelope(context, result);
+    return envelope(context, caller, result);
   }
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Adds an identity to a member, or updates it.' })
   async attachService(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('memberId', () => ID) id: string,
     @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
     @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
@@ -112,59 +111,60 @@ export class MemberResolver {
     @Arg('segmentId', () => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' })
     segmentId: string | null,
   ) {
-    const scope = scopeOf(context);
+    const scope = scopeOf(context, caller);
     // Checked before anything is written, as at registration: an unknown segment refuses the call.
     const segment = await registrationSegment(scope.db, scope.accountId, segmentId);
     const result = await members.attachService(scope, memberId(id), credentials, profile ?? undefined, visit ?? undefined, importCode);
     if (segment) await optInMember(scope, result.member.id, segment);
-    return envelope(context, result);
+    return envelope(context, caller, result);
   }
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Signs a member in and records the login.' })
-  async login(@Ctx() context: Context, @Arg('input', () => LoginInput) input: LoginInput) {
-    return envelope(context, await members.login(scopeOf(context), input));
+  async login(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => LoginInput) input: LoginInput) {
+    return envelope(context, caller, await members.login(scopeOf(context, caller), input));
   }
 
   @Authorized()
   @Mutation(() => MemberEnvelope)
-  async updateMember(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput) {
-    return envelope(context, await members.updateMemberProfile(scopeOf(context), memberId(id), input));
+  async updateMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput) {
+    return envelope(context, caller, await members.updateMemberProfile(scopeOf(context, caller), memberId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => MemberEnvelope, { description: 'A new password for the email identity.' })
-  async resetPassword(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => ResetPasswordInput) input: ResetPasswordInput) {
-    return envelope(context, await members.resetPassword(scopeOf(context), memberId(id), input));
+  async resetPassword(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => ResetPasswordInput) input: ResetPasswordInput) {
+    return envelope(context, caller, await members.resetPassword(scopeOf(context, caller), memberId(id), input));
   }
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
-  async verifyEmail(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
-    return envelope(context, await members.verifyEmail(scopeOf(context), memberId(id), input));
+  async verifyEmail(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
+    return envelope(context, caller, await members.verifyEmail(scopeOf(context, caller), memberId(id), input));
   }
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: "Merges another member into this one; that member's access token is the proof." })
   async mergeMembers(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('intoId', () => ID) intoId: string,
     @Arg('fromId', () => ID) fromId: string,
     @Arg('fromAccessToken', () => String) fromAccessToken: string,
   ) {
-    return envelope(context, await members.mergeMembers(scopeOf(context), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
+    return envelope(context, caller, await members.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
-  deleteMember(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
-    return members.deleteMember(scopeOf(context), memberId(id));
+  deleteMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return members.deleteMember(scopeOf(context, caller), memberId(id));
   }
 
   @Authorized('advanced')
   @Mutation(() => ServiceLink, { description: "New tokens for one of the member's networks, through that network." })
-  async refreshServiceTokens(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('network', () => String) network: string) {
-    const row = await members.refreshServiceTokens(scopeOf(context), memberId(id), network);
+  async refreshServiceTokens(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('network', () => String) network: string) {
+    const row = await members.refreshServiceTokens(scopeOf(context, caller), memberId(id), network);
     return toServiceLink(row, await context.loaders.members.domains.load(row.memberId), context);
   }
 

@@ -1,19 +1,18 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
-import { Arg, Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { decodeCursor, maxOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
-import { MemberFilter } from '../../filters/member-filter.types.js';
+import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { memberWindow } from '../../filters/window.js';
-import { WindowInput } from '../../filters/window.types.js';
 import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, type ListedNode } from './member-listing.js';
 import type { ScoringScope } from './scoring.scope.js';
-import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberConnection, MemberListingArgs, Score } from './scoring.types.js';
+import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
   Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
@@ -38,10 +37,9 @@ export class ScoringResolver {
   async score(
     @Root() member: ListedNode,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<Score> {
-    const scope = await this.scope(member, context, filter, window);
+    const scope = await this.scope(member, context, args);
     return context.loaders.scoring.of(scope).score.load(member.id);
   }
 
@@ -52,10 +50,9 @@ export class ScoringResolver {
   async position(
     @Root() member: ListedNode,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<string | null> {
-    const scope = await this.scope(member, context, filter, window);
+    const scope = await this.scope(member, context, args);
     const score = await context.loaders.scoring.of(scope).score.load(member.id);
     if (!score.activityCount) return null;
     const ahead = await q.membersAhead(context.database.db, scope.filter, scope.window, score.points);
@@ -66,10 +63,9 @@ export class ScoringResolver {
   async lastActivity(
     @Root() member: ListedNode,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<ActivityRecord | null> {
-    const scope = await this.scope(member, context, filter, window);
+    const scope = await this.scope(member, context, args);
     const row = await context.loaders.scoring.of(scope).lastRecord.load(member.id);
     return row ? toActivityRecord(row) : null;
   }
@@ -78,13 +74,10 @@ export class ScoringResolver {
   async topBrands(
     @Root() member: ListedNode,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('threshold', () => Int, { defaultValue: 1 }) threshold: number,
-    @Arg('first', () => Int, { defaultValue: 3 }) first: number,
+    @Args(() => TopBrandsArgs) { threshold, first, ...args }: TopBrandsArgs,
   ): Promise<BrandAffinity[]> {
     if (!Number.isInteger(threshold) || threshold < 1) throw invalidParameter('threshold', 'expected a whole number of at least 1');
-    const scope = await this.scope(member, context, filter, window);
+    const scope = await this.scope(member, context, args);
     return q.topBrandsOf(context.database.db, scope.filter, scope.window, member.id, threshold, pageSize(first, 3));
   }
 
@@ -95,21 +88,18 @@ export class ScoringResolver {
   async activities(
     @Root() member: ListedNode,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('first', () => Int, { defaultValue: 3 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => MemberActivitiesArgs) { first, after, ...args }: MemberActivitiesArgs,
   ): Promise<ActivityRecordConnection> {
     const limit = pageSize(first, 3);
     const cursor = decodeCursor(after, 'after', isOffsetCursor);
     const start = cursor ? cursor.o + 1 : 0;
-    const scope = await this.scope(member, context, filter, window);
+    const scope = await this.scope(member, context, args);
     // One more record than the page tells whether another page follows.
     const rows = await context.loaders.scoring.of(scope).recordPage({ limit: limit + 1, offset: start }).load(member.id);
     return recordPage(rows, limit, start, () => context.loaders.scoring.of(scope).recordCount.load(member.id));
   }
 
-  private scope(member: ListedNode, context: Context, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
+  private scope(member: ListedNode, context: Context, { filter, window }: FilteredWindowArgs): Promise<ScoringScope> {
     if (!filter && !window && member.listing) return Promise.resolve(member.listing);
     return context.loaders.scoring.scope(filter, window, memberWindow);
   }

@@ -1,6 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MemberFilter } from '../../filters/member-filter.types.js';
-import { WindowInput } from '../../filters/window.types.js';
+import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { PageInfo } from '../../core/connection.js';
 import { ActivityRecord } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
@@ -40,9 +39,7 @@ export class MemberKeyset {
 
 /** The arguments of a members listing: `Query.members`, and `Brand.members` with the brand fixed. */
 @ArgsType()
-export class MemberListingArgs {
-  @Field(() => MemberFilter, { nullable: true }) filter!: MemberFilter | null;
-  @Field(() => WindowInput, { nullable: true }) window!: WindowInput | null;
+export class MemberListingArgs extends FilteredWindowArgs {
   @Field(() => MemberOrder, { defaultValue: MemberOrder.SCORE }) orderBy!: MemberOrder;
   @Field(() => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField!: string | null;
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC }) sort!: SortDirection;
@@ -52,6 +49,20 @@ export class MemberListingArgs {
   @Field(() => MemberKeyset, { nullable: true, description: 'Where the page starts, as a position rather than a cursor (SCORE and ID orders); not with after or before.' })
   from!: MemberKeyset | null;
   @Field(() => Int, { nullable: true }) offset!: number | null;
+}
+
+/** Member.topBrands: the filter and window, the least points a brand needs and how many brands. */
+@ArgsType()
+export class TopBrandsArgs extends FilteredWindowArgs {
+  @Field(() => Int, { defaultValue: 1 }) threshold!: number;
+  @Field(() => Int, { defaultValue: 3 }) first!: number;
+}
+
+/** Member.activities: the filter and window, and a page of records. */
+@ArgsType()
+export class MemberActivitiesArgs extends FilteredWindowArgs {
+  @Field(() => Int, { defaultValue: 3 }) first!: number;
+  @Field(() => String, { nullable: true }) after!: string | null;
 }
 
 @ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { Brand } from '../brands/brands.types.js';
@@ -11,22 +11,22 @@ import { OptIn, OptInInput } from './optins.types.js';
 import { toSegment } from './segments.service.js';
 import { Segment } from './segments.types.js';
 
-function scopeOf(context: Context) {
-  return { db: context.database.db, accountId: applicationCaller(context).accountId };
+function scopeOf(context: Context, caller: ApplicationCaller) {
+  return { db: context.database.db, accountId: caller.accountId };
 }
 
 @Resolver(() => OptIn)
 export class OptInResolver {
   @Authorized()
   @Mutation(() => OptIn, { description: 'Opts a member into a list; a repeat while opted in answers the current opt-in.' })
-  async optIn(@Ctx() context: Context, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
-    return optins.toOptIn(await optins.optIn(scopeOf(context), input));
+  async optIn(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+    return optins.toOptIn(await optins.optIn(scopeOf(context, caller), input));
   }
 
   @Authorized()
   @Mutation(() => OptIn, { description: 'Opts a member out of a list; the opt-in is kept with optedOutAt.' })
-  async optOut(@Ctx() context: Context, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
-    return optins.toOptIn(await optins.optOut(scopeOf(context), input));
+  async optOut(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+    return optins.toOptIn(await optins.optOut(scopeOf(context, caller), input));
   }
 
   @FieldResolver(() => Brand, { nullable: true })

@@ -109,7 +109,11 @@ export async function claimSave(db: Executor, values: { accountId: number; jobId
 }
 
 /** The job that already saved this item for the member, if any. */
-export async function savedBefore(db: Executor, accountId: number, memberId: number, item: string, exceptJobId: number): Promise<number | undefined> {
+/** The job, other than `exceptJobId`, that already saved this item for the member. */
+export async function savedBefore(
+  db: Executor,
+  { accountId, memberId, item, exceptJobId }: { accountId: number; memberId: number; item: string; exceptJobId: number },
+): Promise<number | undefined> {
   const [row] = await db
     .select({ jobId: presaveResults.jobId })
     .from(presaveResults)
@@ -126,7 +130,17 @@ export async function savedBefore(db: Executor, accountId: number, memberId: num
   return row?.jobId;
 }
 
-export async function settle(db: Executor, accountId: number, jobId: number, memberId: number, network: string, status: 'saved' | 'skipped' | 'failed', reason: string | null) {
+/** One member's result on one network of a job: what became of it, and why. */
+export interface PresaveOutcome {
+  accountId: number;
+  jobId: number;
+  memberId: number;
+  network: string;
+  status: 'saved' | 'skipped' | 'failed';
+  reason: string | null;
+}
+
+export async function settle(db: Executor, { accountId, jobId, memberId, network, status, reason }: PresaveOutcome) {
   await db
     .update(presaveResults)
     .set({ status, reason, updatedAt: new Date() })

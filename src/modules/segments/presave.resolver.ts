@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { requiredId } from '../brands/brands.resolver.js';
 import * as presave from './presave.service.js';
@@ -16,10 +16,10 @@ export class PresaveResolver {
   @Mutation(() => PresaveJob, { description: "Starts a background job saving the track or album to the libraries of the segment's opted-in members." })
   async presaveToSegment(
     @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
     @Arg('segmentId', () => ID) segmentId: string,
     @Arg('input', () => PresaveInput) input: PresaveInput,
   ): Promise<PresaveJob> {
-    const caller = applicationCaller(context);
     const job = await presave.createPresave(
       { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId },
       requiredId(segmentId),
@@ -31,8 +31,7 @@ export class PresaveResolver {
 
   @Authorized('advanced')
   @Mutation(() => PresaveJob, { description: 'Runs a finished job again: failed members are tried again; nobody is saved twice.' })
-  async retryPresaveJob(@Ctx() context: Context, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
-    const caller = applicationCaller(context);
+  async retryPresaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId), requiredId(id, 'jobId'));
     const queued = await presave.requeue(context.database.db, job);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
@@ -41,8 +40,7 @@ export class PresaveResolver {
 
   @Authorized()
   @Query(() => PresaveJob, { description: 'A presave job of the segment, with its per-member results.' })
-  async presaveJob(@Ctx() context: Context, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
-    const caller = applicationCaller(context);
+  async presaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId), requiredId(id, 'jobId'));
     return presave.readJob(context.database.db, job);
   }

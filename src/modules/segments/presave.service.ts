@@ -100,12 +100,12 @@ async function saveFor(runner: PresaveRunner, job: PresaveJobRow, service: Await
   const network = service.network as (typeof musicNetworks)[number];
   const item = job.items[network]!;
   const key = `${network}:${item.kind}:${item.id}`;
-  const claim = { accountId: job.accountId, jobId: job.id, memberId: service.memberId, network, item: key };
-  if (!(await q.claimSave(runner.db, claim))) return;
-  const earlier = await q.savedBefore(runner.db, job.accountId, service.memberId, key, job.id);
-  if (earlier) return q.settle(runner.db, job.accountId, job.id, service.memberId, network, 'skipped', `already saved by presave job ${earlier}`);
+  const result = { accountId: job.accountId, jobId: job.id, memberId: service.memberId, network };
+  if (!(await q.claimSave(runner.db, { ...result, item: key }))) return;
+  const earlier = await q.savedBefore(runner.db, { accountId: job.accountId, memberId: service.memberId, item: key, exceptJobId: job.id });
+  if (earlier) return q.settle(runner.db, { ...result, status: 'skipped', reason: `already saved by presave job ${earlier}` });
   const adapter = runner.networks.get(network);
-  if (!adapter?.saveToLibrary) return q.settle(runner.db, job.accountId, job.id, service.memberId, network, 'failed', `${displayName(network)} cannot save to libraries`);
+  if (!adapter?.saveToLibrary) return q.settle(runner.db, { ...result, status: 'failed', reason: `${displayName(network)} cannot save to libraries` });
   try {
     await adapter.saveToLibrary(
       {
@@ -115,13 +115,13 @@ async function saveFor(runner: PresaveRunner, job: PresaveJobRow, service: Await
       },
       item,
     );
-    await q.settle(runner.db, job.accountId, job.id, service.memberId, network, 'saved', null);
+    await q.settle(runner.db, { ...result, status: 'saved', reason: null });
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
     const reason = error.reason === 'invalid_credentials'
       ? `${displayName(network)} refused the stored token; the member must sign in with ${displayName(network)} again`
       : error.message;
-    await q.settle(runner.db, job.accountId, job.id, service.memberId, network, 'failed', reason);
+    await q.settle(runner.db, { ...result, status: 'failed', reason });
   }
 }
 

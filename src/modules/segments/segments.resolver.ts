@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { toBrand } from '../brands/brands.mapping.js';
 import { requiredId } from '../brands/brands.resolver.js';
@@ -8,34 +8,34 @@ import * as segments from './segments.service.js';
 import type { SegmentScope } from './segments.service.js';
 import { Segment, SegmentInput } from './segments.types.js';
 
-function scopeOf(context: Context): SegmentScope {
-  return { db: context.database.db, accountId: applicationCaller(context).accountId };
+function scopeOf(context: Context, caller: ApplicationCaller): SegmentScope {
+  return { db: context.database.db, accountId: caller.accountId };
 }
 
 @Resolver(() => Segment)
 export class SegmentResolver {
   @Authorized()
   @Query(() => [Segment], { description: "The account's live segments, or one brand's." })
-  async segments(@Ctx() context: Context, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Segment[]> {
-    return (await segments.listSegments(scopeOf(context), brandId)).map(segments.toSegment);
+  async segments(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Segment[]> {
+    return (await segments.listSegments(scopeOf(context, caller), brandId)).map(segments.toSegment);
   }
 
   @Authorized('advanced')
   @Mutation(() => Segment)
-  async createSegment(@Ctx() context: Context, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
-    return segments.toSegment(await segments.createSegment(scopeOf(context), input));
+  async createSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+    return segments.toSegment(await segments.createSegment(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Segment)
-  async editSegment(@Ctx() context: Context, @Arg('id', () => ID) id: string, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
-    return segments.toSegment(await segments.editSegment(scopeOf(context), requiredId(id), input));
+  async editSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+    return segments.toSegment(await segments.editSegment(scopeOf(context, caller), requiredId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.' })
-  deleteSegment(@Ctx() context: Context, @Arg('id', () => ID) id: string): Promise<boolean> {
-    return segments.deleteSegment(scopeOf(context), requiredId(id));
+  deleteSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+    return segments.deleteSegment(scopeOf(context, caller), requiredId(id));
   }
 
   @FieldResolver(() => Brand, { nullable: true })

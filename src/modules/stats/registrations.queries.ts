@@ -38,7 +38,10 @@ export function signupsByChannel(db: Executor, admitted: CompiledFilter, filter:
 }
 
 /** Events (registrations or sign-ins) per website in the window, with the distinct members behind them. */
-export function eventsByDomain(db: Executor, accountId: number, kind: 'register' | 'login' | undefined, window: ResolvedWindow, limit: number) {
+export function eventsByDomain(
+  db: Executor,
+  { accountId, kind, window, limit }: { accountId: number; kind?: 'register' | 'login'; window: ResolvedWindow; limit: number },
+) {
   return db
     .select({
       domain: sql<string>`coalesce(${loginEvents.domain}, 'API')`,

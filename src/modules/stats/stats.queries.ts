@@ -35,7 +35,10 @@ const distinct = (column: SQL | Parameters<typeof eq>[0]) => sql<number>`count(d
 export type Grouping = 'activity' | 'type' | 'service';
 
 /** Totals per activity, type or network, most records first, at most `limit` groups. */
-export async function activityTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow, grouping: Grouping, limit: number) {
+export async function activityTotals(
+  db: Executor,
+  { filter, window, grouping, limit }: { filter: CompiledFilter; window: ResolvedWindow; grouping: Grouping; limit: number },
+) {
   const rows = scopedRows(db, filter, window);
   const definitions = activityDefinitions;
   const key = grouping === 'activity' ? rows.activityId : grouping === 'type' ? definitions.type : rows.service;

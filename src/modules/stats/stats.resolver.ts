@@ -1,12 +1,11 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import { pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter, notFound } from '../../core/errors.js';
 import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
-import { MemberFilter } from '../../filters/member-filter.types.js';
+import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
-import { WindowInput } from '../../filters/window.types.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../scoring/score-window-groups.queries.js';
@@ -21,6 +20,7 @@ import {
   ActiveMemberStats,
   ActivityGrouping,
   ActivityTotals,
+  BrandActivityArgs,
   AgeBucket,
   BrandStats,
   ChannelCount,
@@ -31,16 +31,18 @@ import {
   MemberTimelines,
   RegistrationFilter,
   RegistrationStats,
+  RegistrationStatsArgs,
   RegistrationTotals,
   SegmentStats,
   ServiceTimeline,
+  TopDomainsArgs,
 } from './stats.types.js';
 
 /**
  * A brand's reports share the brand from the path: whatever the filter says about a brand, the
  * report's brand wins. Statistics read the replica when DATABASE_READ_URL is set.
  */
-function brandScope(context: Context, root: BrandStats, filter: MemberFilter | null, window: WindowInput | null): Promise<ScoringScope> {
+function brandScope(context: Context, root: BrandStats, { filter, window }: FilteredWindowArgs): Promise<ScoringScope> {
   return context.loaders.scoring.scope({ ...(filter ?? {}), brandId: String(root.brandId) }, window, listingWindow);
 }
 
@@ -74,9 +76,8 @@ export class BrandStatsResolver {
   @Authorized()
   @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
-    applicationCaller(context);
-    const id = filterId(brandId, 'brandID');
-    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandID');
+    const id = filterId(brandId, 'brandId');
+    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
     return { brandId: id };
   }
 
@@ -84,19 +85,16 @@ export class BrandStatsResolver {
   async activity(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('groupBy', () => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY }) groupBy: ActivityGrouping,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('limit', () => Int, { defaultValue: 10 }) limit: number,
+    @Args(() => BrandActivityArgs) { groupBy, filter, window, limit }: BrandActivityArgs,
   ): Promise<ActivityTotals> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
     const size = pageSize(limit, 10, 'limit');
     const totals = plan
       ? await activityTotalsFromGroups(context.database.read, plan, grouping, size, (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, scope.filter, scope.window, grouping, size);
-    const segmentId = filterId(filter?.segmentId ?? filter?.membersFromSegment, 'segment');
+      : await q.activityTotals(context.database.read, { filter: scope.filter, window: scope.window, grouping, limit: size });
+    const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
       segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
@@ -110,10 +108,9 @@ export class BrandStatsResolver {
   async timeline(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<ServiceTimeline[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
     return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
@@ -123,10 +120,9 @@ export class BrandStatsResolver {
   async location(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<LocationStats> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
     const groups = await groupCounts(context.database.read, plan.scope, plan.window, 'country');
@@ -140,10 +136,9 @@ export class BrandStatsResolver {
   async members(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<ActiveMemberStats> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const db = context.database.read;
     const plan = await keptGroupsPlan(context, scope);
     // Without member conditions the brand's kept count answers; with them, its kept pairs are filtered.
@@ -158,10 +153,9 @@ export class BrandStatsResolver {
   async age(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<AgeBucket[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'birth_date', q.memberBuckets.age);
     return rows.map((row) => ({ range: row.bucket, members: row.members }));
   }
@@ -170,17 +164,16 @@ export class BrandStatsResolver {
   async gender(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<GenderCount[]> {
-    const scope = await brandScope(context, root, filter, window);
+    const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'gender', q.memberBuckets.gender);
     return rows.map((row) => ({ gender: row.bucket, members: row.members }));
   }
 
   @FieldResolver(() => [SegmentStats], { description: "The brand's segments: members now, their records on the brand of all time." })
-  async segments(@Root() root: BrandStats, @Ctx() context: Context): Promise<SegmentStats[]> {
-    return q.segmentTotals(context.database.read, applicationCaller(context).accountId, root.brandId);
+  async segments(@Root() root: BrandStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller): Promise<SegmentStats[]> {
+    return q.segmentTotals(context.database.read, caller.accountId, root.brandId);
   }
 }
 
@@ -197,28 +190,26 @@ export class RegistrationStatsResolver {
   @Query(() => RegistrationStats)
   registrationStats(
     @Ctx() context: Context,
-    @Arg('filter', () => RegistrationFilter, { nullable: true }) filter: RegistrationFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs,
   ): RegistrationStats {
-    applicationCaller(context);
     checkedRegistrationFilter(filter);
     resolveWindow(window, listingWindow);
     return { filter, window };
   }
 
   @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
-  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
+  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
     const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
     const channel = checkedRegistrationFilter(root.filter);
     // The members' own conditions (their countries) are the member filter's, compiled by its one compiler.
-    const members = await compileFilter(context.database.read, applicationCaller(context).accountId, { countries: root.filter?.countries }, undefined);
+    const members = await compileFilter(context.database.read, caller.accountId, { countries: root.filter?.countries }, undefined);
     return registrations.signupsByChannel(context.database.read, members, channel, window);
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
-  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
+  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
     const window = resolveWindow(root.window, listingWindow);
-    return registrations.eventsByDomain(context.database.read, applicationCaller(context).accountId, 'register', window, pageSize(first));
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, kind: 'register', window, limit: pageSize(first) });
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
@@ -228,8 +219,8 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => RegistrationTotals)
-  totals(@Root() root: RegistrationStats, @Ctx() context: Context) {
-    return registrations.eventTotals(context.database.read, applicationCaller(context).accountId, resolveWindow(root.window, listingWindow));
+  totals(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller) {
+    return registrations.eventTotals(context.database.read, caller.accountId, resolveWindow(root.window, listingWindow));
   }
 }
 
@@ -239,11 +230,10 @@ export class MemberTimelinesResolver {
   @Query(() => MemberTimelines)
   async memberTimelines(
     @Ctx() context: Context,
-    @Arg('filter', () => MemberFilter, { nullable: true }) filter: MemberFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
   ): Promise<MemberTimelines> {
-    await context.loaders.scoring.scope(filter, window, listingWindow);
-    return { filter, window };
+    await context.loaders.scoring.scope(args.filter, args.window, listingWindow);
+    return { filter: args.filter, window: args.window };
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Records and active members per day.' })
@@ -265,10 +255,9 @@ export class TopDomainsResolver {
   @Query(() => [DomainCount], { description: 'Websites members signed in or registered from in the window, by members.' })
   async topDomains(
     @Ctx() context: Context,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
-    @Arg('first', () => Int, { defaultValue: 10 }) first: number,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Args(() => TopDomainsArgs) { window, first }: TopDomainsArgs,
   ): Promise<DomainCount[]> {
-    const caller = applicationCaller(context);
-    return registrations.eventsByDomain(context.database.read, caller.accountId, undefined, resolveWindow(window, listingWindow), pageSize(first));
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, window: resolveWindow(window, listingWindow), limit: pageSize(first) });
   }
 }

@@ -1,7 +1,8 @@
 import { GraphQLLocalDate } from 'graphql-scalars';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { FilteredWindowArgs, WindowArgs } from '../../filters/filter-args.js';
 
 export enum ActivityGrouping {
   ACTIVITY = 'ACTIVITY',
@@ -9,6 +10,13 @@ export enum ActivityGrouping {
   SERVICE = 'SERVICE',
 }
 registerEnumType(ActivityGrouping, { name: 'ActivityGrouping', description: 'Brand activity totals per activity, per type (Listened, Shared, …) or per network.' });
+
+/** BrandStats.activity: the filter and window, the grouping and the page size. */
+@ArgsType()
+export class BrandActivityArgs extends FilteredWindowArgs {
+  @Field(() => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY }) groupBy!: ActivityGrouping;
+  @Field(() => Int, { defaultValue: 10 }) limit!: number;
+}
 
 @ObjectType('ActivityTotal')
 export class ActivityTotal {
@@ -98,6 +106,18 @@ export class RegistrationFilter {
   @Field(() => String, { nullable: true, description: 'One network.' }) service?: string;
   @Field(() => [String], { nullable: true }) countries?: string[];
   @Field(() => Boolean, { nullable: true }) paidOnly?: boolean;
+}
+
+/** registrationStats: the window and the registrations' own filter. */
+@ArgsType()
+export class RegistrationStatsArgs extends WindowArgs {
+  @Field(() => RegistrationFilter, { nullable: true }) filter!: RegistrationFilter | null;
+}
+
+/** topDomains: the window and the number of websites. */
+@ArgsType()
+export class TopDomainsArgs extends WindowArgs {
+  @Field(() => Int, { defaultValue: 10 }) first!: number;
 }
 
 @ObjectType('ChannelCount')

@@ -1,11 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { getApplication, listWhitelist, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
 import { Application, type PlanLevel } from './tenancy.types.js';
 
-async function loadApplication(context: Context): Promise<Application> {
-  const caller = applicationCaller(context);
+async function loadApplication(context: Context, caller: ApplicationCaller): Promise<Application> {
   const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
   return { ...row, plan: row.plan as PlanLevel };
 }
@@ -14,24 +13,22 @@ async function loadApplication(context: Context): Promise<Application> {
 export class ApplicationResolver {
   @Authorized()
   @Query(() => Application)
-  application(@Ctx() context: Context): Promise<Application> {
-    return loadApplication(context);
+  application(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller): Promise<Application> {
+    return loadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Adds a domain (a host name or a URL) to the whitelist.' })
-  async whitelistDomain(@Ctx() context: Context, @Arg('domain', () => String) domain: string): Promise<Application> {
-    const caller = applicationCaller(context);
+  async whitelistDomain(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('domain', () => String) domain: string): Promise<Application> {
     await whitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
-    return loadApplication(context);
+    return loadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Removes a domain from the whitelist; not found when it is not on it.' })
-  async unwhitelistDomain(@Ctx() context: Context, @Arg('domain', () => String) domain: string): Promise<Application> {
-    const caller = applicationCaller(context);
+  async unwhitelistDomain(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('domain', () => String) domain: string): Promise<Application> {
     await unwhitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
-    return loadApplication(context);
+    return loadApplication(context, caller);
   }
 
   @FieldResolver(() => [String], { description: 'Domains allowed to host the sign-in widget and receive its tokens.' })

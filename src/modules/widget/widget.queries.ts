@@ -10,7 +10,10 @@ export async function insertSignInToken(db: Executor, values: typeof signInToken
  * Spends a token in one statement: only a live, unused token of this application matches, so two
  * concurrent exchanges cannot both win, and another application's attempt leaves it unspent.
  */
-export async function spendSignInToken(db: Executor, accountId: number, applicationId: number, tokenHash: string, now: Date) {
+export async function spendSignInToken(
+  db: Executor,
+  { accountId, applicationId, tokenHash, now }: { accountId: number; applicationId: number; tokenHash: string; now: Date },
+) {
   const [row] = await db
     .update(signInTokens)
     .set({ usedAt: now })

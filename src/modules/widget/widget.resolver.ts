@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { SignInNetworkSettings } from '../../db/schema/index.js';
-import { applicationCaller } from '../../core/auth.js';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { toMember } from '../members/members.mapping.js';
@@ -20,8 +20,7 @@ function urlsOf(context: Context, application: Application) {
   return widgetUrls(context.widget?.baseUrl ?? '', application.id);
 }
 
-async function reloadApplication(context: Context): Promise<Application> {
-  const caller = applicationCaller(context);
+async function reloadApplication(context: Context, caller: ApplicationCaller): Promise<Application> {
   const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
   return { ...row, plan: row.plan as PlanLevel };
 }
@@ -75,8 +74,7 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Sets up (or replaces) social sign-in with one network for the hosted flow.' })
-  async configureSignInNetwork(@Ctx() context: Context, @Arg('input', () => SignInNetworkInput) input: SignInNetworkInput): Promise<Application> {
-    const caller = applicationCaller(context);
+  async configureSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SignInNetworkInput) input: SignInNetworkInput): Promise<Application> {
     const network = input.network.trim().toLowerCase();
     if (!(externalNetworks as readonly string[]).includes(network)) {
       throw invalidParameter('network', `expected one of ${externalNetworks.join(', ')}`);
@@ -125,26 +123,24 @@ export class WidgetResolver {
       signInNetworks: { ...settings.signInNetworks, [network]: entry },
     });
     context.loaders.widget.settings.clear(caller.applicationId);
-    return reloadApplication(context);
+    return reloadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Stops social sign-in with one network.' })
-  async removeSignInNetwork(@Ctx() context: Context, @Arg('network', () => String) network: string): Promise<Application> {
-    const caller = applicationCaller(context);
+  async removeSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('network', () => String) network: string): Promise<Application> {
     const { [network.trim().toLowerCase()]: _removed, ...rest } = (await context.loaders.widget.settings.load(caller.applicationId)).signInNetworks ?? {};
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
     context.loaders.widget.settings.clear(caller.applicationId);
-    return reloadApplication(context);
+    return reloadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Profile fields the hosted flow asks fans for once they have signed in (an empty list asks none).' })
-  async setRequiredFields(@Ctx() context: Context, @Arg('fields', () => [String]) fields: string[]): Promise<Application> {
-    const caller = applicationCaller(context);
+  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [String]) fields: string[]): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
     context.loaders.widget.settings.clear(caller.applicationId);
-    return reloadApplication(context);
+    return reloadApplication(context, caller);
   }
 
   @Authorized()
@@ -153,8 +149,7 @@ export class WidgetResolver {
       "Answers the member of a sign-in token from the hosted flow's return URL (single use, short-lived; spent here) " +
       "or of a member access token as the member envelope shows it (not spent).",
   })
-  async exchangeSignInToken(@Ctx() context: Context, @Arg('accessToken', () => String) accessToken: string): Promise<Member> {
-    const caller = applicationCaller(context);
+  async exchangeSignInToken(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('accessToken', () => String) accessToken: string): Promise<Member> {
     const own = await memberByAccessToken(context.database.db, caller.accountId, accessToken);
     if (own) return toMember(own);
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };

@@ -80,7 +80,7 @@ export async function issueSignInToken(db: Database, app: WidgetApplication, mem
  */
 export async function exchangeSignInToken(db: Executor, app: WidgetApplication, token: string, now = new Date()): Promise<number> {
   const trimmed = token.trim();
-  const spent = trimmed ? await q.spendSignInToken(db, app.accountId, app.applicationId, digestToken(trimmed), now) : undefined;
+  const spent = trimmed ? await q.spendSignInToken(db, { accountId: app.accountId, applicationId: app.applicationId, tokenHash: digestToken(trimmed), now }) : undefined;
   if (!spent) throw new AppError('INVALID_TOKEN', 'The access token is unknown, expired or already used.', 'accessToken');
   return spent.memberId;
 }
