@@ -156,8 +156,6 @@ const allowed: readonly { from: string; to: string; why: string }[] = [
   { from: 'src/modules/activities/activities.queries.ts', to: 'src/modules/scoring/score-windows.locks.ts', why: 'recording holds the windows lock shared while it reads their coverage' },
   { from: 'src/modules/activities/activities.queries.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: 'records stored late or deleted are counted in the kept totals (countRecordsIn)' },
   { from: 'src/modules/activities/activities.service.ts', to: 'src/modules/scoring/score-window-activities.queries.ts', why: "an activity's new type moves its members between the kept type groups (retypeActivity)" },
-  { from: 'src/modules/activities/feed.resolver.ts', to: 'src/modules/scoring/scoring.types.ts', why: 'the feed answers ActivityRecordConnection and SortDirection, defined with the listings' },
-  { from: 'src/modules/activities/records.resolver.ts', to: 'src/modules/scoring/scoring.types.ts', why: "a record's brand is a ListingBrand, defined with the listings" },
   { from: 'src/modules/members/members.merge.ts', to: 'src/modules/activities/activities.merge.ts', why: "a merge moves the merged member's records and rollups (mergeActivities)" },
   { from: 'src/modules/members/members.merge.ts', to: 'src/modules/scoring/score-window-groups.queries.ts', why: "the survivor's kept report groups follow the profile fields the merge fills in (regroupMember)" },
   { from: 'src/modules/members/members.service.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: 'a deleted member is taken out of the kept totals first (forgetTotals)' },

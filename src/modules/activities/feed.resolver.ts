@@ -6,7 +6,7 @@ import { invalidParameter } from '../../core/errors.js';
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { listingWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
-import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
+import { ActivityRecordConnection, SortDirection } from './activities.types.js';
 import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
 

@@ -2,7 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } fro
 import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { PageInfo } from '../../core/connection.js';
-import { ActivityRecord } from '../activities/activities.types.js';
+import { SortDirection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 
 export enum MemberOrder {
@@ -18,12 +18,6 @@ registerEnumType(MemberOrder, {
     'SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who ' +
     'signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField).',
 });
-
-export enum SortDirection {
-  ASC = 'ASC',
-  DESC = 'DESC',
-}
-registerEnumType(SortDirection, { name: 'SortDirection' });
 
 /**
  * A position in a listing by SCORE or by ID, written out: the page continues after this member (or,
@@ -66,13 +60,6 @@ export class MemberEdge {
   @Field(() => Member) node!: Member;
 }
 
-@ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
-export class ListingBrand {
-  @Field(() => ID) id!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String) type!: string;
-}
-
 @ObjectType('MemberConnection')
 export class MemberConnection {
   @Field(() => [MemberEdge]) edges!: MemberEdge[];
@@ -81,19 +68,6 @@ export class MemberConnection {
   totalCount?: () => Promise<number>;
   /** The brand of the listing's filter, if any. */
   brandId?: number;
-}
-
-@ObjectType('ActivityRecordEdge')
-export class ActivityRecordEdge {
-  @Field(() => String) cursor!: string;
-  @Field(() => ActivityRecord) node!: ActivityRecord;
-}
-
-@ObjectType('ActivityRecordConnection')
-export class ActivityRecordConnection {
-  @Field(() => [ActivityRecordEdge]) edges!: ActivityRecordEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
-  totalCount?: () => Promise<number>;
 }
 
 @ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })
