@@ -160,7 +160,6 @@ const allowed: readonly { from: string; to: string; why: string }[] = [
   { from: 'src/modules/members/members.merge.ts', to: 'src/modules/scoring/score-window-groups.queries.ts', why: "the survivor's kept report groups follow the profile fields the merge fills in (regroupMember)" },
   { from: 'src/modules/members/members.service.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: 'a deleted member is taken out of the kept totals first (forgetTotals)' },
   { from: 'src/modules/members/members.service.ts', to: 'src/modules/scoring/score-window-groups.queries.ts', why: "a profile change moves the member between the kept report groups (regroupMember)" },
-  { from: 'src/modules/members/members.queries.ts', to: 'src/modules/segments/optins.queries.ts', why: "a members page reads its members' current opt-ins in its own statement (currentOptInsJson)" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/segment-membership.ts', why: "a registration refreshes the member's filter segments" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/optins.service.ts', why: 'a registration opts the member in to its registration segment' },
   { from: 'src/modules/scoring/score-windows.worker.ts', to: 'src/modules/brands/brand-members.queries.ts', why: 'the windows worker also settles the brand members kept beside them' },
