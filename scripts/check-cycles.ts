@@ -152,14 +152,7 @@ function elementaryCycles(nodes: string[], edges: Map<string, Set<string>>, limi
  * no longer made (drop it here), and `--strict` checks without them.
  */
 const allowed: readonly { from: string; to: string; why: string }[] = [
-  { from: 'src/modules/activities/activities.merge.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: "a merge moves the merged member's kept totals (moveTotals)" },
-  { from: 'src/modules/activities/activities.queries.ts', to: 'src/modules/scoring/score-windows.locks.ts', why: 'recording holds the windows lock shared while it reads their coverage' },
-  { from: 'src/modules/activities/activities.queries.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: 'records stored late or deleted are counted in the kept totals (countRecordsIn)' },
-  { from: 'src/modules/activities/activities.service.ts', to: 'src/modules/scoring/score-window-activities.queries.ts', why: "an activity's new type moves its members between the kept type groups (retypeActivity)" },
   { from: 'src/modules/members/members.merge.ts', to: 'src/modules/activities/activities.merge.ts', why: "a merge moves the merged member's records and rollups (mergeActivities)" },
-  { from: 'src/modules/members/members.merge.ts', to: 'src/modules/scoring/score-window-groups.queries.ts', why: "the survivor's kept report groups follow the profile fields the merge fills in (regroupMember)" },
-  { from: 'src/modules/members/members.service.ts', to: 'src/modules/scoring/score-windows.queries.ts', why: 'a deleted member is taken out of the kept totals first (forgetTotals)' },
-  { from: 'src/modules/members/members.service.ts', to: 'src/modules/scoring/score-window-groups.queries.ts', why: "a profile change moves the member between the kept report groups (regroupMember)" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/segment-membership.ts', why: "a registration refreshes the member's filter segments" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/optins.service.ts', why: 'a registration opts the member in to its registration segment' },
   { from: 'src/modules/scoring/score-windows.worker.ts', to: 'src/modules/brands/brand-members.queries.ts', why: 'the windows worker also settles the brand members kept beside them' },

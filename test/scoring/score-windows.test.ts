@@ -9,9 +9,9 @@ import { deleteRecords } from '../../src/modules/activities/activities.queries.j
 import { mergeInto } from '../../src/modules/members/members.merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
-import { standardWindows } from '../../src/modules/scoring/score-windows.js';
+import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { advanceWindows, buildWindows, coverUntil, maxStepMs } from '../../src/modules/scoring/score-windows.worker.js';
-import { tryMoverLock } from '../../src/modules/scoring/score-windows.locks.js';
+import { tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';

@@ -4,7 +4,7 @@ import { AppError, invalidParameter, notFound } from '../../core/errors.js';
 import { mergeActivities } from '../activities/activities.merge.js';
 import { moveOptIns, moveOwnedRows, moveSegmentMemberships, pointAtSurvivor, updateSurvivor } from './members.merge.queries.js';
 import { lockMembers, type MemberRow } from './members.queries.js';
-import { regroupMember } from '../scoring/score-window-groups.queries.js';
+import { regroupMember } from '../score-windows/score-window-groups.queries.js';
 
 /** Profile fields the survivor takes from the merged member when it has none of its own. */
 const profileFields = [

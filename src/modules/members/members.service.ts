@@ -31,8 +31,8 @@ import type {
 } from './members.types.js';
 import { isId } from '../../lib/ids.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
-import { forgetTotals } from '../scoring/score-windows.queries.js';
-import { regroupMember } from '../scoring/score-window-groups.queries.js';
+import { forgetTotals } from '../score-windows/score-windows.queries.js';
+import { regroupMember } from '../score-windows/score-window-groups.queries.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
 export interface MemberScope {

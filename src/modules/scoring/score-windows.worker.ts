@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { Database, Executor } from '../../db/client.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { accountsToSettle, settleBrandMembers } from '../brands/brand-members.queries.js';
-import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from './score-windows.js';
+import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { accountsToCover, buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from './score-windows.queries.js';
-import { activityDimensions, buildActivityGroups, buildActivityTotals } from './score-window-activities.queries.js';
-import { holdTotalsLock, holdWindowsLock, tryMoverLock } from './score-windows.locks.js';
+import { accountsToCover, buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from '../score-windows/score-windows.queries.js';
+import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
+import { holdTotalsLock, holdWindowsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
 import { keepTimelineDaysStep, keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
