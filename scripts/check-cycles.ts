@@ -155,7 +155,6 @@ const allowed: readonly { from: string; to: string; why: string }[] = [
   { from: 'src/modules/members/members.merge.ts', to: 'src/modules/activities/activities.merge.ts', why: "a merge moves the merged member's records and rollups (mergeActivities)" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/segment-membership.ts', why: "a registration refreshes the member's filter segments" },
   { from: 'src/modules/members/members.resolver.ts', to: 'src/modules/segments/optins.service.ts', why: 'a registration opts the member in to its registration segment' },
-  { from: 'src/modules/scoring/score-windows.worker.ts', to: 'src/modules/brands/brand-members.queries.ts', why: 'the windows worker also settles the brand members kept beside them' },
 ];
 
 const strict = process.argv.includes('--strict');
