@@ -6,7 +6,7 @@ import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { WindowInput } from '../../src/filters/window.types.js';
 import { deleteRecords } from '../../src/modules/activities/activities.queries.js';
-import { mergeInto } from '../../src/modules/members/members.merge.js';
+import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
