@@ -22,6 +22,10 @@ const profileFields = [
  * name them. If either was merged away or deleted since the caller read it, nothing moves (CONFLICT
  * or NOT_FOUND). `check` sees the locked rows before anything moves (an explicit merge checks the
  * access token there). Answers the survivor's row as it was locked.
+ *
+ * It sits in lifecycle/, above the modules whose rows it moves (members, activities' records and
+ * rollups, score-windows' kept totals and groups, segments' opt-ins and memberships), so none of
+ * them knows of the others.
  */
 export async function mergeInto(
   tx: Transaction,
