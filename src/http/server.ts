@@ -17,7 +17,7 @@ import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
 import { LiveFeed } from '../modules/activities/live-feed.js';
 import { registerSubscriptions } from '../graphql/subscriptions.js';
-import { ScoreWindowsWorker } from '../modules/scoring/score-windows.worker.js';
+import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { registerApiReference } from '../rest/openapi/reference.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/rows.js';
 import { deleteRecords } from '../../src/modules/activities/activities.queries.js';
 import { brandMemberTotal, settleBrandMembers } from '../../src/modules/brands/brand-members.queries.js';
-import { mergeInto } from '../../src/modules/members/members.merge.js';
+import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 

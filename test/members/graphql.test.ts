@@ -4,7 +4,7 @@ import { members, memberServices } from '../../src/db/schema/index.js';
 import pino from 'pino';
 import { withRoundTripCount } from '../../src/db/roundtrips.js';
 import { createContext } from '../../src/graphql/context.js';
-import { mergeInto } from '../../src/modules/members/members.merge.js';
+import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { findMember } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';

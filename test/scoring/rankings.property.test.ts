@@ -5,7 +5,7 @@ import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { PeriodUnit, WindowInput } from '../../src/filters/window.types.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
-import { standardWindows } from '../../src/modules/scoring/score-windows.js';
+import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';

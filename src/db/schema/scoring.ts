@@ -3,8 +3,8 @@ import { accounts } from './tenancy.js';
 
 /**
  * The standard windows an account's per-member totals are kept for (one row per window, see
- * `src/modules/scoring/score-windows.ts` for the ids): the totals count the repeatable records that
- * completed in [covered_from, covered_until). A worker moves both ends forward; a ranking corrects
+ * `src/modules/score-windows/score-windows.ts` for the ids): the totals count the repeatable
+ * records that completed in [covered_from, covered_until). A worker moves both ends forward; a ranking corrects
  * the few records between these ends and its own window's.
  */
 export const scoreWindows = pgTable('score_windows', {

@@ -1,5 +1,5 @@
 import type { Transaction } from '../../db/client.js';
-import { moveTotals } from '../scoring/score-windows.queries.js';
+import { moveTotals } from '../score-windows/score-windows.queries.js';
 import { applyRollupDeltas, deleteDailyRollupsOf, deleteOneTimeRecordsAlsoOf, moveRecords, rollupDeltas } from './activities.queries.js';
 
 /**

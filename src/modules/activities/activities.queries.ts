@@ -4,8 +4,8 @@ import { executeRows } from '../../db/rows.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
-import { holdWindowsLock } from '../scoring/score-windows.locks.js';
-import { countRecordsIn } from '../scoring/score-windows.queries.js';
+import { holdWindowsLock } from '../score-windows/score-windows.locks.js';
+import { countRecordsIn } from '../score-windows/score-windows.queries.js';
 
 export type DefinitionRow = typeof activityDefinitions.$inferSelect;
 export type NewDefinitionRow = typeof activityDefinitions.$inferInsert;

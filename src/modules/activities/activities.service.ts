@@ -6,7 +6,7 @@ import { databaseUnavailable } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
-import { retypeActivity } from '../scoring/score-window-activities.queries.js';
+import { retypeActivity } from '../score-windows/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
 import { publishRecorded } from './live-feed.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';

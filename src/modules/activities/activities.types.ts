@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfo } from '../../core/connection.js';
 import { WindowArgs } from '../../filters/filter-args.js';
 import { Geo } from '../members/members.types.js';
 
@@ -135,4 +136,30 @@ export class ActivityCount {
   @Field(() => Int) count!: number;
   @Field(() => Int) distinctMembers!: number;
   @Field(() => Int) points!: number;
+}
+
+export enum SortDirection {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+registerEnumType(SortDirection, { name: 'SortDirection' });
+
+@ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
+export class ListingBrand {
+  @Field(() => ID) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) type!: string;
+}
+
+@ObjectType('ActivityRecordEdge')
+export class ActivityRecordEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => ActivityRecord) node!: ActivityRecord;
+}
+
+@ObjectType('ActivityRecordConnection')
+export class ActivityRecordConnection {
+  @Field(() => [ActivityRecordEdge]) edges!: ActivityRecordEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+  totalCount?: () => Promise<number>;
 }

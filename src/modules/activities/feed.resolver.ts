@@ -4,7 +4,7 @@ import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { listingWindow } from '../../filters/window.js';
-import { ActivityRecordConnection, SortDirection } from '../scoring/scoring.types.js';
+import { ActivityRecordConnection, SortDirection } from './activities.types.js';
 import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
 

@@ -3,8 +3,7 @@ import type { Context } from '../../core/context.js';
 import { toMember, toServiceLink } from '../members/members.mapping.js';
 import { Member, ServiceLink } from '../members/members.types.js';
 import { toActivity } from './activities.mapping.js';
-import { Activity, ActivityRecord } from './activities.types.js';
-import { ListingBrand } from '../scoring/scoring.types.js';
+import { Activity, ActivityRecord, ListingBrand } from './activities.types.js';
 
 /** The related objects of a record, each through a per-request loader: a feed page costs one query per kind. */
 @Resolver(() => ActivityRecord)

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { columnsOf, preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
-import { currentOptInsJson, type OptInRow } from '../segments/optins.queries.js';
+import { currentOptInsJson, type OptInRow } from './member-optins.queries.js';
 
 export type MemberRow = typeof members.$inferSelect;
 export type NewMemberRow = typeof members.$inferInsert;

@@ -3,78 +3,24 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
-import { invalidParameter } from '../../core/errors.js';
 import { selectedFields, selectsOnly } from '../../core/selection.js';
-import { extendedNode, memberDomainsOf, memberReadsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
+import { extendedNode, memberDomainsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
-import type { MemberScope, MemberResult } from './members.service.js';
+import { envelope, memberId, scopeOf } from './members.envelope.js';
 import { findMember, readWith } from './members.queries.js';
-import { refreshMemberSegments } from '../segments/segment-membership.js';
-import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import {
   LoginInput,
   Member,
   MemberDomain,
   MemberEnvelope,
-  MemberLookupInput,
-  MemberProfileInput,
-  RegisterMemberInput,
   ResetPasswordInput,
-  ServiceCredentialsInput,
   ServiceLink,
   UpdateMemberInput,
-  VerifyEmailInput,
-  VisitInput,
 } from './members.types.js';
-import { isId } from '../../lib/ids.js';
 import { ageInYears } from '../../lib/time.js';
-
-function scopeOf(context: Context, caller: ApplicationCaller): MemberScope {
-  return {
-    db: context.database.db,
-    accountId: caller.accountId,
-    applicationId: caller.applicationId,
-    settings: caller.settings,
-    identity: context.identity,
-    clientAddress: context.clientAddress,
-  };
-}
-
-function memberId(value: string, param = 'id'): number {
-  const id = Number(value);
-  if (!isId(id)) throw invalidParameter(param, 'expected a member id');
-  return id;
-}
-
-async function envelope(context: Context, caller: ApplicationCaller, result: MemberResult): Promise<MemberEnvelope> {
-  const jwt = await context.identity.signingKeys.sign({
-    accountId: caller.accountId,
-    applicationId: caller.applicationId,
-    memberId: result.member.id,
-  });
-  return { member: toMember(result.member), jwt, created: result.created };
-}
 
 @Resolver(() => Member)
 export class MemberResolver {
-  @Authorized()
-  @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
-  async member(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
-    @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<Member> {
-    // What the fields ask for (services, domains, opt-ins) is read with the member, unless a refresh
-    // may change the opt-ins after it is read.
-    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
-    if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
-    // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
-    context.loaders.members.rows.prime(row.id, row);
-    return toMember(row);
-  }
-
   @Authorized('member')
   @Query(() => Member, { nullable: true, description: 'The signed-in member, for callers holding a member JWT.' })
   async viewer(@Ctx() context: Context): Promise<Member | null> {
@@ -82,41 +28,6 @@ export class MemberResolver {
     if (caller.kind !== 'member') return null;
     const row = await findMember(context.database.db, caller.accountId, caller.memberId);
     return row ? toMember(row) : null;
-  }
-
-  @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
-  async registerMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
-    const scope = scopeOf(context, caller);
-    // Checked before anything is written: an unknown segment refuses the whole registration.
-    const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
-    const result = input.memberId
-      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit, input.importCode)
-      : await members.registerMember(scope, input);
-    if (segment) await optInMember(scope, result.member.id, segment);
-    return envelope(context, caller, result);
-  }
-
-  @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Adds an identity to a member, or updates it.' })
-  async attachService(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID) id: string,
-    @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
-    @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
-    @Arg('visit', () => VisitInput, { nullable: true }) visit: VisitInput | null,
-    @Arg('importCode', () => String, { nullable: true, description: "The caller's consistent import code; replaces the member's." })
-    importCode: string | null,
-    @Arg('segmentId', () => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' })
-    segmentId: string | null,
-  ) {
-    const scope = scopeOf(context, caller);
-    // Checked before anything is written, as at registration: an unknown segment refuses the call.
-    const segment = await registrationSegment(scope.db, scope.accountId, segmentId);
-    const result = await members.attachService(scope, memberId(id), credentials, profile ?? undefined, visit ?? undefined, importCode);
-    if (segment) await optInMember(scope, result.member.id, segment);
-    return envelope(context, caller, result);
   }
 
   @Authorized()
@@ -135,24 +46,6 @@ export class MemberResolver {
   @Mutation(() => MemberEnvelope, { description: 'A new password for the email identity.' })
   async resetPassword(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => ResetPasswordInput) input: ResetPasswordInput) {
     return envelope(context, caller, await members.resetPassword(scopeOf(context, caller), memberId(id), input));
-  }
-
-  @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
-  async verifyEmail(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
-    return envelope(context, caller, await members.verifyEmail(scopeOf(context, caller), memberId(id), input));
-  }
-
-  @Authorized()
-  @Mutation(() => MemberEnvelope, { description: "Merges another member into this one; that member's access token is the proof." })
-  async mergeMembers(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Arg('intoId', () => ID) intoId: string,
-    @Arg('fromId', () => ID) fromId: string,
-    @Arg('fromAccessToken', () => String) fromAccessToken: string,
-  ) {
-    return envelope(context, caller, await members.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
   }
 
   @Authorized()

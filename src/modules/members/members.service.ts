@@ -14,7 +14,6 @@ import {
   verifiedProfile,
   type Credentials,
 } from './members.credentials.js';
-import { currentMember, mergeInto, retryOnDeadlock } from './members.merge.js';
 import { profileValues, updateValues } from './members.profile.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
@@ -26,13 +25,12 @@ import type {
   ResetPasswordInput,
   ServiceCredentialsInput,
   UpdateMemberInput,
-  VerifyEmailInput,
   VisitInput,
 } from './members.types.js';
 import { isId } from '../../lib/ids.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
-import { forgetTotals } from '../scoring/score-windows.queries.js';
-import { regroupMember } from '../scoring/score-window-groups.queries.js';
+import { forgetTotals } from '../score-windows/score-windows.queries.js';
+import { regroupMember } from '../score-windows/score-window-groups.queries.js';
 
 /** Who acts: an application of an account, with the gateway's identity helpers. */
 export interface MemberScope {
@@ -239,62 +237,6 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
   }
   await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: await hashPassword(input.password) });
   return { member, created: false };
-}
-
-/**
- * Marks an address verified (only the registering application may) and merges the account's
- * members whose verified address is the same into the oldest of them, in one transaction.
- */
-export async function verifyEmail(scope: MemberScope, id: number, input: VerifyEmailInput): Promise<MemberResult> {
-  const member = await requireMember(scope.db, scope.accountId, id);
-  if (member.registeredByApplicationId !== scope.applicationId) {
-    throw new AppError('WRONG_APPLICATION', 'Only the application that registered the member may verify its email.', 'apiKey');
-  }
-  const network = readNetwork(input.network, 'login');
-  const verifiedEmail = normaliseEmail(input.verifiedEmail, 'verified_email');
-  const services = await q.servicesOfMembers(scope.db, scope.accountId, [member.id]);
-  const service = input.serviceId
-    ? services.find((candidate) => String(candidate.id) === input.serviceId)
-    : services.find((candidate) => candidate.network === network);
-  if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceid' : 'service');
-  const survivor = await retryOnDeadlock(() =>
-    scope.db.transaction(async (tx) => {
-      // Verifications of one address wait for each other, so each sees the members verified before it.
-      await q.lockVerifiedEmail(tx, scope.accountId, verifiedEmail);
-      const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
-      const locked = await q.lockMembers(tx, scope.accountId, [member.id, ...sharing.map((row) => row.id)]);
-      currentMember(locked, member.id, 'id');
-      await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
-      await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
-      // Oldest first; a member merged away while this waited for its lock is left out.
-      const [oldest, ...others] = [...locked.values()].filter(
-        (row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()),
-      );
-      for (const other of others) await mergeInto(tx, oldest, other);
-      return oldest.id;
-    }),
-  );
-  return { member: await requireMember(scope.db, scope.accountId, survivor), created: false };
-}
-
-/** Merges `fromId` into `intoId`; the other member's access token is the proof of ownership. */
-export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
-  const into = await requireMember(scope.db, scope.accountId, intoId);
-  const from = await requireMember(scope.db, scope.accountId, fromId);
-  if (intoId === fromId) throw invalidParameter('from', 'a member cannot be merged into itself');
-  if (into.id === from.id) {
-    throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'from');
-  }
-  const digest = digestToken(fromAccessToken.trim());
-  const checkToken = (merged: MemberRow) => {
-    if (!sameSecret(merged.accessTokenHash, digest)) {
-      throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'accesstoken');
-    }
-  };
-  checkToken(from);
-  // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
-  const survivor = await retryOnDeadlock(() => scope.db.transaction((tx) => mergeInto(tx, into, from, (_, merged) => checkToken(merged))));
-  return { member: await requireMember(scope.db, scope.accountId, survivor.id), created: false };
 }
 
 /** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */

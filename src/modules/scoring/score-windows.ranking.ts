@@ -3,16 +3,9 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
-import { closestWindow, type CoveredWindow } from './score-windows.js';
-import {
-  countTotalsAbove,
-  coveredWindows,
-  edgeScores,
-  rankedTotals,
-  type EdgeScore,
-  type TotalsOrder,
-  type TotalsScope,
-} from './score-windows.queries.js';
+import { closestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
+import { coveredWindows, type TotalsScope } from '../score-windows/score-windows.queries.js';
+import { countTotalsAbove, edgeScores, rankedTotals, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
 
 /**
  * Rankings from the per-member totals of a standard window (see docs/performance.md, "Rankings

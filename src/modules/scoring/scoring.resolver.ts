@@ -7,12 +7,12 @@ import { invalidParameter } from '../../core/errors.js';
 import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { memberWindow } from '../../filters/window.js';
 import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
-import { ActivityRecord } from '../activities/activities.types.js';
+import { ActivityRecord, ActivityRecordConnection, ListingBrand } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, type ListedNode } from './member-listing.js';
 import type { ScoringScope } from './scoring.scope.js';
-import { ActivityRecordConnection, BrandAffinity, ListingBrand, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
+import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
   Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { PageInfo } from '../../core/connection.js';
-import { ActivityRecord } from '../activities/activities.types.js';
+import { SortDirection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 
 export enum MemberOrder {
@@ -17,12 +17,6 @@ registerEnumType(MemberOrder, {
     'SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who ' +
     'signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField).',
 });
-
-export enum SortDirection {
-  ASC = 'ASC',
-  DESC = 'DESC',
-}
-registerEnumType(SortDirection, { name: 'SortDirection' });
 
 /**
  * A position in a listing by SCORE or by ID, written out: the page continues after this member (or,
@@ -77,13 +71,6 @@ export class MemberEdge {
   @Field(() => Member) node!: Member;
 }
 
-@ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
-export class ListingBrand {
-  @Field(() => ID) id!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String) type!: string;
-}
-
 @ObjectType('MemberConnection')
 export class MemberConnection {
   @Field(() => [MemberEdge]) edges!: MemberEdge[];
@@ -92,19 +79,6 @@ export class MemberConnection {
   totalCount?: () => Promise<number>;
   /** The brand of the listing's filter, if any. */
   brandId?: number;
-}
-
-@ObjectType('ActivityRecordEdge')
-export class ActivityRecordEdge {
-  @Field(() => String) cursor!: string;
-  @Field(() => ActivityRecord) node!: ActivityRecord;
-}
-
-@ObjectType('ActivityRecordConnection')
-export class ActivityRecordConnection {
-  @Field(() => [ActivityRecordEdge]) edges!: ActivityRecordEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
-  totalCount?: () => Promise<number>;
 }
 
 @ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })

@@ -6,8 +6,8 @@ import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, t
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
-import { holdWindowsLock } from './score-windows.locks.js';
-import { standardWindows } from './score-windows.js';
+import { holdWindowsLock } from '../score-windows/score-windows.locks.js';
+import { standardWindows } from '../score-windows/score-windows.js';
 
 /**
  * The timeline's kept days (see `timeline_days` in src/db/schema/scoring.ts): each ended UTC day of

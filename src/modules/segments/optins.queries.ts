@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { brands, optins, segments } from '../../db/schema/index.js';
+import type { OptInRow } from '../members/member-optins.queries.js';
 
 /** One list a member can be on. */
 export type OptInList = { kind: 'global' } | { kind: 'brand'; brandId: number } | { kind: 'segment'; segmentId: number };
@@ -19,19 +20,6 @@ const withNames = {
   brandName: brands.name,
   segmentName: segments.name,
   segmentLabel: segments.label,
-};
-
-export type OptInRow = {
-  id: number;
-  memberId: number;
-  kind: 'brand' | 'segment' | 'global';
-  brandId: number | null;
-  segmentId: number | null;
-  optedInAt: Date;
-  optedOutAt: Date | null;
-  brandName: string | null;
-  segmentName: string | null;
-  segmentLabel: string | null;
 };
 
 function onList(accountId: number, memberId: number, list: OptInList): SQL {
@@ -94,22 +82,6 @@ export async function endOptIn(db: Executor, accountId: number, memberId: number
     .where(and(onList(accountId, memberId, list), isNull(optins.optedOutAt)))
     .returning({ id: optins.id });
   return rows.length > 0;
-}
-
-/**
- * Current opt-ins of one member as a JSON array, the same rows as `currentOptInsOf` (opt-in times
- * as text), as SQL text over the given account and member expressions: for a page of members that
- * reads them in its own statement.
- */
-export function currentOptInsJson(accountId: string, memberId: string): string {
-  return `select coalesce(json_agg(json_build_object('id', o.id, 'memberId', o.member_id, 'kind', o.kind, 'brandId', o.brand_id,
-      'segmentId', o.segment_id, 'optedInAt', o.opted_in_at, 'optedOutAt', o.opted_out_at,
-      'brandName', b.name, 'segmentName', s.name, 'segmentLabel', s.label) order by o.id), '[]'::json)
-    from optins o
-    left join brands b on b.id = o.brand_id and b.account_id = o.account_id
-    left join segments s on s.id = o.segment_id and s.account_id = o.account_id
-    where o.account_id = ${accountId} and o.member_id = ${memberId} and o.opted_out_at is null
-      and (o.brand_id is null or b.deleted_at is null) and (o.segment_id is null or s.deleted_at is null)`;
 }
 
 /**

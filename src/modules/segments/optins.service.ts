@@ -4,7 +4,8 @@ import { invalidParameter, missingParameter, notFound } from '../../core/errors.
 import { requireBrand } from '../brands/brands.service.js';
 import { lookupMember } from '../members/members.service.js';
 import * as q from './optins.queries.js';
-import type { OptInList, OptInRow } from './optins.queries.js';
+import type { OptInRow } from '../members/member-optins.queries.js';
+import type { OptInList } from './optins.queries.js';
 import { requireListSegment } from './segments.service.js';
 import { OptInKind, type OptIn, type OptInInput } from './optins.types.js';
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.js';
 import type { DefinitionRow } from '../activities/activities.queries.js';
-import { activeMembersInGroups, activityGroupCounts } from '../scoring/score-window-activities.queries.js';
-import { activityCorrections } from '../scoring/score-windows.queries.js';
+import { activeMembersInGroups, activityGroupCounts } from '../score-windows/score-window-activities.queries.js';
+import { activityCorrections } from '../scoring/kept-totals.queries.js';
 import { countFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
 import { serviceDays } from '../scoring/timeline-days.queries.js';
 import type { Grouping } from './stats.queries.js';

@@ -43,7 +43,7 @@ export const maxCorrectionMs = 30 * 60_000;
 
 /**
  * The covered window that serves `window` with the fewest records to correct, if one is close
- * enough. The corrections are `[start, from)` and `[until, end)` (see score-windows.queries.ts),
+ * enough. The corrections are `[start, from)` and `[until, end)` (see scoring/kept-totals.queries.ts),
  * so their length is how far the two ends lie apart.
  */
 export function closestWindow(covered: readonly CoveredWindow[], window: ResolvedWindow): number | undefined {

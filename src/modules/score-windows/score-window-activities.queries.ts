@@ -179,7 +179,7 @@ export interface ActivityGroupCount {
 
 /**
  * The edge members' activity rows in the requested window: `corrections` (rows of member_id,
- * activity_id, service, change: the correction spans' records, see score-windows.queries.ts)
+ * activity_id, service, change: the correction spans' records, see scoring/kept-totals.queries.ts)
  * beside the same members' kept rows, as (member_id, activity_id, service, kept, change). The kept
  * rows are a lateral subquery fenced with `offset 0`: the planner cannot know how few edge members
  * there are, and unfenced it hashes every row of the brand's window instead of probing per member.

@@ -1,0 +1,100 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
+import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
+import type { Context } from '../../core/context.js';
+import { envelope, memberId, scopeOf } from '../members/members.envelope.js';
+import { memberReadsOf, toMember } from '../members/members.mapping.js';
+import * as members from '../members/members.service.js';
+import {
+  Member,
+  MemberEnvelope,
+  MemberLookupInput,
+  MemberProfileInput,
+  RegisterMemberInput,
+  ServiceCredentialsInput,
+  VerifyEmailInput,
+  VisitInput,
+} from '../members/members.types.js';
+import { optInMember, registrationSegment } from '../segments/optins.service.js';
+import { refreshMemberSegments } from '../segments/segment-membership.js';
+import * as lifecycle from './lifecycle.service.js';
+
+/**
+ * The member's root fields that write beyond the members module: a lookup that first refreshes the
+ * member's filter segments, a registration or new identity that opts the member in to a list
+ * segment, an email verification or merge that moves records, kept totals, opt-ins and segment
+ * memberships (member-merge.ts). The member's own fields and writes are in members.resolver.ts.
+ */
+@Resolver()
+export class MemberLifecycleResolver {
+  @Authorized()
+  @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
+  async member(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
+    @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Member> {
+    // What the fields ask for (services, domains, opt-ins) is read with the member, unless a refresh
+    // may change the opt-ins after it is read.
+    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
+    if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
+    // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
+    context.loaders.members.rows.prime(row.id, row);
+    return toMember(row);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
+  async registerMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
+    const scope = scopeOf(context, caller);
+    // Checked before anything is written: an unknown segment refuses the whole registration.
+    const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
+    const result = input.memberId
+      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit, input.importCode)
+      : await members.registerMember(scope, input);
+    if (segment) await optInMember(scope, result.member.id, segment);
+    return envelope(context, caller, result);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Adds an identity to a member, or updates it.' })
+  async attachService(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('memberId', () => ID) id: string,
+    @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
+    @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
+    @Arg('visit', () => VisitInput, { nullable: true }) visit: VisitInput | null,
+    @Arg('importCode', () => String, { nullable: true, description: "The caller's consistent import code; replaces the member's." })
+    importCode: string | null,
+    @Arg('segmentId', () => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' })
+    segmentId: string | null,
+  ) {
+    const scope = scopeOf(context, caller);
+    // Checked before anything is written, as at registration: an unknown segment refuses the call.
+    const segment = await registrationSegment(scope.db, scope.accountId, segmentId);
+    const result = await members.attachService(scope, memberId(id), credentials, profile ?? undefined, visit ?? undefined, importCode);
+    if (segment) await optInMember(scope, result.member.id, segment);
+    return envelope(context, caller, result);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
+  async verifyEmail(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
+    return envelope(context, caller, await lifecycle.verifyEmail(scopeOf(context, caller), memberId(id), input));
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: "Merges another member into this one; that member's access token is the proof." })
+  async mergeMembers(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('intoId', () => ID) intoId: string,
+    @Arg('fromId', () => ID) fromId: string,
+    @Arg('fromAccessToken', () => String) fromAccessToken: string,
+  ) {
+    return envelope(context, caller, await lifecycle.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
+  }
+}
