@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { activityDefinitions, scoreWindowActivityTotals } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
@@ -209,7 +210,8 @@ export async function activityGroupCounts(
   dimension: ActivityDimension,
 ): Promise<ActivityGroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('activity groups are kept per brand, for every member');
-  const rows = await executeRows<{ key: string | null; members: number; activity_count: number }>(
+  // Prepared, like the rankings' edge members: one text per shape of the corrections.
+  const rows = await preparedRowsOf<{ key: string | null; members: number; activity_count: number }>(
     db,
     sql`with corrections as (${corrections}),
     edges as (

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
@@ -135,7 +136,8 @@ export async function serviceDays(db: Executor, accountId: number, brandId: numb
       group by 1, 2`);
     parts.push(fromRecords(span, sql`not ${tail.quiet}`));
   }
-  const rows = await executeRows<{ service: string; day: string; records: number; members: number }>(
+  // Prepared: the text depends only on the window's shape (which parts it has), a handful of texts.
+  const rows = await preparedRowsOf<{ service: string; day: string; records: number; members: number }>(
     db,
     sql`${kept ? sql`with kept as (${kept}) ` : sql``}select nullif(service, '') as service, day::text as day, records::int as records, members::int as members
     from (${sql.join(parts, sql` union all `)}) as p(service, day, records, members)`,
