@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
+import { preparedRowsOf } from '../../db/statements.js';
 import { tryTransactionLock } from '../../db/transaction-lock.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
@@ -26,7 +27,7 @@ const stillMember = (alias: string): SQL => {
  * rows and queued pairs, whatever the brand's size.
  */
 export async function brandMemberTotal(db: Executor, accountId: number, brandId: number): Promise<number> {
-  const [row] = await executeRows<{ total: number }>(
+  const [row] = await preparedRowsOf<{ total: number }>(
     db,
     sql`select
       (select coalesce(sum(members), 0) from ${brandMemberCounts} where account_id = ${accountId} and brand_id = ${brandId})::int

@@ -1,6 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { members, scoreWindowCounts, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
@@ -210,7 +209,8 @@ export async function groupCounts(
   bucket: (key: SQL) => SQL = (key) => key,
 ): Promise<GroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('groups are kept per brand, for every member');
-  const rows = await executeRows<{ key: string | null; members: number; activity_count: number }>(
+  // Prepared: one text per dimension and bucket, planned once per connection.
+  const rows = await preparedRowsOf<{ key: string | null; members: number; activity_count: number }>(
     db,
     sql`with corrections as (${corrections(scope, window)}),
     edges as (
