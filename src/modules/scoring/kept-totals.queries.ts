@@ -175,15 +175,16 @@ function memberCount(scope: TotalsScope): SQL<number> {
 /** Members of the totals with more than `points`, other than `except`, counted up to `cap`. */
 export async function countTotalsAbove(db: Executor, scope: TotalsScope, points: number, except: readonly number[], cap: number): Promise<number> {
   const t = scoreWindowTotals;
-  const above = db
-    .select({ memberId: t.memberId })
-    .from(t)
-    .innerJoin(members, and(eq(members.accountId, scope.accountId), eq(members.id, t.memberId)))
-    .where(inScope(scope, sql`${t.points} > ${points}`, except.length ? sql`${t.memberId} not in ${except}` : undefined))
-    .limit(cap)
-    .as('above');
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(above);
-  return row.count;
+  // As in rankedTotals: the members are joined only for their conditions; the ids left out are one
+  // array parameter (as text), so the statement's text does not depend on how many there are.
+  const joined = scope.memberConditions ? sql`join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}` : sql``;
+  const [row] = await preparedRowsOf<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from (select ${t.memberId} from ${t} ${joined}
+      where ${inScope(scope, sql`${t.points} > ${points}`, sql`${t.memberId} <> all(${`{${except.join(',')}}`}::int[])`)}
+      limit ${cap}) above`,
+  );
+  return Number(row.count);
 }
 
 export interface GroupCount {
