@@ -267,7 +267,8 @@ function showContext(params: Params) {
   const showActions = params.boolean('showactions');
   const showBrands = params.boolean('showbrands');
   // Without showbrands (threshold) or showactions/showbrands (limit) these are ignored, as the old
-  // interface did; their form is still checked, so a malformed value is code 4 either way.
+  // interface did; their form is still checked, so a malformed value is code 4 either way. GraphQL's
+  // threshold exists only on the topBrands it selects, so this check is REST's alone (docs/errors.md).
   const threshold = params.int('threshold', { min: 1 });
   return {
     filter: memberFilterOf(params),
