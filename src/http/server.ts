@@ -210,7 +210,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       },
     });
 
-    registerRestRoutes(api, schema, restRoutes);
+    registerRestRoutes(api, schema, restRoutes, config.graphqlLimits);
   });
 
   meter.start();

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { Limits } from '../graphql/limits.js';
 import { runCounted } from '../db/roundtrips.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
@@ -10,10 +11,11 @@ import { prepareRoutes, runRoute, type RestRoute } from './route.js';
 
 /**
  * Registers the `/v1.1` route table. Each handler reads the parameters, runs the route's GraphQL
- * document in-process with the request's context, and shapes the data into the interface's body.
+ * document in-process with the request's context, within the limits of `/graphql`, and shapes the data into the interface's body.
  */
-export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, routes: readonly RestRoute[]): void {
-  prepareRoutes(schema, routes);
+export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, routes: readonly RestRoute[], limits: Limits): void {
+  // The limits of /graphql: depth and aliases checked here, once; the cost on each call, with its variables.
+  const costs = prepareRoutes(schema, routes, limits);
   for (const route of routes) {
     app.route({
       method: [...route.methods],
@@ -27,6 +29,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
+        costs.check(route, variables);
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
             const graphqlParam = error.extensions.param;

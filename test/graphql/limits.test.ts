@@ -4,7 +4,7 @@ import { startTestGateway, type Tenant, type TestGateway } from '../support/gate
 let t: TestGateway;
 let tenant: Tenant;
 beforeAll(async () => {
-  t = await startTestGateway({ GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_ALIASES: '2', GRAPHQL_MAX_COST: '10' });
+  t = await startTestGateway({ GRAPHQL_MAX_DEPTH: '10', GRAPHQL_MAX_ALIASES: '2', GRAPHQL_MAX_COST: '10' });
   tenant = await t.tenant('basic');
 });
 afterAll(() => t.close());
@@ -19,7 +19,9 @@ describe('GraphQL limits', () => {
   });
 
   it('refuses a query nested deeper than GRAPHQL_MAX_DEPTH', async () => {
-    const { status, body } = await t.graphql(tenant.apiKey, `{ usage(${usageArgs}) { applications { buckets { hits } } } }`);
+    // The REST routes' documents need the default depth, 10, so the gateway starts with no less.
+    const deep = '{ members(first: 1) { edges { node { activities(first: 1) { edges { node { member { activities(first: 1) { edges { node { id } } } } } } } } } } }';
+    const { status, body } = await t.graphql(tenant.apiKey, deep);
     expect(status).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors[0].message).toMatch(/depth/i);

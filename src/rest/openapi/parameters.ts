@@ -42,53 +42,44 @@ class RecordingParams implements Pick<Params, Reader> {
 
   constructor(private readonly real: Params) {}
 
-  private note(reader: Reader, name: string, args: readonly unknown[] = []): void {
+  /** Notes the call, then answers as the real Params does. */
+  private read<R extends Reader>(reader: R, name: string, args: readonly unknown[] = []): ReturnType<Params[R]> {
     this.reads.push({ name, read: { reader, args } });
+    return (this.real[reader] as (...given: unknown[]) => ReturnType<Params[R]>).call(this.real, name, ...args);
   }
 
   string(name: string) {
-    this.note('string', name);
-    return this.real.string(name);
+    return this.read('string', name);
   }
   requiredString(name: string) {
-    this.note('requiredString', name);
-    return this.real.requiredString(name);
+    return this.read('requiredString', name);
   }
   boolean(name: string) {
-    this.note('boolean', name);
-    return this.real.boolean(name);
+    return this.read('boolean', name);
   }
   int(name: string, bounds?: { min?: number; max?: number }) {
-    this.note('int', name, [bounds]);
-    return this.real.int(name, bounds);
+    return this.read('int', name, [bounds]);
   }
   list(name: string) {
-    this.note('list', name);
-    return this.real.list(name);
+    return this.read('list', name);
   }
   date(name: string) {
-    this.note('date', name);
-    return this.real.date(name);
+    return this.read('date', name);
   }
   oneOf<T extends string>(name: string, values: readonly T[]) {
-    this.note('oneOf', name, [values]);
-    return this.real.oneOf(name, values);
+    return this.read('oneOf', name, [values]) as T | undefined;
   }
   timestamp(name: string) {
-    this.note('timestamp', name);
-    return this.real.timestamp(name);
+    return this.read('timestamp', name);
   }
   period(name: string, units?: Parameters<Params['period']>[1]) {
-    this.note('period', name, [units]);
-    return this.real.period(name, units);
+    return this.read('period', name, [units]);
   }
   jsonObject(name: string) {
-    this.note('jsonObject', name);
-    return this.real.jsonObject(name);
+    return this.read('jsonObject', name);
   }
   limit(name = 'limit', defaults?: Parameters<Params['limit']>[1]) {
-    this.note('limit', name, [defaults]);
-    return this.real.limit(name, defaults);
+    return this.read('limit', name, [defaults]);
   }
 }
 

@@ -7,6 +7,8 @@ import {
   EditActivityDocument,
   ListActivitiesDocument,
   RecordActivityDocument,
+  type ActivityCountGrouping,
+  type ActivityCountsQuery,
   type ActivityDefinitionFragment,
 } from '../../generated/graphql.js';
 import { invalidParameter, missingParameter } from '../../core/errors.js';
@@ -15,12 +17,9 @@ import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { activityDefinitionRecord } from '../records/activities.js';
 import { defineRoute, pathId } from '../route.js';
+import { brandFromPath, createRoute, deleteRoute, editRoute, listOf } from '../route-forms.js';
 
-
-const listShape = ({ activities }: { activities: ActivityDefinitionFragment[] }) => ({
-  totalSize: activities.length,
-  items: activities.map(activityDefinitionRecord),
-});
+const listShape = ({ activities }: { activities: ActivityDefinitionFragment[] }) => listOf(activities, activityDefinitionRecord);
 
 function tracking(params: Params) {
   const url = params.string('url');
@@ -55,43 +54,39 @@ export const brandActivitiesRoute = defineRoute({
   path: '/brand/:id/activities',
   description: 'List the activity definitions of one brand.',
   document: ListActivitiesDocument,
-  variables: (_params, request) => ({ brandId: pathId(request) }),
+  variables: brandFromPath,
   shape: listShape,
 });
 
-export const createActivityRoute = defineRoute({
-  methods: ['POST'],
-  path: '/activity/create',
-  description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
-  document: CreateActivityDocument,
-  variables: (params) => {
-    const input = definitionInput(params);
-    return { input: { ...input, name: input.name ?? '', type: input.type ?? '', oneTime: params.boolean('onetime') } };
-  },
-  shape: ({ createActivity }) => activityDefinitionRecord(createActivity),
-});
+/** Create's input: a definition with its name, type and one-time flag always sent. */
+function newDefinition(params: Params) {
+  const input = definitionInput(params);
+  return { ...input, name: input.name ?? '', type: input.type ?? '', oneTime: params.boolean('onetime') };
+}
 
-export const editActivityRoute = defineRoute({
-  methods: ['POST'],
-  path: '/activity/:id/edit',
-  description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.',
-  document: EditActivityDocument,
-  variables: (params, request) => {
-    if (params.string('onetime') !== undefined) throw invalidParameter('onetime', 'the one-time flag is fixed when the activity is created');
-    return { id: pathId(request), input: definitionInput(params) };
-  },
-  shape: ({ editActivity }) => activityDefinitionRecord(editActivity),
-});
+/** Edit's input: the one-time flag is fixed at creation, so sending it is refused. */
+function editedDefinition(params: Params) {
+  if (params.string('onetime') !== undefined) throw invalidParameter('onetime', 'the one-time flag is fixed when the activity is created');
+  return definitionInput(params);
+}
 
-export const deleteActivityRoute = defineRoute({
-  methods: ['POST'],
-  path: '/activity/:id/delete',
-  description: 'Delete an activity definition.',
-  response: 'Result',
-  document: DeleteActivityDocument,
-  variables: (_params, request) => ({ id: pathId(request) }),
-  shape: ({ deleteActivity }) => ({ Result: deleteActivity }),
-});
+export const createActivityRoute = createRoute(
+  {
+    path: '/activity/create',
+    description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
+    document: CreateActivityDocument,
+  },
+  newDefinition,
+  activityDefinitionRecord,
+);
+
+export const editActivityRoute = editRoute(
+  { path: '/activity/:id/edit', description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.', document: EditActivityDocument },
+  editedDefinition,
+  activityDefinitionRecord,
+);
+
+export const deleteActivityRoute = deleteRoute('/activity/:id/delete', 'Delete an activity definition.', DeleteActivityDocument);
 
 /** `timestamp`: the interface's time form, or seconds since 1970. */
 function completedAt(params: Params): Date | undefined {
@@ -184,42 +179,34 @@ export const deleteMemberActivityRoute = defineRoute({
   shape: ({ deleteMemberActivity }) => ({ Result: true, Deleted: String(deleteMemberActivity) }),
 });
 
-export const dailyCountsRoute = defineRoute({
-  methods: ['GET'],
-  path: '/activities/count/daily',
-  description: 'Daily activity counts. Per day and activity: records, distinct members and points in the window.',
-  document: ActivityCountsDocument,
-  variables: (params) => ({ window: windowOf(params), by: 'ACTIVITY' as const }),
-  shape: ({ activityCounts }) => ({
-    totalSize: activityCounts.length,
-    items: activityCounts.map((row) => ({
-      Date: row.day,
-      ActivityID: row.activityId,
-      Activity: row.activityName,
-      Count: String(row.count),
-      DistinctMembers: String(row.distinctMembers),
-      Points: String(row.points),
-    })),
-  }),
-});
+type CountsRow = ActivityCountsQuery['activityCounts'][number];
 
-export const serviceCountsRoute = defineRoute({
-  methods: ['GET'],
-  path: '/activities/count/services',
-  description: 'Activity counts by service. Per day and network: records, distinct members and points in the window.',
-  document: ActivityCountsDocument,
-  variables: (params) => ({ window: windowOf(params), by: 'SERVICE' as const }),
-  shape: ({ activityCounts }) => ({
-    totalSize: activityCounts.length,
-    items: activityCounts.map((row) => ({
-      Date: row.day,
-      ServiceType: row.service,
-      Count: String(row.count),
-      DistinctMembers: String(row.distinctMembers),
-      Points: String(row.points),
-    })),
-  }),
-});
+/** The daily counts, per activity or per service: each row's own fields, then its counts. */
+function countsRoute(path: string, description: string, by: ActivityCountGrouping, item: (row: CountsRow) => Record<string, unknown>) {
+  return defineRoute({
+    methods: ['GET'],
+    path,
+    description,
+    document: ActivityCountsDocument,
+    variables: (params) => ({ window: windowOf(params), by }),
+    shape: ({ activityCounts }) =>
+      listOf(activityCounts, (row) => ({ Date: row.day, ...item(row), Count: String(row.count), DistinctMembers: String(row.distinctMembers), Points: String(row.points) })),
+  });
+}
+
+export const dailyCountsRoute = countsRoute(
+  '/activities/count/daily',
+  'Daily activity counts. Per day and activity: records, distinct members and points in the window.',
+  'ACTIVITY',
+  (row) => ({ ActivityID: row.activityId, Activity: row.activityName }),
+);
+
+export const serviceCountsRoute = countsRoute(
+  '/activities/count/services',
+  'Activity counts by service. Per day and network: records, distinct members and points in the window.',
+  'SERVICE',
+  (row) => ({ ServiceType: row.service }),
+);
 
 export const activityRoutes = [
   listActivitiesRoute,

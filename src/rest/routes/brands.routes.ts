@@ -12,6 +12,7 @@ import { brandRecord, changeRecord } from '../records/brands.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
+import { createRoute, deleteRoute, editRoute, idFromPath, pageOf } from '../route-forms.js';
 
 /** The parameters of create and edit: every one optional here; create needs a name. */
 function brandInput(params: Params): BrandInput {
@@ -36,7 +37,7 @@ export const showBrandRoute = defineRoute({
   description: 'Show a brand: its names, URLs and the ids of its network pages.',
   response: 'BrandRecord',
   document: ShowBrandDocument,
-  variables: (_params, request) => ({ id: pathId(request) }),
+  variables: idFromPath,
   shape: ({ brand }) => brandRecord(brand),
 });
 
@@ -45,42 +46,28 @@ export const listBrandsRoute = defineRoute({
   path: '/brands',
   description: 'List every brand.',
   document: ListBrandsDocument,
-  variables: (params) => {
-    const { offset, limit } = params.limit();
-    return { type: params.string('type'), first: limit, offset };
-  },
+  variables: (params) => ({ type: params.string('type'), ...pageOf(params) }),
   shape: ({ brands }) => ({ totalSize: brands.totalCount, items: brands.nodes.map(brandRecord) }),
 });
 
-export const createBrandRoute = defineRoute({
-  methods: ['POST'],
-  path: '/brand/create',
-  description: 'Create a brand. Network ids and names are read from the network URLs given (`<network>url`); what could not be read comes back as warnings. `custom` holds the enterprise custom fields.',
-  response: 'BrandRecord',
-  document: CreateBrandDocument,
-  variables: (params) => ({ input: brandInput(params) }),
-  shape: ({ createBrand }) => changeRecord(createBrand),
-});
+export const createBrandRoute = createRoute(
+  {
+    path: '/brand/create',
+    description: 'Create a brand. Network ids and names are read from the network URLs given (`<network>url`); what could not be read comes back as warnings. `custom` holds the enterprise custom fields.',
+    response: 'BrandRecord',
+    document: CreateBrandDocument,
+  },
+  brandInput,
+  changeRecord,
+);
 
-export const editBrandRoute = defineRoute({
-  methods: ['POST'],
-  path: '/brand/:id/edit',
-  description: 'Edit a brand: the parameters of create, each optional.',
-  response: 'BrandRecord',
-  document: EditBrandDocument,
-  variables: (params, request) => ({ id: pathId(request), input: brandInput(params) }),
-  shape: ({ editBrand }) => changeRecord(editBrand),
-});
+export const editBrandRoute = editRoute(
+  { path: '/brand/:id/edit', description: 'Edit a brand: the parameters of create, each optional.', response: 'BrandRecord', document: EditBrandDocument },
+  brandInput,
+  changeRecord,
+);
 
-export const deleteBrandRoute = defineRoute({
-  methods: ['POST'],
-  path: '/brand/:id/delete',
-  description: 'Delete a brand.',
-  response: 'Result',
-  document: DeleteBrandDocument,
-  variables: (_params, request) => ({ id: pathId(request) }),
-  shape: ({ deleteBrand }) => ({ Result: deleteBrand }),
-});
+export const deleteBrandRoute = deleteRoute('/brand/:id/delete', 'Delete a brand.', DeleteBrandDocument);
 
 /** Crossover with or without a brand: the same parameters, the same items. */
 function crossoverRoute(path: string, withBrand: boolean, description: string) {
@@ -90,20 +77,16 @@ function crossoverRoute(path: string, withBrand: boolean, description: string) {
     description,
     response: 'CrossoverPage',
     document: CrossoverDocument,
-    variables: (params, request) => {
-      const { offset, limit } = params.limit();
-      return {
-        brandId: withBrand ? pathId(request) : undefined,
-        filter: {
-          countries: params.list('country'),
-          services: params.list('services'),
-          brandType: params.string('brand_type'),
-        },
-        window: windowOf(params),
-        first: limit,
-        offset,
-      };
-    },
+    variables: (params, request) => ({
+      ...pageOf(params),
+      brandId: withBrand ? pathId(request) : undefined,
+      filter: {
+        countries: params.list('country'),
+        services: params.list('services'),
+        brandType: params.string('brand_type'),
+      },
+      window: windowOf(params),
+    }),
     shape: ({ crossover }) => ({
       totalSize: crossover.totalCount,
       items: crossover.nodes.map((node) => ({

@@ -11,6 +11,7 @@ import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
 import { maxIntegerId } from '../../lib/ids.js';
 import { extendedVariables } from '../fields.js';
+import { pageOf } from '../route-forms.js';
 import { activeListingItem, listingItem, type ListingNode } from '../records/listings.js';
 
 /** `fields` keeps the named fields of each item (any case); dotted `extended.x` names keep Extended. */
@@ -47,14 +48,12 @@ function offsetPaging(request: FastifyRequest, params: Params, hasNext: boolean,
 const sortOf = (params: Params) => (params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC');
 
 function baseVariables(params: Params, orderBy: MemberOrder, extra: Partial<ListMembersQueryVariables> = {}): ListMembersQueryVariables {
-  const { offset, limit } = params.limit();
   return {
+    ...pageOf(params),
     filter: memberFilterOf(params),
     window: windowOf(params),
     orderBy,
     sort: sortOf(params),
-    first: limit,
-    offset,
     withScore: false,
     withExtended: false,
     withTotal: params.boolean('totalmembercount'),

@@ -1,3 +1,5 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { FastifyRequest } from 'fastify';
 import {
   CreateSegmentDocument,
   DeleteSegmentDocument,
@@ -10,13 +12,16 @@ import {
   RetryPresaveJobDocument,
   type LibraryItemKind,
   type OptInInput,
+  type OptInRecordFragment,
+  type PresaveJobRecordFragment,
   type SegmentInput,
   type SegmentKind,
 } from '../../generated/graphql.js';
 import { invalidParameter } from '../../core/errors.js';
 import { optInRecord, presaveJobRecord, segmentRecord } from '../records/segments.js';
 import type { Params } from '../params.js';
-import { defineRoute, pathId } from '../route.js';
+import { defineRoute, pathId, type RestRoute } from '../route.js';
+import { brandFromPath, createRoute, deleteRoute, editRoute, listOf, rootField } from '../route-forms.js';
 
 function segmentInput(params: Params): SegmentInput {
   return {
@@ -34,7 +39,7 @@ export const listSegmentsRoute = defineRoute({
   description: "List the application's segments.",
   document: ListSegmentsDocument,
   variables: () => ({}),
-  shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
+  shape: ({ segments }) => listOf(segments, segmentRecord),
 });
 
 export const brandSegmentsRoute = defineRoute({
@@ -42,37 +47,23 @@ export const brandSegmentsRoute = defineRoute({
   path: '/brand/:id/segments',
   description: 'List the segments of one brand.',
   document: ListSegmentsDocument,
-  variables: (_params, request) => ({ brandId: pathId(request) }),
-  shape: ({ segments }) => ({ totalSize: segments.length, items: segments.map(segmentRecord) }),
+  variables: brandFromPath,
+  shape: ({ segments }) => listOf(segments, segmentRecord),
 });
 
-export const createSegmentRoute = defineRoute({
-  methods: ['POST'],
-  path: '/segment/create',
-  description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
-  document: CreateSegmentDocument,
-  variables: (params) => ({ input: segmentInput(params) }),
-  shape: ({ createSegment }) => segmentRecord(createSegment),
-});
+export const createSegmentRoute = createRoute(
+  {
+    path: '/segment/create',
+    description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
+    document: CreateSegmentDocument,
+  },
+  segmentInput,
+  segmentRecord,
+);
 
-export const editSegmentRoute = defineRoute({
-  methods: ['POST'],
-  path: '/segment/:id/edit',
-  description: 'Edit a segment.',
-  document: EditSegmentDocument,
-  variables: (params, request) => ({ id: pathId(request), input: segmentInput(params) }),
-  shape: ({ editSegment }) => segmentRecord(editSegment),
-});
+export const editSegmentRoute = editRoute({ path: '/segment/:id/edit', description: 'Edit a segment.', document: EditSegmentDocument }, segmentInput, segmentRecord);
 
-export const deleteSegmentRoute = defineRoute({
-  methods: ['POST'],
-  path: '/segment/:id/delete',
-  description: 'Delete a segment.',
-  response: 'Result',
-  document: DeleteSegmentDocument,
-  variables: (_params, request) => ({ id: pathId(request) }),
-  shape: ({ deleteSegment }) => ({ Result: deleteSegment }),
-});
+export const deleteSegmentRoute = deleteRoute('/segment/:id/delete', 'Delete a segment.', DeleteSegmentDocument);
 
 /**
  * `/optin` and `/optout`: the member by `id`, `email`, or `partnerCode` + `partnerID`; the list by
@@ -103,48 +94,32 @@ function brandOptIn(params: Params, brandId: string): OptInInput {
   return { memberId: params.requiredString('id'), brandId };
 }
 
-export const optInRoute = defineRoute({
-  methods: ['POST'],
-  path: '/optin',
-  description: 'Opt a member into a segment list (`segmentid`), or into the global list without one.',
-  response: 'OptInRecord',
-  document: OptInMemberDocument,
-  variables: (params) => ({ input: listOptIn(params) }),
-  errorParam: listOptInParam,
-  shape: ({ optIn }) => optInRecord(optIn),
-});
+/** One opt-in or opt-out route: the input its parameters give, and the opt-in record it answers. */
+function optInRoute<TData extends Record<string, OptInRecordFragment>>(
+  path: string,
+  description: string,
+  document: TypedDocumentNode<TData, { input: OptInInput }>,
+  input: (params: Params, request: FastifyRequest) => OptInInput,
+  errorParam?: RestRoute['errorParam'],
+) {
+  return defineRoute({
+    methods: ['POST'],
+    path,
+    description,
+    response: 'OptInRecord',
+    document,
+    variables: (params, request) => ({ input: input(params, request) }),
+    errorParam,
+    shape: (data) => optInRecord(rootField(data)),
+  });
+}
 
-export const optOutRoute = defineRoute({
-  methods: ['POST'],
-  path: '/optout',
-  description: 'Opt a member out of a segment list (`segmentid`), or out of the global list without one.',
-  response: 'OptInRecord',
-  document: OptOutMemberDocument,
-  variables: (params) => ({ input: listOptIn(params) }),
-  errorParam: listOptInParam,
-  shape: ({ optOut }) => optInRecord(optOut),
-});
+const brandFromRequest = (params: Params, request: FastifyRequest) => brandOptIn(params, pathId(request));
 
-export const brandOptInRoute = defineRoute({
-  methods: ['POST'],
-  path: '/brand/:id/optin',
-  description: "Opt a member into a brand's list.",
-  response: 'OptInRecord',
-  document: OptInMemberDocument,
-  variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
-  shape: ({ optIn }) => optInRecord(optIn),
-});
-
-export const brandOptOutRoute = defineRoute({
-  methods: ['POST'],
-  path: '/brand/:id/optout',
-  description: "Opt a member out of a brand's list.",
-  response: 'OptInRecord',
-  document: OptOutMemberDocument,
-  variables: (params, request) => ({ input: brandOptIn(params, pathId(request)) }),
-  shape: ({ optOut }) => optInRecord(optOut),
-});
-
+export const listOptInRoute = optInRoute('/optin', 'Opt a member into a segment list (`segmentid`), or into the global list without one.', OptInMemberDocument, listOptIn, listOptInParam);
+export const listOptOutRoute = optInRoute('/optout', 'Opt a member out of a segment list (`segmentid`), or out of the global list without one.', OptOutMemberDocument, listOptIn, listOptInParam);
+export const brandOptInRoute = optInRoute('/brand/:id/optin', "Opt a member into a brand's list.", OptInMemberDocument, brandFromRequest);
+export const brandOptOutRoute = optInRoute('/brand/:id/optout', "Opt a member out of a brand's list.", OptOutMemberDocument, brandFromRequest);
 
 export const presaveRoute = defineRoute({
   methods: ['POST'],
@@ -162,23 +137,25 @@ export const presaveRoute = defineRoute({
   shape: ({ presaveToSegment }) => presaveJobRecord(presaveToSegment),
 });
 
-export const presaveJobRoute = defineRoute({
-  methods: ['GET'],
-  path: '/segment/:id/presave/:jobId',
-  description: 'Show a presave job: its state and how many members it reached, skipped or failed.',
-  document: PresaveJobDocument,
-  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
-  shape: ({ presaveJob }) => presaveJobRecord(presaveJob),
-});
+/** A presave job named by the path (`/segment/:id/presave/:jobId…`), and the job record it answers. */
+function presaveJobRoute<TData extends Record<string, PresaveJobRecordFragment>>(
+  method: 'GET' | 'POST',
+  path: string,
+  description: string,
+  document: TypedDocumentNode<TData, { segmentId: string; id: string }>,
+) {
+  return defineRoute({
+    methods: [method],
+    path,
+    description,
+    document,
+    variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+    shape: (data) => presaveJobRecord(rootField(data)),
+  });
+}
 
-export const retryPresaveRoute = defineRoute({
-  methods: ['POST'],
-  path: '/segment/:id/presave/:jobId/retry',
-  description: 'Retry the failed members of a presave job.',
-  document: RetryPresaveJobDocument,
-  variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
-  shape: ({ retryPresaveJob }) => presaveJobRecord(retryPresaveJob),
-});
+export const showPresaveJobRoute = presaveJobRoute('GET', '/segment/:id/presave/:jobId', 'Show a presave job: its state and how many members it reached, skipped or failed.', PresaveJobDocument);
+export const retryPresaveRoute = presaveJobRoute('POST', '/segment/:id/presave/:jobId/retry', 'Retry the failed members of a presave job.', RetryPresaveJobDocument);
 
 export const segmentRoutes = [
   listSegmentsRoute,
@@ -186,11 +163,11 @@ export const segmentRoutes = [
   createSegmentRoute,
   editSegmentRoute,
   deleteSegmentRoute,
-  optInRoute,
-  optOutRoute,
+  listOptInRoute,
+  listOptOutRoute,
   brandOptInRoute,
   brandOptOutRoute,
   presaveRoute,
-  presaveJobRoute,
+  showPresaveJobRoute,
   retryPresaveRoute,
 ];

@@ -14,11 +14,13 @@ import {
   SignupChannelsDocument,
   TopDomainsDocument,
   type ActivityGrouping,
+  type DayTimelineFragment,
   type MemberFilter,
 } from '../../generated/graphql.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
+import { brandFromPath, listOf } from '../route-forms.js';
 
 const text = (value: number) => String(value);
 
@@ -136,7 +138,7 @@ export const brandAgeStatsRoute = defineRoute({
   description: 'Brand age breakdown: members of the brand per age range.',
   document: BrandAgeStatsDocument,
   variables: brandVariables,
-  shape: ({ brandStats }) => ({ totalSize: brandStats.age.length, items: brandStats.age.map((bucket) => ({ Range: bucket.range, Members: text(bucket.members) })) }),
+  shape: ({ brandStats }) => listOf(brandStats.age, (bucket) => ({ Range: bucket.range, Members: text(bucket.members) })),
 });
 
 export const brandGenderStatsRoute = defineRoute({
@@ -145,7 +147,7 @@ export const brandGenderStatsRoute = defineRoute({
   description: 'Brand gender breakdown: members of the brand per gender.',
   document: BrandGenderStatsDocument,
   variables: brandVariables,
-  shape: ({ brandStats }) => ({ totalSize: brandStats.gender.length, items: brandStats.gender.map((row) => ({ Gender: row.gender, Members: text(row.members) })) }),
+  shape: ({ brandStats }) => listOf(brandStats.gender, (row) => ({ Gender: row.gender, Members: text(row.members) })),
 });
 
 export const brandSegmentStatsRoute = defineRoute({
@@ -153,11 +155,9 @@ export const brandSegmentStatsRoute = defineRoute({
   path: '/brand/:id/stats/segments',
   description: 'Brand segment statistics: all-time members and activities per segment of the brand.',
   document: BrandSegmentStatsDocument,
-  variables: (_params, request) => ({ brandId: pathId(request) }),
-  shape: ({ brandStats }) => ({
-    totalSize: brandStats.segments.length,
-    items: brandStats.segments.map((segment) => ({ SegmentID: segment.segmentId, Name: segment.name, Members: text(segment.members), Activities: text(segment.activities) })),
-  }),
+  variables: brandFromPath,
+  shape: ({ brandStats }) =>
+    listOf(brandStats.segments, (segment) => ({ SegmentID: segment.segmentId, Name: segment.name, Members: text(segment.members), Activities: text(segment.activities) })),
 });
 
 function registrationFilter(params: Params) {
@@ -223,17 +223,25 @@ export const registrationTotalsRoute = defineRoute({
   shape: ({ registrationStats: { totals } }) => ({ registrations: totals.registrations, logins: totals.logins, members: totals.members }),
 });
 
+/** The member timelines' variables: the shared member filters and the window. */
+const memberTimelineVariables = (params: Params) => ({ filter: memberFilterOf(params), window: windowOf(params) });
+
+/** A member timeline's body: the days, then the totals, the count named as the route names it (`Count`, `Visits`). */
+function memberTimeline(timeline: DayTimelineFragment, count: string, total: string) {
+  return {
+    days: timeline.days.map((day) => ({ Date: day.date, [count]: text(day.count), DistinctMembers: text(day.distinctMembers) })),
+    [total]: timeline.totalCount,
+    TotalMembers: timeline.totalMembers,
+  };
+}
+
 export const memberActivityTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/members/stats/activity',
   description: 'Member activity timeline: records and distinct members per day, under the shared member filters.',
   document: MemberActivityTimelineDocument,
-  variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
-  shape: ({ memberTimelines: { activity } }) => ({
-    days: activity.days.map((day) => ({ Date: day.date, Count: text(day.count), DistinctMembers: text(day.distinctMembers) })),
-    TotalCount: activity.totalCount,
-    TotalMembers: activity.totalMembers,
-  }),
+  variables: memberTimelineVariables,
+  shape: ({ memberTimelines: { activity } }) => memberTimeline(activity, 'Count', 'TotalCount'),
 });
 
 export const memberVisitTimelineRoute = defineRoute({
@@ -241,12 +249,8 @@ export const memberVisitTimelineRoute = defineRoute({
   path: '/members/stats/visits',
   description: 'Member visit timeline: visits and distinct members per day, under the shared member filters.',
   document: MemberVisitTimelineDocument,
-  variables: (params) => ({ filter: memberFilterOf(params), window: windowOf(params) }),
-  shape: ({ memberTimelines: { visits } }) => ({
-    days: visits.days.map((day) => ({ Date: day.date, Visits: text(day.count), DistinctMembers: text(day.distinctMembers) })),
-    TotalVisits: visits.totalCount,
-    TotalMembers: visits.totalMembers,
-  }),
+  variables: memberTimelineVariables,
+  shape: ({ memberTimelines: { visits } }) => memberTimeline(visits, 'Visits', 'TotalVisits'),
 });
 
 export const topDomainsRoute = defineRoute({
@@ -255,10 +259,7 @@ export const topDomainsRoute = defineRoute({
   description: 'Top domains: the domains members visited most in the window.',
   document: TopDomainsDocument,
   variables: (params) => ({ window: windowOf(params), first: params.limit().limit }),
-  shape: ({ topDomains }) => ({
-    totalSize: topDomains.length,
-    items: topDomains.map((row) => ({ Domain: row.domain, Members: text(row.members), Visits: text(row.events) })),
-  }),
+  shape: ({ topDomains }) => listOf(topDomains, (row) => ({ Domain: row.domain, Members: text(row.members), Visits: text(row.events) })),
 });
 
 export const statsRoutes = [

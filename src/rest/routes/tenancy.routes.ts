@@ -1,13 +1,8 @@
-import {
-  AppInfoDocument,
-  UnwhitelistDomainDocument,
-  WhitelistDomainDocument,
-  type AppInfoQuery,
-  type UnwhitelistDomainMutation,
-  type WhitelistDomainMutation,
-} from '../../generated/graphql.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { AppInfoDocument, UnwhitelistDomainDocument, WhitelistDomainDocument, type AppInfoQuery } from '../../generated/graphql.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { defineRoute } from '../route.js';
+import { rootField } from '../route-forms.js';
 
 export const appInfoRoute = defineRoute({
   methods: ['GET'],
@@ -30,20 +25,25 @@ export const appInfoRoute = defineRoute({
   }),
 });
 
-export const whitelistRoute = defineRoute({
-  methods: ['POST'],
-  path: '/app/whitelist',
-  description: 'Whitelist a domain: the sign-in widget may run on it and return to it.',
-  document: WhitelistDomainDocument,
-  variables: (params) => ({ domain: params.requiredString('domain') }),
-  shape: ({ whitelistDomain }: WhitelistDomainMutation) => ({ ID: whitelistDomain.id, Whitelist: whitelistDomain.whitelist }),
-});
+/** Whitelist and unwhitelist: `domain` in, the application's id and whitelist out. */
+function whitelistChangeRoute<TData extends Record<string, { id: string; whitelist: string[] }>>(
+  path: string,
+  description: string,
+  document: TypedDocumentNode<TData, { domain: string }>,
+) {
+  return defineRoute({
+    methods: ['POST'],
+    path,
+    description,
+    document,
+    variables: (params) => ({ domain: params.requiredString('domain') }),
+    shape: (data) => {
+      const application = rootField(data);
+      return { ID: application.id, Whitelist: application.whitelist };
+    },
+  });
+}
 
-export const unwhitelistRoute = defineRoute({
-  methods: ['POST'],
-  path: '/app/unwhitelist',
-  description: 'Remove a domain from the whitelist.',
-  document: UnwhitelistDomainDocument,
-  variables: (params) => ({ domain: params.requiredString('domain') }),
-  shape: ({ unwhitelistDomain }: UnwhitelistDomainMutation) => ({ ID: unwhitelistDomain.id, Whitelist: unwhitelistDomain.whitelist }),
-});
+export const whitelistRoute = whitelistChangeRoute('/app/whitelist', 'Whitelist a domain: the sign-in widget may run on it and return to it.', WhitelistDomainDocument);
+
+export const unwhitelistRoute = whitelistChangeRoute('/app/unwhitelist', 'Remove a domain from the whitelist.', UnwhitelistDomainDocument);
