@@ -14,8 +14,8 @@ import { prepareRoutes, runRoute, type RestRoute } from './route.js';
  * document in-process with the request's context, within the limits of `/graphql`, and shapes the data into the interface's body.
  */
 export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, routes: readonly RestRoute[], limits: Limits): void {
-  // The limits of /graphql: depth and aliases checked here, once; the cost on each call, with its variables.
-  const costs = prepareRoutes(schema, routes, limits);
+  // The limits of /graphql on the fixed documents: depth, aliases and definitions, checked here once.
+  prepareRoutes(schema, routes, limits);
   for (const route of routes) {
     app.route({
       method: [...route.methods],
@@ -29,7 +29,6 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
-        costs.check(route, variables);
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
             const graphqlParam = error.extensions.param;

@@ -44,32 +44,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('the cost limit, on each call with its page size', () => {
+describe('the page sizes of the interface, whatever /graphql would price them at', () => {
   const crossover = { first: 1000, offset: 0, filter: {}, window: {} };
 
-  it('refuses a page costing more than GRAPHQL_MAX_COST with the REST error body, as /graphql refuses the same document', async () => {
-    const rest = await t.rest(app, 'GET', '/brands/crossover', { limit: 1000 });
-    expect(rest.status).toBe(400);
-    expect(rest.json).toEqual({
-      error: { code: 4, type: 'INVALID_PARAMETER', message: 'The query costs 20001, above the limit of 20000: ask for fewer items or fields.', param: null },
-    });
+  it('answers the interface maximum on REST where /graphql refuses the same document at that size', async () => {
     const graphql = await t.graphql(app.apiKey, print(CrossoverDocument), crossover);
-    expect(graphql.body.errors[0].message).toBe(rest.json.error.message);
-    expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
-  });
-
-  it('answers a smaller page of the same route, and refuses the large one again from the kept cost', async () => {
-    expect((await t.rest(app, 'GET', '/brands/crossover', { limit: 500 })).status).toBe(200);
-    expect((await t.graphql(app.apiKey, print(CrossoverDocument), { ...crossover, first: 500 })).body.errors).toBeUndefined();
-    const again = await t.rest(app, 'GET', '/brands/crossover', { limit: '0,1000' });
-    expect(again.status).toBe(400);
-    expect(again.json.error).toMatchObject({ code: 4, param: null, message: expect.stringMatching(/^The query costs 20001, above the limit of 20000/) });
-  });
-
-  it('prices the page a listing asks for: a large page of full member records is refused', async () => {
-    expect((await t.rest(app, 'GET', '/members/all', { limit: 250 })).status).toBe(200);
-    const refused = await t.rest(app, 'GET', '/members/all', { limit: 1000 });
-    expect(refused.status).toBe(400);
-    expect(refused.json.error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param: null, message: expect.stringMatching(/^The query costs \d+, above the limit of 20000/) });
+    expect(graphql.body.errors[0].message).toMatch(/^The query costs 20001, above the limit of 20000/);
+    expect((await t.rest(app, 'GET', '/brands/crossover', { limit: 1000 })).status).toBe(200);
+    expect((await t.rest(app, 'GET', '/members/all', { limit: 1000 })).status).toBe(200);
+    expect((await t.rest(app, 'GET', '/activity/feed', { limit: 1000 })).status).toBe(200);
   });
 });
