@@ -21,6 +21,10 @@ const restParams: Readonly<Record<string, string>> = {
   countries: 'country',
   optedIn: 'optedin',
   requiredFields: 'required_fields',
+  // Activities and merges
+  activityId: 'activityid',
+  recordId: 'recordid',
+  fromId: 'from',
   // WindowInput
   start: 'start_date',
   end: 'end_date',

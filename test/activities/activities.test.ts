@@ -255,6 +255,14 @@ describe('check and counts', () => {
     expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: other })).json.Result).toBe(false);
     expect((await t.rest(stranger, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json.error).toMatchObject({ code: 5 });
     expect((await t.rest(app, 'GET', `/member/${member}/activity/check`)).json.error).toMatchObject({ code: 3, param: 'activityid' });
+    // GraphQL names its own arguments; REST maps them back (rest/error-params.ts), as above.
+    const check = 'query($activityId: ID!, $memberId: ID!) { activityCheck(activityId: $activityId, memberId: $memberId) { result } }';
+    const unknown = await t.graphql(app.apiKey, check, { activityId: '999999999', memberId: String(member) });
+    expect(unknown.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', param: 'activityId' });
+    const removal = 'mutation($memberId: ID!) { deleteMemberActivity(memberId: $memberId) }';
+    const missing = await t.graphql(app.apiKey, removal, { memberId: String(member) });
+    expect(missing.body.errors[0].extensions).toMatchObject({ param: 'recordId', aeCode: 3 });
+    expect((await t.rest(app, 'POST', `/member/${member}/activity/delete`)).json.error).toMatchObject({ code: 3, param: 'recordid' });
   });
 
   it('counts per day and activity, and per day and network', async () => {

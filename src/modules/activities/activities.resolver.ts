@@ -95,8 +95,8 @@ export class ActivityResolver {
     @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
   ): Promise<number> {
     return activities.deleteMemberActivity(scopeOf(context, caller), requiredId(memberId, 'id'), {
-      recordId: filterId(recordId, 'recordid', maxBigintId),
-      activityId: filterId(activityId, 'activityid'),
+      recordId: filterId(recordId, 'recordId', maxBigintId),
+      activityId: filterId(activityId, 'activityId'),
     });
   }
 
@@ -111,12 +111,12 @@ export class ActivityResolver {
   ): Promise<ActivityCheck> {
     const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });
-    const id = requiredId(activityId, 'activityid');
+    const id = requiredId(activityId, 'activityId');
     const asked = requiredId(memberId, 'id');
     const member = (await q.resolveMemberIds(scope.db, scope.accountId, [asked])).get(asked);
     if (member === undefined) throw notFound('Member', 'id');
     const definition = (await q.definitionsByIds(scope.db, scope.accountId, [id]))[0];
-    if (!definition) throw notFound('Activity', 'activityid');
+    if (!definition) throw notFound('Activity', 'activityId');
     const found = await q.checkActivity(scope.db, { accountId: scope.accountId, memberId: member, activityId: id, window: span });
     return { result: found.count > 0, count: found.count, firstAt: found.firstAt, lastAt: found.lastAt };
   }

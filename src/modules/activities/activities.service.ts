@@ -139,7 +139,7 @@ interface AskedRecord {
 
 /** The ids of a batch, checked for form in the order the interface reports them (every record's activity first, …). */
 function askedRecords(inputs: readonly RecordActivityInput[]): AskedRecord[] {
-  const activityIds = inputs.map((input) => filterId(input.activityId, 'activityid') ?? throwMissing('activityid'));
+  const activityIds = inputs.map((input) => filterId(input.activityId, 'activityId') ?? throwMissing('activityId'));
   const memberIds = inputs.map((input) => filterId(input.memberId, 'id'));
   const partners = inputs.map((input, index) => (memberIds[index] === undefined ? partnerRef(input) : undefined));
   const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
@@ -159,7 +159,7 @@ function lookUp(scope: ActivityScope, asked: readonly AskedRecord[]): Promise<q.
 function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.RecordLookups, place: GeoLocation | undefined, now: Date): NewRecordRow {
   const { input } = asked;
   const definition = found.definitions.get(asked.activityId);
-  if (!definition || definition.deleted) throw notFound('Activity', 'activityid');
+  if (!definition || definition.deleted) throw notFound('Activity', 'activityId');
   const memberId = asked.memberId !== undefined ? found.members.get(asked.memberId) : found.partners.get(q.partnerKey(asked.partner!));
   if (memberId === undefined) throw notFound('Member', asked.memberId !== undefined ? 'id' : 'partnerID');
   if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw notFound('Brand', 'brandid');
@@ -393,10 +393,10 @@ function writerFor(db: Executor): RecordWriter {
 
 /** Deletes one record (`recordId`) or all records of an activity of a member; scores follow at once. */
 export async function deleteMemberActivity(scope: ActivityScope, memberId: number, which: { recordId?: number; activityId?: number }) {
-  if (!which.recordId && !which.activityId) throw missingParameter('recordid', "Send 'recordid', or 'activityid' to delete all of an activity.");
+  if (!which.recordId && !which.activityId) throw missingParameter('recordId', 'Send the record to delete, or the activity whose records to delete.');
   const resolved = (await q.resolveMemberIds(scope.db, scope.accountId, [memberId])).get(memberId);
   if (resolved === undefined) throw notFound('Member', 'id');
   const deleted = await scope.db.transaction((tx) => q.deleteRecords(tx, scope.accountId, resolved, which));
-  if (which.recordId && !deleted.length) throw notFound('Record', 'recordid');
+  if (which.recordId && !deleted.length) throw notFound('Record', 'recordId');
   return deleted.length;
 }

@@ -95,6 +95,6 @@ export class MemberLifecycleResolver {
     @Arg('fromId', () => ID) fromId: string,
     @Arg('fromAccessToken', () => String) fromAccessToken: string,
   ) {
-    return envelope(context, caller, await lifecycle.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'from'), fromAccessToken));
+    return envelope(context, caller, await lifecycle.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'fromId'), fromAccessToken));
   }
 }

@@ -48,9 +48,9 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
 export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
   const into = await requireMember(scope.db, scope.accountId, intoId);
   const from = await requireMember(scope.db, scope.accountId, fromId);
-  if (intoId === fromId) throw invalidParameter('from', 'a member cannot be merged into itself');
+  if (intoId === fromId) throw invalidParameter('fromId', 'a member cannot be merged into itself');
   if (into.id === from.id) {
-    throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'from');
+    throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'fromId');
   }
   const digest = digestToken(fromAccessToken.trim());
   const checkToken = (merged: MemberRow) => {

@@ -35,10 +35,10 @@ export async function mergeInto(
 ): Promise<MemberRow> {
   const { accountId } = survivorRow;
   if (mergedRow.accountId !== accountId) throw new Error('members of different accounts cannot be merged');
-  if (survivorRow.id === mergedRow.id) throw invalidParameter('from', 'a member cannot be merged into itself');
+  if (survivorRow.id === mergedRow.id) throw invalidParameter('fromId', 'a member cannot be merged into itself');
   const locked = await lockMembers(tx, accountId, [survivorRow.id, mergedRow.id]);
   const survivor = currentMember(locked, survivorRow.id, 'id');
-  const merged = currentMember(locked, mergedRow.id, 'from');
+  const merged = currentMember(locked, mergedRow.id, 'fromId');
   check?.(survivor, merged);
   // Every member-owned table's rows (services, domains, sign-in events) move as they are.
   await moveOwnedRows(tx, accountId, merged.id, survivor.id);
