@@ -132,9 +132,14 @@ function namedType(type: TypeNode): string {
 
 /** The cost limit itself, wherever an operation is priced: above it the operation is refused (code 4) before it runs. */
 export function assertWithinCost(cost: number, limits: Limits): void {
-  if (cost > limits.maxCost) {
-    throw new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
-  }
+  const refusal = costRefusal(cost, limits);
+  if (refusal) throw refusal;
+}
+
+/** The error of an operation that costs more than the limit (none when it does not): for POST and WebSocket alike. */
+export function costRefusal(cost: number, limits: Limits): AppError | undefined {
+  if (cost <= limits.maxCost) return undefined;
+  return new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
 }
 
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */

@@ -31,7 +31,7 @@ import { formatError } from './apollo.js';
 import type { Caller } from '../core/context.js';
 import { createContext } from './context.js';
 import { AppError, classifyError } from '../core/errors.js';
-import { limitRules, operationCost, parseOptions } from './limits.js';
+import { costRefusal, limitRules, operationCost, parseOptions } from './limits.js';
 
 export interface SubscriptionDependencies {
   schema: GraphQLSchema;
@@ -157,9 +157,8 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         } catch (error) {
           return [new AppError('INVALID_PARAMETER', error instanceof Error ? error.message : String(error), null)];
         }
-        if (cost > limits.maxCost) {
-          return [new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null)];
-        }
+        const refusal = costRefusal(cost, limits);
+        if (refusal) return [refusal];
         const requestId = randomUUID();
         const log = deps.logger.child({ reqId: requestId, subscription: id }) as unknown as FastifyBaseLogger;
         const contextValue = createContext({
