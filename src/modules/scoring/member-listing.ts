@@ -68,14 +68,21 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     // A page ranked from the kept totals reads its members' services, domains and opt-ins with them,
     // and its count with its edge members when the selection asks for it.
     const count = info ? asksFor(info, 'totalCount') : false;
-    ({ rows, count: rankedCount } = await q.membersByScore(db, scope.filter, scope.window, sort, page, info && memberReadsOf(info, ['edges', 'node']), { count }));
+    ({ rows, count: rankedCount } = await q.membersByScore(db, {
+      filter: scope.filter,
+      window: scope.window,
+      direction: sort,
+      page,
+      reads: info && memberReadsOf(info, ['edges', 'node']),
+      count,
+    }));
   } else {
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;
     const filterScope = windowed ? scope.filter : { ...scope.filter, window: undefined };
     // A page selecting only what the narrow columns serve reads those (see listedMemberSelection).
     const narrow = info && listedMemberSelection(info);
-    rows = await q.membersInOrder(db, filterScope, orderBy, sort, page, path, narrow);
+    rows = await q.membersInOrder(db, { filter: filterScope, orderBy, direction: sort, page, extendedPath: path, narrow });
   }
   const more = rows.length > limit;
   if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);

@@ -61,15 +61,17 @@ function keysetCondition(
  */
 export async function membersByScore(
   db: Executor,
-  filter: CompiledFilter,
-  window: ResolvedWindow,
-  direction: Direction,
-  page: Page,
-  reads?: MemberReads,
-  options: { count?: boolean } = {},
+  { filter, window, direction, page, reads, count }: {
+    filter: CompiledFilter;
+    window: ResolvedWindow;
+    direction: Direction;
+    page: Page;
+    reads?: MemberReads;
+    count?: boolean;
+  },
 ): Promise<RankedPage> {
   const plan = await planFromTotals(db, filter, window);
-  if (plan) return rankFromTotals(db, plan, direction, page, reads, options);
+  if (plan) return rankFromTotals(db, plan, direction, page, reads, { count });
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({
@@ -107,7 +109,7 @@ export async function membersByScore(
   if (backwards) rows.reverse();
   return {
     rows: rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } })),
-    count: options.count ? () => countMembersByScore(db, filter, window) : undefined,
+    count: count ? () => countMembersByScore(db, filter, window) : undefined,
   };
 }
 
@@ -146,12 +148,14 @@ function plainOrder(orderBy: PlainOrder, window: ResolvedWindow | undefined, ext
 /** Members in a plain order: joined or signed in during the window, or all of them by id or a custom field. */
 export async function membersInOrder(
   db: Executor,
-  filter: CompiledFilter,
-  orderBy: PlainOrder,
-  direction: Direction,
-  page: Page,
-  extendedPath?: string[],
-  narrow?: NarrowPageReads,
+  { filter, orderBy, direction, page, extendedPath, narrow }: {
+    filter: CompiledFilter;
+    orderBy: PlainOrder;
+    direction: Direction;
+    page: Page;
+    extendedPath?: string[];
+    narrow?: NarrowPageReads;
+  },
 ): Promise<ListedMember[]> {
   const { key, condition } = plainOrder(orderBy, filter.window, extendedPath);
   const backwards = page.keyset?.before ?? false;
@@ -346,7 +350,10 @@ async function lastRecordsInScope(db: Executor, accountId: number, brandId: numb
 }
 
 /** A member's brands by points in the window, best first, at least `threshold` points. */
-export function topBrandsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberId: number, threshold: number, limit: number) {
+export function topBrandsOf(
+  db: Executor,
+  { filter, window, memberId, threshold, limit }: { filter: CompiledFilter; window: ResolvedWindow; memberId: number; threshold: number; limit: number },
+) {
   const counted = countedRows(db, filter, window, [memberId]);
   const points = sql<number>`sum(${counted.points})::int`;
   return db

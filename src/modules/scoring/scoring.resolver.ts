@@ -78,7 +78,7 @@ export class ScoringResolver {
   ): Promise<BrandAffinity[]> {
     if (!Number.isInteger(threshold) || threshold < 1) throw invalidParameter('threshold', 'expected a whole number of at least 1');
     const scope = await this.scope(member, context, args);
-    return q.topBrandsOf(context.database.db, scope.filter, scope.window, member.id, threshold, pageSize(first, 3));
+    return q.topBrandsOf(context.database.db, { filter: scope.filter, window: scope.window, memberId: member.id, threshold, limit: pageSize(first, 3) });
   }
 
   @FieldResolver(() => ActivityRecordConnection, {
