@@ -99,41 +99,21 @@ function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<st
  * small query cost more than running it; the same document costs the same again unless a variable
  * the estimators read changes. They read page sizes (`first`, `limit`, Int) and `@include`/`@skip`
  * conditions (Boolean), never an ID or a String, so a cost is kept per document, operation and
- * the values of its other variables (costKey): `member(id: $id)` is priced once, whatever the member.
+ * the values of its other variables: `member(id: $id)` is priced once, whatever the member.
  */
-export class KeptCosts {
-  private readonly costs = new Map<string, number>();
+const costCacheSize = 1000;
 
-  constructor(private readonly size = 1000) {}
-
-  get(key: string): number | undefined {
-    return this.costs.get(key);
-  }
-
-  keep(key: string, cost: number): void {
-    this.costs.set(key, cost);
-    if (this.costs.size > this.size) this.costs.delete(this.costs.keys().next().value!);
-  }
-}
-
-/** What a cost is kept under: the document (`documentKey`, a hash or a name), the operation and its priced variables. */
-export function costKey(documentKey: string, operationName: string | null, operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
+function costKey(queryHash: string, operationName: string | null, operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
   const priced: Record<string, unknown> = {};
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedType(definition.type);
     if (type !== 'ID' && type !== 'String') priced[definition.variable.name.value] = variables[definition.variable.name.value];
   }
-  return `${documentKey}:${operationName ?? ''}:${JSON.stringify(priced)}`;
+  return `${queryHash}:${operationName ?? ''}:${JSON.stringify(priced)}`;
 }
 
 function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
-}
-
-/** The cost limit itself, wherever an operation is priced: above it the operation is refused (code 4) before it runs. */
-export function assertWithinCost(cost: number, limits: Limits): void {
-  const refusal = costRefusal(cost, limits);
-  if (refusal) throw refusal;
 }
 
 /** The error of an operation that costs more than the limit (none when it does not): for POST and WebSocket alike. */
@@ -144,7 +124,7 @@ export function costRefusal(cost: number, limits: Limits): AppError | undefined 
 
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
-  const costs = new KeptCosts();
+  const costs = new Map<string, number>();
   return {
     async requestDidStart() {
       return {
@@ -159,14 +139,16 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
           if (cost === undefined) {
             const query = operationName ? separateOperations(document)[operationName] ?? document : document;
             cost = costOf(schema, query, variables);
-            costs.keep(key, cost);
+            costs.set(key, cost);
+            if (costs.size > costCacheSize) costs.delete(costs.keys().next().value!);
           } else {
             // The variables are still checked on every request, as working the cost out did: a wrong
             // or missing variable is the caller's error (the last one found, as the estimator reports it).
             const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
             if (errors?.length) throw requestError(errors[errors.length - 1].message);
           }
-          assertWithinCost(cost, limits);
+          const refusal = costRefusal(cost, limits);
+          if (refusal) throw refusal;
         },
       };
     },
