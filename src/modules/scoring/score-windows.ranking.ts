@@ -70,8 +70,8 @@ function comparator(order: TotalsOrder) {
 }
 
 /**
- * A ranked page and, when asked for with `count`, how many members the ranking holds: from the
- * kept totals, the count is read in the same statement as the page's edge members.
+ * A ranked page and, when asked for with `count` and ranked from the kept totals, how many members
+ * the ranking holds, read in the same statement as the page's edge members.
  */
 export interface RankedPage {
   rows: ListedMember[];

@@ -56,8 +56,9 @@ function keysetCondition(
  * Members active in the window under the filter, ranked by score (points, then id). Standard
  * windows are read from the kept per-member totals (score-windows.ranking.ts); any other window
  * or activity filter from the daily rollup (see counted-rows.queries.ts), so a six-month ranking reads no
- * raw records but those of its two partial days. With `count`, the page comes with the number of
- * members the ranking holds.
+ * raw records but those of its two partial days. With `count`, a page from the kept totals comes
+ * with the number of members the ranking holds (read with its edge members); from the rollup, the
+ * caller counts with countMembersByScore.
  */
 export async function membersByScore(
   db: Executor,
@@ -107,10 +108,7 @@ export async function membersByScore(
     .limit(page.limit)
     .offset(memberConditions ? page.offset : 0);
   if (backwards) rows.reverse();
-  return {
-    rows: rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } })),
-    count: count ? () => countMembersByScore(db, filter, window) : undefined,
-  };
+  return { rows: rows.map((row) => ({ member: row.member, score: { points: row.points, activityCount: row.activityCount } })) };
 }
 
 /** How many members a score ranking holds. */
