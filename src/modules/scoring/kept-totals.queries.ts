@@ -111,7 +111,13 @@ export interface TotalsRow {
   activityCount: number;
 }
 
-/** The totals rows of a scope (joined with `members`), under further conditions. */
+/** The totals table, joined with `members` only when the scope's member conditions read it. */
+function totalsOf(scope: TotalsScope): SQL {
+  const t = scoreWindowTotals;
+  return scope.memberConditions ? sql`${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}` : sql`${t}`;
+}
+
+/** The totals rows of a scope (from totalsOf), under further conditions. */
 function inScope(scope: TotalsScope, ...conditions: (SQL | undefined)[]): SQL | undefined {
   const t = scoreWindowTotals;
   return and(eq(t.accountId, scope.accountId), eq(t.windowId, scope.windowId), eq(t.brandId, scope.brandId), ...conditions, scope.memberConditions);
@@ -142,12 +148,10 @@ export async function rankedTotals(
   const t = scoreWindowTotals;
   const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
-  // The members are joined only for their conditions: without any, the totals alone answer.
-  const joined = scope.memberConditions ? sql`join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}` : sql``;
   const rows = await preparedRowsOf<{ member_id: number; points: number; activity_count: number }>(
     db,
     sql`select ${t.memberId} as member_id, ${t.points} as points, ${t.activityCount} as activity_count
-    from ${t} ${joined}
+    from ${totalsOf(scope)}
     where ${inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined)}
     -- Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
     order by ${order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`}, ${t.memberId} ${sql.raw(order.ids)}
@@ -166,21 +170,16 @@ function memberCount(scope: TotalsScope): SQL<number> {
     return sql<number>`coalesce((select ${c.members} from ${c} where ${c.accountId} = ${scope.accountId}
       and ${c.windowId} = ${scope.windowId} and ${c.brandId} = ${scope.brandId}), 0)::int`;
   }
-  const t = scoreWindowTotals;
-  return sql<number>`(select count(*) from ${t} join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}
-    where ${t.accountId} = ${scope.accountId} and ${t.windowId} = ${scope.windowId} and ${t.brandId} = ${scope.brandId}
-      and ${scope.memberConditions})::int`;
+  return sql<number>`(select count(*) from ${totalsOf(scope)} where ${inScope(scope)})::int`;
 }
 
 /** Members of the totals with more than `points`, other than `except`, counted up to `cap`. */
 export async function countTotalsAbove(db: Executor, scope: TotalsScope, points: number, except: readonly number[], cap: number): Promise<number> {
   const t = scoreWindowTotals;
-  // As in rankedTotals: the members are joined only for their conditions; the ids left out are one
-  // array parameter (as text), so the statement's text does not depend on how many there are.
-  const joined = scope.memberConditions ? sql`join ${members} on ${members.accountId} = ${scope.accountId} and ${members.id} = ${t.memberId}` : sql``;
+  // The ids left out are one array parameter (as text): the statement's text does not depend on how many there are.
   const [row] = await preparedRowsOf<{ count: number }>(
     db,
-    sql`select count(*)::int as count from (select ${t.memberId} from ${t} ${joined}
+    sql`select count(*)::int as count from (select ${t.memberId} from ${totalsOf(scope)}
       where ${inScope(scope, sql`${t.points} > ${points}`, sql`${t.memberId} <> all(${`{${except.join(',')}}`}::int[])`)}
       limit ${cap}) above`,
   );
