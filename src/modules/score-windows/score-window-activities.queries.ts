@@ -4,7 +4,6 @@ import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { activityDefinitions, scoreWindowActivityTotals } from '../../db/schema/index.js';
-import type { ResolvedWindow } from '../../filters/window.js';
 import { addToGroups, groupsCorrectedBy, roomToAggregate } from './score-window-groups.queries.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 import type { TotalsScope } from './score-windows.queries.js';

@@ -188,10 +188,7 @@ function checkedRegistrationFilter(filter: RegistrationFilter | null | undefined
 export class RegistrationStatsResolver {
   @Authorized()
   @Query(() => RegistrationStats)
-  registrationStats(
-    @Ctx() context: Context,
-    @Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs,
-  ): RegistrationStats {
+  registrationStats(@Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs): RegistrationStats {
     checkedRegistrationFilter(filter);
     resolveWindow(window, listingWindow);
     return { filter, window };
