@@ -70,7 +70,7 @@ export function scenarios(context: ScenarioContext): Scenario[] {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         query: `{ allMembers(first: 100, condition: { accountId: ${context.accountId} }, orderBy: PRIMARY_KEY_ASC) { nodes { rowId email firstName
-          memberServicesByMemberId { nodes { network uid valid } } optinsByMemberId { nodes { rowId kind } } } } }`,
+          memberServicesByAccountIdAndMemberId { nodes { network uid valid } } optinsByAccountIdAndMemberId { nodes { rowId kind } } } } }`,
       }),
     }),
     peerPage('raw', { method: 'GET', path: '/members' }),
