@@ -8,6 +8,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { classifyError } from '../core/errors.js';
+import { stringifyResult } from '../core/json-text.js';
+import { memberPageAnswer } from '../modules/scoring/listing-json.js';
 import { CompiledDocuments } from './execution.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
@@ -63,7 +65,7 @@ type Gateway = ApolloServerOptionsWithGateway<Context>['gateway'];
  * repeated query as a compiled function and anything else through graphql-js as before.
  */
 function compiledExecution(schema: GraphQLSchema): Gateway {
-  const documents = new CompiledDocuments(schema);
+  const documents = new CompiledDocuments(schema, { compileOnUse: 2, maxEntries: 500, answers: [memberPageAnswer] });
   return {
     async load() {
       return {
@@ -102,8 +104,8 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
     includeStacktraceInErrorResponses: false,
     // main.ts owns shutdown (drain HTTP, flush usage, close the pool), in that order.
     stopOnTerminationSignals: false,
-    // Compact JSON: Apollo indents responses by default, which costs time and bytes on every page.
-    stringifyResult: (result) => JSON.stringify(result),
+    // Compact JSON (Apollo indents by default), with fields PostgreSQL serialised spliced in as they are.
+    stringifyResult,
     plugins: [
       // Cache hints are not used; left on, the plugin wraps every field resolver of every response.
       ApolloServerPluginCacheControlDisabled(),

@@ -2,6 +2,20 @@ import { execute, getOperationAST, isInputType, typeFromAST, valueFromAST, type 
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
+ * A document answered by a statement that builds its response (see scoring/listing-json.ts): asked
+ * for each repeated document once; its answer may still decline a request (undefined), which then
+ * runs as any other.
+ */
+export type SqlAnswer = (contextValue: never, variables: Record<string, unknown> | undefined) => Promise<ExecutionResult | undefined>;
+export type SqlAnswerPlanner = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => SqlAnswer | undefined;
+
+/** What a repeated document runs as: its compiled function, and the statement that may answer it whole. */
+interface Compiled {
+  query: CompiledQuery | undefined;
+  answer: SqlAnswer | undefined;
+}
+
+/**
  * Executes documents that repeat as compiled functions (graphql-jit): the document is turned into
  * JavaScript once, and each request then runs that function instead of walking the document again
  * field by field. The result is the one graphql-js would give (the same resolvers, null
@@ -11,12 +25,12 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * A document is compiled on its second use, so one-off documents never pay the compilation.
  */
 export class CompiledDocuments {
-  /** Per document key: the uses so far, a compiled query, or null when it cannot be compiled. Least recently used first. */
-  private readonly entries = new Map<string, number | CompiledQuery | null>();
+  /** Per document key: the uses so far, or what it runs as. Least recently used first. */
+  private readonly entries = new Map<string, number | Compiled>();
 
   constructor(
     private readonly schema: GraphQLSchema,
-    private readonly options: { compileOnUse: number; maxEntries: number } = { compileOnUse: 2, maxEntries: 500 },
+    private readonly options: { compileOnUse: number; maxEntries: number; answers?: readonly SqlAnswerPlanner[] } = { compileOnUse: 2, maxEntries: 500 },
   ) {}
 
   /**
@@ -31,8 +45,19 @@ export class CompiledDocuments {
     contextValue: unknown;
     variableValues: Record<string, unknown> | undefined;
   }): Promise<ExecutionResult> | ExecutionResult {
-    const compiled = args.operation?.operation === 'query' ? this.lookup(args.key, args.document, args.operationName) : undefined;
-    if (compiled) return compiled.query(undefined, args.contextValue, args.variableValues ?? {});
+    const compiled = args.operation?.operation === 'query' ? this.lookup(args.key, args.document, args.operation, args.operationName) : undefined;
+    if (compiled?.answer) return this.answered(compiled, args);
+    if (compiled?.query) return compiled.query.query(undefined, args.contextValue, args.variableValues ?? {});
+    return this.executed(args);
+  }
+
+  private async answered(compiled: Compiled, args: Parameters<CompiledDocuments['execute']>[0]): Promise<ExecutionResult> {
+    const answer = await compiled.answer!(args.contextValue as never, args.variableValues);
+    if (answer) return answer;
+    return compiled.query ? compiled.query.query(undefined, args.contextValue, args.variableValues ?? {}) : this.executed(args);
+  }
+
+  private executed(args: Parameters<CompiledDocuments['execute']>[0]): Promise<ExecutionResult> | ExecutionResult {
     return execute({
       schema: this.schema,
       document: args.document,
@@ -42,9 +67,8 @@ export class CompiledDocuments {
     });
   }
 
-  private lookup(key: string, document: DocumentNode, operationName: string | undefined): CompiledQuery | undefined {
+  private lookup(key: string, document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Compiled | undefined {
     const entry = this.entries.get(key);
-    if (entry === null) return undefined;
     this.entries.delete(key);
     if (entry !== undefined && typeof entry !== 'number') {
       this.entries.set(key, entry); // most recently used last
@@ -55,12 +79,15 @@ export class CompiledDocuments {
       this.remember(key, uses);
       return undefined;
     }
-    const compiled = compileDocument(this.schema, document, operationName);
-    this.remember(key, compiled ?? null);
+    const compiled: Compiled = {
+      query: compileDocument(this.schema, document, operationName),
+      answer: this.options.answers?.reduce<SqlAnswer | undefined>((found, plan) => found ?? plan(this.schema, document, operation), undefined),
+    };
+    this.remember(key, compiled);
     return compiled;
   }
 
-  private remember(key: string, value: number | CompiledQuery | null): void {
+  private remember(key: string, value: number | Compiled): void {
     this.entries.set(key, value);
     if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
