@@ -302,9 +302,9 @@ export async function membersAhead(db: Executor, filter: CompiledFilter, window:
  * at the first (16 s for a member with 200k records in six months, filtered by a brand).
  */
 export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]): Promise<{ record: RecordRow; definition: DefinitionRow }[]> {
-  // Not a prepared statement, but for one member without a brand (lastRecordText says why): its
-  // generic plan, once PostgreSQL switched to it, read every record of a busy member's window (a
-  // month: 10 s stalls at 10 connections on the large data set).
+  // Prepared without a brand only (lastRecordText says why): the generic plan of the statement with
+  // `max`, once PostgreSQL switched to it, read every record of a busy member's window (a month:
+  // 10 s stalls at 10 connections on the large data set).
   if (filter.totalsBrandId !== undefined) return lastRecordsInScope(db, filter.accountId, filter.totalsBrandId, window, memberIds);
   const ids = memberIds.length ? memberIds : [0];
   const newest = alias(activityRecords, 'newest');
@@ -331,20 +331,23 @@ const definitionColumns = columnsOf(activityDefinitions);
 /**
  * lastRecordsOf's statement for a filter of at most a brand (its activity conditions as the totals
  * count them), with and without the brand, for a page (`$2` an array) or one member (`$2` an id).
- * For one member without a brand, the newest time is read as the first row of a backwards index
- * scan (`order by … limit 1`) rather than as `max`: the two read the same, but only the former
- * stays a backwards scan in the statement's generic plan (`max` became an aggregate over the
- * member's whole window: 94 ms for a busy member), so member(id)'s last activity can be a
- * prepared statement that PostgreSQL plans once. With a brand, a generic plan cannot choose
- * between the member's records and the brand's, so that one is planned with its values each time.
+ * Without a brand, the newest time is read as the first row of a backwards index scan
+ * (`order by … limit 1`) rather than as `max`: the two read the same, but only the former stays a
+ * backwards scan in the statement's generic plan (`max` became an aggregate over the member's
+ * whole window: 94 ms for a busy member), so the statement is prepared and planned once. (One
+ * member reads `unnest(array[$2])`, which the planner sizes at one row: sized at ten, a single
+ * member's statement would look cheaper planned with its values and be planned on every call.)
+ * With a brand, a generic plan cannot choose between the member's records and the brand's (the
+ * brand's last record may be far back in a busy member's window), so that one is planned with its
+ * values each time.
  */
 function lastRecordText(withBrand: boolean, one = false): string {
   const inWindow = (alias: string) =>
     `${alias}.account_id = $1 and ${alias}.member_id = page.member_id and ${alias}.completed_at >= $3::timestamptz and ${alias}.completed_at < $4::timestamptz
       and not ${alias}.one_time${withBrand ? ` and ${alias}.brand_id = $5` : ''}`;
-  const newest = one
-    ? `(select n.completed_at from activity_records n where ${inWindow('n')} order by n.completed_at desc limit 1)`
-    : `(select max(n.completed_at) from activity_records n where ${inWindow('n')})`;
+  const newest = withBrand
+    ? `(select max(n.completed_at) from activity_records n where ${inWindow('n')})`
+    : `(select n.completed_at from activity_records n where ${inWindow('n')} order by n.completed_at desc limit 1)`;
   return `select ${recordColumns.from('latest')}, ${definitionColumns.jsonObject('d')} as "definition"
     from unnest(${one ? 'array[$2::int]' : '$2::int[]'}) as page(member_id)
     cross join lateral (select * from activity_records r
@@ -357,14 +360,16 @@ const lastRecordTexts = { brand: lastRecordText(true), any: lastRecordText(false
 /**
  * lastRecordsOf for the filters most listings have (at most a brand): the same statement as a
  * fixed text, its rows read as the driver answers them; Drizzle's building and row mapping were
- * the largest part of a ranking's gateway time. Planned with its values each time, as above.
+ * the largest part of a ranking's gateway time. Prepared without a brand, planned with its values with one (see lastRecordText).
  */
 async function lastRecordsInScope(db: Executor, accountId: number, brandId: number, window: ResolvedWindow, memberIds: readonly number[]) {
-  const one = !brandId && memberIds.length === 1;
-  const params: unknown[] = [accountId, one ? memberIds[0] : memberIds, window.start.toISOString(), window.end.toISOString()];
-  if (brandId) params.push(brandId);
   type Row = Record<string, unknown> & { definition: Record<string, unknown> };
-  const rows = one ? await preparedRows<Row>(db, lastRecordTexts.oneMember, params) : await plannedRows<Row>(db, brandId ? lastRecordTexts.brand : lastRecordTexts.any, params);
+  const span = [window.start.toISOString(), window.end.toISOString()];
+  const rows = brandId
+    ? await plannedRows<Row>(db, lastRecordTexts.brand, [accountId, memberIds, ...span, brandId])
+    : memberIds.length === 1
+      ? await preparedRows<Row>(db, lastRecordTexts.oneMember, [accountId, memberIds[0], ...span])
+      : await preparedRows<Row>(db, lastRecordTexts.any, [accountId, memberIds, ...span]);
   const definitions = definitionColumns.read(rows.map(({ definition }) => definition));
   const records = recordColumns.read(rows.map(({ definition, ...record }) => record));
   return records.map((record, index) => ({ record: record as RecordRow, definition: definitions[index] as DefinitionRow }));
