@@ -97,9 +97,11 @@ function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<st
 /**
  * Costs of the operations seen lately. Working a cost out walks the whole document, which for a
  * small query cost more than running it; the same document costs the same again unless a variable
- * the estimators read changes. They read page sizes (`first`, `limit`, Int) and `@include`/`@skip`
- * conditions (Boolean), never an ID or a String, so a cost is kept per document, operation and
- * the values of its other variables: `member(id: $id)` is priced once, whatever the member.
+ * the estimators read changes. They read page sizes (`first`, `limit`: Int) and `@include`/`@skip`
+ * conditions (Boolean) and nothing else, so a cost is kept per document, operation and the values
+ * of its Int and Boolean variables: `member(id: $id)` is priced once, whatever the member, and so
+ * is a batch of records, whatever its input (keyed by the whole input, each batch was priced again,
+ * coercing its thousand items once more, and kept under a key as long as the batch).
  */
 const costCacheSize = 1000;
 
@@ -107,7 +109,7 @@ function costKey(queryHash: string, operationName: string | null, operation: Ope
   const priced: Record<string, unknown> = {};
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedType(definition.type);
-    if (type !== 'ID' && type !== 'String') priced[definition.variable.name.value] = variables[definition.variable.name.value];
+    if (type === 'Int' || type === 'Boolean') priced[definition.variable.name.value] = variables[definition.variable.name.value];
   }
   return `${queryHash}:${operationName ?? ''}:${JSON.stringify(priced)}`;
 }
