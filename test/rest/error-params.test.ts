@@ -57,14 +57,29 @@ describe('error parameter names', () => {
     const noMember = await graphqlError(`mutation($input: OptInInput!) { optIn(input: $input) { id } }`, { input: { segmentId: '999999' } });
     expect(noMember).toMatchObject({ code: 'MISSING_PARAMETER', param: 'memberId' });
     expect(await restError('POST', '/optin', { segmentid: 999999 })).toMatchObject({ code: 3, param: 'id' });
+    const optIn = `mutation($memberId: ID!) { optIn(input: { memberId: $memberId }) { id } }`;
+    expect(await graphqlError(optIn, { memberId: 'abc' })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'memberId', message: "The parameter 'memberId' is invalid: expected a member id." });
+    expect(await restError('POST', '/optin', { id: 'abc' })).toMatchObject({ code: 4, param: 'id', message: "The parameter 'id' is invalid: expected a member id." });
+    expect(await graphqlError(optIn, { memberId: '999999' })).toMatchObject({ code: 'NOT_FOUND', param: 'memberId' });
+    expect(await restError('POST', '/optin', { id: 999999 })).toMatchObject({ code: 5, param: 'id' });
   });
 
-  it('credentials: authToken and network on GraphQL, authtoken and service on REST', async () => {
+  it('registration: authToken, network and memberId on GraphQL, authtoken, service and id on REST', async () => {
     const register = `mutation($credentials: ServiceCredentialsInput!) { registerMember(input: { credentials: $credentials }) { created } }`;
     expect(await graphqlError(register, { credentials: { network: 'spotify', uid: 'u1' } })).toMatchObject({ code: 'MISSING_PARAMETER', param: 'authToken' });
     expect(await restError('POST', '/member/register', { service: 'spotify', uid: 'u1' })).toMatchObject({ code: 3, param: 'authtoken' });
     expect(await graphqlError(register, { credentials: { network: 'myspace', uid: 'u1' } })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'network' });
     expect(await restError('POST', '/member/register', { service: 'myspace', uid: 'u1' })).toMatchObject({ code: 4, param: 'service' });
+
+    const attach = `mutation($memberId: ID!) { attachService(memberId: $memberId, credentials: { network: "email", email: "a@example.com", password: "correct horse" }) { created } }`;
+    expect(await graphqlError(attach, { memberId: '999999' })).toMatchObject({ code: 'NOT_FOUND', param: 'memberId' });
+    expect(await restError('POST', '/member/999999/register', { service: 'email', email: 'a@example.com', password: 'correct horse' })).toMatchObject({ code: 5, param: 'id' });
+    expect(await graphqlError(attach, { memberId: 'abc' })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'memberId' });
+    expect(await restError('POST', '/member/register', { id: 'abc', service: 'email', email: 'a@example.com', password: 'correct horse' })).toMatchObject({
+      code: 4,
+      param: 'id',
+      message: "The parameter 'id' is invalid: expected a member id.",
+    });
   });
 
   it("an activity's short name: shortName on GraphQL, shortname on REST, in the message too", async () => {

@@ -51,9 +51,9 @@ export interface MemberResult {
 /** Registrations and logins through the API, without a website, are recorded under this domain. */
 const apiDomain = 'API';
 
-export async function requireMember(db: Executor, accountId: number, id: number, reads?: q.MemberReads): Promise<q.MemberRowWith> {
+export async function requireMember(db: Executor, accountId: number, id: number, reads?: q.MemberReads, param = 'id'): Promise<q.MemberRowWith> {
   const member = await q.findMember(db, accountId, id, reads);
-  if (!member) throw notFound('Member');
+  if (!member) throw notFound('Member', param);
   return member;
 }
 
@@ -116,7 +116,7 @@ export async function attachService(
   visitInput?: VisitInput,
   importCode?: string | null,
 ): Promise<MemberResult> {
-  const member = await requireMember(scope.db, scope.accountId, memberId);
+  const member = await requireMember(scope.db, scope.accountId, memberId, undefined, 'memberId');
   const credentials = readCredentials(input, 'register');
   // The caller's import code, as registration stores it; a new one replaces the member's.
   const code = importCode?.trim();
@@ -292,13 +292,14 @@ export async function refreshServiceTokens(scope: MemberScope, id: number, netwo
 
 /**
  * Finds a member by exactly one of: id, email, verified email, partner code + id, network + username.
- * By id, `reads` names what the member's statement reads besides the row (see `MemberReads`).
+ * By id, `reads` names what the member's statement reads besides the row (see `MemberReads`), and
+ * `idParam` the argument the id came in (an opt-in's `memberId`).
  */
-export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput, reads?: q.MemberReads): Promise<q.MemberRowWith> {
+export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput, reads?: q.MemberReads, idParam = 'id'): Promise<q.MemberRowWith> {
   if (lookup.id !== undefined && lookup.id !== null && lookup.id !== '0') {
     const id = Number(lookup.id);
-    if (!isId(id)) throw invalidParameter('id', 'expected a member id');
-    return requireMember(db, accountId, id, reads);
+    if (!isId(id)) throw invalidParameter(idParam, 'expected a member id');
+    return requireMember(db, accountId, id, reads, idParam);
   }
   let found: MemberRow | undefined;
   if (lookup.email) {

@@ -39,7 +39,7 @@ async function resolve(scope: OptInScope, input: OptInInput): Promise<{ memberId
     throw missingParameter('memberId', 'Name the member by id, email, or partnerCode and partnerID.');
   }
   const lookup = memberIdGiven ? { id: memberIdGiven } : email ? { email } : { partnerCode, partnerId };
-  const member = await lookupMember(scope.db, scope.accountId, lookup);
+  const member = await lookupMember(scope.db, scope.accountId, lookup, undefined, 'memberId');
   const brandId = filterId(input.brandId, 'brandId');
   const segmentId = filterId(input.segmentId, 'segmentId');
   if (brandId !== undefined && segmentId !== undefined) {
