@@ -37,10 +37,10 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   variables(params: Params, request: FastifyRequest): TVariables;
   shape(data: TData, params: Params, request: FastifyRequest): unknown;
   /**
-   * The parameter an error names, as this call's caller knows it, when a REST parameter goes by
-   * another name in GraphQL (`segmentid` for `segmentId`, reported as `segment` by the service).
+   * The REST parameter an error's GraphQL argument is on this route, where the route spells it
+   * otherwise than the shared table (rest/error-params.ts); undefined leaves it to the table.
    */
-  errorParam?(param: string, params: Params): string;
+  errorParam?(graphqlParam: string, params: Params): string | undefined;
 }
 
 /** A numeric id from the path (`/member/:id`), checked before anything runs. */

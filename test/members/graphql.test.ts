@@ -68,7 +68,7 @@ describe('member mutations over GraphQL', () => {
       ['mutation ($id: ID!) { updateMember(id: $id, input: { country: "Britain" }) { jwt } }', { id: a.member.id }, 'country'],
       ['mutation ($id: ID!) { updateMember(id: $id, input: { email: "nope" }) { jwt } }', { id: a.member.id }, 'email'],
       ['mutation ($id: ID!) { resetPassword(id: $id, input: { email: "x@example.com", password: "short", serviceId: "1" }) { jwt } }', { id: a.member.id }, 'password'],
-      ['mutation ($id: ID!) { verifyEmail(id: $id, input: { network: "myspace", verifiedEmail: "x@example.com" }) { jwt } }', { id: a.member.id }, 'service'],
+      ['mutation ($id: ID!) { verifyEmail(id: $id, input: { network: "myspace", verifiedEmail: "x@example.com" }) { jwt } }', { id: a.member.id }, 'network'],
       ['mutation ($id: ID!) { mergeMembers(intoId: $id, fromId: $id, fromAccessToken: "x") { jwt } }', { id: a.member.id }, 'fromId'],
       ['mutation { deleteMember(id: "abc") }', {}, 'id'],
     ];

@@ -207,7 +207,7 @@ describe('GraphQL', () => {
     const both = await t.graphql(app.apiKey, `mutation($input: OptInInput!) { optIn(input: $input) { id } }`, {
       input: { memberId: String(member.id), brandId: String(brand.ID), segmentId: list.ID },
     });
-    expect(both.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'segment' });
+    expect(both.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'segmentId' });
     await t.graphql(app.apiKey, `mutation($input: OptInInput!) { optIn(input: $input) { id } }`, { input: { memberId: String(member.id), segmentId: list.ID } });
     const read = await t.graphql(app.apiKey, `query($id: ID!) { member(lookup: { id: $id }) { optins { kind segment { name brand { name } } } } }`, { id: String(member.id) });
     expect(read.body.data.member.optins).toEqual([

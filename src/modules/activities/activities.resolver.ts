@@ -94,7 +94,7 @@ export class ActivityResolver {
     @Arg('recordId', () => ID, { nullable: true }) recordId: string | null,
     @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
   ): Promise<number> {
-    return activities.deleteMemberActivity(scopeOf(context, caller), requiredId(memberId, 'id'), {
+    return activities.deleteMemberActivity(scopeOf(context, caller), requiredId(memberId, 'memberId'), {
       recordId: filterId(recordId, 'recordId', maxBigintId),
       activityId: filterId(activityId, 'activityId'),
     });
@@ -112,9 +112,9 @@ export class ActivityResolver {
     const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });
     const id = requiredId(activityId, 'activityId');
-    const asked = requiredId(memberId, 'id');
+    const asked = requiredId(memberId, 'memberId');
     const member = (await q.resolveMemberIds(scope.db, scope.accountId, [asked])).get(asked);
-    if (member === undefined) throw notFound('Member', 'id');
+    if (member === undefined) throw notFound('Member', 'memberId');
     const definition = (await q.definitionsByIds(scope.db, scope.accountId, [id]))[0];
     if (!definition) throw notFound('Activity', 'activityId');
     const found = await q.checkActivity(scope.db, { accountId: scope.accountId, memberId: member, activityId: id, window: span });

@@ -63,9 +63,9 @@ function tracking(input: ActivityTrackingInput | undefined): TrackingRow | undef
 }
 
 async function checkedBrand(scope: ActivityScope, value: string | undefined): Promise<number | null | undefined> {
-  const brandId = filterId(value, 'brandid');
+  const brandId = filterId(value, 'brandId');
   if (!brandId) return undefined;
-  if (!(await q.existingBrandIds(scope.db, scope.accountId, [brandId])).has(brandId)) throw notFound('Brand', 'brandid');
+  if (!(await q.existingBrandIds(scope.db, scope.accountId, [brandId])).has(brandId)) throw notFound('Brand', 'brandId');
   return brandId;
 }
 
@@ -81,7 +81,7 @@ export async function createActivity(scope: ActivityScope, input: ActivityInput)
   const values = {
     accountId: scope.accountId,
     name,
-    shortName: text(input.shortName, 'shortname', 100) ?? null,
+    shortName: text(input.shortName, 'shortName', 100) ?? null,
     type: activityType(input.type),
     service: network(input.service, 'service') ?? null,
     points: points(input.points) ?? 1,
@@ -95,7 +95,7 @@ export async function createActivity(scope: ActivityScope, input: ActivityInput)
 export async function editActivity(scope: ActivityScope, id: number, input: EditActivityInput): Promise<DefinitionRow> {
   const values = {
     name: input.name === undefined ? undefined : text(input.name, 'name', 200) ?? throwMissing('name'),
-    shortName: input.shortName === undefined ? undefined : text(input.shortName, 'shortname', 100) ?? null,
+    shortName: input.shortName === undefined ? undefined : text(input.shortName, 'shortName', 100) ?? null,
     // GraphQL lets a caller send null for an optional field; a type cannot be cleared, so null is refused like any other non-type.
     type: input.type === undefined ? undefined : activityType(input.type ?? ''),
     service: input.service === undefined ? undefined : network(input.service, 'service') ?? null,
@@ -140,9 +140,9 @@ interface AskedRecord {
 /** The ids of a batch, checked for form in the order the interface reports them (every record's activity first, …). */
 function askedRecords(inputs: readonly RecordActivityInput[]): AskedRecord[] {
   const activityIds = inputs.map((input) => filterId(input.activityId, 'activityId') ?? throwMissing('activityId'));
-  const memberIds = inputs.map((input) => filterId(input.memberId, 'id'));
+  const memberIds = inputs.map((input) => filterId(input.memberId, 'memberId'));
   const partners = inputs.map((input, index) => (memberIds[index] === undefined ? partnerRef(input) : undefined));
-  const brandIds = inputs.map((input) => filterId(input.brandId, 'brandid'));
+  const brandIds = inputs.map((input) => filterId(input.brandId, 'brandId'));
   return inputs.map((input, index) => ({ input, activityId: activityIds[index], memberId: memberIds[index], partner: partners[index], brandId: brandIds[index] }));
 }
 
@@ -161,8 +161,8 @@ function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.Record
   const definition = found.definitions.get(asked.activityId);
   if (!definition || definition.deleted) throw notFound('Activity', 'activityId');
   const memberId = asked.memberId !== undefined ? found.members.get(asked.memberId) : found.partners.get(q.partnerKey(asked.partner!));
-  if (memberId === undefined) throw notFound('Member', asked.memberId !== undefined ? 'id' : 'partnerID');
-  if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw notFound('Brand', 'brandid');
+  if (memberId === undefined) throw notFound('Member', asked.memberId !== undefined ? 'memberId' : 'partnerId');
+  if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw notFound('Brand', 'brandId');
   const completedAt = input.completedAt ?? now;
   if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
     throw invalidParameter('timestamp', 'expected a time that is not in the future');
@@ -206,9 +206,9 @@ export async function prepareRecords(scope: ActivityScope, inputs: readonly Reco
 function partnerRef(input: RecordActivityInput) {
   const code = input.partnerCode?.trim();
   const id = input.partnerId?.trim();
-  if (!code && !id) throw missingParameter('id', "The member is required: send 'id', or 'partnerCode' and 'partnerID'.");
+  if (!code && !id) throw missingParameter('memberId', "The member is required: send 'id', or 'partnerCode' and 'partnerID'.");
   if (!code) throw missingParameter('partnerCode');
-  if (!id) throw missingParameter('partnerID');
+  if (!id) throw missingParameter('partnerId');
   return { code, id };
 }
 
@@ -395,7 +395,7 @@ function writerFor(db: Executor): RecordWriter {
 export async function deleteMemberActivity(scope: ActivityScope, memberId: number, which: { recordId?: number; activityId?: number }) {
   if (!which.recordId && !which.activityId) throw missingParameter('recordId', 'Send the record to delete, or the activity whose records to delete.');
   const resolved = (await q.resolveMemberIds(scope.db, scope.accountId, [memberId])).get(memberId);
-  if (resolved === undefined) throw notFound('Member', 'id');
+  if (resolved === undefined) throw notFound('Member', 'memberId');
   const deleted = await scope.db.transaction((tx) => q.deleteRecords(tx, scope.accountId, resolved, which));
   if (which.recordId && !deleted.length) throw notFound('Record', 'recordId');
   return deleted.length;

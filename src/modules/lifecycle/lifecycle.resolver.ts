@@ -52,7 +52,7 @@ export class MemberLifecycleResolver {
     // Checked before anything is written: an unknown segment refuses the whole registration.
     const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
     const result = input.memberId
-      ? await members.attachService(scope, memberId(input.memberId), input.credentials, input.profile, input.visit, input.importCode)
+      ? await members.attachService(scope, memberId(input.memberId, 'memberId'), input.credentials, input.profile, input.visit, input.importCode)
       : await members.registerMember(scope, input);
     if (segment) await optInMember(scope, result.member.id, segment);
     return envelope(context, caller, result);
@@ -75,7 +75,7 @@ export class MemberLifecycleResolver {
     const scope = scopeOf(context, caller);
     // Checked before anything is written, as at registration: an unknown segment refuses the call.
     const segment = await registrationSegment(scope.db, scope.accountId, segmentId);
-    const result = await members.attachService(scope, memberId(id), credentials, profile ?? undefined, visit ?? undefined, importCode);
+    const result = await members.attachService(scope, memberId(id, 'memberId'), credentials, profile ?? undefined, visit ?? undefined, importCode);
     if (segment) await optInMember(scope, result.member.id, segment);
     return envelope(context, caller, result);
   }

@@ -18,12 +18,12 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
     throw new AppError('WRONG_APPLICATION', 'Only the application that registered the member may verify its email.', 'apiKey');
   }
   const network = readNetwork(input.network, 'login');
-  const verifiedEmail = normaliseEmail(input.verifiedEmail, 'verified_email');
+  const verifiedEmail = normaliseEmail(input.verifiedEmail, 'verifiedEmail');
   const services = await q.servicesOfMembers(scope.db, scope.accountId, [member.id]);
   const service = input.serviceId
     ? services.find((candidate) => String(candidate.id) === input.serviceId)
     : services.find((candidate) => candidate.network === network);
-  if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceid' : 'service');
+  if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceId' : 'network');
   const survivor = await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
       // Verifications of one address wait for each other, so each sees the members verified before it.
@@ -55,7 +55,7 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
   const digest = digestToken(fromAccessToken.trim());
   const checkToken = (merged: MemberRow) => {
     if (!sameSecret(merged.accessTokenHash, digest)) {
-      throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'accesstoken');
+      throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'fromAccessToken');
     }
   };
   checkToken(from);

@@ -7,8 +7,9 @@ import { parseNetwork, type Network } from '../networks/networks.js';
 import type { ServiceCredentialsInput } from './members.types.js';
 
 /**
- * Credentials as the interface sends them, checked and normalised. Error parameters use the REST
- * names (service, email, password, authtoken, uid) so both interfaces report the same thing.
+ * Credentials as the interface sends them, checked and normalised. Errors name the fields of
+ * ServiceCredentialsInput (network, email, password, authToken, uid); REST reports them by its
+ * own parameter names (rest/error-params.ts).
  */
 export type Credentials =
   | { network: 'email'; uid: string; email: string; password: string }
@@ -22,10 +23,10 @@ export function normaliseEmail(value: string, param = 'email'): string {
   return email;
 }
 
-/** A network identifier of the given set, or a clear error naming the `service` parameter. */
+/** A network identifier of the given set, or a clear error naming the `network` argument (REST's `service`). */
 export function readNetwork(value: string, set: 'register' | 'login'): Network {
   const network = parseNetwork(value, set);
-  if (!network) throw invalidParameter('service', `expected a network identifier such as email, spotify or youtube (unknown: ${value})`);
+  if (!network) throw invalidParameter('network', `expected a network identifier such as email, spotify or youtube (unknown: ${value})`);
   return network;
 }
 
@@ -37,7 +38,7 @@ export function readCredentials(input: ServiceCredentialsInput, set: 'register' 
     const email = normaliseEmail(input.email);
     return { network, uid: email.toLowerCase(), email, password: input.password };
   }
-  if (!input.authToken) throw missingParameter('authtoken', `Signing in with ${network} needs authtoken and uid.`);
+  if (!input.authToken) throw missingParameter('authToken', `Signing in with ${network} needs authtoken and uid.`);
   if (!input.uid) throw missingParameter('uid', `Signing in with ${network} needs authtoken and uid.`);
   return { network, uid: input.uid.trim(), token: input.authToken, secret: input.authSecret ?? undefined };
 }
@@ -66,11 +67,11 @@ export async function verifiedProfile(
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
     if (error.reason === 'unreachable') {
-      throw new AppError('NETWORK_UNAVAILABLE', `${credentials.network} did not answer; try again shortly.`, 'service');
+      throw new AppError('NETWORK_UNAVAILABLE', `${credentials.network} did not answer; try again shortly.`, 'network');
     }
     if (error.reason === 'uid_mismatch') throw invalidParameter('uid', `the token belongs to another ${credentials.network} user`);
     if (error.reason === 'retired' || error.reason === 'not_supported') {
-      throw invalidParameter('service', `${credentials.network} tokens cannot be verified`);
+      throw invalidParameter('network', `${credentials.network} tokens cannot be verified`);
     }
     throw onInvalid();
   }

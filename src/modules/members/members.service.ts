@@ -51,9 +51,9 @@ export interface MemberResult {
 /** Registrations and logins through the API, without a website, are recorded under this domain. */
 const apiDomain = 'API';
 
-export async function requireMember(db: Executor, accountId: number, id: number, reads?: q.MemberReads): Promise<q.MemberRowWith> {
+export async function requireMember(db: Executor, accountId: number, id: number, reads?: q.MemberReads, param = 'id'): Promise<q.MemberRowWith> {
   const member = await q.findMember(db, accountId, id, reads);
-  if (!member) throw notFound('Member');
+  if (!member) throw notFound('Member', param);
   return member;
 }
 
@@ -73,7 +73,7 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
     const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
     if (existing) return { member: await refreshNetworkIdentity(scope, existing, credentials, input.credentials), created: false };
   }
-  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authToken', `${credentials.network} refused this token`));
   const token = newAccessToken();
   const created = await scope.db
     .transaction(async (tx) => {
@@ -116,7 +116,7 @@ export async function attachService(
   visitInput?: VisitInput,
   importCode?: string | null,
 ): Promise<MemberResult> {
-  const member = await requireMember(scope.db, scope.accountId, memberId);
+  const member = await requireMember(scope.db, scope.accountId, memberId, undefined, 'memberId');
   const credentials = readCredentials(input, 'register');
   // The caller's import code, as registration stores it; a new one replaces the member's.
   const code = importCode?.trim();
@@ -127,7 +127,7 @@ export async function attachService(
     throw new AppError('CONFLICT', `This ${credentials.network} identity belongs to another member; merge the members instead.`, 'uid');
   }
   if (credentials.network === 'email') assertNewPassword(credentials.password);
-  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authToken', `${credentials.network} refused this token`));
   await scope.db.transaction(async (tx) => {
     const service = existing
       ? await q.updateService(tx, scope.accountId, existing.id, { ...sealed, ...serviceDetails(input), valid: true })
@@ -177,7 +177,7 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
   } else {
     const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => {
       void scope.identity.throttle.recordFailure(identity, address);
-      return new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authtoken');
+      return new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken');
     });
     updates = {
       tokenSealed: scope.identity.cipher.seal(credentials.token),
@@ -225,12 +225,12 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
 export async function resetPassword(scope: MemberScope, id: number, input: ResetPasswordInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const serviceId = Number(input.serviceId);
-  if (!isId(serviceId)) throw invalidParameter('member_service_id', 'expected a service id');
+  if (!isId(serviceId)) throw invalidParameter('serviceId', 'expected a service id');
   const email = normaliseEmail(input.email);
   assertNewPassword(input.password);
   const service = await q.findServiceById(scope.db, scope.accountId, serviceId);
   if (!service || service.memberId !== member.id || service.network !== 'email') {
-    throw notFound('Email service of this member', 'member_service_id');
+    throw notFound('Email service of this member', 'serviceId');
   }
   if (!sameSecret(service.uid, email.toLowerCase())) {
     throw invalidParameter('email', 'the address registered with this service');
@@ -261,11 +261,11 @@ export async function deleteMember(scope: MemberScope, id: number): Promise<bool
 export async function refreshServiceTokens(scope: MemberScope, id: number, networkName: string): Promise<ServiceRow> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const network = readNetwork(networkName, 'login');
-  if (network === 'email') throw invalidParameter('service', 'the email service has no tokens to refresh');
+  if (network === 'email') throw invalidParameter('network', 'the email service has no tokens to refresh');
   const [service] = (await q.servicesOfMembers(scope.db, scope.accountId, [member.id])).filter((s) => s.network === network);
-  if (!service?.tokenSealed) throw notFound(`The member's ${network} service`, 'service');
+  if (!service?.tokenSealed) throw notFound(`The member's ${network} service`, 'network');
   const adapter = scope.identity.networks.get(network);
-  if (!adapter) throw invalidParameter('service', `${network} tokens cannot be refreshed`);
+  if (!adapter) throw invalidParameter('network', `${network} tokens cannot be refreshed`);
   try {
     const refreshed = await adapter.refresh({
       token: scope.identity.cipher.open(service.tokenSealed),
@@ -280,25 +280,26 @@ export async function refreshServiceTokens(scope: MemberScope, id: number, netwo
     });
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
-    if (error.reason === 'unreachable') throw new AppError('NETWORK_UNAVAILABLE', `${network} did not answer; try again shortly.`, 'service');
+    if (error.reason === 'unreachable') throw new AppError('NETWORK_UNAVAILABLE', `${network} did not answer; try again shortly.`, 'network');
     if (error.reason === 'invalid_credentials') {
       // The member revoked access on the network: the link stays, marked invalid, until they sign in again.
       await q.updateService(scope.db, scope.accountId, service.id, { valid: false });
-      throw new AppError('INVALID_TOKEN', `${network} refused the stored tokens; the member must sign in with ${network} again.`, 'service');
+      throw new AppError('INVALID_TOKEN', `${network} refused the stored tokens; the member must sign in with ${network} again.`, 'network');
     }
-    throw invalidParameter('service', `${network} tokens cannot be refreshed`);
+    throw invalidParameter('network', `${network} tokens cannot be refreshed`);
   }
 }
 
 /**
  * Finds a member by exactly one of: id, email, verified email, partner code + id, network + username.
- * By id, `reads` names what the member's statement reads besides the row (see `MemberReads`).
+ * By id, `reads` names what the member's statement reads besides the row (see `MemberReads`), and
+ * `idParam` the argument the id came in (an opt-in's `memberId`).
  */
-export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput, reads?: q.MemberReads): Promise<q.MemberRowWith> {
+export async function lookupMember(db: Executor, accountId: number, lookup: MemberLookupInput, reads?: q.MemberReads, idParam = 'id'): Promise<q.MemberRowWith> {
   if (lookup.id !== undefined && lookup.id !== null && lookup.id !== '0') {
     const id = Number(lookup.id);
-    if (!isId(id)) throw invalidParameter('id', 'expected a member id');
-    return requireMember(db, accountId, id, reads);
+    if (!isId(id)) throw invalidParameter(idParam, 'expected a member id');
+    return requireMember(db, accountId, id, reads, idParam);
   }
   let found: MemberRow | undefined;
   if (lookup.email) {
@@ -307,11 +308,11 @@ export async function lookupMember(db: Executor, accountId: number, lookup: Memb
     [found] = await q.findMembersByVerifiedEmail(db, accountId, lookup.verifiedEmail.trim());
   } else if (lookup.partnerCode || lookup.partnerId) {
     if (!lookup.partnerCode) throw missingParameter('partnerCode', 'partnerID needs partnerCode.');
-    if (!lookup.partnerId) throw missingParameter('partnerID', 'partnerCode needs partnerID.');
+    if (!lookup.partnerId) throw missingParameter('partnerId', 'partnerCode needs partnerID.');
     const service = await q.findServiceByPartner(db, accountId, lookup.partnerCode.trim(), lookup.partnerId.trim());
     found = service && (await q.findMember(db, accountId, service.memberId));
   } else if (lookup.network || lookup.username) {
-    if (!lookup.network) throw missingParameter('service', 'username needs service.');
+    if (!lookup.network) throw missingParameter('network', 'username needs service.');
     if (!lookup.username) throw missingParameter('username', 'service needs username.');
     const service = await q.findServiceByUsername(db, accountId, lookup.network.trim().toLowerCase(), lookup.username.trim());
     found = service && (await q.findMember(db, accountId, service.memberId));
@@ -356,7 +357,7 @@ async function refreshNetworkIdentity(
   credentials: Extract<Credentials, { token: string }>,
   input: ServiceCredentialsInput,
 ): Promise<MemberRow> {
-  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authtoken', `${credentials.network} refused this token`));
+  const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authToken', `${credentials.network} refused this token`));
   await q.updateService(scope.db, scope.accountId, service.id, { ...sealed, ...serviceDetails(input), valid: true });
   return requireMember(scope.db, scope.accountId, service.memberId);
 }

@@ -36,22 +36,22 @@ async function resolve(scope: OptInScope, input: OptInInput): Promise<{ memberId
   const partnerCode = input.partnerCode?.trim() || undefined;
   const partnerId = input.partnerId?.trim() || undefined;
   if (!memberIdGiven && !email && !partnerCode && !partnerId) {
-    throw missingParameter('id', 'Name the member by id, email, or partnerCode and partnerID.');
+    throw missingParameter('memberId', 'Name the member by id, email, or partnerCode and partnerID.');
   }
   const lookup = memberIdGiven ? { id: memberIdGiven } : email ? { email } : { partnerCode, partnerId };
-  const member = await lookupMember(scope.db, scope.accountId, lookup);
-  const brandId = filterId(input.brandId, 'brandid');
-  const segmentId = filterId(input.segmentId, 'segment');
+  const member = await lookupMember(scope.db, scope.accountId, lookup, undefined, 'memberId');
+  const brandId = filterId(input.brandId, 'brandId');
+  const segmentId = filterId(input.segmentId, 'segmentId');
   if (brandId !== undefined && segmentId !== undefined) {
     // A brand's segments are lists of their own: the caller names one list.
-    throw invalidParameter('segment', 'name one list: a brand or a segment, not both');
+    throw invalidParameter('segmentId', 'name one list: a brand or a segment, not both');
   }
   if (brandId !== undefined) {
-    await requireBrand(scope.db, scope.accountId, brandId, 'brandid');
+    await requireBrand(scope.db, scope.accountId, brandId, 'brandId');
     return { memberId: member.id, list: { kind: 'brand', brandId } };
   }
   if (segmentId !== undefined) {
-    await requireListSegment(scope.db, scope.accountId, segmentId, 'segment');
+    await requireListSegment(scope.db, scope.accountId, segmentId, 'segmentId');
     return { memberId: member.id, list: { kind: 'segment', segmentId } };
   }
   return { memberId: member.id, list: { kind: 'global' } };
@@ -84,14 +84,14 @@ export async function optOut(scope: OptInScope, input: OptInInput): Promise<OptI
     await q.endOptIn(tx, scope.accountId, memberId, list);
   });
   const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
-  if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'id' : 'segment');
+  if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'memberId' : 'segmentId');
   return row;
 }
 
 /** The segment a registration names (`segmentid`): a list segment of the account, checked before anything is written. */
 export async function registrationSegment(db: Database, accountId: number, value: string | null | undefined): Promise<OptInList | undefined> {
-  const segmentId = filterId(value, 'segmentid');
+  const segmentId = filterId(value, 'segmentId');
   if (segmentId === undefined) return undefined;
-  await requireListSegment(db, accountId, segmentId, 'segmentid');
+  await requireListSegment(db, accountId, segmentId, 'segmentId');
   return { kind: 'segment', segmentId };
 }

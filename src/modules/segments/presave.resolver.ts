@@ -22,7 +22,7 @@ export class PresaveResolver {
   ): Promise<PresaveJob> {
     const job = await presave.createPresave(
       { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId },
-      requiredId(segmentId),
+      requiredId(segmentId, 'segmentId'),
       input,
     );
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
@@ -32,7 +32,7 @@ export class PresaveResolver {
   @Authorized('advanced')
   @Mutation(() => PresaveJob, { description: 'Runs a finished job again: failed members are tried again; nobody is saved twice.' })
   async retryPresaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
-    const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId), requiredId(id, 'jobId'));
+    const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     const queued = await presave.requeue(context.database.db, job);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
     return presave.readJob(context.database.db, queued);
@@ -41,7 +41,7 @@ export class PresaveResolver {
   @Authorized()
   @Query(() => PresaveJob, { description: 'A presave job of the segment, with its per-member results.' })
   async presaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
-    const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId), requiredId(id, 'jobId'));
+    const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     return presave.readJob(context.database.db, job);
   }
 }

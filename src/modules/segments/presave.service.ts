@@ -46,13 +46,13 @@ function readItems(input: PresaveInput): PresaveItems {
 
 export async function createPresave(scope: PresaveScope, segmentId: number, input: PresaveInput): Promise<PresaveJobRow> {
   const items = readItems(input);
-  await requireListSegment(scope.db, scope.accountId, segmentId, 'id');
+  await requireListSegment(scope.db, scope.accountId, segmentId, 'segmentId');
   return q.insertJob(scope.db, { accountId: scope.accountId, segmentId, applicationId: scope.applicationId, items });
 }
 
 export async function requireJob(db: Database, accountId: number, segmentId: number, jobId: number): Promise<PresaveJobRow> {
   const job = await q.findJob(db, accountId, jobId);
-  if (!job || job.segmentId !== segmentId) throw notFound('Presave job', 'jobId');
+  if (!job || job.segmentId !== segmentId) throw notFound('Presave job', 'id');
   return job;
 }
 
@@ -62,7 +62,7 @@ export async function requireJob(db: Database, accountId: number, segmentId: num
  */
 export async function requeue(db: Database, job: PresaveJobRow): Promise<PresaveJobRow> {
   const queued = await q.requeueJob(db, job.accountId, job.id, staleRunMs);
-  if (!queued) throw new AppError('CONFLICT', 'The job is running; retry it once it is done.', 'jobId');
+  if (!queued) throw new AppError('CONFLICT', 'The job is running; retry it once it is done.', 'id');
   return queued;
 }
 

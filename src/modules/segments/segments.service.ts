@@ -42,8 +42,8 @@ export async function requireListSegment(db: Database, accountId: number, id: nu
 }
 
 export async function listSegments(scope: SegmentScope, brandIdValue?: string | null): Promise<SegmentRow[]> {
-  const brandId = filterId(brandIdValue, 'brandid');
-  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'id');
+  const brandId = filterId(brandIdValue, 'brandId');
+  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'brandId');
   return q.listSegments(scope.db, scope.accountId, brandId);
 }
 
@@ -113,8 +113,8 @@ function readLabel(value: string | null | undefined): string | undefined {
 }
 
 async function readBrand(scope: SegmentScope, value: string | null | undefined): Promise<number | undefined> {
-  const brandId = filterId(value, 'brandid');
-  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'brandid');
+  const brandId = filterId(value, 'brandId');
+  if (brandId !== undefined) await requireBrand(scope.db, scope.accountId, brandId, 'brandId');
   return brandId;
 }
 

@@ -41,8 +41,8 @@ export function resolveUsageRange(request: UsageRequest, now = new Date()): Usag
     throw invalidParameter('period', 'expected a number followed by hour, day or month');
   }
   const asked = request.end ?? (request.period ? shiftByPeriod(request.start, request.period.amount, request.period.unit) : undefined);
-  if (!asked) throw missingParameter('end_date', "Either 'end_date' or 'period' is required.");
-  if (asked <= request.start) throw invalidParameter('end_date', 'the range must end after start_date');
+  if (!asked) throw missingParameter('end', "Either 'end_date' or 'period' is required.");
+  if (asked <= request.start) throw invalidParameter('end', 'the range must end after start_date');
   // A longer range than the interval covers is cut to its maximum, as the old interface did, and the
   // response says so instead of refusing the call.
   const longest = shiftByPeriod(request.start, rules.max.amount, rules.max.unit);
@@ -52,7 +52,7 @@ export function resolveUsageRange(request: UsageRequest, now = new Date()): Usag
   // Hits are kept for a year: earlier buckets would only ever be zero, so the range starts there.
   const oldest = truncate(shiftByPeriod(now, -usageRetention.amount, usageRetention.unit), 'day');
   const start = request.start < oldest ? oldest : request.start;
-  if (start >= end) throw invalidParameter('start_date', 'usage is kept for one year; the range ends before that');
+  if (start >= end) throw invalidParameter('start', 'usage is kept for one year; the range ends before that');
   return { start, end, notice };
 }
 

@@ -13,11 +13,15 @@ import {
 } from '../../generated/graphql.js';
 import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { formatOptionalTimestamp as time, parseTimestamp } from '../../lib/time.js';
+import { routeParams } from '../error-params.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { activityDefinitionRecord } from '../records/activities.js';
-import { defineRoute, pathId } from '../route.js';
+import { defineRoute, pathId, type RestRoute } from '../route.js';
 import { brandFromPath, createRoute, deleteRoute, editRoute, listOf } from '../route-forms.js';
+
+/** The definition and record routes' `brandid` (the member filter's errors name `brandID`). */
+const brandIdParam = routeParams({ brandId: 'brandid' });
 
 const listShape = ({ activities }: { activities: ActivityDefinitionFragment[] }) => listOf(activities, activityDefinitionRecord);
 
@@ -46,6 +50,7 @@ export const listActivitiesRoute = defineRoute({
   description: "List the application's activity definitions. `brandid` keeps one brand's.",
   document: ListActivitiesDocument,
   variables: (params) => ({ brandId: params.int('brandid', { min: 1 })?.toString() }),
+  errorParam: brandIdParam,
   shape: listShape,
 });
 
@@ -55,6 +60,7 @@ export const brandActivitiesRoute = defineRoute({
   description: 'List the activity definitions of one brand.',
   document: ListActivitiesDocument,
   variables: brandFromPath,
+  errorParam: brandIdParam,
   shape: listShape,
 });
 
@@ -70,21 +76,27 @@ function editedDefinition(params: Params) {
   return definitionInput(params);
 }
 
-export const createActivityRoute = createRoute(
-  {
-    path: '/activity/create',
-    description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
-    document: CreateActivityDocument,
-  },
-  newDefinition,
-  activityDefinitionRecord,
-);
+export const createActivityRoute: RestRoute = {
+  ...createRoute(
+    {
+      path: '/activity/create',
+      description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
+      document: CreateActivityDocument,
+    },
+    newDefinition,
+    activityDefinitionRecord,
+  ),
+  errorParam: brandIdParam,
+};
 
-export const editActivityRoute = editRoute(
-  { path: '/activity/:id/edit', description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.', document: EditActivityDocument },
-  editedDefinition,
-  activityDefinitionRecord,
-);
+export const editActivityRoute: RestRoute = {
+  ...editRoute(
+    { path: '/activity/:id/edit', description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.', document: EditActivityDocument },
+    editedDefinition,
+    activityDefinitionRecord,
+  ),
+  errorParam: brandIdParam,
+};
 
 export const deleteActivityRoute = deleteRoute('/activity/:id/delete', 'Delete an activity definition.', DeleteActivityDocument);
 
@@ -140,6 +152,7 @@ export const recordActivityRoute = defineRoute({
       async: params.boolean('async'),
     };
   },
+  errorParam: brandIdParam,
   shape: ({ recordActivity }) => ({
     Result: true,
     RecordID: recordActivity.record?.id ?? null,

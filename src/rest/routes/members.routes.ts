@@ -16,13 +16,14 @@ import {
   type Gender,
   type ShowMemberQuery,
 } from '../../generated/graphql.js';
+import { routeParams } from '../error-params.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from '../records/feed.js';
 import { envelopeBody, memberRecord, serviceRecord } from '../records/members.js';
 import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
-import { defineRoute, pathId } from '../route.js';
+import { defineRoute, pathId, type RestRoute } from '../route.js';
 import { deleteRoute, idFromPath, rootField } from '../route-forms.js';
 
 // ——— parameters ———
@@ -79,11 +80,15 @@ function envelopeRoute<TVariables>(route: {
   description: string;
   document: TypedDocumentNode<Record<string, EnvelopeFragment>, TVariables>;
   variables: (params: Params, request: FastifyRequest) => TVariables;
+  errorParam?: RestRoute['errorParam'];
 }) {
   return defineRoute({ ...route, methods: ['POST'], response: 'MemberEnvelope', shape: (data) => envelopeOf(rootField(data)) });
 }
 
 // ——— routes ———
+
+/** Register's and attach's `segmentid` (the member filter's errors name `segmentID`). */
+const segmentIdParam = routeParams({ segmentId: 'segmentid' });
 
 export const registerRoute = defineRoute({
   methods: ['POST'],
@@ -92,6 +97,7 @@ export const registerRoute = defineRoute({
   response: 'MemberEnvelopeArray',
   document: RegisterMemberDocument,
   variables: registerVariables,
+  errorParam: segmentIdParam,
   // Register alone answers with a one-element array.
   shape: ({ registerMember }) => [envelopeOf(registerMember)],
 });
@@ -123,6 +129,7 @@ export const attachServiceRoute = envelopeRoute({
     importCode: params.string('code'),
     segmentId: params.int('segmentid', { min: 1 })?.toString(),
   }),
+  errorParam: segmentIdParam,
 });
 
 export const loginRoute = envelopeRoute({
@@ -174,6 +181,7 @@ export const resetRoute = envelopeRoute({
       serviceId: String(params.int('member_service_id', { min: 1 }) ?? params.requiredString('member_service_id')),
     },
   }),
+  errorParam: routeParams({ serviceId: 'member_service_id' }),
 });
 
 export const verifyRoute = envelopeRoute({
@@ -188,6 +196,7 @@ export const verifyRoute = envelopeRoute({
       serviceId: params.int('serviceid', { min: 1 })?.toString(),
     },
   }),
+  errorParam: routeParams({ serviceId: 'serviceid' }),
 });
 
 export const mergeRoute = envelopeRoute({

@@ -18,10 +18,14 @@ import {
   type SegmentKind,
 } from '../../generated/graphql.js';
 import { invalidParameter } from '../../core/errors.js';
+import { routeParams } from '../error-params.js';
 import { optInRecord, presaveJobRecord, segmentRecord } from '../records/segments.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId, type RestRoute } from '../route.js';
 import { brandFromPath, createRoute, deleteRoute, editRoute, listOf, rootField } from '../route-forms.js';
+
+/** The segment routes' `brandid` (the member filter's errors name `brandID`). */
+const segmentParams = routeParams({ brandId: 'brandid' });
 
 function segmentInput(params: Params): SegmentInput {
   return {
@@ -48,20 +52,28 @@ export const brandSegmentsRoute = defineRoute({
   description: 'List the segments of one brand.',
   document: ListSegmentsDocument,
   variables: brandFromPath,
+  // The brand is the path's id.
+  errorParam: routeParams({ brandId: 'id' }),
   shape: ({ segments }) => listOf(segments, segmentRecord),
 });
 
-export const createSegmentRoute = createRoute(
-  {
-    path: '/segment/create',
-    description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
-    document: CreateSegmentDocument,
-  },
-  segmentInput,
-  segmentRecord,
-);
+export const createSegmentRoute: RestRoute = {
+  ...createRoute(
+    {
+      path: '/segment/create',
+      description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
+      document: CreateSegmentDocument,
+    },
+    segmentInput,
+    segmentRecord,
+  ),
+  errorParam: segmentParams,
+};
 
-export const editSegmentRoute = editRoute({ path: '/segment/:id/edit', description: 'Edit a segment.', document: EditSegmentDocument }, segmentInput, segmentRecord);
+export const editSegmentRoute: RestRoute = {
+  ...editRoute({ path: '/segment/:id/edit', description: 'Edit a segment.', document: EditSegmentDocument }, segmentInput, segmentRecord),
+  errorParam: segmentParams,
+};
 
 export const deleteSegmentRoute = deleteRoute('/segment/:id/delete', 'Delete a segment.', DeleteSegmentDocument);
 
@@ -84,9 +96,10 @@ function listOptIn(params: Params): OptInInput {
   };
 }
 
-/** Errors about the segment name the parameter the caller sent. */
-function listOptInParam(param: string, params: Params): string {
-  return param === 'segment' && params.string('segmentid') !== undefined ? 'segmentid' : param;
+/** Errors about the segment name the parameter the caller sent: `segmentid`, or else `segment`. */
+function listOptInParam(param: string, params: Params): string | undefined {
+  if (param === 'segmentId') return params.string('segmentid') !== undefined ? 'segmentid' : 'segment';
+  return segmentParams(param);
 }
 
 /** `/brand/[id]/optin` and `/optout`: the brand from the path, the member `id`. */
@@ -118,8 +131,8 @@ const brandFromRequest = (params: Params, request: FastifyRequest) => brandOptIn
 
 export const listOptInRoute = optInRoute('/optin', 'Opt a member into a segment list (`segmentid`), or into the global list without one.', OptInMemberDocument, listOptIn, listOptInParam);
 export const listOptOutRoute = optInRoute('/optout', 'Opt a member out of a segment list (`segmentid`), or out of the global list without one.', OptOutMemberDocument, listOptIn, listOptInParam);
-export const brandOptInRoute = optInRoute('/brand/:id/optin', "Opt a member into a brand's list.", OptInMemberDocument, brandFromRequest);
-export const brandOptOutRoute = optInRoute('/brand/:id/optout', "Opt a member out of a brand's list.", OptOutMemberDocument, brandFromRequest);
+export const brandOptInRoute = optInRoute('/brand/:id/optin', "Opt a member into a brand's list.", OptInMemberDocument, brandFromRequest, segmentParams);
+export const brandOptOutRoute = optInRoute('/brand/:id/optout', "Opt a member out of a brand's list.", OptOutMemberDocument, brandFromRequest, segmentParams);
 
 export const presaveRoute = defineRoute({
   methods: ['POST'],
@@ -134,6 +147,8 @@ export const presaveRoute = defineRoute({
       kind: params.oneOf('type', ['track', 'album'] as const)?.toUpperCase() as LibraryItemKind | undefined,
     },
   }),
+  // The segment is the path's id.
+  errorParam: routeParams({ segmentId: 'id' }),
   shape: ({ presaveToSegment }) => presaveJobRecord(presaveToSegment),
 });
 
@@ -150,6 +165,8 @@ function presaveJobRoute<TData extends Record<string, PresaveJobRecordFragment>>
     description,
     document,
     variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
+    // The path's id is the segment's; the job's is jobId.
+    errorParam: routeParams({ segmentId: 'id', id: 'jobId' }),
     shape: (data) => presaveJobRecord(rootField(data)),
   });
 }
