@@ -32,7 +32,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
             const graphqlParam = error.extensions.param;
-            error.extensions.param = route.errorParam?.(graphqlParam, params) ?? restParam(graphqlParam);
+            error.extensions.param = route.errorParam?.(graphqlParam, params, error) ?? restParam(graphqlParam);
             // "The parameter 'first' is invalid" names the parameter the caller sent, too.
             error.message = error.message.replace(`The parameter '${graphqlParam}'`, `The parameter '${error.extensions.param}'`);
           }

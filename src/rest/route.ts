@@ -38,9 +38,10 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   shape(data: TData, params: Params, request: FastifyRequest): unknown;
   /**
    * The REST parameter an error's GraphQL argument is on this route, where the route spells it
-   * otherwise than the shared table (rest/error-params.ts); undefined leaves it to the table.
+   * otherwise than the shared table (rest/error-params.ts); undefined leaves it to the table. The
+   * error is given for a route whose parameter depends on what failed (see the merge route).
    */
-  errorParam?(graphqlParam: string, params: Params): string | undefined;
+  errorParam?(graphqlParam: string, params: Params, error: AppError): string | undefined;
 }
 
 /** A numeric id from the path (`/member/:id`), checked before anything runs. */

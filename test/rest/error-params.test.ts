@@ -31,6 +31,16 @@ async function restError(method: 'GET' | 'POST', path: string, params: RestParam
 }
 
 describe('error parameter names', () => {
+  it('a merge: intoId and fromId on GraphQL; on REST the path id for either unknown member, from for the other member\'s errors', async () => {
+    const merge = 'mutation($into: ID!, $from: ID!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: "nope") { member { id } } }';
+    expect(await graphqlError(merge, { into: '999999', from: memberId })).toMatchObject({ code: 'NOT_FOUND', param: 'intoId' });
+    expect(await restError('POST', '/member/999999/merge', { from: memberId, accesstoken: 'nope' })).toMatchObject({ code: 5, param: 'id' });
+    expect(await graphqlError(merge, { into: memberId, from: '999999' })).toMatchObject({ code: 'NOT_FOUND', param: 'fromId' });
+    expect(await restError('POST', `/member/${memberId}/merge`, { from: 999999, accesstoken: 'nope' })).toMatchObject({ code: 5, param: 'id' });
+    expect(await graphqlError(merge, { into: memberId, from: memberId })).toMatchObject({ code: 'INVALID_PARAMETER', param: 'fromId' });
+    expect(await restError('POST', `/member/${memberId}/merge`, { from: memberId, accesstoken: 'nope' })).toMatchObject({ code: 4, param: 'from' });
+  });
+
   it('a segment brand: brandId on GraphQL, brandid on REST, the path id on /brand/:id/segments', async () => {
     const created = await graphqlError(`mutation { createSegment(input: { name: "Named", brandId: "999999" }) { id } }`);
     expect(created).toMatchObject({ code: 'NOT_FOUND', param: 'brandId' });

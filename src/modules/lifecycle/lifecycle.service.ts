@@ -46,8 +46,8 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
 
 /** Merges `fromId` into `intoId`; the other member's access token is the proof of ownership. */
 export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
-  const into = await requireMember(scope.db, scope.accountId, intoId);
-  const from = await requireMember(scope.db, scope.accountId, fromId);
+  const into = await requireMember(scope.db, scope.accountId, intoId, undefined, 'intoId');
+  const from = await requireMember(scope.db, scope.accountId, fromId, undefined, 'fromId');
   if (intoId === fromId) throw invalidParameter('fromId', 'a member cannot be merged into itself');
   if (into.id === from.id) {
     throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'fromId');

@@ -37,7 +37,7 @@ export async function mergeInto(
   if (mergedRow.accountId !== accountId) throw new Error('members of different accounts cannot be merged');
   if (survivorRow.id === mergedRow.id) throw invalidParameter('fromId', 'a member cannot be merged into itself');
   const locked = await lockMembers(tx, accountId, [survivorRow.id, mergedRow.id]);
-  const survivor = currentMember(locked, survivorRow.id, 'id');
+  const survivor = currentMember(locked, survivorRow.id, 'intoId');
   const merged = currentMember(locked, mergedRow.id, 'fromId');
   check?.(survivor, merged);
   // Every member-owned table's rows (services, domains, sign-in events) move as they are.

@@ -208,6 +208,9 @@ export const mergeRoute = envelopeRoute({
     fromId: String(params.int('from', { min: 1 }) ?? params.requiredString('from')),
     fromAccessToken: params.requiredString('accesstoken'),
   }),
+  // The member merged into is the path's id; a `from` member that does not exist has always been
+  // reported as `id` too, its other errors (merged already, into itself) as `from`.
+  errorParam: (param, _params, error) => (param === 'intoId' || (param === 'fromId' && error.extensions.code === 'NOT_FOUND') ? 'id' : undefined),
 });
 
 export const deleteMemberRoute = deleteRoute('/member/:id/delete', 'Delete a member with its services, opt-ins and records.', DeleteMemberDocument);
