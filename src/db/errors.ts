@@ -51,9 +51,14 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** True when the failure, or anything it wraps, carries the SQLSTATE `code`. */
+export function hasSqlState(error: unknown, code: string): boolean {
+  return codesOf(error).includes(code);
+}
+
 /** True when PostgreSQL rolled the transaction back as a deadlock victim (SQLSTATE 40P01). */
 export function isDeadlock(error: unknown): boolean {
-  return codesOf(error).includes('40P01');
+  return hasSqlState(error, '40P01');
 }
 
 /** True when the failure is the database being unreachable, down, restarting or full. */

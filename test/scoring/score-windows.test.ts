@@ -158,6 +158,30 @@ describe('kept totals of the standard windows', () => {
     await expectTotalsExact();
   });
 
+  it('take in records of now that a worker ahead of this clock already covered, in a batch and one by one', async () => {
+    // Recent records are first stored in one statement, which refuses any inside the coverage (and
+    // stores nothing); the transaction they are then stored in counts them. A coverage one minute
+    // ahead makes records of now late.
+    await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() + minute));
+    const now = Date.now();
+    const stored = async () => (await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from activity_records where account_id = ${tenant.accountId}`))[0].n;
+    const before = await stored();
+    const recent = Array.from({ length: 20 }, (_, index) => ({
+      activityId: activityIds[index % activityIds.length],
+      memberId: memberIds[(index * 7) % memberIds.length],
+      completedAt: new Date(now - index * 1000).toISOString(),
+    }));
+    expect(await record(t, tenant, recent)).toMatchObject({ created: 20, repeated: 0 });
+    for (const index of [0, 1, 2]) {
+      const response = await t.rest(tenant, 'POST', '/activity/record', { activityid: activityIds[index], id: memberIds[index + 3], marker: `now-${index}` });
+      expect(response.json).toMatchObject({ Result: true, Repeated: false, Queued: false });
+    }
+    expect(await stored()).toBe(before + 23);
+    await expectTotalsExact();
+    await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() - 2 * minute));
+    await expectTotalsExact();
+  });
+
   it('move members between groups when their country, gender or birth date changes', async () => {
     const update = 'mutation($id: ID!, $input: UpdateMemberInput!) { updateMember(id: $id, input: $input) { member { id } } }';
     for (const [index, input] of [

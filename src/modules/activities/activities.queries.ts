@@ -1,5 +1,6 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
+import { hasSqlState } from '../../db/errors.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
@@ -240,28 +241,22 @@ export type StoredRecord = Pick<RecordRow, 'id' | 'accountId' | 'memberId' | 'ac
 const storedColumns = new Set<string>(['id', 'accountId', 'memberId', 'activityId', 'brandId', 'service', 'marker', 'points', 'oneTime', 'completedAt'] satisfies (keyof StoredRecord)[]);
 
 /**
- * Stores records and adds them to the daily rollup in the caller's transaction, in one statement:
- * the batch arrives as one array per column (`unnest`), is inserted in input order, and the rows
- * actually inserted are summed per rollup key and upserted into `member_activity_daily`. A record
- * whose marker (or one-time activity) is already stored, or repeated earlier in the batch, is
- * skipped by the unique indexes, so concurrent repeats store it once; only inserted records reach
- * the rollup. Then, for repeatable records, the kept score windows' lock is taken shared (held to
- * commit) and their coverage read; records inside it (stored late) are counted in the totals
- * (countRecordsIn). All rows share the account and application of the first. Answers the inserted
- * records in input order (ids grow in that order): whole with `full`, otherwise the columns of
- * StoredRecord.
+ * The statement that stores records and adds them to the daily rollup: the batch arrives as one
+ * array per column (`unnest`), is inserted in input order, and the rows actually inserted are
+ * summed per rollup key and upserted into `member_activity_daily`. A record whose marker (or
+ * one-time activity) is already stored, or repeated earlier in the batch, is skipped by the unique
+ * indexes, so concurrent repeats store it once; only inserted records reach the rollup. All rows
+ * share the account and application of the first. Answers the inserted records ordered by id (ids
+ * grow in input order), with the `answered` columns. With `admitted`, the statement also passes the
+ * stored repeatable records' times to `score_windows_admit_records` (migration 0023), which holds
+ * the windows lock and fails the statement when one lies inside the kept windows' coverage.
  */
-export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
-export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
-export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
-  if (!rows.length) return [];
+function recordsStatement(rows: readonly NewRecordRow[], answered: typeof tableColumns, { admitted }: { admitted: boolean }): SQL {
   const { accountId, applicationId } = rows[0];
   const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
-  const answered = tableColumns.filter(([key]) => full || storedColumns.has(key));
   const r = activityRecords;
   const daily = memberActivityDaily;
-  // Prepared: its text is the same for every batch (one array parameter per column).
-  const statement = preparedRowsOf<Record<string, unknown>>(tx, sql`
+  return sql`
     with input as (
       select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
         as i(member_id, activity_id, brand_id, service, marker, points, one_time, link, media, category, content, value,
@@ -286,8 +281,47 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
       ${rollupOrder}
       on conflict (account_id, member_id, day, activity_id, brand_id, service) do update
         set count = ${daily}.count + excluded.count, points = ${daily}.points + excluded.points
+    )${
+      admitted
+        ? sql`,
+    admitted as (
+      select score_windows_admit_records(${accountId}::int, array(select completed_at from inserted where not one_time)) as done
     )
-    select * from inserted order by id`);
+    select inserted.* from inserted, admitted order by id`
+        : sql`
+    select * from inserted order by id`
+    }`;
+}
+
+/** The columns each insert answers: whole records with `full`, otherwise those of StoredRecord. */
+const answeredColumns = (full: boolean) => tableColumns.filter(([key]) => full || storedColumns.has(key));
+
+/** The statement's rows mapped as Drizzle maps the table's rows. */
+function storedRecords(inserted: readonly Record<string, unknown>[], answered: typeof tableColumns): StoredRecord[] {
+  return inserted.map((raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of answered) {
+      const value = raw[column.name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as StoredRecord;
+  });
+}
+
+/**
+ * Stores records in the caller's transaction (recordsStatement). Then, for repeatable records, the
+ * kept score windows' lock is taken shared (held to commit) and their coverage read; records inside
+ * it (stored late) are counted in the totals (countRecordsIn). Answers the inserted records in input
+ * order: whole with `full`, otherwise the columns of StoredRecord.
+ */
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
+  if (!rows.length) return [];
+  const { accountId } = rows[0];
+  const answered = answeredColumns(full);
+  // Prepared: its text is the same for every batch (one array parameter per column).
+  const statement = preparedRowsOf<Record<string, unknown>>(tx, recordsStatement(rows, answered, { admitted: false }));
   // Issued together, so the driver sends them in one write: the statement, the windows lock, the
   // coverage. A connection runs its statements in the order they are issued, each after the one
   // before it ends, so the coverage is read under the lock, as score-windows.locks.ts requires.
@@ -300,14 +334,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
       )
     : undefined;
   const [inserted, , covered] = await Promise.all([statement, lock, coverage]);
-  const records = inserted.map((raw) => {
-    const row: Record<string, unknown> = {};
-    for (const [key, column] of answered) {
-      const value = raw[column.name];
-      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return row as StoredRecord;
-  });
+  const records = storedRecords(inserted, answered);
   // Read to the millisecond, so the span is widened by one: countRecordsIn decides exactly.
   const from = covered?.[0]?.from ? Date.parse(covered[0].from) - 1 : undefined;
   const until = covered?.[0]?.until ? Date.parse(covered[0].until) + 1 : undefined;
@@ -317,6 +344,24 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
   }
   return records;
 }
+
+/**
+ * Stores records as insertRecords does, in one statement that is its own transaction: one round
+ * trip instead of four (`begin`, the statement, the lock and coverage, `commit`). It can only do so
+ * when none of the stored repeatable records lies inside the kept windows' coverage, as records of
+ * now never do: otherwise the statement fails and stores nothing, and the error answers true to
+ * `insideKeptWindows`. Answers the inserted records in input order, as insertRecords does.
+ */
+export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
+export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
+export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
+  if (!rows.length) return [];
+  const answered = answeredColumns(full);
+  return storedRecords(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true })), answered);
+}
+
+/** True when insertRecordsAlone refused a batch because a record lies inside the kept windows. */
+export const insideKeptWindows = (error: unknown) => hasSqlState(error, 'MQW01');
 
 /** The stored record a repeat refers to: by marker, or the member's one-time record. */
 export async function findExistingRecord(db: Executor, row: NewRecordRow): Promise<RecordRow | undefined> {
