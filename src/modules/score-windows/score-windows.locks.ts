@@ -3,9 +3,12 @@ import { holdTransactionLock, tryTransactionLock } from '../../db/transaction-lo
 
 /**
  * Two locks per account keep the totals exact:
- * - `score-windows` (readers–writer): a transaction that stores records holds it shared from before
- *   its insert until it commits; the worker that moves the covered windows holds it exclusively. So
- *   the worker never folds in a window end while a record on the near side of it is uncommitted.
+ * - `score-windows` (readers–writer): a transaction that stores records holds it shared until it
+ *   commits and reads the coverage after taking it; the worker that moves the covered windows holds
+ *   it exclusively. So the worker never folds in a window end while a record on the near side of it
+ *   is uncommitted, and a record the worker did not see is counted by its own transaction. A batch
+ *   stored in one statement takes it in `score_windows_admit_records` (migration 0023), whose
+ *   coverage read has a snapshot of its own, taken after the lock.
  * - `score-totals` (exclusive): whoever changes totals or their groups (the worker, a late record, a
  *   deletion, a merge, a profile change) takes turns, so counts computed from "before" and "after"
  *   stay right.
