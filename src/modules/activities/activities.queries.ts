@@ -1,8 +1,8 @@
-import { and, asc, eq, getTableColumns, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { hasSqlState } from '../../db/errors.js';
 import { executeRows } from '../../db/rows.js';
-import { preparedRowsOf } from '../../db/statements.js';
+import { columnsOf, preparedRowsOf } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
@@ -237,12 +237,13 @@ function driverValue(row: NewRecordRow, key: (typeof recordColumns)[number][0]):
   return value as string | number | boolean;
 }
 
-/** The table's columns as [property, column], for mapping a hand-written statement's rows as Drizzle maps them. */
-const tableColumns = Object.entries(getTableColumns(activityRecords));
-
 /** What a batch needs back of each stored record: its id, and what the kept totals count. */
-export type StoredRecord = Pick<RecordRow, 'id' | 'accountId' | 'memberId' | 'activityId' | 'brandId' | 'service' | 'marker' | 'points' | 'oneTime' | 'completedAt'>;
-const storedColumns = new Set<string>(['id', 'accountId', 'memberId', 'activityId', 'brandId', 'service', 'marker', 'points', 'oneTime', 'completedAt'] satisfies (keyof StoredRecord)[]);
+const storedKeys = ['id', 'accountId', 'memberId', 'activityId', 'brandId', 'service', 'marker', 'points', 'oneTime', 'completedAt'] as const;
+export type StoredRecord = Pick<RecordRow, (typeof storedKeys)[number]>;
+
+/** The columns a batch answers of each stored record, and how to read them: whole, or those of StoredRecord. */
+const answeredColumns = { full: columnsOf(activityRecords), stored: columnsOf(activityRecords, { only: storedKeys }) };
+type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
 
 /**
  * The statement that stores records and adds them to the daily rollup: the batch arrives as one
@@ -255,7 +256,7 @@ const storedColumns = new Set<string>(['id', 'accountId', 'memberId', 'activityI
  * stored repeatable records' times to `score_windows_admit_records` (migration 0023), which holds
  * the windows lock and fails the statement when one lies inside the kept windows' coverage.
  */
-function recordsStatement(rows: readonly NewRecordRow[], answered: typeof tableColumns, { admitted }: { admitted: boolean }): SQL {
+function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColumns, { admitted }: { admitted: boolean }): SQL {
   const { accountId, applicationId } = rows[0];
   const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
   const r = activityRecords;
@@ -273,7 +274,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: typeof tableC
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
       from input order by ord
       on conflict do nothing
-      returning ${sql.raw(answered.map(([, column]) => column.name).join(', '))}
+      returning *
     ),
     rolled_up as (
       insert into ${daily} (account_id, member_id, day, activity_id, brand_id, service, one_time, count, points)
@@ -291,25 +292,10 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: typeof tableC
     admitted as (
       select score_windows_admit_records(${accountId}::int, array(select completed_at from inserted where not one_time)) as done
     )
-    select inserted.* from inserted, admitted order by id`
+    select ${sql.raw(answered.from('inserted'))} from inserted, admitted order by inserted.id`
         : sql`
-    select * from inserted order by id`
+    select ${sql.raw(answered.from('inserted'))} from inserted order by inserted.id`
     }`;
-}
-
-/** The columns each insert answers: whole records with `full`, otherwise those of StoredRecord. */
-const answeredColumns = (full: boolean) => tableColumns.filter(([key]) => full || storedColumns.has(key));
-
-/** The statement's rows mapped as Drizzle maps the table's rows. */
-function storedRecords(inserted: readonly Record<string, unknown>[], answered: typeof tableColumns): StoredRecord[] {
-  return inserted.map((raw) => {
-    const row: Record<string, unknown> = {};
-    for (const [key, column] of answered) {
-      const value = raw[column.name];
-      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return row as StoredRecord;
-  });
 }
 
 /**
@@ -323,7 +309,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], optio
 export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
   const { accountId } = rows[0];
-  const answered = answeredColumns(full);
+  const answered = full ? answeredColumns.full : answeredColumns.stored;
   // Prepared: its text is the same for every batch (one array parameter per column).
   const statement = preparedRowsOf<Record<string, unknown>>(tx, recordsStatement(rows, answered, { admitted: false }));
   // Issued together, so the driver sends them in one write: the statement, the windows lock, the
@@ -338,7 +324,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
       )
     : undefined;
   const [inserted, , covered] = await Promise.all([statement, lock, coverage]);
-  const records = storedRecords(inserted, answered);
+  const records = answered.read(inserted);
   // Read to the millisecond, so the span is widened by one: countRecordsIn decides exactly.
   const from = covered?.[0]?.from ? Date.parse(covered[0].from) - 1 : undefined;
   const until = covered?.[0]?.until ? Date.parse(covered[0].until) + 1 : undefined;
@@ -351,7 +337,8 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
 
 /**
  * Stores records as insertRecords does, in one statement that is its own transaction: one round
- * trip instead of four (`begin`, the statement, the lock and coverage, `commit`). It can only do so
+ * trip instead of three (`begin`; the statement with the lock and the coverage, sent together;
+ * `commit`). It can only do so
  * when none of the stored repeatable records lies inside the kept windows' coverage, as records of
  * now never do: otherwise the statement fails and stores nothing, and the error answers true to
  * `insideKeptWindows`. Answers the inserted records in input order, as insertRecords does.
@@ -360,8 +347,8 @@ export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], opt
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
-  const answered = answeredColumns(full);
-  return storedRecords(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true })), answered);
+  const answered = full ? answeredColumns.full : answeredColumns.stored;
+  return answered.read(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true })));
 }
 
 /** True when insertRecordsAlone refused a batch because a record lies inside the kept windows. */
