@@ -5,13 +5,14 @@ import { executeRows } from '../../src/db/rows.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { WindowInput } from '../../src/filters/window.types.js';
-import { deleteRecords } from '../../src/modules/activities/activities.queries.js';
+import { deleteRecords, insertRecordsAlone } from '../../src/modules/activities/activities.queries.js';
+import { prepareRecords } from '../../src/modules/activities/activities.service.js';
 import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { advanceWindows, buildWindows, coverUntil, maxStepMs } from '../../src/modules/scoring/score-windows.worker.js';
-import { tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
+import { holdCoverageLock, tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
@@ -85,6 +86,28 @@ function records(now: number, count: number): RecordSpec[] {
 }
 
 const expectTotalsExact = () => keptTotalsExact(t.database.db, tenant.accountId);
+
+const claimedUntil = async () =>
+  new Date((await executeRows<{ until: string }>(t.database.db, sql`select claimed_until::text as until from score_window_claims where account_id = ${tenant.accountId}`))[0].until);
+
+const coveredWindowEnds = async () =>
+  (await executeRows<{ until: string }>(t.database.db, sql`select covered_until::text as until from score_windows where account_id = ${tenant.accountId}`)).map((row) => Date.parse(row.until));
+
+/** Whether `work` ends, or some session of this database starts waiting for an advisory lock first. */
+async function settledOrWaiting(work: Promise<unknown>): Promise<'settled' | 'waiting'> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (;;) {
+    if (settled) return 'settled';
+    const [waiting] = await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_locks
+      where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
+    if (Number(waiting.n) > 0) return 'waiting';
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /**
  * Every standard window and brand, with the window resolved, a check that the kept structures serve
@@ -179,6 +202,41 @@ describe('kept totals of the standard windows', () => {
     expect(await stored()).toBe(before + 23);
     await expectTotalsExact();
     await coverUntil(t.database.db, tenant.accountId, new Date(Date.now() - 2 * minute));
+    await expectTotalsExact();
+  });
+
+  // Two sessions at once: PostgreSQL only. The fold is held open by holding its lock; the claim's
+  // wait for a statement held open is seen in pg_locks rather than timed.
+  it.skipIf(!process.env.TEST_DATABASE_URL)('store records of now while a worker folds, without waiting for it', async () => {
+    const after = (await claimedUntil()).getTime();
+    let recording: Promise<unknown> | undefined;
+    await t.database.db.transaction(async (tx) => {
+      // What advanceWindows holds while it folds, after its claim.
+      await holdCoverageLock(tx, tenant.accountId, 'exclusive');
+      recording = record(t, tenant, Array.from({ length: 10 }, (_, index) => ({
+        activityId: activityIds[index % activityIds.length],
+        memberId: memberIds[index + 3],
+        completedAt: new Date(after + (index + 1) * 1000).toISOString(),
+      })));
+      expect(await settledOrWaiting(recording)).toBe('settled');
+    });
+    await recording;
+    await expectTotalsExact();
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)("make a worker's claim wait for records being stored in one statement, which its fold then counts", async () => {
+    const at = new Date((await claimedUntil()).getTime() + 2000);
+    const scope = { db: t.database.db, accountId: tenant.accountId, applicationId: tenant.applicationId };
+    const rows = await prepareRecords(scope, [{ activityId: String(activityIds[0]), memberId: String(memberIds[5]), completedAt: at }], at);
+    let moving: Promise<boolean> | undefined;
+    await t.database.db.transaction(async (tx) => {
+      // The one statement of a batch, held uncommitted here by running it in a transaction.
+      await insertRecordsAlone(tx, rows);
+      moving = advanceWindows(t.database.db, tenant.accountId, new Date(at.getTime() + 1000));
+      expect(await settledOrWaiting(moving)).toBe('waiting');
+    });
+    await moving;
+    expect((await coveredWindowEnds()).every((until) => until > at.getTime())).toBe(true);
     await expectTotalsExact();
   });
 

@@ -15,6 +15,19 @@ export const scoreWindows = pgTable('score_windows', {
 }, (t) => [primaryKey({ columns: [t.accountId, t.windowId] })]);
 
 /**
+ * How far a worker may be moving an account's windows now (`src/modules/scoring/score-windows.worker.ts`):
+ * before it folds records into the totals it claims the stretch it will cover, up to
+ * `claimed_until`, in a transaction of its own. A record stored without the coverage lock (one
+ * statement, `score_windows_admit_records`) must complete at or after the claim, so the fold's
+ * snapshot always holds it; earlier records go through a transaction that waits for the fold.
+ * Claims only grow; coverage never passes its account's claim.
+ */
+export const scoreWindowClaims = pgTable('score_window_claims', {
+  accountId: integer('account_id').primaryKey().references(() => accounts.id, { onDelete: 'cascade' }),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true, precision: 6 }).notNull(),
+});
+
+/**
  * Each member's points and records in a standard window, over every brand (`brand_id` 0) and per
  * brand. Members without records in the window have no row, so the rows are the active members.
  */

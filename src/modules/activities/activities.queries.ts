@@ -6,7 +6,7 @@ import { columnsOf, preparedRowsOf } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
-import { holdWindowsLock } from '../score-windows/score-windows.locks.js';
+import { holdCoverageLock } from '../score-windows/score-windows.locks.js';
 import { countRecordsIn } from '../score-windows/score-windows.queries.js';
 
 export type DefinitionRow = typeof activityDefinitions.$inferSelect;
@@ -253,8 +253,8 @@ type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
  * indexes, so concurrent repeats store it once; only inserted records reach the rollup. All rows
  * share the account and application of the first. Answers the inserted records ordered by id (ids
  * grow in input order), with the `answered` columns. With `admitted`, the statement also passes the
- * stored repeatable records' times to `score_windows_admit_records` (migration 0023), which holds
- * the windows lock and fails the statement when one lies inside the kept windows' coverage.
+ * stored repeatable records' times to `score_windows_admit_records` (migration 0025), which holds
+ * the claims lock and fails the statement when one completes before the kept windows' claim.
  */
 function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColumns, { admitted }: { admitted: boolean }): SQL {
   const { accountId, applicationId } = rows[0];
@@ -300,7 +300,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
 
 /**
  * Stores records in the caller's transaction (recordsStatement). Then, for repeatable records, the
- * kept score windows' lock is taken shared (held to commit) and their coverage read; records inside
+ * kept score windows' coverage lock is taken shared (held to commit) and their coverage read; records inside
  * it (stored late) are counted in the totals (countRecordsIn). Answers the inserted records in input
  * order: whole with `full`, otherwise the columns of StoredRecord.
  */
@@ -312,11 +312,11 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
   const answered = full ? answeredColumns.full : answeredColumns.stored;
   // Prepared: its text is the same for every batch (one array parameter per column).
   const statement = preparedRowsOf<Record<string, unknown>>(tx, recordsStatement(rows, answered, { admitted: false }));
-  // Issued together, so the driver sends them in one write: the statement, the windows lock, the
+  // Issued together, so the driver sends them in one write: the statement, the coverage lock, the
   // coverage. A connection runs its statements in the order they are issued, each after the one
   // before it ends, so the coverage is read under the lock, as score-windows.locks.ts requires.
   const repeatable = rows.some((row) => !row.oneTime);
-  const lock = repeatable ? holdWindowsLock(tx, accountId, 'shared') : undefined;
+  const lock = repeatable ? holdCoverageLock(tx, accountId, 'shared') : undefined;
   const coverage = repeatable
     ? executeRows<{ from: string | null; until: string | null }>(
         tx,
@@ -339,9 +339,10 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
  * Stores records as insertRecords does, in one statement that is its own transaction: one round
  * trip instead of three (`begin`; the statement with the lock and the coverage, sent together;
  * `commit`). It can only do so
- * when none of the stored repeatable records lies inside the kept windows' coverage, as records of
- * now never do: otherwise the statement fails and stores nothing, and the error answers true to
- * `insideKeptWindows`. Answers the inserted records in input order, as insertRecords does.
+ * when every stored repeatable record completes at or after the kept windows' claim (the stretch a
+ * worker may be folding into the totals), as records of now do; it then waits for no fold.
+ * Otherwise the statement fails and stores nothing, and the error answers true to
+ * `beforeWindowsClaim`. Answers the inserted records in input order, as insertRecords does.
  */
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
@@ -351,8 +352,8 @@ export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { f
   return answered.read(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true })));
 }
 
-/** True when insertRecordsAlone refused a batch because a record lies inside the kept windows. */
-export const insideKeptWindows = (error: unknown) => hasSqlState(error, 'MQW01');
+/** True when insertRecordsAlone refused a batch because a record completes before the kept windows' claim. */
+export const beforeWindowsClaim = (error: unknown) => hasSqlState(error, 'MQW01');
 
 /** The stored record a repeat refers to: by marker, or the member's one-time record. */
 export async function findExistingRecord(db: Executor, row: NewRecordRow): Promise<RecordRow | undefined> {

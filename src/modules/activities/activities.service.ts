@@ -240,15 +240,15 @@ export async function recordActivities(scope: ActivityScope, inputs: readonly Re
 
 /**
  * Records dated at most this long before their batch is stored are stored in one statement
- * (insertRecordsAlone). The kept windows' coverage ends a few seconds to half a minute before now
- * (the kept-data worker's lag and pass), so older records may lie inside it: they go straight to
+ * (insertRecordsAlone). The kept windows' claim ends a few seconds to half a minute before now
+ * (the kept-data worker's lag and pass), so older records may lie before it: they go straight to
  * a transaction rather than fail that statement first.
  */
 const recentMs = 30_000;
 
 /**
  * Stores a batch in one statement when its repeatable records are recent, as records of now are;
- * otherwise, or when that statement finds a record inside the kept windows after all, in a
+ * otherwise, or when that statement finds a record before the kept windows' claim after all, in a
  * transaction that counts such records into the kept totals (insertRecords).
  */
 function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, options: { full: true }): Promise<RecordRow[]>;
@@ -259,7 +259,7 @@ async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { ful
     try {
       return full ? await q.insertRecordsAlone(db, rows, { full: true }) : await q.insertRecordsAlone(db, rows);
     } catch (error) {
-      if (!q.insideKeptWindows(error)) throw error;
+      if (!q.beforeWindowsClaim(error)) throw error;
     }
   }
   return db.transaction((tx) => (full ? q.insertRecords(tx, rows, { full: true }) : q.insertRecords(tx, rows)));

@@ -2,25 +2,46 @@ import type { Transaction } from '../../db/client.js';
 import { holdTransactionLock, tryTransactionLock } from '../../db/transaction-lock.js';
 
 /**
- * Two locks per account keep the totals exact:
- * - `score-windows` (readers–writer): a transaction that stores records holds it shared until it
- *   commits and reads the coverage after taking it; the worker that moves the covered windows holds
- *   it exclusively. So the worker never folds in a window end while a record on the near side of it
- *   is uncommitted, and a record the worker did not see is counted by its own transaction. A batch
- *   stored in one statement takes it in `score_windows_admit_records` (migration 0023), whose
- *   coverage read has a snapshot of its own, taken after the lock.
- * - `score-totals` (exclusive): whoever changes totals or their groups (the worker, a late record, a
- *   deletion, a merge, a profile change) takes turns, so counts computed from "before" and "after"
- *   stay right.
- * Always in this order, and after any member row lock the transaction takes.
+ * The locks that keep an account's kept data exact while records arrive. Always taken in this
+ * order (a transaction may skip any), and after any member row lock the transaction takes:
  *
- * Gateways' workers also take `score-windows-mover` (exclusive, tried) before the windows lock: one
- * worker at a time queues for the windows lock, and the others leave the account to it. Two waiting
- * for it in turn kept every recording of the account waiting behind both (PostgreSQL queues new
- * shared requests behind a waiting exclusive one): at two gateways, ingestion stalled for seconds.
+ * 1. `timeline-days` (readers–writer): every change to the daily rollup takes it shared (a trigger,
+ *    drizzle/0025_kept_windows_claims_and_locks.sql); the worker holds it exclusively while it makes
+ *    kept timeline days, so no rollup change is in flight then.
+ * 2. `score-coverage` (readers–writer): the worker holds it exclusively while it folds records into
+ *    the totals and moves the windows' coverage. A transaction that counts records into the totals
+ *    (records stored late, deleted records, merges, deleted members) holds it shared from before it
+ *    reads the coverage until it commits: the worker never folds in a stretch of time while a record
+ *    inside it is still uncommitted, and that transaction always sees the coverage it must correct.
+ * 3. `score-claims` (readers–writer): before each fold the worker claims the stretch it will cover
+ *    (`score_window_claims`), holding this lock exclusively for a moment in a transaction of its
+ *    own. A batch stored in one statement takes it shared in `score_windows_admit_records`, which
+ *    admits the batch only when every repeatable record completes at or after the claim. So records
+ *    of now never wait for a fold: a later claim waits for them, and the fold after it sees them.
+ * 4. `score-totals` (exclusive): whoever changes totals or their groups (the worker, a late record,
+ *    a deletion, a merge, a profile change) takes turns, so counts computed from "before" and
+ *    "after" stay right.
+ *
+ * Gateways' workers also take `score-windows-mover` (exclusive, tried) before the others: one worker
+ * at a time moves an account's windows, and the others leave the account to it. Two waiting for the
+ * coverage lock in turn kept every counting transaction of the account waiting behind both
+ * (PostgreSQL queues new shared requests behind a waiting exclusive one).
  */
-export const holdWindowsLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') =>
-  holdTransactionLock(tx, `score-windows:${accountId}`, mode);
+export const holdTimelineDaysLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') =>
+  holdTransactionLock(tx, `timeline-days:${accountId}`, mode);
+
+/**
+ * The coverage lock. Taken shared, it comes after the timeline-days lock, shared too: counting
+ * transactions also change the rollup, some before and some after they count, and one order for
+ * all keeps them from deadlocking with the worker. The two are issued together, and a connection
+ * runs statements in the order they are issued, so a caller may issue its coverage read beside them.
+ */
+export function holdCoverageLock(tx: Transaction, accountId: number, mode: 'exclusive' | 'shared'): Promise<unknown> {
+  const days = mode === 'shared' ? holdTimelineDaysLock(tx, accountId, 'shared') : undefined;
+  return Promise.all([days, holdTransactionLock(tx, `score-coverage:${accountId}`, mode)]);
+}
+
+export const holdClaimsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-claims:${accountId}`);
 
 export const holdTotalsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-totals:${accountId}`);
 

@@ -1,10 +1,11 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor, Transaction } from '../../db/client.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
 import {
   activityRecords,
   scoreWindowActivityTotals,
+  scoreWindowClaims,
   scoreWindowCounts,
   scoreWindowGroups,
   scoreWindows,
@@ -13,7 +14,7 @@ import {
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupsDelta, roomToAggregate } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
-import { holdTotalsLock, holdWindowsLock } from './score-windows.locks.js';
+import { holdClaimsLock, holdCoverageLock, holdTotalsLock, tryMoverLock } from './score-windows.locks.js';
 
 /**
  * Keeping the totals of the standard windows: their coverage, the worker's steps (foldSpans, a first
@@ -41,6 +42,25 @@ export async function saveCoverage(tx: Transaction, accountId: number, windows: 
       target: [scoreWindows.accountId, scoreWindows.windowId],
       set: { coveredFrom: sql`excluded.covered_from`, coveredUntil: sql`excluded.covered_until` },
     });
+}
+
+/**
+ * Claims the stretch of time before `until` for the folds about to run (`score_window_claims`; a
+ * claim only grows), in a transaction of its own: holding the claims lock exclusively, it waits for
+ * the batches being stored in one statement now, so a fold that starts after it sees them, and
+ * later batches see the claim. Answers whether it claimed: with `unlessMoving`, not when another
+ * worker is moving the account's windows now (score-windows.locks.ts).
+ */
+export async function claimCoverage(db: Database, accountId: number, until: Date, { unlessMoving = false } = {}): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (unlessMoving && !(await tryMoverLock(tx, accountId))) return false;
+    await holdClaimsLock(tx, accountId);
+    await tx
+      .insert(scoreWindowClaims)
+      .values({ accountId, claimedUntil: until })
+      .onConflictDoUpdate({ target: scoreWindowClaims.accountId, set: { claimedUntil: sql`greatest(${scoreWindowClaims.claimedUntil}, excluded.claimed_until)` } });
+    return true;
+  });
 }
 
 /** Accounts with records and no covered windows yet, and accounts whose windows the worker should move. */
@@ -99,7 +119,7 @@ export function recordsIn(accountId: number, brandId?: number): SQL {
 /**
  * Adds `delta` — rows of (window_id, brand_id, member_id, points, activity_count), keys may repeat —
  * to the totals, keeps the member counts and groups, and removes members left with no records. Holds
- * the totals lock; the caller's transaction must hold the windows lock.
+ * the totals lock; the caller's transaction must hold the coverage lock.
  */
 async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   await holdTotalsLock(tx, accountId);
@@ -204,12 +224,12 @@ export interface CountedRecord {
 /**
  * Adds (sign 1) or takes out (sign -1) records inside the covered windows: records stored late
  * (completed before a window's end), and deleted records. Records after every window's end are
- * left to the worker. Holds the windows lock shared; the caller's transaction keeps it to commit.
+ * left to the worker. Holds the coverage lock shared; the caller's transaction keeps it to commit.
  */
 export async function countRecordsIn(tx: Transaction, accountId: number, records: readonly CountedRecord[], sign: 1 | -1) {
   const repeatable = records.filter((record) => !record.oneTime);
   if (!repeatable.length) return;
-  await holdWindowsLock(tx, accountId, 'shared');
+  await holdCoverageLock(tx, accountId, 'shared');
   const windows = await coveredWindows(tx, accountId);
   const rows: SQL[] = [];
   const activityRows: SQL[] = [];
@@ -248,7 +268,7 @@ function takenOut(accountId: number, memberId: number): SQL {
 
 /** A merged member's totals become the survivor's (the records moved with them). */
 export async function moveTotals(tx: Transaction, accountId: number, fromMemberId: number, toMemberId: number) {
-  await holdWindowsLock(tx, accountId, 'shared');
+  await holdCoverageLock(tx, accountId, 'shared');
   const t = scoreWindowTotals;
   await applyTotalsDelta(
     tx,
@@ -266,7 +286,7 @@ export async function moveTotals(tx: Transaction, accountId: number, fromMemberI
 
 /** Takes a member out of every total, before the member is deleted. */
 export async function forgetTotals(tx: Transaction, accountId: number, memberId: number) {
-  await holdWindowsLock(tx, accountId, 'shared');
+  await holdCoverageLock(tx, accountId, 'shared');
   await applyTotalsDelta(tx, accountId, takenOut(accountId, memberId));
   await applyActivityDelta(tx, accountId, memberActivityTotals(accountId, memberId, -1));
 }

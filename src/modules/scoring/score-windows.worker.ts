@@ -1,9 +1,9 @@
 import type { Database, Executor } from '../../db/client.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { buildMemberTotals, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from '../score-windows/score-windows.queries.js';
+import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
-import { holdTotalsLock, holdWindowsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
+import { holdCoverageLock, holdTimelineDaysLock, holdTotalsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
 import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
 /** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
@@ -18,7 +18,9 @@ function stepTo(from: Date, to: Date, limit: number): Date {
 /**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
  * move (at most `limit` each) and the totals take in the records that entered and give back those
- * that left, in one transaction holding the windows lock exclusively. A window not covered yet
+ * that left, in one transaction holding the coverage lock exclusively, after a short one that
+ * claims the time before `until` (claimCoverage): records of now are stored meanwhile without
+ * waiting, and the ones stored before the claim are in the fold's snapshot. A window not covered yet
  * starts empty at `until` and grows backwards step by step, so even a first coverage of years of
  * records never holds the lock for long. Answers whether every window has reached its target.
  *
@@ -26,9 +28,10 @@ function stepTo(from: Date, to: Date, limit: number): Date {
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
 export async function advanceWindows(db: Database, accountId: number, until: Date, limit = maxStepMs, { unlessMoving = false } = {}): Promise<boolean> {
+  if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
-    await holdWindowsLock(tx, accountId, 'exclusive');
+    await holdCoverageLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
     const next: CoveredWindow[] = [];
     const spans: { windowId: number; span: SignedSpan }[] = [];
@@ -53,16 +56,16 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
 
 /**
  * First coverage of an account's windows in one pass over its records, for bulk loads (the
- * benchmark's generator): quicker than stepping, but it holds the windows lock throughout, so the
+ * benchmark's generator): quicker than stepping, but it holds the coverage lock throughout, so the
  * gateway's worker steps instead.
  *
  * Three builds read the records or the rollup and write tables of their own: the totals with their
  * member counts and groups; the activity totals, then their groups a dimension each; and the
  * timeline's kept days. With `parallel` (PostgreSQL) each step runs in a session of its own, so
  * the server spreads them over its cores (the pool needs one connection more than the steps that
- * run at once, five, or steps wait for one), while this transaction holds the windows and totals
- * locks for them: a recording waits for the coverage saved last, and no reader uses totals without
- * it. A step that fails leaves the others' committed rows, which are taken out again before the
+ * run at once, five, or steps wait for one), while this transaction holds the timeline-days,
+ * coverage and totals locks for them (after claiming the time before `until`): a recording waits
+ * for the coverage saved last, and no reader uses totals without it. A step that fails leaves the others' committed rows, which are taken out again before the
  * error is thrown on.
  */
 export async function buildWindows(db: Database, accountId: number, until: Date, { parallel = false } = {}): Promise<void> {
@@ -79,9 +82,12 @@ export async function buildWindows(db: Database, accountId: number, until: Date,
     }]],
   ];
   let started = false;
+  await claimCoverage(db, accountId, until);
   try {
     await db.transaction(async (tx) => {
-      await holdWindowsLock(tx, accountId, 'exclusive');
+      // Every lock of score-windows.locks.ts but the claims', in their order: the build makes timeline days too.
+      await holdTimelineDaysLock(tx, accountId, 'exclusive');
+      await holdCoverageLock(tx, accountId, 'exclusive');
       await holdTotalsLock(tx, accountId);
       if ((await coveredWindows(tx, accountId)).length) throw new Error(`account ${accountId} already has covered windows`);
       started = true;

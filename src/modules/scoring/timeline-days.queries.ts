@@ -7,7 +7,7 @@ import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, t
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
-import { holdWindowsLock } from '../score-windows/score-windows.locks.js';
+import { holdTimelineDaysLock } from '../score-windows/score-windows.locks.js';
 import { standardWindows } from '../score-windows/score-windows.js';
 
 /**
@@ -32,13 +32,13 @@ const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => s
 
 /**
  * One step of an account's kept days toward `until`: the stale days and up to `limit` days not kept
- * yet are made from the rollup, days older than the longest window dropped. Holds the windows lock
- * exclusively, so no rollup change is in flight (see the trigger). Answers whether every day is kept.
+ * yet are made from the rollup, days older than the longest window dropped. Holds the timeline-days
+ * lock exclusively, so no rollup change is in flight (see the trigger). Answers whether every day is kept.
  */
 export async function keepTimelineDaysStep(db: Database, accountId: number, until: Date, limit = 14): Promise<boolean> {
   const range = keptDays(until);
   return db.transaction(async (tx) => {
-    await holdWindowsLock(tx, accountId, 'exclusive');
+    await holdTimelineDaysLock(tx, accountId, 'exclusive');
     const stale = await executeRows<{ day: string }>(tx, sql`delete from ${timelineDaysStale} where account_id = ${accountId} returning day::text`);
     const missing = await executeRows<{ day: string }>(tx, sql`
       select d::date::text as day from generate_series(${range.from}::date, ${range.until}::date - 1, interval '1 day') d
@@ -54,7 +54,7 @@ export async function keepTimelineDaysStep(db: Database, accountId: number, unti
 
 /**
  * Makes (again) the kept days `days` of an account from the daily rollup. The caller holds the
- * windows lock exclusively, so no rollup change is in flight: its own transaction's, or, in an
+ * timeline-days lock exclusively, so no rollup change is in flight: its own transaction's, or, in an
  * account's first coverage, the one it runs for (see buildWindows).
  */
 export async function makeTimelineDays(db: Executor, accountId: number, days: readonly string[]): Promise<void> {
