@@ -260,9 +260,18 @@ describe('SIGTERM under load', () => {
     const answered: number[] = [];
     /** Requests sent before the signal that reached the gateway after its close began: not started, answered 503. */
     const refused: unknown[] = [];
+    /**
+     * Requests sent on a kept-alive connection in the instant the gateway closed it as idle (the
+     * close ends idle connections at once): the request and the close cross, and the connection is
+     * reset before the gateway reads the request. Any HTTP server that closes an idle connection has
+     * this race, and clients send such a request again; that it was not started is checked below,
+     * by the members stored.
+     */
+    const reset: string[] = [];
     const failed: string[] = [];
     let inFlight = 0;
     let signalled = false;
+    const clients = 6;
     const client = async (index: number) => {
       for (let seq = 0; !signalled; seq += 1) {
         inFlight += 1;
@@ -276,13 +285,16 @@ describe('SIGTERM under load', () => {
           if (response.status === 503) refused.push(JSON.parse(text));
           else answered.push(response.status);
         } catch (error) {
-          failed.push(`${(error as Error).message} ${String((error as Error & { cause?: unknown }).cause ?? '')}`);
+          const cause = (error as Error & { cause?: { code?: string } }).cause;
+          const message = `${(error as Error).message} ${String(cause ?? '')}`;
+          if (signalled && cause?.code === 'ECONNRESET') reset.push(message);
+          else failed.push(message);
         } finally {
           inFlight -= 1;
         }
       }
     };
-    const load = Promise.all(Array.from({ length: 6 }, (_, index) => client(index)));
+    const load = Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
     while (answered.length < 20) await sleep(10);
     // Registrations hash a password each: several are in flight at the signal.
     while (inFlight === 0) await sleep(1);
@@ -297,9 +309,11 @@ describe('SIGTERM under load', () => {
       const [hits] = await database.db.select({ n: sql<number>`coalesce(sum(${apiHits.hits}), 0)::int` }).from(apiHits).where(and(eq(apiHits.accountId, tenant.accountId), eq(apiHits.applicationId, tenant.applicationId)));
       const [registered] = await database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, tenant.accountId));
       console.info(
-        `SIGTERM under load: ${inFlightAtSignal} requests in flight at the signal; ${answered.length} answered, ${refused.length} arrived after the close began (503), ${failed.length} failed; ${Number(hits.n)} hits flushed; ${Number(registered.n)} members stored`,
+        `SIGTERM under load: ${inFlightAtSignal} requests in flight at the signal; ${answered.length} answered, ${refused.length} arrived after the close began (503), ${reset.length} reset on an idle connection, ${failed.length} failed; ${Number(hits.n)} hits flushed; ${Number(registered.n)} members stored`,
       );
       expect(failed).toEqual([]);
+      // At most one per client: each stops after its request that crosses the signal.
+      expect(reset.length).toBeLessThanOrEqual(clients);
       for (const body of refused) expect(body).toMatchObject({ errors: [{ extensions: { code: 'SHUTTING_DOWN', aeCode: 20 } }] });
       expect(answered.every((status) => status === 200)).toBe(true);
       expect(Number(hits.n)).toBe(answered.length);
