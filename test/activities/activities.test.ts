@@ -110,7 +110,7 @@ describe('recording', () => {
     const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
     const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
     const alone = await t.rest(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
-    // the lookups; the insert with its rollup, the windows lock and the coverage, in one statement
+    // the lookups; the insert with its rollup and the check against the kept windows' claim, in one statement
     expect(alone.headers['x-sql-round-trips']).toBe('2');
     const sent = Array.from({ length: 30 }, (_, index) => ({ member: members[index % members.length], marker: `spin-${index}` }));
     const responses = await Promise.all(sent.map(({ member, marker }) => t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker })));

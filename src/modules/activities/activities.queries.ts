@@ -305,7 +305,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
  * order: whole with `full`, otherwise the columns of StoredRecord.
  */
 export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
-export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
+export async function insertRecords(tx: Transaction, rows: NewRecordRow[], options?: { full?: boolean }): Promise<StoredRecord[]>;
 export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
   const { accountId } = rows[0];
@@ -338,14 +338,14 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
 /**
  * Stores records as insertRecords does, in one statement that is its own transaction: one round
  * trip instead of three (`begin`; the statement with the lock and the coverage, sent together;
- * `commit`). It can only do so
- * when every stored repeatable record completes at or after the kept windows' claim (the stretch a
- * worker may be folding into the totals), as records of now do; it then waits for no fold.
+ * `commit`). It can only do so when every stored repeatable record completes at or after the kept
+ * windows' claim (the stretch a worker may be folding into the totals), as records of now do; it
+ * then waits for no fold.
  * Otherwise the statement fails and stores nothing, and the error answers true to
  * `beforeWindowsClaim`. Answers the inserted records in input order, as insertRecords does.
  */
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options: { full: true }): Promise<RecordRow[]>;
-export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options?: { full?: false }): Promise<StoredRecord[]>;
+export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], options?: { full?: boolean }): Promise<StoredRecord[]>;
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
   const answered = full ? answeredColumns.full : answeredColumns.stored;

@@ -257,12 +257,12 @@ async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { ful
   const recent = rows.every((row) => row.oneTime || (row.completedAt as Date).getTime() >= now.getTime() - recentMs);
   if (recent) {
     try {
-      return full ? await q.insertRecordsAlone(db, rows, { full: true }) : await q.insertRecordsAlone(db, rows);
+      return await q.insertRecordsAlone(db, rows, { full });
     } catch (error) {
       if (!q.beforeWindowsClaim(error)) throw error;
     }
   }
-  return db.transaction((tx) => (full ? q.insertRecords(tx, rows, { full: true }) : q.insertRecords(tx, rows)));
+  return db.transaction((tx) => q.insertRecords(tx, rows, { full }));
 }
 
 /** Whether a record may be skipped as a repeat: it has a marker, or its activity is one-time. */

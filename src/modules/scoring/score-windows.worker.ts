@@ -65,8 +65,8 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
  * the server spreads them over its cores (the pool needs one connection more than the steps that
  * run at once, five, or steps wait for one), while this transaction holds the timeline-days,
  * coverage and totals locks for them (after claiming the time before `until`): a recording waits
- * for the coverage saved last, and no reader uses totals without it. A step that fails leaves the others' committed rows, which are taken out again before the
- * error is thrown on.
+ * for the coverage saved last, and no reader uses totals without it. A step that fails leaves the
+ * others' committed rows, which are taken out again before the error is thrown on.
  */
 export async function buildWindows(db: Database, accountId: number, until: Date, { parallel = false } = {}): Promise<void> {
   const windows = targetCoverage(until);
