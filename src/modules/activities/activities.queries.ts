@@ -242,25 +242,23 @@ const storedKeys = ['id', 'accountId', 'memberId', 'activityId', 'brandId', 'ser
 export type StoredRecord = Pick<RecordRow, (typeof storedKeys)[number]>;
 
 /** The columns a batch answers of each stored record, and how to read them: whole, or those of StoredRecord. */
-const answeredColumns = { full: columnsOf(activityRecords), stored: columnsOf(activityRecords, { only: storedKeys }) };
-type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
+export const answeredColumns = { full: columnsOf(activityRecords), stored: columnsOf(activityRecords, { only: storedKeys }) };
+export type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
 
 /**
  * The statement that stores records and adds them to the daily rollup: the batch arrives as one
  * array per column (`unnest`), is inserted in input order, and the rows actually inserted are
- * summed per rollup key and upserted into `member_activity_daily`. A record whose marker (or
- * one-time activity) is already stored, or repeated earlier in the batch, is skipped by the unique
- * indexes, so concurrent repeats store it once; only inserted records reach the rollup. All rows
- * share the account and application of the first. Answers the inserted records ordered by id (ids
- * grow in input order), with the `answered` columns. With `admitted`, the statement also passes the
- * stored repeatable records' times to `score_windows_admit_records` (migration 0025), which holds
- * the claims lock and fails the statement when one completes before the kept windows' claim.
+ * summed per rollup key and upserted into `member_activity_daily` (rollupOfInserted). A record
+ * whose marker (or one-time activity) is already stored, or repeated earlier in the batch, is
+ * skipped by the unique indexes, so concurrent repeats store it once; only inserted records reach
+ * the rollup. All rows share the account and application of the first. Answers the inserted
+ * records ordered by id (ids grow in input order), with the `answered` columns. With `admitted`,
+ * the stored repeatable records must complete at or after the kept windows' claim (see
+ * rollupOfInserted).
  */
 function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColumns, { admitted }: { admitted: boolean }): SQL {
   const { accountId, applicationId } = rows[0];
   const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
-  const r = activityRecords;
-  const daily = memberActivityDaily;
   return sql`
     with input as (
       select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
@@ -268,7 +266,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
              geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at, ord)
     ),
     inserted as (
-      insert into ${r} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
+      insert into ${activityRecords} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
       select ${accountId}::int, ${applicationId ?? null}::int, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
@@ -276,6 +274,21 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
       on conflict do nothing
       returning *
     ),
+    ${rollupOfInserted(accountId, { admitted })}
+    select ${sql.raw(answered.from('inserted'))} from inserted${admitted ? sql`, admitted` : sql``} order by inserted.id`;
+}
+
+/**
+ * The common tail of the statements that store records, after their `inserted` CTE (`insert …
+ * returning *`): `rolled_up` sums the inserted records per rollup key and upserts them into
+ * `member_activity_daily`, in the rollup's key order. With `admitted`, `admitted` passes the
+ * stored repeatable records' times to `score_windows_admit_records` (migration 0025), which holds
+ * the claims lock and fails the statement when one completes before the kept windows' claim; the
+ * statement's select must name `admitted` for it to run.
+ */
+export function rollupOfInserted(accountId: number, { admitted }: { admitted: boolean }): SQL {
+  const daily = memberActivityDaily;
+  const rollup = sql`
     rolled_up as (
       insert into ${daily} (account_id, member_id, day, activity_id, brand_id, service, one_time, count, points)
       select ${accountId}::int, member_id, day, activity_id, brand_id, service, one_time, count, points from (
@@ -286,16 +299,12 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
       ${rollupOrder}
       on conflict (account_id, member_id, day, activity_id, brand_id, service) do update
         set count = ${daily}.count + excluded.count, points = ${daily}.points + excluded.points
-    )${
-      admitted
-        ? sql`,
+    )`;
+  if (!admitted) return rollup;
+  return sql`${rollup},
     admitted as (
       select score_windows_admit_records(${accountId}::int, array(select completed_at from inserted where not one_time)) as done
-    )
-    select ${sql.raw(answered.from('inserted'))} from inserted, admitted order by inserted.id`
-        : sql`
-    select ${sql.raw(answered.from('inserted'))} from inserted order by inserted.id`
-    }`;
+    )`;
 }
 
 /**
@@ -356,7 +365,7 @@ export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { f
 export const beforeWindowsClaim = (error: unknown) => hasSqlState(error, 'MQW01');
 
 /** The stored record a repeat refers to: by marker, or the member's one-time record. */
-export async function findExistingRecord(db: Executor, row: NewRecordRow): Promise<RecordRow | undefined> {
+export async function findExistingRecord(db: Executor, row: Pick<NewRecordRow, 'accountId' | 'marker' | 'memberId' | 'activityId'>): Promise<RecordRow | undefined> {
   const [existing] = await db
     .select()
     .from(activityRecords)

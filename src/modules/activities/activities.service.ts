@@ -8,6 +8,7 @@ import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../score-windows/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
+import { insertCheckedRecords, type InputColumns } from './checked-records.queries.js';
 import { publishRecorded } from './live-feed.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
 import type { ActivityInput, ActivityTrackingInput, EditActivityInput, RecordActivityInput } from './activities.types.js';
@@ -155,14 +156,11 @@ function lookUp(scope: ActivityScope, asked: readonly AskedRecord[]): Promise<q.
   });
 }
 
-/** One record against its batch's lookups: the row to store, or the error that refuses it. */
-function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.RecordLookups, place: GeoLocation | undefined, now: Date): NewRecordRow {
-  const { input } = asked;
-  const definition = found.definitions.get(asked.activityId);
-  if (!definition || definition.deleted) throw notFound('Activity', 'activityId');
-  const memberId = asked.memberId !== undefined ? found.members.get(asked.memberId) : found.partners.get(q.partnerKey(asked.partner!));
-  if (memberId === undefined) throw notFound('Member', asked.memberId !== undefined ? 'memberId' : 'partnerId');
-  if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw notFound('Brand', 'brandId');
+/**
+ * What a record takes from its input alone, checked: everything but what its lookups decide. The
+ * checks run in the order the interface reports them, after those of the lookups (checkedRecord).
+ */
+function inputColumns(input: RecordActivityInput, place: GeoLocation | undefined, now: Date): InputColumns {
   const completedAt = input.completedAt ?? now;
   if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
     throw invalidParameter('timestamp', 'expected a time that is not in the future');
@@ -172,15 +170,8 @@ function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.Record
   }
   if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
   return {
-    accountId: scope.accountId,
-    memberId,
-    activityId: definition.id,
-    brandId: asked.brandId ?? definition.brandId,
-    service: network(input.service, 'service') ?? definition.service,
-    applicationId: scope.applicationId,
+    service: network(input.service, 'service') ?? null,
     marker: text(input.marker, 'marker', 200) ?? null,
-    points: definition.points,
-    oneTime: definition.oneTime,
     link: text(input.link, 'link', 2000) ?? null,
     media: text(input.media, 'media', 2000) ?? null,
     category: text(input.category, 'category', 200) ?? null,
@@ -188,6 +179,34 @@ function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.Record
     value: input.value ?? null,
     ...(place ? geoColumns(place) : {}),
     completedAt,
+  };
+}
+
+/** A record's lookup that found nothing, as the interface reports it. */
+function refusal(asked: AskedRecord, what: 'Activity' | 'Member' | 'Brand') {
+  if (what === 'Activity') return notFound('Activity', 'activityId');
+  if (what === 'Member') return notFound('Member', asked.memberId !== undefined ? 'memberId' : 'partnerId');
+  return notFound('Brand', 'brandId');
+}
+
+/** One record against its batch's lookups: the row to store, or the error that refuses it. */
+function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.RecordLookups, place: GeoLocation | undefined, now: Date): NewRecordRow {
+  const definition = found.definitions.get(asked.activityId);
+  if (!definition || definition.deleted) throw refusal(asked, 'Activity');
+  const memberId = asked.memberId !== undefined ? found.members.get(asked.memberId) : found.partners.get(q.partnerKey(asked.partner!));
+  if (memberId === undefined) throw refusal(asked, 'Member');
+  if (asked.brandId !== undefined && !found.brands.has(asked.brandId)) throw refusal(asked, 'Brand');
+  const columns = inputColumns(asked.input, place, now);
+  return {
+    ...columns,
+    accountId: scope.accountId,
+    memberId,
+    activityId: definition.id,
+    brandId: asked.brandId ?? definition.brandId,
+    service: columns.service ?? definition.service,
+    applicationId: scope.applicationId,
+    points: definition.points,
+    oneTime: definition.oneTime,
   };
 }
 
@@ -247,15 +266,16 @@ export async function recordActivities(scope: ActivityScope, inputs: readonly Re
 const recentMs = 30_000;
 
 /**
- * Stores a batch in one statement when its repeatable records are recent, as records of now are;
+ * Stores a batch in one statement when its repeatable records are recent, as records of now are
+ * (and `alone` is not false: the caller already knows that a record lies before the claim);
  * otherwise, or when that statement finds a record before the kept windows' claim after all, in a
  * transaction that counts such records into the kept totals (insertRecords).
  */
-function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, options: { full: true }): Promise<RecordRow[]>;
+function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, options: { full: true; alone?: boolean }): Promise<RecordRow[]>;
 function storeRecords(db: Executor, rows: NewRecordRow[], now: Date): Promise<q.StoredRecord[]>;
-async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { full = false } = {}): Promise<q.StoredRecord[]> {
+async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { full = false, alone = true } = {}): Promise<q.StoredRecord[]> {
   const recent = rows.every((row) => row.oneTime || (row.completedAt as Date).getTime() >= now.getTime() - recentMs);
-  if (recent) {
+  if (recent && alone) {
     try {
       return await q.insertRecordsAlone(db, rows, { full });
     } catch (error) {
@@ -265,8 +285,11 @@ async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { ful
   return db.transaction((tx) => q.insertRecords(tx, rows, { full }));
 }
 
+/** What tells a stored record from its input, and whether a record may be a repeat. */
+type RecordKey = Pick<NewRecordRow, 'accountId' | 'memberId' | 'activityId' | 'marker' | 'oneTime'> & { completedAt: Date };
+
 /** Whether a record may be skipped as a repeat: it has a marker, or its activity is one-time. */
-const mayRepeat = (row: NewRecordRow) => row.marker !== null || row.oneTime === true;
+const mayRepeat = (row: RecordKey) => row.marker !== null || row.oneTime === true;
 
 /**
  * Which of `rows` were inserted: `inserted` holds the stored ones in input order (insertRecords).
@@ -274,7 +297,7 @@ const mayRepeat = (row: NewRecordRow) => row.marker !== null || row.oneTime === 
  * is it (a later record with the same marker or one-time key is never stored when an earlier one
  * was skipped, nor after an earlier one was stored).
  */
-function matchInserted(rows: readonly NewRecordRow[], inserted: readonly RecordRow[]): (RecordRow | undefined)[] {
+function matchInserted(rows: readonly RecordKey[], inserted: readonly RecordRow[]): (RecordRow | undefined)[] {
   let next = 0;
   return rows.map((row) => {
     const candidate = inserted[next];
@@ -283,7 +306,7 @@ function matchInserted(rows: readonly NewRecordRow[], inserted: readonly RecordR
       candidate.memberId === row.memberId &&
       candidate.activityId === row.activityId &&
       candidate.marker === row.marker &&
-      candidate.completedAt.getTime() === (row.completedAt as Date).getTime();
+      candidate.completedAt.getTime() === row.completedAt.getTime();
     if (!same) {
       if (!mayRepeat(row)) throw new AppError('INTERNAL', 'A stored record does not match its input.');
       return undefined;
@@ -305,18 +328,20 @@ interface PendingRecord {
 }
 
 type Settled = { ok: true; outcome: RecordOutcome } | { ok: false; error: unknown };
+/** A record whose own columns failed their checks, and why. */
+type Refused = { refused: unknown };
 const ok = (outcome: RecordOutcome): Settled => ({ ok: true, outcome });
 const failed = (error: unknown): Settled => ({ ok: false, error });
 
 /**
  * Group commit for single records (REST `activity/record`, GraphQL `recordActivity`). One write at
- * a time per gateway; the records that arrive meanwhile are stored together by the next one: one
- * lookup statement and one transaction (one insert with its rollup upsert, one commit) for all of
- * them. Each caller still gets its own answer, after the commit: a record that fails its checks is
- * refused alone, and if the shared transaction fails, each record is tried again on its own, so
- * one record's bad data never fails another's request. When traffic is light a record is written
- * at once, alone, as before. (Two writes at a time made smaller groups and cost the gateway more
- * per record, see docs/performance.md.)
+ * a time per gateway; the records that arrive meanwhile are stored together by the next one: for
+ * records of now, one statement that looks them up, stores those that pass with their rollup, and
+ * commits (insertCheckedRecords). Each caller still gets its own answer, after the commit: a record
+ * that fails its checks is refused alone, and if the shared statement fails, the records take two
+ * steps in which each is tried again on its own, so one record's bad data never fails another's
+ * request. When traffic is light a record is written at once, alone. (Two writes at a time made
+ * smaller groups and cost the gateway more per record, see docs/performance.md.)
  */
 class RecordWriter {
   private pending: PendingRecord[] = [];
@@ -363,8 +388,54 @@ class RecordWriter {
     );
   }
 
-  /** Each record's outcome or error, in the group's order. Rejects only when the lookup fails (the whole group then fails with it). */
+  /**
+   * Each record's outcome or error, in the group's order. Records of now are looked up and stored
+   * in one statement (insertCheckedRecords). A group with an older record takes two, a lookup and
+   * then a store (settleInTwoSteps), and so does a group whose one statement failed: it is its own
+   * transaction, so it stored nothing, and the two steps then tell which record's data failed it,
+   * or count records before the kept windows' claim in a transaction. Rejects when the database is
+   * gone or a lookup fails (the whole group then fails with it).
+   */
   private async settle(group: PendingRecord[]): Promise<Settled[]> {
+    const own = group.map(({ asked, place, now }): InputColumns | Refused => {
+      try {
+        return inputColumns(asked.input, place, now);
+      } catch (error) {
+        return { refused: error };
+      }
+    });
+    const since = Date.now() - recentMs;
+    if (own.some((columns) => 'completedAt' in columns && columns.completedAt.getTime() < since)) return this.settleInTwoSteps(group, { alone: true });
+    const { accountId, applicationId } = group[0].scope;
+    let checked: Awaited<ReturnType<typeof insertCheckedRecords>>;
+    try {
+      const asked = group.map(({ asked: { activityId, memberId, partner, brandId } }, index) => {
+        const columns = own[index];
+        return { activityId, memberId, partner, brandId, columns: 'refused' in columns ? undefined : columns };
+      });
+      checked = await insertCheckedRecords(this.db, accountId, applicationId, asked);
+    } catch (error) {
+      if (databaseUnavailable(error)) throw error;
+      return this.settleInTwoSteps(group, { alone: !q.beforeWindowsClaim(error) });
+    }
+    const settled: Settled[] = [];
+    const accepted: { index: number; row: RecordKey }[] = [];
+    group.forEach(({ asked }, index) => {
+      const { refused, memberId, oneTime } = checked.verdicts[index];
+      const columns = own[index];
+      if (refused) settled[index] = failed(refusal(asked, refused));
+      else if ('refused' in columns) settled[index] = failed(columns.refused);
+      else accepted.push({ index, row: { accountId, memberId: memberId!, activityId: asked.activityId, marker: columns.marker, oneTime: oneTime!, completedAt: columns.completedAt } });
+    });
+    await this.answerStored(accepted, checked.inserted, settled);
+    return settled;
+  }
+
+  /**
+   * settle in two steps: one lookup statement, then the records that pass are stored (storeRecords;
+   * in a transaction at once unless `alone`). If storing fails, each record is tried on its own.
+   */
+  private async settleInTwoSteps(group: PendingRecord[], { alone }: { alone: boolean }): Promise<Settled[]> {
     const scope = { ...group[0].scope, db: this.db };
     const found = await lookUp(scope, group.map((record) => record.asked));
     const settled: Settled[] = [];
@@ -380,7 +451,7 @@ class RecordWriter {
     const rows = accepted.map((entry) => entry.row);
     let inserted: RecordRow[];
     try {
-      inserted = await storeRecords(this.db, rows, new Date(), { full: true });
+      inserted = await storeRecords(this.db, rows, new Date(), { full: true, alone });
     } catch (error) {
       if (accepted.length === 1 || databaseUnavailable(error)) {
         for (const { index } of accepted) settled[index] = failed(error);
@@ -390,20 +461,29 @@ class RecordWriter {
       }
       return settled;
     }
-    publishRecorded(this.db, scope.accountId, inserted);
-    const stored = matchInserted(rows, inserted);
-    await Promise.all(accepted.map(async ({ index, row }, at) => (settled[index] = await this.outcome(row, stored[at]).then(ok, failed))));
+    await this.answerStored(accepted, inserted, settled);
     return settled;
   }
 
+  /** Answers the accepted records of a stored group: each its stored record, or a repeat the one stored earlier. */
+  private async answerStored(accepted: { index: number; row: RecordKey }[], inserted: RecordRow[], settled: Settled[]): Promise<void> {
+    if (!accepted.length) return;
+    publishRecorded(this.db, accepted[0].row.accountId, inserted);
+    const stored = matchInserted(
+      accepted.map((entry) => entry.row),
+      inserted,
+    );
+    await Promise.all(accepted.map(async ({ index, row }, at) => (settled[index] = await this.outcome(row, stored[at]).then(ok, failed))));
+  }
+
   private async writeOne(row: NewRecordRow): Promise<RecordOutcome> {
-    const [inserted] = await storeRecords(this.db, [row], new Date(), { full: true });
+    const [inserted] = await storeRecords(this.db, [row], new Date(), { full: true, alone: true });
     if (inserted) publishRecorded(this.db, row.accountId, [inserted]);
     return this.outcome(row, inserted);
   }
 
   /** A stored record, or for a repeat the record stored earlier. */
-  private async outcome(row: NewRecordRow, inserted: RecordRow | undefined): Promise<RecordOutcome> {
+  private async outcome(row: RecordKey, inserted: RecordRow | undefined): Promise<RecordOutcome> {
     if (inserted) return { record: inserted, created: true };
     const existing = await q.findExistingRecord(this.db, row);
     if (!existing) throw new AppError('INTERNAL', 'The record was neither stored nor found.');

@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { preparedRowsOf } from '../../db/statements.js';
+import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
+import { answeredColumns, arrayLiteral, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+
+/** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */
+export type InputColumns = Pick<
+  NewRecordRow,
+  'service' | 'marker' | 'link' | 'media' | 'category' | 'content' | 'value' | 'geoCountry' | 'geoCity' | 'geoRegion' | 'geoLat' | 'geoLong'
+> & { completedAt: Date };
+
+/**
+ * A record as asked for: the ids its lookups resolve, and its own columns, or none when they
+ * failed their checks (the record is then looked up, so its lookups' errors come first, but never
+ * stored).
+ */
+export interface AskedRow {
+  activityId: number;
+  memberId: number | undefined;
+  partner: { code: string; id: string } | undefined;
+  brandId: number | undefined;
+  columns: InputColumns | undefined;
+}
+
+/** What the lookups decided of one record: why it is refused, if it is, and what a stored one would be. */
+export interface RowVerdict {
+  /** The first of the record's ids not found: its activity (or a deleted one), its member, its brand. */
+  refused: 'Activity' | 'Member' | 'Brand' | null;
+  /** The member the record counts for: a merged member's survivor, or the member of the partner reference. */
+  memberId: number | null;
+  oneTime: boolean | null;
+}
+
+/** The input columns, in the order of the statement's `unnest` list. */
+const inputColumns = [
+  ['service', 'text'],
+  ['marker', 'text'],
+  ['link', 'text'],
+  ['media', 'text'],
+  ['category', 'text'],
+  ['content', 'jsonb'],
+  ['value', 'float8'],
+  ['geoCountry', 'text'],
+  ['geoCity', 'text'],
+  ['geoRegion', 'text'],
+  ['geoLat', 'text'],
+  ['geoLong', 'text'],
+  ['completedAt', 'timestamptz'],
+] as const satisfies readonly (readonly [keyof InputColumns, string])[];
+
+function driverValue(columns: InputColumns | undefined, key: (typeof inputColumns)[number][0]): string | number | null {
+  const value = columns?.[key];
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (key === 'content') return JSON.stringify(value);
+  return value as string | number;
+}
+
+/**
+ * Looks a batch of records up and stores those that pass, in one statement that is its own
+ * transaction: one round trip where looking up (recordLookups) and then storing
+ * (insertRecordsAlone) take two. The definitions, members (by id or partner reference) and brands
+ * are joined to the batch in the statement; a record is stored when its activity is live, its
+ * member found and its brand (if it names one) live, and its own columns passed their checks. It
+ * takes its points, one-time flag, and default brand and network from its activity, as
+ * checkedRecord does. Repeats are skipped, and the rollup and the kept windows' claim are kept, as
+ * recordsStatement does with `admitted`: a record before the claim fails the statement, which
+ * then stores nothing (`beforeWindowsClaim`).
+ *
+ * Answers each record's verdict, in input order, and the stored records ordered by id (ids grow in
+ * input order), whole. All records share the account and the application.
+ */
+export async function insertCheckedRecords(
+  db: Executor,
+  accountId: number,
+  applicationId: number | null,
+  asked: readonly AskedRow[],
+): Promise<{ verdicts: RowVerdict[]; inserted: RecordRow[] }> {
+  // Each array is read through a scalar subquery (an InitPlan), so the planner never sees its
+  // length and the prepared statement keeps its generic plan (see recordLookups). Seen, a batch of
+  // a few records looked cheaper to plan afresh with every call, and planning then cost more than
+  // the rest of the statement.
+  const array = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
+    sql`(select ${arrayLiteral(values)}::${sql.raw(type)}[])::${sql.raw(type)}[]`;
+  const ints = (values: readonly (number | undefined)[]) => array(values, 'int');
+  const texts = (values: readonly (string | undefined)[]) => array(values, 'text');
+  const own = inputColumns.map(([key, type]) => array(asked.map((row) => driverValue(row.columns, key)), type));
+  const answered = answeredColumns.full;
+  const rows = await preparedRowsOf<{ verdicts: string } & Record<string, unknown>>(
+    db,
+    sql`
+    with input as (
+      select * from unnest(${ints(asked.map((row) => row.activityId))}, ${ints(asked.map((row) => row.memberId))},
+          ${texts(asked.map((row) => row.partner?.code))}, ${texts(asked.map((row) => row.partner?.id))},
+          ${ints(asked.map((row) => row.brandId))}, ${array(asked.map((row) => row.columns !== undefined), 'bool')},
+          ${sql.join(own, sql`, `)}) with ordinality
+        as i(activity_id, member_id, partner_code, partner_id, brand_id, checked, service, marker, link, media, category, content, value,
+             geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at, ord)
+    ),
+    looked_up as (
+      select i.*,
+        d.id is not null and d.deleted_at is null as activity_found, d.brand_id as activity_brand_id, d.service as activity_service,
+        d.points, d.one_time,
+        case when i.member_id is not null then coalesce(m.merged_into_id, m.id)
+          else (select s.member_id from ${memberServices} s
+                where s.account_id = ${accountId} and s.partner_code = i.partner_code and s.partner_id = i.partner_id limit 1)
+        end as found_member_id,
+        i.brand_id is null or b.id is not null as brand_found
+      from input i
+      left join ${activityDefinitions} d on d.account_id = ${accountId} and d.id = i.activity_id
+      left join ${members} m on m.account_id = ${accountId} and m.id = i.member_id
+      left join ${brands} b on b.account_id = ${accountId} and b.id = i.brand_id and b.deleted_at is null
+    ),
+    inserted as (
+      insert into ${activityRecords} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
+        category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
+      select ${accountId}::int, ${applicationId}::int, found_member_id, activity_id, coalesce(brand_id, activity_brand_id),
+        coalesce(service, activity_service), marker, points, one_time, link, media,
+        category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
+      from looked_up
+      where checked and activity_found and found_member_id is not null and brand_found
+      order by ord
+      on conflict do nothing
+      returning *
+    ),
+    ${rollupOfInserted(accountId, { admitted: true })},
+    verdicts as (
+      select json_agg(json_build_array(
+          case when not activity_found then 'Activity' when found_member_id is null then 'Member' when not brand_found then 'Brand' end,
+          found_member_id, one_time) order by ord)::text as verdicts
+      from looked_up
+    )
+    select verdicts.verdicts, ${sql.raw(answered.from('inserted'))}
+    from verdicts left join (inserted cross join admitted) on true
+    order by inserted.id`,
+  );
+  const verdicts = (JSON.parse(rows[0].verdicts) as [RowVerdict['refused'], number | null, boolean | null][]).map(([refused, memberId, oneTime]) => ({ refused, memberId, oneTime }));
+  // With nothing stored, the one row left-joined to no record carries the verdicts alone.
+  const stored = rows.filter((row) => row.id !== null).map(({ verdicts: _, ...row }) => row);
+  return { verdicts, inserted: answered.read(stored) };
+}
