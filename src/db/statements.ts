@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, is, Placeholder, type SQL, type Table } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Executor } from './client.js';
 import { countRoundTrip } from './roundtrips.js';
@@ -61,6 +61,28 @@ async function fixedRows<T>(db: Executor, text: string, params: unknown[], prepa
 export function preparedRowsOf<T>(db: Executor, statement: SQL): Promise<T[]> {
   const query = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(statement);
   return preparedRows<T>(db, query.sql, query.params);
+}
+
+/**
+ * A statement built with Drizzle's `sql` once, its values named by `sql.placeholder(name)`: the
+ * text is rendered on the first call, and every call sends it as a named prepared statement with
+ * the values of its placeholders (each already in the driver's form). For a hot statement whose
+ * building showed in the gateway's profile: Drizzle walks a statement's every chunk each time
+ * preparedRowsOf renders it. Counted as one round trip.
+ */
+export function fixedStatement<Values extends Record<string, unknown>, T>(build: () => SQL): (db: Executor, values: Values) => Promise<T[]> {
+  let rendered: { text: string; names: (keyof Values)[] } | undefined;
+  return (db, values) => {
+    if (!rendered) {
+      const query = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(build());
+      const names = query.params.map((param) => {
+        if (!is(param, Placeholder)) throw new Error(`a fixed statement takes its values as placeholders, not ${String(param)}`);
+        return param.name as keyof Values;
+      });
+      rendered = { text: query.sql, names };
+    }
+    return preparedRows<T>(db, rendered.text, rendered.names.map((name) => values[name]));
+  };
 }
 
 /** A select list of some of a table's columns, named as Drizzle names them, and how to read its rows. */

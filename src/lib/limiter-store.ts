@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -66,5 +66,5 @@ function connected(redis: Redis, timeoutMs: number): Promise<void> {
  * a usable key, an email address or a client address, and any value makes a key of the same shape.
  */
 export function limiterKey(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
+  return hash('sha256', value, 'base64url');
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { hasSqlState } from '../../db/errors.js';
 import { executeRows } from '../../db/rows.js';
@@ -286,7 +286,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
  * the claims lock and fails the statement when one completes before the kept windows' claim; the
  * statement's select must name `admitted` for it to run.
  */
-export function rollupOfInserted(accountId: number, { admitted }: { admitted: boolean }): SQL {
+export function rollupOfInserted(accountId: number | Placeholder, { admitted }: { admitted: boolean }): SQL {
   const daily = memberActivityDaily;
   const rollup = sql`
     rolled_up as (

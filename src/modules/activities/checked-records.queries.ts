@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { preparedRowsOf } from '../../db/statements.js';
+import { fixedStatement } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
 import { answeredColumns, arrayLiteral, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
 
@@ -57,44 +57,25 @@ function driverValue(columns: InputColumns | undefined, key: (typeof inputColumn
   return value as string | number;
 }
 
-/**
- * Looks a batch of records up and stores those that pass, in one statement that is its own
- * transaction: one round trip where looking up (recordLookups) and then storing
- * (insertRecordsAlone) take two. The definitions, members (by id or partner reference) and brands
- * are joined to the batch in the statement; a record is stored when its activity is live, its
- * member found and its brand (if it names one) live, and its own columns passed their checks. It
- * takes its points, one-time flag, and default brand and network from its activity, as
- * checkedRecord does. Repeats are skipped, and the rollup and the kept windows' claim are kept, as
- * recordsStatement does with `admitted`: a record before the claim fails the statement, which
- * then stores nothing (`beforeWindowsClaim`).
- *
- * Answers each record's verdict, in input order, and the stored records ordered by id (ids grow in
- * input order), whole. All records share the account and the application.
- */
-export async function insertCheckedRecords(
-  db: Executor,
-  accountId: number,
-  applicationId: number | null,
-  asked: readonly AskedRow[],
-): Promise<{ verdicts: RowVerdict[]; inserted: RecordRow[] }> {
+/** The statement's values: each array in PostgreSQL's literal form (arrayLiteral). */
+type StatementValues = Record<'activityIds' | 'memberIds' | 'partnerCodes' | 'partnerIds' | 'brandIds' | 'checked' | InputColumn, string> & {
+  accountId: number;
+  applicationId: number | null;
+};
+type InputColumn = (typeof inputColumns)[number][0];
+
+const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: string } & Record<string, unknown>>(() => {
+  const accountId = sql.placeholder('accountId');
   // Each array is read through a scalar subquery (an InitPlan), so the planner never sees its
   // length and the prepared statement keeps its generic plan (see recordLookups). Seen, a batch of
   // a few records looked cheaper to plan afresh with every call, and planning then cost more than
   // the rest of the statement.
-  const array = (values: readonly (string | number | boolean | null | undefined)[], type: string) =>
-    sql`(select ${arrayLiteral(values)}::${sql.raw(type)}[])::${sql.raw(type)}[]`;
-  const ints = (values: readonly (number | undefined)[]) => array(values, 'int');
-  const texts = (values: readonly (string | undefined)[]) => array(values, 'text');
-  const own = inputColumns.map(([key, type]) => array(asked.map((row) => driverValue(row.columns, key)), type));
-  const answered = answeredColumns.full;
-  const rows = await preparedRowsOf<{ verdicts: string } & Record<string, unknown>>(
-    db,
-    sql`
+  const array = (name: keyof StatementValues, type: string) => sql`(select ${sql.placeholder(name)}::${sql.raw(type)}[])::${sql.raw(type)}[]`;
+  const own = inputColumns.map(([key, type]) => array(key, type));
+  return sql`
     with input as (
-      select * from unnest(${ints(asked.map((row) => row.activityId))}, ${ints(asked.map((row) => row.memberId))},
-          ${texts(asked.map((row) => row.partner?.code))}, ${texts(asked.map((row) => row.partner?.id))},
-          ${ints(asked.map((row) => row.brandId))}, ${array(asked.map((row) => row.columns !== undefined), 'bool')},
-          ${sql.join(own, sql`, `)}) with ordinality
+      select * from unnest(${array('activityIds', 'int')}, ${array('memberIds', 'int')}, ${array('partnerCodes', 'text')},
+          ${array('partnerIds', 'text')}, ${array('brandIds', 'int')}, ${array('checked', 'bool')}, ${sql.join(own, sql`, `)}) with ordinality
         as i(activity_id, member_id, partner_code, partner_id, brand_id, checked, service, marker, link, media, category, content, value,
              geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at, ord)
     ),
@@ -115,7 +96,7 @@ export async function insertCheckedRecords(
     inserted as (
       insert into ${activityRecords} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
-      select ${accountId}::int, ${applicationId}::int, found_member_id, activity_id, coalesce(brand_id, activity_brand_id),
+      select ${accountId}::int, ${sql.placeholder('applicationId')}::int, found_member_id, activity_id, coalesce(brand_id, activity_brand_id),
         coalesce(service, activity_service), marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
       from looked_up
@@ -131,12 +112,45 @@ export async function insertCheckedRecords(
           found_member_id, one_time) order by ord)::text as verdicts
       from looked_up
     )
-    select verdicts.verdicts, ${sql.raw(answered.from('inserted'))}
+    select verdicts.verdicts, ${sql.raw(answeredColumns.full.from('inserted'))}
     from verdicts left join (inserted cross join admitted) on true
-    order by inserted.id`,
-  );
+    order by inserted.id`;
+});
+
+/**
+ * Looks a batch of records up and stores those that pass, in one statement that is its own
+ * transaction: one round trip where looking up (recordLookups) and then storing
+ * (insertRecordsAlone) take two. The definitions, members (by id or partner reference) and brands
+ * are joined to the batch in the statement; a record is stored when its activity is live, its
+ * member found and its brand (if it names one) live, and its own columns passed their checks. It
+ * takes its points, one-time flag, and default brand and network from its activity, as
+ * checkedRecord does. Repeats are skipped, and the rollup and the kept windows' claim are kept, as
+ * recordsStatement does with `admitted`: a record before the claim fails the statement, which
+ * then stores nothing (`beforeWindowsClaim`).
+ *
+ * Answers each record's verdict, in input order, and the stored records ordered by id (ids grow in
+ * input order), whole. All records share the account and the application.
+ */
+export async function insertCheckedRecords(
+  db: Executor,
+  accountId: number,
+  applicationId: number | null,
+  asked: readonly AskedRow[],
+): Promise<{ verdicts: RowVerdict[]; inserted: RecordRow[] }> {
+  const own = Object.fromEntries(inputColumns.map(([key]) => [key, arrayLiteral(asked.map((row) => driverValue(row.columns, key)))])) as Record<InputColumn, string>;
+  const rows = await checkedRecordsStatement(db, {
+    ...own,
+    activityIds: arrayLiteral(asked.map((row) => row.activityId)),
+    memberIds: arrayLiteral(asked.map((row) => row.memberId)),
+    partnerCodes: arrayLiteral(asked.map((row) => row.partner?.code)),
+    partnerIds: arrayLiteral(asked.map((row) => row.partner?.id)),
+    brandIds: arrayLiteral(asked.map((row) => row.brandId)),
+    checked: arrayLiteral(asked.map((row) => row.columns !== undefined)),
+    accountId,
+    applicationId,
+  });
   const verdicts = (JSON.parse(rows[0].verdicts) as [RowVerdict['refused'], number | null, boolean | null][]).map(([refused, memberId, oneTime]) => ({ refused, memberId, oneTime }));
   // With nothing stored, the one row left-joined to no record carries the verdicts alone.
   const stored = rows.filter((row) => row.id !== null).map(({ verdicts: _, ...row }) => row);
-  return { verdicts, inserted: answered.read(stored) };
+  return { verdicts, inserted: answeredColumns.full.read(stored) };
 }
