@@ -2,13 +2,13 @@
  * The raw limit the benchmark compares Marquee with: a bare Fastify route answering the page of 100
  * members with their services and opt-ins by one hand-written SQL statement through postgres.js,
  * PostgreSQL building the JSON itself.
- *   tsx bench/raw-server.ts <database url> <port> <account id>
+ *   tsx bench/raw-server.ts <database url> <port> <account id> <pool size>
  */
 import Fastify from 'fastify';
 import postgres from 'postgres';
 
-const [url, port, accountId] = process.argv.slice(2);
-const sql = postgres(url, { max: 20, onnotice: () => {} });
+const [url, port, accountId, poolSize] = process.argv.slice(2);
+const sql = postgres(url, { max: Number(poolSize), onnotice: () => {} });
 const app = Fastify();
 
 app.get('/members', async (_request, reply) => {

@@ -3,12 +3,13 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20]
  *
  * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
  * PostGraphile's documentation asks for are made in the benchmark database for the run and dropped
- * after it (bench/indexes.ts). With --gateways N, N gateway processes share the one database (ports
+ * after it (bench/indexes.ts). --pool-size sets the database pool of each gateway and of the raw route
+ * (docs/configuration.md says what it trades). With --gateways N, N gateway processes share the one database (ports
  * 10 apart) and each scenario's connections are spread over them, as behind a load balancer: the
  * requests per second are their sum and the latency percentiles are over every response.
  * Each scenario is first driven for --warmup seconds, unmeasured: the gateway compiles its code and
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'peer-indexes': { type: 'boolean', default: false },
     gateways: { type: 'string', default: '1' },
+    'pool-size': { type: 'string', default: '20' },
   },
 });
 
@@ -95,7 +97,7 @@ async function startPostGraphile(): Promise<ChildProcess> {
 
 async function startRaw(accountId: number): Promise<ChildProcess> {
   // Node itself with tsx's loader: one process, so killing it stops the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database!, String(peerPorts.raw), String(accountId)], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database!, String(peerPorts.raw), String(accountId), args['pool-size']!], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(`${targets.raw}/members`);
   return child;
 }
@@ -109,7 +111,7 @@ async function startGateway(port: number): Promise<ChildProcess> {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: args.database,
-      DATABASE_POOL_SIZE: '20',
+      DATABASE_POOL_SIZE: args['pool-size'],
       SECRET_KEY: benchDefaults.secretKey,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
