@@ -208,7 +208,7 @@ export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) 
 }
 
 /** The columns a new record takes from its input, in the order of the statement below. */
-const recordColumns = [
+export const recordColumns = [
   ['memberId', 'int'],
   ['activityId', 'int'],
   ['brandId', 'int'],
@@ -229,8 +229,9 @@ const recordColumns = [
   ['completedAt', 'timestamptz'],
 ] as const satisfies readonly (readonly [keyof NewRecordRow, string])[];
 
-function driverValue(row: NewRecordRow, key: (typeof recordColumns)[number][0]): string | number | boolean | null {
-  const value = row[key];
+/** A record's column as the driver takes it inside an array literal (arrayLiteral); null for none. */
+export function driverValue(row: Partial<NewRecordRow> | undefined, key: (typeof recordColumns)[number][0]): string | number | boolean | null {
+  const value = row?.[key];
   if (value === undefined || value === null) return null;
   if (value instanceof Date) return value.toISOString();
   if (key === 'content') return JSON.stringify(value);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { fixedStatement } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
-import { answeredColumns, arrayLiteral, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+import { answeredColumns, arrayLiteral, driverValue, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
 
 /** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */
 export type InputColumns = Pick<
@@ -32,37 +32,18 @@ export interface RowVerdict {
   oneTime: boolean | null;
 }
 
-/** The input columns, in the order of the statement's `unnest` list. */
-const inputColumns = [
-  ['service', 'text'],
-  ['marker', 'text'],
-  ['link', 'text'],
-  ['media', 'text'],
-  ['category', 'text'],
-  ['content', 'jsonb'],
-  ['value', 'float8'],
-  ['geoCountry', 'text'],
-  ['geoCity', 'text'],
-  ['geoRegion', 'text'],
-  ['geoLat', 'text'],
-  ['geoLong', 'text'],
-  ['completedAt', 'timestamptz'],
-] as const satisfies readonly (readonly [keyof InputColumns, string])[];
+/** What a stored record takes from its lookups rather than from its input. */
+const lookedUp = new Set<string>(['memberId', 'activityId', 'brandId', 'points', 'oneTime']);
 
-function driverValue(columns: InputColumns | undefined, key: (typeof inputColumns)[number][0]): string | number | null {
-  const value = columns?.[key];
-  if (value === undefined || value === null) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (key === 'content') return JSON.stringify(value);
-  return value as string | number;
-}
+/** The input columns, in the order of the statement's `unnest` list (recordColumns' order). */
+const inputColumns = recordColumns.filter(([key]) => !lookedUp.has(key)) as readonly (readonly [keyof InputColumns, string])[];
 
 /** The statement's values: each array in PostgreSQL's literal form (arrayLiteral). */
 type StatementValues = Record<'activityIds' | 'memberIds' | 'partnerCodes' | 'partnerIds' | 'brandIds' | 'checked' | InputColumn, string> & {
   accountId: number;
   applicationId: number | null;
 };
-type InputColumn = (typeof inputColumns)[number][0];
+type InputColumn = keyof InputColumns;
 
 const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: string } & Record<string, unknown>>(() => {
   const accountId = sql.placeholder('accountId');
