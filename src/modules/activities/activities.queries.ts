@@ -244,7 +244,7 @@ export type StoredRecord = Pick<RecordRow, (typeof storedKeys)[number]>;
 
 /** The columns a batch answers of each stored record, and how to read them: whole, or those of StoredRecord. */
 export const answeredColumns = { full: columnsOf(activityRecords), stored: columnsOf(activityRecords, { only: storedKeys }) };
-export type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
+type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
 
 /**
  * The statement that stores records and adds them to the daily rollup: the batch arrives as one

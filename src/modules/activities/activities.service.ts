@@ -477,7 +477,7 @@ class RecordWriter {
   }
 
   private async writeOne(row: NewRecordRow): Promise<RecordOutcome> {
-    const [inserted] = await storeRecords(this.db, [row], new Date(), { full: true, alone: true });
+    const [inserted] = await storeRecords(this.db, [row], new Date(), { full: true });
     if (inserted) publishRecorded(this.db, row.accountId, [inserted]);
     return this.outcome(row, inserted);
   }
