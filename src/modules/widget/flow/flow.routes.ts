@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../../core/errors.js';
+import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
@@ -195,11 +195,14 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/logout`, async (request, reply) => {
     const flow = await flowOf(request);
+    const back = (request.query as Body).return;
+    // Refused before anything changes: a control character cannot go into a Location header.
+    if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter('return', 'a URL without control characters');
     const name = sessionCookieName(flow.row.id);
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
-    const back = (request.query as Body).return;
-    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(back, 303);
+    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(new URL(back).toString(), 303);
     return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.row.name}.`));
   });
 
