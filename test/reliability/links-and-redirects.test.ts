@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetSessions } from '../../src/db/schema/index.js';
+import { mergeApplicationSettings } from '../../src/modules/widget/widget.queries.js';
 import { insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { CookieJar, submitForm, whitelist } from '../widget/support.js';
 
 /**
  * What the gateway writes into URLs and headers on a caller's behalf: paging links without the
- * caller's credentials, a logout return URL that cannot inject a header.
+ * caller's credentials, a logout return URL that cannot inject a header, and social sign-in that
+ * sends fans from the gateway's shared origin only to the network's own sign-in page.
  */
 let t: TestGateway;
 let app: Tenant;
@@ -66,5 +68,64 @@ describe('the hosted logout', () => {
     const out = await t.request({ url: logoutUrl(encodeURIComponent(site)), headers: { cookie: jar.header() } });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe(site);
+  });
+});
+
+describe("social sign-in's authorization page", () => {
+  const configure = 'mutation($input: SignInNetworkInput!) { configureSignInNetwork(input: $input) { id signInLinks { network } } }';
+  const provider = 'https://accounts.example.test';
+  const input = (overrides: Record<string, string>) => ({
+    network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer: provider,
+    authorizationEndpoint: `${provider}/authorize`, tokenEndpoint: `${provider}/token`, userinfoEndpoint: `${provider}/userinfo`,
+    ...overrides,
+  });
+  const links = async (tenant: Tenant, gateway = t) =>
+    (await gateway.graphql(tenant.apiKey, '{ application { signInLinks { network } } }')).body.data.application.signInLinks.map((link: { network: string }) => link.network);
+
+  it('refuses, when saved, an authorization endpoint off the issuer\'s origin (code 4), and saves nothing', async () => {
+    const tenant = await t.tenant('advanced');
+    for (const authorizationEndpoint of ['https://evil.example.net/authorize', 'https://accounts.example.test@evil.example.net/authorize', 'https://accounts.example.test:8443/authorize', 'http://accounts.example.test/authorize']) {
+      const { status, body } = await t.graphql(tenant.apiKey, configure, { input: input({ authorizationEndpoint }) });
+      expect(status, authorizationEndpoint).toBe(400);
+      expect(body.errors[0].extensions, authorizationEndpoint).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'authorizationEndpoint' });
+    }
+    expect(await links(tenant)).toEqual(['email']);
+    // The provider's own page is accepted.
+    expect((await t.graphql(tenant.apiKey, configure, { input: input({}) })).body.errors).toBeUndefined();
+    expect(await links(tenant)).toEqual(['email', 'google']);
+  });
+
+  it('refuses at use settings saved before the rule: the fan sees code 4, and is sent nowhere', async () => {
+    const tenant = await t.tenant('advanced');
+    await whitelist(t, tenant, 'fans.example.com');
+    expect((await t.graphql(tenant.apiKey, configure, { input: input({}) })).body.errors).toBeUndefined();
+    const [saved] = await t.database.db.query.applications.findMany({ where: (row, { eq }) => eq(row.id, tenant.applicationId) });
+    const google = { ...saved.settings.signInNetworks!.google, authorizationEndpoint: 'https://evil.example.net/authorize' };
+    await mergeApplicationSettings(t.database.db, tenant.accountId, tenant.applicationId, { signInNetworks: { google } });
+    const response = await t.request({ url: `/framework/flow/${tenant.applicationId}/oauth/google?return=${encodeURIComponent(site)}` });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers.location).toBeUndefined();
+    expect(response.body).toContain('Error code 4');
+    expect(response.body).not.toContain('evil.example.net');
+  });
+
+  it("in production, refuses an issuer that is not the network's own before calling it", async () => {
+    const production = await startTestGateway({ NODE_ENV: 'production' }, t.database);
+    try {
+      const tenant = await production.tenant('advanced');
+      const foreign = await production.graphql(tenant.apiKey, configure, { input: input({}) });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'issuer' });
+      expect(foreign.body.errors[0].message).toContain('https://accounts.google.com');
+      // Google's own issuer, with its endpoints given (no discovery call), is accepted.
+      const google = 'https://accounts.google.com';
+      const own = await production.graphql(tenant.apiKey, configure, {
+        input: input({ issuer: google, authorizationEndpoint: `${google}/o/oauth2/v2/auth`, tokenEndpoint: 'https://oauth2.googleapis.com/token', userinfoEndpoint: 'https://openidconnect.googleapis.com/v1/userinfo' }),
+      });
+      expect(own.body.errors).toBeUndefined();
+      expect(await links(tenant, production)).toEqual(['email', 'google']);
+    } finally {
+      await production.gateway.close();
+    }
   });
 });

@@ -3,10 +3,11 @@ import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
-import { displayName, type Network } from '../../networks/networks.js';
+import { displayName, type ExternalNetwork, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
+import { checkAuthorizationEndpoint } from '../sign-in-providers.js';
 import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
   checkedReturnUrl,
@@ -211,8 +212,11 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   const oauthCookiePath = (applicationId: number) => `/framework/flow/${applicationId}/oauth`;
 
   function networkSettings(flow: Flow, network: string) {
-    const settings = flow.row.settings.signInNetworks?.[network];
+    const configured = flow.row.settings.signInNetworks ?? {};
+    const settings = Object.hasOwn(configured, network) ? configured[network] : undefined;
     if (!settings) throw notFound('Sign-in with this network', 'network');
+    // Saved settings are checked again at use: the gateway's origin sends fans only to the network's own sign-in page.
+    checkAuthorizationEndpoint(network as ExternalNetwork, settings, { anyOrigin: oauthOptions.allowHttp });
     return settings;
   }
 
