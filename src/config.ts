@@ -16,6 +16,11 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.url().optional(),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected host names, each optionally with :port or a leading *. for its subdomains')))
+    .optional(),
   TRUST_PROXY: z.string().trim().default('0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -52,6 +57,11 @@ export interface Config {
   port: number;
   /** The address printed in URLs handed to callers (widget script, sign-in pages). */
   publicUrl: string | undefined;
+  /**
+   * Without PUBLIC_URL, the hosts whose Host header may set those URLs (`*.` for subdomains);
+   * undefined: any host outside production, none in production.
+   */
+  allowedHosts: string[] | undefined;
   /** Behind reverse proxies: which of them X-Forwarded-For is believed from (rate limits, logs). */
   trustProxy: TrustedProxies;
   dataDir: string;
@@ -134,6 +144,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    allowedHosts: e.ALLOWED_HOSTS,
     trustProxy,
     dataDir,
     database: e.DATABASE_URL

@@ -61,6 +61,15 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('ALLOWED_HOSTS', () => {
+  it('lists host names, with a port or a leading *. for subdomains, lower-cased', () => {
+    expect(loadConfig({}).allowedHosts).toBeUndefined();
+    expect(loadConfig({ ALLOWED_HOSTS: 'ID.Example.com, *.fans.example.org:8443,[::1]:4000' }).allowedHosts).toEqual(['id.example.com', '*.fans.example.org:8443', '[::1]:4000']);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'https://id.example.com' })).toThrow(/ALLOWED_HOSTS/);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'id.example.com/path' })).toThrow(/ALLOWED_HOSTS/);
+  });
+});
+
 describe('the env file', () => {
   const names = ['MARQUEE_TEST_FROM_FILE', 'MARQUEE_TEST_IN_BOTH'];
   afterEach(() => {

@@ -129,3 +129,60 @@ describe("social sign-in's authorization page", () => {
     }
   });
 });
+
+describe('the host of hosted pages', () => {
+  const pages = (tenant: Tenant) => ({
+    login: `/framework/flow/${tenant.applicationId}/login?return=${encodeURIComponent(site)}`,
+    script: `/framework/js/${tenant.applicationId}`,
+  });
+
+  async function withProduction(env: Record<string, string>, run: (gateway: TestGateway) => Promise<void>) {
+    const gateway = await startTestGateway({ NODE_ENV: 'production', ...env }, t.database);
+    try {
+      await run(gateway);
+    } finally {
+      await gateway.gateway.close();
+    }
+  }
+
+  it('in production without PUBLIC_URL, refuses a host ALLOWED_HOSTS does not list, with code 4', async () => {
+    await withProduction({}, async (production) => {
+      const login = await production.request({ url: pages(app).login, headers: { host: 'evil.example.net' } });
+      expect(login.statusCode).toBe(400);
+      expect(login.body).toContain('Error code 4');
+      expect(login.body).not.toContain('evil.example.net');
+      const script = await production.request({ url: pages(app).script, headers: { host: 'evil.example.net', referer: site } });
+      expect(script.statusCode).toBe(400);
+      expect(script.json().error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param: 'host' });
+      // The API still answers; its URLs name no host rather than the one sent.
+      const info = await production.request({ url: '/v1.1/app/info', headers: { host: 'evil.example.net', 'x-api-key': app.apiKey } });
+      expect(info.statusCode).toBe(200);
+      expect(info.body).not.toContain('evil.example.net');
+    });
+    await withProduction({ ALLOWED_HOSTS: 'id.fans.example.com, *.gateway.example.org' }, async (production) => {
+      for (const host of ['evil.example.net', 'id.fans.example.com.evil.example.net', 'gateway.example.org', 'id.fans.example.com@evil.example.net']) {
+        expect((await production.request({ url: pages(app).login, headers: { host } })).statusCode, host).toBe(400);
+      }
+      for (const host of ['id.fans.example.com', 'ID.Fans.Example.com:8443', 'eu.gateway.example.org']) {
+        const login = await production.request({ url: pages(app).login, headers: { host } });
+        expect(login.statusCode, host).toBe(200);
+        expect(login.body).toContain(`action="http://${host.toLowerCase()}/framework/flow/${app.applicationId}/login"`);
+      }
+    });
+  });
+
+  it('with PUBLIC_URL, every page names PUBLIC_URL whatever the Host header says', async () => {
+    await withProduction({ PUBLIC_URL: 'https://id.example.com' }, async (production) => {
+      const login = await production.request({ url: pages(app).login, headers: { host: 'evil.example.net' } });
+      expect(login.statusCode).toBe(200);
+      expect(login.body).toContain(`action="https://id.example.com/framework/flow/${app.applicationId}/login"`);
+      expect(login.body).not.toContain('evil.example.net');
+    });
+  });
+
+  it('outside production without either setting, any host names the pages (npm start in development)', async () => {
+    const login = await t.request({ url: pages(app).login, headers: { host: 'dev.localhost:4000' } });
+    expect(login.statusCode).toBe(200);
+    expect(login.body).toContain(`action="http://dev.localhost:4000/framework/flow/${app.applicationId}/login"`);
+  });
+});

@@ -21,7 +21,7 @@ import {
   withAccessToken,
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
-import { baseUrlOf, widgetUrls, withQuery } from '../widget.urls.js';
+import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
 import { formPage, sendPage } from './flow.pages.js';
 import { completePage, loginPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
@@ -60,7 +60,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function flowOf(request: FastifyRequest) {
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
-    return { row, widgetApp, urls: widgetUrls(baseUrlOf(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
+    return { row, widgetApp, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
   }
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
