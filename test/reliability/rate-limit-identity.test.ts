@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limiterKey } from '../../src/lib/limiter-store.js';
 import { unknownKeysPerMinute } from '../../src/lib/rate-limit.js';
@@ -152,6 +154,32 @@ describe('behind one trusted proxy (TRUST_PROXY=1)', () => {
       // Through the listed proxy, the address it names counts.
       const proxied = await t.request({ url: '/v1.1/app/info', remoteAddress: proxy, headers: { 'x-forwarded-for': '192.0.2.9, 203.0.113.31' } });
       expect(proxied.statusCode).toBe(401);
+    });
+  });
+});
+
+describe('WebSocket connections behind one trusted proxy', () => {
+  /** Opens /graphql as graphql-ws does, sends connection_init with the key, and answers the close code. */
+  async function connectionClosedWith(port: number, forwardedFor: string, apiKey: string): Promise<number> {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws', { headers: { 'x-forwarded-for': forwardedFor } });
+    return new Promise((resolve, reject) => {
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { apiKey } })));
+      socket.on('close', (code) => resolve(code));
+      socket.on('error', reject);
+    });
+  }
+
+  it('counts unknown keys against the real address, whatever the spoofed leftmost entry', async () => {
+    await withGateway({ TRUST_PROXY: '1', RATE_LIMIT_PER_MINUTE: '1000' }, async (t) => {
+      await t.gateway.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (t.gateway.app.server.address() as AddressInfo).port;
+      const codes = [];
+      for (let index = 0; index <= unknownKeysPerMinute; index += 1) {
+        codes.push(await connectionClosedWith(port, `192.0.2.${index}, 203.0.113.40`, `mq_made-up-${index}`));
+      }
+      expect(codes).toEqual([...Array(unknownKeysPerMinute).fill(4403), 4429]);
+      // Another real address behind the proxy is not blocked.
+      expect(await connectionClosedWith(port, '192.0.2.1, 203.0.113.41', 'mq_made-up-other')).toBe(4403);
     });
   });
 });
