@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { widgetSessions } from '../../src/db/schema/index.js';
 import { mergeApplicationSettings } from '../../src/modules/widget/widget.queries.js';
@@ -93,6 +95,32 @@ describe("social sign-in's authorization page", () => {
     // The provider's own page is accepted.
     expect((await t.graphql(tenant.apiKey, configure, { input: input({}) })).body.errors).toBeUndefined();
     expect(await links(tenant)).toEqual(['email', 'google']);
+  });
+
+  it("refuses an authorization endpoint off the issuer's origin that the discovery document names", async () => {
+    const provider = http.createServer((request, response) => {
+      const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      if (request.url !== '/.well-known/openid-configuration') return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+        issuer,
+        authorization_endpoint: 'http://evil.localhost:9/authorize',
+        token_endpoint: `${issuer}/token`,
+        userinfo_endpoint: `${issuer}/userinfo`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+      }));
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const tenant = await t.tenant('advanced');
+      const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      const { status, body } = await t.graphql(tenant.apiKey, configure, { input: { network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer } });
+      expect(status).toBe(400);
+      expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'authorizationEndpoint' });
+      expect(await links(tenant)).toEqual(['email']);
+    } finally {
+      await new Promise((resolve) => provider.close(resolve));
+    }
   });
 
   it('refuses at use settings saved before the rule: the fan sees code 4, and is sent nowhere', async () => {
