@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import proxyaddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -15,7 +16,12 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_URL: z.url().optional(),
-  TRUST_PROXY: booleanFlag.default(false),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected host names, each optionally with :port or a leading *. for its subdomains')))
+    .optional(),
+  TRUST_PROXY: z.string().trim().default('0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -51,8 +57,13 @@ export interface Config {
   port: number;
   /** The address printed in URLs handed to callers (widget script, sign-in pages). */
   publicUrl: string | undefined;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, logs). */
-  trustProxy: boolean;
+  /**
+   * Without PUBLIC_URL, the hosts whose Host header may set those URLs (`*.` for subdomains);
+   * undefined: any host outside production, none in production.
+   */
+  allowedHosts: string[] | undefined;
+  /** Behind reverse proxies: which of them X-Forwarded-For is believed from (rate limits, logs). */
+  trustProxy: TrustedProxies;
   dataDir: string;
   database:
     | { kind: 'pglite'; dataDir: string }
@@ -70,6 +81,39 @@ export interface Config {
    * when unset, main.ts keeps a generated one in DATA_DIR (see secret.ts).
    */
   secretKey: string | undefined;
+}
+
+/**
+ * The proxies in front of the gateway whose X-Forwarded-For entries are believed: none; the
+ * nearest `hops` (the connection's peer first); or those whose address is in a list. The client
+ * address is the first address, from the right, that is not a trusted proxy, so a client cannot
+ * choose it by sending the header itself. Never every hop.
+ */
+export type TrustedProxies = false | { hops: number } | { addresses: string[] };
+
+/** The most proxies a hop count may name: more than any real chain, few enough to be a mistake past it. */
+export const maxTrustedHops = 10;
+
+/**
+ * TRUST_PROXY: `0`/`false` (none), a number of hops, `true` (one hop, what `1` has always meant:
+ * one reverse proxy in front), or a comma-separated list of proxy addresses and CIDR ranges
+ * (`loopback`, `linklocal` and `uniquelocal` name the usual private ranges).
+ */
+function parseTrustProxy(value: string): TrustedProxies | string {
+  const lower = value.toLowerCase();
+  if (lower === '0' || lower === 'false') return false;
+  if (lower === 'true') return { hops: 1 };
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= maxTrustedHops ? { hops } : `at most ${maxTrustedHops} hops; list the proxies' addresses instead`;
+  }
+  const addresses = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    proxyaddr.compile(addresses);
+    return addresses.length ? { addresses } : 'expected 0, true, a number of hops or a list of proxy addresses';
+  } catch (error) {
+    return `expected 0, true, a number of hops or a list of proxy addresses and CIDR ranges (${(error as Error).message})`;
+  }
 }
 
 export class ConfigError extends Error {
@@ -92,13 +136,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required in production (at least 32 characters)']);
   }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (typeof trustProxy === 'string') throw new ConfigError([`TRUST_PROXY: ${trustProxy}`]);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
-    trustProxy: e.TRUST_PROXY,
+    allowedHosts: e.ALLOWED_HOSTS,
+    trustProxy,
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE }

@@ -38,7 +38,7 @@ export interface Context {
    */
   clientAddress?: string;
   /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */
-  widget?: { baseUrl: string; allowHttpProviders: boolean };
+  widget?: { baseUrl: string | undefined; allowHttpProviders: boolean };
   /**
    * The request's DataLoaders, one typed group per module (see loaders.ts). Replaced, not cleared,
    * when a long-lived context must stop reusing what it loaded (a subscription's next event).

@@ -21,6 +21,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { databaseUnavailable } from '../db/errors.js';
 import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
+import { clientAddressOf, proxyTrust } from '../lib/client-address.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
 import type { LiveFeed } from '../modules/activities/live-feed.js';
@@ -86,11 +87,9 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   });
 
-  const clientAddress = (request: IncomingMessage) => {
-    const forwarded = request.headers['x-forwarded-for'];
-    const first = config.trustProxy && typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : undefined;
-    return first || request.socket.remoteAddress || 'unknown';
-  };
+  // The address HTTP requests have (request.ip): the same trusted proxies, never the leftmost entry as such.
+  const trust = proxyTrust(config.trustProxy);
+  const clientAddress = (request: IncomingMessage) => clientAddressOf(request, trust);
 
   const server = useServer<Record<string, unknown>, Connection>(
     {
@@ -109,9 +108,15 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
           socket.close(code, message);
           return false;
         };
-        const decision = await limiter.consume(key ?? `ip:${address}`);
-        if (!decision.allowed) return refuse(closeCodes.tooManyRequests, `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
+        // As on HTTP (http/authenticate.ts): only a known key spends a budget of its own; anything
+        // else spends the address's, so a made-up key never opens a fresh one.
+        const overLimit = async (limitedAs: string) => {
+          const decision = await limiter.consume(limitedAs);
+          return decision.allowed ? undefined : `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`;
+        };
         if (!key) {
+          const limited = await overLimit(`ip:${address}`);
+          if (limited) return refuse(closeCodes.tooManyRequests, limited);
           return refuse(closeCodes.unauthorized, memberJwtOf(carried) ? 'A member token reads only viewer; use an API key.' : 'An API key is required: send x-api-key in connection_init.');
         }
         if ((await limiter.unknownKeysBlockedFor(address)) > 0) return refuse(closeCodes.tooManyRequests, 'Too many unknown API keys from this address.');
@@ -124,8 +129,11 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         }
         if (!caller) {
           await limiter.countUnknownKey(address);
-          return refuse(closeCodes.forbidden, 'The API key is unknown or revoked.');
+          const limited = await overLimit(`ip:${address}`);
+          return refuse(limited ? closeCodes.tooManyRequests : closeCodes.forbidden, limited ?? 'The API key is unknown or revoked.');
         }
+        const limited = await overLimit(key);
+        if (limited) return refuse(closeCodes.tooManyRequests, limited);
         ctx.extra.caller = caller;
         ctx.extra.limitedAs = key;
         ctx.extra.address = address;

@@ -7,12 +7,11 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
 import { createApollo } from '../graphql/apollo.js';
-import type { Caller, Context } from '../core/context.js';
+import type { Context } from '../core/context.js';
 import { createContext } from '../graphql/context.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { getSchema } from '../graphql/schema.js';
-import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
 import { LiveFeed } from '../modules/activities/live-feed.js';
@@ -23,11 +22,12 @@ import { registerRestRoutes } from '../rest/plugin.js';
 import { registerApiReference } from '../rest/openapi/reference.js';
 import { restRoutes } from '../rest/table.js';
 import { clientErrorHandler } from './client-errors.js';
-import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
 import { registerWidget } from '../modules/widget/widget.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
+import { authenticate } from './authenticate.js';
+import { proxyTrust } from '../lib/client-address.js';
 import { createMetrics } from './metrics.js';
 import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
@@ -83,7 +83,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     // The router's own refusals (a malformed URL encoding, a path parameter over 100 characters)
     // answer the error body too, not Fastify's.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
@@ -162,36 +162,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
-      const key = apiKeyOf(request);
-      const memberJwt = key ? undefined : memberJwtOf(request);
-      const decision = await limiter.consume(key ?? memberJwt ?? `ip:${request.ip}`);
-      reply.header('RateLimit-Limit', String(decision.limit));
-      reply.header('RateLimit-Remaining', String(decision.remaining));
-      reply.header('RateLimit-Reset', String(decision.resetSeconds));
-      if (!decision.allowed) {
-        metrics.rateLimited.inc();
-        reply.header('Retry-After', String(decision.resetSeconds));
-        throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
-      }
-      let caller: Caller = { kind: 'anonymous' };
-      if (key) {
-        const blockedFor = await limiter.unknownKeysBlockedFor(request.ip);
-        if (blockedFor > 0) {
-          metrics.rateLimited.inc();
-          reply.header('Retry-After', String(blockedFor));
-          throw new AppError('RATE_LIMITED', `Too many unknown API keys from this address; retry in ${blockedFor} s.`, 'apiKey');
-        }
-        const resolved = await runCounted(request.roundTrips, () => resolveApiKey(database.db, key));
-        if (!resolved) {
-          await limiter.countUnknownKey(request.ip);
-          throw new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
-        }
-        caller = resolved;
-      } else if (memberJwt) {
-        const claims = await identity.signingKeys.verify(memberJwt);
-        if (!claims) throw new AppError('INVALID_TOKEN', 'The member token is invalid or expired.', 'authorization');
-        caller = { kind: 'member', ...claims };
-      }
+      const caller = await authenticate(request, reply, { limiter, database, identity, metrics });
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
       request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
     });

@@ -46,6 +46,28 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), DEMO_ACCOUNT: '1' }).demoAccount).toBe(true);
     expect(loadConfig({ DEMO_ACCOUNT: '0' }).demoAccount).toBe(false);
   });
+
+  it('trusts a number of proxy hops or listed proxies, never every hop; true is one hop', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback' }).trustProxy).toEqual({ addresses: ['10.0.0.1', '192.168.0.0/16', 'loopback'] });
+    expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/TRUST_PROXY: at most 10 hops/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal' })).toThrow(/TRUST_PROXY: expected 0, true, a number of hops or a list/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY: /);
+  });
+});
+
+describe('ALLOWED_HOSTS', () => {
+  it('lists host names, with a port or a leading *. for subdomains, lower-cased', () => {
+    expect(loadConfig({}).allowedHosts).toBeUndefined();
+    expect(loadConfig({ ALLOWED_HOSTS: 'ID.Example.com, *.fans.example.org:8443,[::1]:4000' }).allowedHosts).toEqual(['id.example.com', '*.fans.example.org:8443', '[::1]:4000']);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'https://id.example.com' })).toThrow(/ALLOWED_HOSTS/);
+    expect(() => loadConfig({ ALLOWED_HOSTS: 'id.example.com/path' })).toThrow(/ALLOWED_HOSTS/);
+  });
 });
 
 describe('the env file', () => {

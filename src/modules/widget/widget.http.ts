@@ -11,7 +11,7 @@ import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.
 import { registerFlowRoutes } from './flow/flow.routes.js';
 import { widgetScript } from './widget.script.js';
 import { domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
-import { baseUrlOf, widgetUrls } from './widget.urls.js';
+import { hostedBaseUrl, widgetUrls } from './widget.urls.js';
 
 export interface WidgetDependencies {
   config: Config;
@@ -65,6 +65,9 @@ async function publicUser(deps: WidgetDependencies, app: WidgetApplication, memb
  * whitelisted domains are what guard them.
  */
 export async function registerWidget(root: FastifyInstance, deps: WidgetDependencies): Promise<void> {
+  if (deps.config.env === 'production' && !deps.config.publicUrl && !deps.config.allowedHosts) {
+    root.log.warn('Neither PUBLIC_URL nor ALLOWED_HOSTS is set: the hosted sign-in pages and the widget script refuse every host (code 4)');
+  }
   await root.register(async (app) => {
     const policy = cookiePolicy(deps.config);
     await app.register(cookie, { secret: cookieSecret(deps.config.secretKey!) });
@@ -89,7 +92,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
           .type('text/javascript; charset=utf-8')
           .header('cache-control', 'private, max-age=300')
           .header('x-content-type-options', 'nosniff');
-        return widgetScript(row.id, widgetUrls(baseUrlOf(deps.config, request), row.id));
+        return widgetScript(row.id, widgetUrls(hostedBaseUrl(deps.config, request), row.id));
       }),
     );
 

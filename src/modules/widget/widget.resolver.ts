@@ -11,6 +11,7 @@ import { getApplication } from '../tenancy/tenancy.service.js';
 import { Application, type PlanLevel } from '../tenancy/tenancy.types.js';
 import { discoverProvider } from './widget.oauth.js';
 import { readRequiredFields } from './widget.profile.js';
+import { checkAuthorizationEndpoint, checkIssuer } from './sign-in-providers.js';
 import { mergeApplicationSettings } from './widget.queries.js';
 import { exchangeSignInToken } from './widget.service.js';
 import { SignInLink, SignInNetworkInput, WidgetScript } from './widget.types.js';
@@ -85,6 +86,9 @@ export class WidgetResolver {
     const issuer = input.issuer.trim();
     httpUrl(issuer, 'issuer');
     const allowHttp = context.widget?.allowHttpProviders ?? false;
+    // Before the issuer is called for its discovery document.
+    const providers = { anyOrigin: allowHttp };
+    checkIssuer(network as ExternalNetwork, issuer, providers);
     let endpoints = {
       authorizationEndpoint: httpUrl(input.authorizationEndpoint, 'authorizationEndpoint'),
       tokenEndpoint: httpUrl(input.tokenEndpoint, 'tokenEndpoint'),
@@ -108,6 +112,7 @@ export class WidgetResolver {
     if (!allowHttp && Object.values(endpoints).some((url) => url?.startsWith('http:'))) {
       throw invalidParameter('issuer', 'provider endpoints must use https in production');
     }
+    checkAuthorizationEndpoint(network as ExternalNetwork, { issuer, authorizationEndpoint: endpoints.authorizationEndpoint }, providers);
     const entry: SignInNetworkSettings = {
       clientId: input.clientId.trim(),
       clientSecretSealed: context.identity.cipher.seal(input.clientSecret),

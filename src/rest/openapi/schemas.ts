@@ -119,7 +119,7 @@ const listingItem = object(
 );
 
 const paging = {
-  oneOf: [object({ next: text('the next page, the caller\'s own parameters with the paging ones replaced'), previous: text() }), { type: 'array', maxItems: 0 }],
+  oneOf: [object({ next: text('the next page, the caller\'s own parameters with the paging ones replaced and no apiKey or accessToken: send the key again'), previous: text() }), { type: 'array', maxItems: 0 }],
   description: 'links to the next and previous pages, or an empty array when there are none',
 };
 

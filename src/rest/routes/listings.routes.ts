@@ -22,11 +22,23 @@ function trimmed(item: Record<string, unknown>, params: Params) {
   return Object.fromEntries(Object.entries(item).filter(([name]) => name === 'ID' || name === 'Extended' || wanted.has(name.toLowerCase())));
 }
 
-/** A link to another page of the same listing: the caller's own parameters with the paging ones replaced. */
+/** The paging parameters a link replaces. */
+const pagingParameters = ['after', 'before', 'score_lessthan', 'score_greaterthan', 'limit'];
+/**
+ * Credentials a link never repeats: a response is logged, cached and passed around more freely
+ * than the request that carried the key, so the caller adds its key (and token) to the link again.
+ */
+const credentialParameters = ['apikey', 'accesstoken'];
+
+/**
+ * A link to another page of the same listing: the caller's own parameters with the paging ones
+ * replaced, and without the API key or access token given in the query string.
+ */
 function pageLink(request: FastifyRequest, replace: Record<string, string>): string {
   const url = new URL(request.url, `${request.protocol}://${request.host}`);
   for (const name of [...url.searchParams.keys()]) {
-    if (['after', 'before', 'score_lessthan', 'score_greaterthan', 'limit'].includes(name.toLowerCase())) url.searchParams.delete(name);
+    const lower = name.toLowerCase();
+    if (pagingParameters.includes(lower) || credentialParameters.includes(lower)) url.searchParams.delete(name);
   }
   for (const [name, value] of Object.entries(replace)) url.searchParams.set(name, value);
   return url.toString();

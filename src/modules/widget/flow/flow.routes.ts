@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../../../core/errors.js';
+import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
-import { displayName, type Network } from '../../networks/networks.js';
+import { displayName, type ExternalNetwork, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
+import { checkAuthorizationEndpoint } from '../sign-in-providers.js';
 import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
   checkedReturnUrl,
@@ -20,7 +21,7 @@ import {
   withAccessToken,
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
-import { baseUrlOf, widgetUrls, withQuery } from '../widget.urls.js';
+import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
 import { formPage, sendPage } from './flow.pages.js';
 import { completePage, loginPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
@@ -59,7 +60,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function flowOf(request: FastifyRequest) {
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
-    return { row, widgetApp, urls: widgetUrls(baseUrlOf(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
+    return { row, widgetApp, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
   }
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
@@ -195,11 +196,14 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/logout`, async (request, reply) => {
     const flow = await flowOf(request);
+    const back = (request.query as Body).return;
+    // Refused before anything changes: a control character cannot go into a Location header.
+    if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter('return', 'a URL without control characters');
     const name = sessionCookieName(flow.row.id);
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
-    const back = (request.query as Body).return;
-    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(back, 303);
+    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(new URL(back).toString(), 303);
     return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.row.name}.`));
   });
 
@@ -208,8 +212,11 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   const oauthCookiePath = (applicationId: number) => `/framework/flow/${applicationId}/oauth`;
 
   function networkSettings(flow: Flow, network: string) {
-    const settings = flow.row.settings.signInNetworks?.[network];
+    const configured = flow.row.settings.signInNetworks ?? {};
+    const settings = Object.hasOwn(configured, network) ? configured[network] : undefined;
     if (!settings) throw notFound('Sign-in with this network', 'network');
+    // Saved settings are checked again at use: the gateway's origin sends fans only to the network's own sign-in page.
+    checkAuthorizationEndpoint(network as ExternalNetwork, settings, { anyOrigin: oauthOptions.allowHttp });
     return settings;
   }
 
