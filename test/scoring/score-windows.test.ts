@@ -11,7 +11,7 @@ import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
-import { advanceWindows, buildWindows, coverUntil, maxStepMs } from '../../src/modules/scoring/score-windows.worker.js';
+import { advanceWindows, buildWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { holdCoverageLock, tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
@@ -132,10 +132,10 @@ async function forEachKeptReportCase(
 describe('kept totals of the standard windows', () => {
   it('grow to their windows in steps, then move with time, matching the records throughout', async () => {
     const start = new Date(Date.now() - 3 * day);
-    // A first coverage in one-week steps: the six-month window takes many.
-    expect(await advanceWindows(t.database.db, tenant.accountId, start, 7 * day)).toBe(false);
+    // A first coverage in steps of at most 40 records: the six-month window takes many.
+    expect(await advanceWindows(t.database.db, tenant.accountId, start, 40)).toBe(false);
     await expectTotalsExact();
-    await coverUntil(t.database.db, tenant.accountId, start, 7 * day);
+    await coverUntil(t.database.db, tenant.accountId, start, 40);
     expect(await expectTotalsExact()).toBeGreaterThan(100);
     const windows = await executeRows<{ window_id: number }>(t.database.db, sql`select window_id from score_windows where account_id = ${tenant.accountId}`);
     expect(windows.length).toBe(standardWindows.length);
@@ -155,10 +155,10 @@ describe('kept totals of the standard windows', () => {
     await t.database.db.transaction(async (tx) => {
       expect(await tryMoverLock(tx, tenant.accountId)).toBe(true);
       // Another gateway's worker, in a session of its own, passes the account by at once.
-      expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+      expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepRecords, { unlessMoving: true })).toBe(true);
       expect(await coveredUntil()).toBe(before);
     });
-    expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+    expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepRecords, { unlessMoving: true })).toBe(true);
     expect(await coveredUntil()).not.toBe(before);
     await expectTotalsExact();
   });

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { accountsToSettle, settleBrandMembers } from '../brands/brand-members.queries.js';
 import { accountsToCover } from '../score-windows/score-windows.queries.js';
-import { advanceWindows, maxStepMs } from '../scoring/score-windows.worker.js';
+import { advanceWindows, maxStepRecords } from '../scoring/score-windows.worker.js';
 import { keepTimelineDaysStep } from '../scoring/timeline-days.queries.js';
 
 /**
@@ -50,7 +50,7 @@ export class ScoreWindowsWorker {
   private async advanceAll(): Promise<void> {
     const until = new Date(Date.now() - this.lagMs);
     for (const accountId of await accountsToCover(this.db)) {
-      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until, maxStepMs, { unlessMoving: true })));
+      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until, maxStepRecords, { unlessMoving: true })));
       while (!this.passes.stopped && !(await keepTimelineDaysStep(this.db, accountId, until)));
     }
     for (const accountId of await accountsToSettle(this.db)) {
