@@ -97,6 +97,21 @@ export async function stepEnd(db: Executor, accountId: number, from: Date, to: D
   return new Date(ms);
 }
 
+/**
+ * Whether the spans hold at most `limit` repeatable records of the account: a count that stops
+ * reading past the limit, so it costs at most `limit + 1` index entries a span.
+ */
+export async function recordsAtMost(db: Executor, accountId: number, spans: readonly SignedSpan[], limit: number): Promise<boolean> {
+  if (!spans.length) return true;
+  const r = activityRecords;
+  const counts = spans.map(
+    (span) => sql`(select count(*) from (select 1 from ${r} where ${r.accountId} = ${accountId} and not ${r.oneTime}
+      and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)} limit ${limit + 1}) s)`,
+  );
+  const [row] = await executeRows<{ n: number }>(db, sql`select (${sql.join(counts, sql` + `)})::int as n`);
+  return Number(row.n) <= limit;
+}
+
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */
 function spansTable(spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
   const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestampParam(span.start)}, ${timestampParam(span.end)}, ${span.sign}::int)`);
