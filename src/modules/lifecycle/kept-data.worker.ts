@@ -65,13 +65,16 @@ export class ScoreWindowsWorker {
   }
 
   private async advanceAll(): Promise<void> {
-    const until = new Date(Date.now() - this.lagMs);
     for (const accountId of await accountsToCover(this.db)) {
       await this.readLag(accountId);
-      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, until, maxStepRecords, { unlessMoving: true }))) {
+      // Each step aims at a few seconds ago as of its start: a catch-up of minutes ends caught up,
+      // not as far behind as it took.
+      const target = () => new Date(Date.now() - this.lagMs);
+      while (!this.passes.stopped && !(await advanceWindows(this.db, accountId, target(), maxStepRecords, { unlessMoving: true }))) {
         await this.readLag(accountId);
       }
       await this.readLag(accountId);
+      const until = target();
       while (!this.passes.stopped && !(await keepTimelineDaysStep(this.db, accountId, until)));
     }
     for (const accountId of await accountsToSettle(this.db)) {
