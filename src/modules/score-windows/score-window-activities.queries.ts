@@ -61,10 +61,12 @@ export async function applyActivityDelta(tx: Transaction, accountId: number, del
       group by 1, 2, 3, 4, 5 having sum(activity_count) <> 0
     ),
     -- Every row of the members changed, as they are before this statement (one snapshot for all parts).
+    -- Probed per member (fenced with offset 0): joined, the planner hashed the whole table.
     kept as (
-      select a.window_id, a.brand_id, a.member_id, a.activity_id, a.service, a.activity_count
+      select m.window_id, m.brand_id, m.member_id, a.activity_id, a.service, a.activity_count
       from (select distinct window_id, brand_id, member_id from delta) m
-      join ${a} a on a.account_id = ${accountId} and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id
+      cross join lateral (select a.activity_id, a.service, a.activity_count from ${a} a where a.account_id = ${accountId}
+        and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id offset 0) a
     ),
     before as (
       select d.*, coalesce(k.activity_count, 0) as old_count, k.member_id is not null as was_kept

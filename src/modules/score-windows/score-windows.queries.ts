@@ -174,11 +174,13 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
       from (${delta}) d group by 1, 2, 3
       having sum(points) <> 0 or sum(activity_count) <> 0
     ),
+    -- A probe of the key per changed total: joined, the planner cannot know how few keys a step
+    -- has (they come from a lateral read) and hashed the whole table instead (seconds at scale).
     before as (
       select d.window_id, d.brand_id, d.member_id, d.points, d.activity_count,
-        coalesce(t.activity_count, 0) as old_count, t.member_id is not null as kept
-      from delta d left join ${t} t on t.account_id = ${accountId} and t.window_id = d.window_id
-        and t.brand_id = d.brand_id and t.member_id = d.member_id
+        coalesce(t.activity_count, 0) as old_count, t.activity_count is not null as kept
+      from delta d left join lateral (select t.activity_count from ${t} t where t.account_id = ${accountId}
+        and t.window_id = d.window_id and t.brand_id = d.brand_id and t.member_id = d.member_id limit 1) t on true
     ),
     applied as (
       insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
