@@ -21,6 +21,7 @@ import { openDatabase } from '../src/db/client.js';
 import { advanceSpans, targetCoverage, type SignedSpan } from '../src/modules/score-windows/score-windows.js';
 import { coveredWindows, foldSpans, saveCoverage } from '../src/modules/score-windows/score-windows.queries.js';
 import { holdCoverageLock } from '../src/modules/score-windows/score-windows.locks.js';
+import { serverSettings } from './server-settings.js';
 import { benchDefaults } from './settings.js';
 
 const { values: args } = parseArgs({
@@ -45,14 +46,6 @@ const lagMatch = /^(\d+)(m|h|d)$/.exec(args.lag!);
 if (!lagMatch) throw new Error('--lag is a number and m, h or d: 30m, 1h, 24h, 2d');
 const lagMs = Number(lagMatch[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[lagMatch[2] as 'm' | 'h' | 'd'];
 const url = `http://127.0.0.1:${args.port}`;
-
-/** The server's settings that shape this measurement (autovacuum above all: off on these machines by default). */
-async function serverSettings(sql: postgres.Sql) {
-  const rows = await sql`select name, setting, unit from pg_settings where name in ('autovacuum', 'shared_buffers', 'work_mem', 'effective_cache_size',
-    'max_parallel_workers_per_gather', 'random_page_cost', 'jit', 'synchronous_commit', 'fsync', 'max_wal_size', 'checkpoint_timeout', 'server_version')
-    order by name`;
-  return Object.fromEntries(rows.map((row) => [row.name, row.unit ? `${row.setting} ${row.unit}` : row.setting]));
-}
 
 /**
  * Moves every window of the account back to end `lagMs` ago, folding the records between (a fold
