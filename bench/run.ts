@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
+import { serverSettings } from './server-settings.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
 
@@ -177,6 +178,8 @@ function memoryOf(pid: number): { rssMb: number; peakMb: number } {
 async function main() {
   const { apiKey, accountId } = await generated();
   const sql = postgres(args.database!, { max: 1, onnotice: () => {} });
+  const settings = await serverSettings(sql);
+  console.error(`PostgreSQL settings: ${JSON.stringify(settings)}`);
   const context: ScenarioContext = await (async () => {
     const [busiest] = await sql`select member_id from member_activity_daily where account_id = ${accountId}
       group by member_id order by sum(points) desc limit 1`;
@@ -246,7 +249,7 @@ async function main() {
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, ratios, results }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, ratios, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 

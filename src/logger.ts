@@ -6,6 +6,8 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     serializers: {
+      err: boundedError,
+      error: boundedError,
       // Keys and tokens may travel in the query string: they never reach the log.
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
@@ -48,4 +50,33 @@ function decodedName(name: string): string {
     // A malformed escape: the parser keeps such names as they are, and so does this.
     return spaced;
   }
+}
+
+/** How much of a failed statement's text a log line keeps. */
+const statementChars = 200;
+
+/**
+ * An error as a log line carries it, of a bounded size whatever the statement that failed: a
+ * failed query (drizzle's error carries the statement's text and every parameter, and repeats both
+ * in its message) is logged with the statement's first characters, the number of parameters and the
+ * database's SQLSTATE, never the parameters. Other errors as pino logs them.
+ */
+export function boundedError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  const failed = error as Error & { query?: unknown; params?: unknown; cause?: unknown };
+  if (typeof failed.query !== 'string') return serialized;
+  const cause = failed.cause as { code?: unknown; message?: unknown } | undefined;
+  const statement = failed.query.length > statementChars ? `${failed.query.slice(0, statementChars)}…` : failed.query;
+  const parameters = Array.isArray(failed.params) ? failed.params.length : 0;
+  const reason = typeof cause?.message === 'string' ? cause.message.slice(0, statementChars) : undefined;
+  return {
+    type: serialized.type,
+    message: `Failed query${reason ? `: ${reason}` : ''}`,
+    statement,
+    parameters,
+    sqlState: typeof cause?.code === 'string' ? cause.code : undefined,
+    // The stack without its first line, the message that holds the statement and its parameters.
+    stack: typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 20).join('\n') : undefined,
+  };
 }

@@ -1,7 +1,13 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the metrics read from the gateway's workers when scraped. */
+export interface MetricSources {
+  /** Per account, seconds since its kept score windows end (the kept-data worker). */
+  scoreWindowLag?: () => Map<number, number>;
+}
 
 /** Prometheus metrics of one gateway; a registry per server keeps test servers apart. */
-export function createMetrics() {
+export function createMetrics(sources: MetricSources = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
@@ -25,6 +31,19 @@ export function createMetrics() {
       labelNames: ['route'] as const,
       buckets: [0, 1, 2, 3, 4, 5, 8, 13, 21, 50],
       registers: [registry],
+    }),
+    scoreWindowLag: new Gauge({
+      name: 'score_window_lag_seconds',
+      help: 'Seconds since the least advanced kept score window of an account ends, per account; account="max" is the largest',
+      labelNames: ['account'] as const,
+      registers: [registry],
+      collect() {
+        if (!sources.scoreWindowLag) return;
+        this.reset();
+        const lags = sources.scoreWindowLag();
+        for (const [accountId, seconds] of lags) this.set({ account: String(accountId) }, seconds);
+        this.set({ account: 'max' }, Math.max(0, ...lags.values()));
+      },
     }),
     rateLimited: new Counter({
       name: 'marquee_rate_limited_total',

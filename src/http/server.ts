@@ -91,7 +91,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const activityQueue = new ActivityQueue(database.db, logger);
   const liveFeed = await LiveFeed.open(database, logger);
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ scoreWindowLag: () => scoreWindows.lagSeconds() });
   const exposeRoundTrips = config.env !== 'production';
 
   await app.register(formbody);

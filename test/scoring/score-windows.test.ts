@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../../bench/random.js';
 import { executeRows } from '../../src/db/rows.js';
@@ -8,10 +10,12 @@ import type { WindowInput } from '../../src/filters/window.types.js';
 import { deleteRecords, insertRecordsAlone } from '../../src/modules/activities/activities.queries.js';
 import { prepareRecords } from '../../src/modules/activities/activities.service.js';
 import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
+import { ScoreWindowsWorker } from '../../src/modules/lifecycle/kept-data.worker.js';
+import { createMetrics } from '../../src/http/metrics.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
-import { advanceWindows, buildWindows, coverUntil, maxStepMs } from '../../src/modules/scoring/score-windows.worker.js';
+import { advanceWindows, buildWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { holdCoverageLock, tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
@@ -132,10 +136,10 @@ async function forEachKeptReportCase(
 describe('kept totals of the standard windows', () => {
   it('grow to their windows in steps, then move with time, matching the records throughout', async () => {
     const start = new Date(Date.now() - 3 * day);
-    // A first coverage in one-week steps: the six-month window takes many.
-    expect(await advanceWindows(t.database.db, tenant.accountId, start, 7 * day)).toBe(false);
+    // A first coverage in steps of at most 40 records: the six-month window takes many.
+    expect(await advanceWindows(t.database.db, tenant.accountId, start, 40)).toBe(false);
     await expectTotalsExact();
-    await coverUntil(t.database.db, tenant.accountId, start, 7 * day);
+    await coverUntil(t.database.db, tenant.accountId, start, 40);
     expect(await expectTotalsExact()).toBeGreaterThan(100);
     const windows = await executeRows<{ window_id: number }>(t.database.db, sql`select window_id from score_windows where account_id = ${tenant.accountId}`);
     expect(windows.length).toBe(standardWindows.length);
@@ -155,10 +159,10 @@ describe('kept totals of the standard windows', () => {
     await t.database.db.transaction(async (tx) => {
       expect(await tryMoverLock(tx, tenant.accountId)).toBe(true);
       // Another gateway's worker, in a session of its own, passes the account by at once.
-      expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+      expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepRecords, { unlessMoving: true })).toBe(true);
       expect(await coveredUntil()).toBe(before);
     });
-    expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepMs, { unlessMoving: true })).toBe(true);
+    expect(await advanceWindows(t.database.db, tenant.accountId, later, maxStepRecords, { unlessMoving: true })).toBe(true);
     expect(await coveredUntil()).not.toBe(before);
     await expectTotalsExact();
   });
@@ -499,5 +503,67 @@ describe('the timeline report from kept days', () => {
     expect(await staleDays()).toEqual([]);
     await expectKeptDaysExact();
     await expectTimelinesExact();
+  });
+});
+
+describe('a stop of more than a day', () => {
+  it('is caught up in steps of a bounded number of records, exact after each, resumed by a worker after a stop half way, its lag on /metrics and logged once', async () => {
+    const other = await t.tenant('enterprise');
+    const brandId = await insertBrand(t, other, 'West Records');
+    const activities = [
+      await createActivity(t, other, { name: 'Listen', type: 'Listened', brandid: brandId, points: 2, service: 'spotify' }),
+      await createActivity(t, other, { name: 'Share', type: 'Shared', brandid: brandId, points: 5 }),
+      await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
+    ];
+    const ids = await insertMembers(t, other, Array.from({ length: 25 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const now = Date.now();
+    // Distinct instants, most of them in the last three days (the stop), the rest over seven months.
+    const times = new Set<number>();
+    while (times.size < 400) times.add(Math.floor(now - (random() < 0.6 ? random() * 3 * day : random() * 210 * day)));
+    await record(t, other, [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })));
+    // The windows as a gateway stopped 30 hours ago left them.
+    await buildWindows(t.database.db, other.accountId, new Date(now - 30 * 60 * minute));
+    await keptTotalsExact(t.database.db, other.accountId);
+
+    const windowsOf = async () =>
+      executeRows<{ window_id: number; from: string; until: string }>(t.database.db, sql`select window_id, covered_from::text as from, covered_until::text as until
+        from score_windows where account_id = ${other.accountId} order by window_id`);
+    const recordsBetween = async (a: string, b: string) =>
+      Number((await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from activity_records where account_id = ${other.accountId}
+        and not one_time and completed_at >= least(${a}::timestamptz, ${b}::timestamptz) and completed_at < greatest(${a}::timestamptz, ${b}::timestamptz)`))[0].n);
+    // Three steps of at most 40 records each, then the catch-up stops half way.
+    for (let step = 0; step < 3; step += 1) {
+      const before = await windowsOf();
+      expect(await advanceWindows(t.database.db, other.accountId, new Date(Date.now() - 5000), 40)).toBe(false);
+      const after = await windowsOf();
+      let folded = 0;
+      for (const [index, w] of after.entries()) folded += (await recordsBetween(before[index].until, w.until)) + (await recordsBetween(before[index].from, w.from));
+      expect(folded).toBeGreaterThan(0);
+      expect(folded).toBeLessThanOrEqual(40);
+      await keptTotalsExact(t.database.db, other.accountId);
+    }
+
+    // A worker resumes where the last step left it (its pass takes every account to a few seconds ago).
+    const lines: { level: number; msg: string; accountId?: number }[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const worker = new ScoreWindowsWorker(t.database.db, pino({ level: 'info' }, sink), 3_600_000);
+    await worker.pass();
+    await keptTotalsExact(t.database.db, other.accountId);
+    for (const w of await windowsOf()) expect(Date.parse(w.until)).toBeGreaterThan(Date.now() - minute);
+    const lagLines = () => lines.filter((line) => line.accountId === other.accountId).map((line) => line.msg);
+    expect(lagLines()).toEqual([expect.stringMatching(/lag/), expect.stringMatching(/caught up/)]);
+    await worker.pass();
+    expect(lagLines()).toHaveLength(2);
+
+    const metrics = await createMetrics({ scoreWindowLag: () => worker.lagSeconds() }).registry.metrics();
+    const lag = Number(metrics.match(new RegExp(`score_window_lag_seconds\\{account="${other.accountId}"\\} ([0-9.e+-]+)`))?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(60);
+    expect(metrics).toMatch(/score_window_lag_seconds\{account="max"\} [0-9.e+-]+/);
   });
 });

@@ -53,24 +53,37 @@ function groupChanges(accountId: number, rows: SQL, dimension?: ActivityDimensio
  */
 export async function applyActivityDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   const a = scoreWindowActivityTotals;
-  const emptied = await executeRows<{ window_id: number; brand_id: number; member_id: number; activity_id: number; service: string }>(tx, sql`
+  // One statement, as applyTotalsDelta: rows left with no records are deleted beside the upsert.
+  await tx.execute(sql`
     with delta as (
       select window_id, brand_id, member_id, activity_id, service, sum(activity_count)::int as activity_count
       from (${delta}) d where brand_id <> 0
       group by 1, 2, 3, 4, 5 having sum(activity_count) <> 0
     ),
     -- Every row of the members changed, as they are before this statement (one snapshot for all parts).
+    -- Probed per member (fenced with offset 0): joined, the planner hashed the whole table.
     kept as (
-      select a.window_id, a.brand_id, a.member_id, a.activity_id, a.service, a.activity_count
+      select m.window_id, m.brand_id, m.member_id, a.activity_id, a.service, a.activity_count
       from (select distinct window_id, brand_id, member_id from delta) m
-      join ${a} a on a.account_id = ${accountId} and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id
+      cross join lateral (select a.activity_id, a.service, a.activity_count from ${a} a where a.account_id = ${accountId}
+        and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id offset 0) a
+    ),
+    before as (
+      select d.*, coalesce(k.activity_count, 0) as old_count, k.member_id is not null as was_kept
+      from delta d left join kept k using (window_id, brand_id, member_id, activity_id, service)
     ),
     applied as (
       insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
-      select ${accountId}, window_id, brand_id, member_id, activity_id, service, activity_count from delta order by 2, 3, 4, 5, 6
+      select ${accountId}, window_id, brand_id, member_id, activity_id, service, activity_count from before
+      where old_count + activity_count > 0
+      order by 2, 3, 4, 5, 6
       on conflict (account_id, window_id, brand_id, member_id, activity_id, service) do update
         set activity_count = ${a}.activity_count + excluded.activity_count
-      returning window_id, brand_id, member_id, activity_id, service, activity_count
+    ),
+    emptied as (
+      delete from ${a} a using before b
+      where a.account_id = ${accountId} and a.window_id = b.window_id and a.brand_id = b.brand_id and a.member_id = b.member_id
+        and a.activity_id = b.activity_id and a.service = b.service and b.was_kept and b.old_count + b.activity_count <= 0
     ),
     grouped as (${addToGroups(
       accountId,
@@ -80,13 +93,7 @@ export async function applyActivityDelta(tx: Transaction, accountId: number, del
           union all select window_id, brand_id, member_id, activity_id, service, 0, activity_count from delta)`,
       ),
     )})
-    select window_id, brand_id, member_id, activity_id, service from applied where activity_count <= 0`);
-  if (!emptied.length) return;
-  const keys = emptied.map(
-    (row) => sql`(${Number(row.window_id)}::smallint, ${Number(row.brand_id)}::int, ${Number(row.member_id)}::int, ${Number(row.activity_id)}::int, ${row.service}::text)`,
-  );
-  await tx.execute(sql`delete from ${a} where account_id = ${accountId}
-    and (window_id, brand_id, member_id, activity_id, service) in (${sql.join(keys, sql`, `)})`);
+    select 1`);
 }
 
 /** The activity totals' change of records `r` (with member_id, brand_id, activity_id, service), each counted `sign` times per window `s`. */

@@ -55,7 +55,8 @@ export function groupsDelta(accountId: number, changes: SQL): SQL {
     accountId,
     sql`select c.window_id, c.brand_id, k.dimension, k.key, sum(c.member_change)::int, sum(c.record_change)::int
     from ${changes} c
-    join ${members} m on m.account_id = ${accountId} and m.id = c.member_id
+    -- A probe per changed member: joined, the planner read every member of the account.
+    cross join lateral (select m.country, m.gender, m.birth_date from ${members} m where m.account_id = ${accountId} and m.id = c.member_id limit 1) m
     cross join lateral ${groupKeys(sql`m`)}
     where ${groupedBrand(sql`c.brand_id`)}
     group by c.window_id, c.brand_id, k.dimension, k.key`,

@@ -73,6 +73,45 @@ export async function accountsToCover(db: Executor): Promise<number[]> {
   return rows.map((row) => Number(row.account_id));
 }
 
+/**
+ * How far an end of a window moves from `from` toward `to` (either way) taking in at most `records`
+ * repeatable records: `to` when the stretch holds no more, otherwise the time of the first record
+ * past the budget (the stretch before it holds at most `records`). At least a millisecond, so an
+ * end always moves: records completed in the same millisecond are folded together. One read of at
+ * most `records + 1` index entries.
+ */
+export async function stepEnd(db: Executor, accountId: number, from: Date, to: Date, records: number): Promise<Date> {
+  const r = activityRecords;
+  const forwards = from < to;
+  const [low, high] = forwards ? [from, to] : [to, from];
+  const [row] = await executeRows<{ ms: number | null }>(db, sql`
+    select floor(extract(epoch from ${r.completedAt}) * 1000)::float8 as ms from ${r}
+    where ${r.accountId} = ${accountId} and not ${r.oneTime}
+      and ${r.completedAt} >= ${timestampParam(low)} and ${r.completedAt} < ${timestampParam(high)}
+    order by ${r.completedAt} ${sql.raw(forwards ? 'asc' : 'desc')}
+    offset ${records} limit 1`);
+  if (row?.ms === null || row?.ms === undefined) return to;
+  // Milliseconds, as the coverage keeps them: rounded toward `from`, then kept a millisecond past it.
+  const at = Number(row.ms);
+  const ms = forwards ? Math.max(at, from.getTime() + 1) : Math.min(at + 1, from.getTime() - 1);
+  return new Date(ms);
+}
+
+/**
+ * Whether the spans hold at most `limit` repeatable records of the account: a count that stops
+ * reading past the limit, so it costs at most `limit + 1` index entries a span.
+ */
+export async function recordsAtMost(db: Executor, accountId: number, spans: readonly SignedSpan[], limit: number): Promise<boolean> {
+  if (!spans.length) return true;
+  const r = activityRecords;
+  const counts = spans.map(
+    (span) => sql`(select count(*) from (select 1 from ${r} where ${r.accountId} = ${accountId} and not ${r.oneTime}
+      and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)} limit ${limit + 1}) s)`,
+  );
+  const [row] = await executeRows<{ n: number }>(db, sql`select (${sql.join(counts, sql` + `)})::int as n`);
+  return Number(row.n) <= limit;
+}
+
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */
 function spansTable(spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
   const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestampParam(span.start)}, ${timestampParam(span.end)}, ${span.sign}::int)`);
@@ -120,31 +159,47 @@ export function recordsIn(accountId: number, brandId?: number): SQL {
  * Adds `delta` — rows of (window_id, brand_id, member_id, points, activity_count), keys may repeat —
  * to the totals, keeps the member counts and groups, and removes members left with no records. Holds
  * the totals lock; the caller's transaction must hold the coverage lock.
+ *
+ * One statement: each key is read as it was (one snapshot), then either upserted or, left with no
+ * records, deleted beside the upsert. The emptied keys never leave the database, so the statement
+ * does not grow with them (sent back as literals they passed the protocol's parameter limit and the
+ * parser's stack depth on a long catch-up).
  */
 async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   await holdTotalsLock(tx, accountId);
   const t = scoreWindowTotals;
-  const emptied = await executeRows<{ window_id: number; brand_id: number; member_id: number }>(tx, sql`
+  await tx.execute(sql`
     with delta as (
       select window_id, brand_id, member_id, sum(points)::int as points, sum(activity_count)::int as activity_count
       from (${delta}) d group by 1, 2, 3
+      having sum(points) <> 0 or sum(activity_count) <> 0
     ),
+    -- A probe of the key per changed total: joined, the planner cannot know how few keys a step
+    -- has (they come from a lateral read) and hashed the whole table instead (seconds at scale).
     before as (
-      select d.window_id, d.brand_id, d.member_id, coalesce(t.activity_count, 0) as old_count
-      from delta d left join ${t} t on t.account_id = ${accountId} and t.window_id = d.window_id
-        and t.brand_id = d.brand_id and t.member_id = d.member_id
+      select d.window_id, d.brand_id, d.member_id, d.points, d.activity_count,
+        coalesce(t.activity_count, 0) as old_count, t.activity_count is not null as kept
+      from delta d left join lateral (select t.activity_count from ${t} t where t.account_id = ${accountId}
+        and t.window_id = d.window_id and t.brand_id = d.brand_id and t.member_id = d.member_id limit 1) t on true
     ),
     applied as (
       insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
-      select ${accountId}, window_id, brand_id, member_id, points, activity_count from delta order by 2, 3, 4
+      select ${accountId}, window_id, brand_id, member_id, points, activity_count from before
+      where old_count + activity_count > 0
+      order by 2, 3, 4
       on conflict (account_id, window_id, brand_id, member_id) do update
         set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count
-      returning window_id, brand_id, member_id, activity_count
+    ),
+    emptied as (
+      delete from ${t} t using before b
+      where t.account_id = ${accountId} and t.window_id = b.window_id and t.brand_id = b.brand_id and t.member_id = b.member_id
+        and b.kept and b.old_count + b.activity_count <= 0
     ),
     changes as (
-      select a.window_id, a.brand_id, a.member_id,
-        (a.activity_count > 0)::int - (b.old_count > 0)::int as member_change, a.activity_count - b.old_count as record_change
-      from applied a join before b using (window_id, brand_id, member_id)
+      select window_id, brand_id, member_id,
+        (old_count + activity_count > 0)::int - (old_count > 0)::int as member_change,
+        activity_count as record_change
+      from before
     ),
     counted as (
       insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
@@ -154,12 +209,7 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
       on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members
     ),
     grouped as (${groupsDelta(accountId, sql`changes`)})
-    select window_id, brand_id, member_id from applied where activity_count <= 0`);
-  const keys = emptied.map((row) => sql`(${Number(row.window_id)}::smallint, ${Number(row.brand_id)}::int, ${Number(row.member_id)}::int)`);
-  if (keys.length) {
-    await tx.execute(sql`delete from ${t} where account_id = ${accountId}
-      and (window_id, brand_id, member_id) in (${sql.join(keys, sql`, `)})`);
-  }
+    select 1`);
 }
 
 /** Moves each window's totals to its new coverage: adds the records of the spans given per window. */

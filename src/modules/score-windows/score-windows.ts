@@ -36,23 +36,52 @@ function forwards(span: SignedSpan): SignedSpan {
 }
 
 /**
- * Longest stretch of raw records a ranking reads to correct a standard window's totals. Past it
- * (an unusual window, or totals the worker has not moved for a while) the daily rollup serves.
+ * Longest stretch of raw records a ranking reads, without counting them first, to correct a
+ * standard window's totals. Past it, a window that is a standard one ending now (its totals lag:
+ * the worker was stopped, or catches up) is still served from them while the correction spans
+ * hold at most `maxCorrectionRecords` records; other windows read the daily rollup.
  */
 export const maxCorrectionMs = 30 * 60_000;
 
 /**
- * The covered window that serves `window` with the fewest records to correct, if one is close
- * enough. The corrections are `[start, from)` and `[until, end)` (see scoring/kept-totals.queries.ts),
- * so their length is how far the two ends lie apart.
+ * Most records a ranking corrects a lagging window's totals with. The worker folds that many in a
+ * step or two, so once it has caught up most of a long stop the rankings leave the rollup again.
  */
-export function closestWindow(covered: readonly CoveredWindow[], window: ResolvedWindow): number | undefined {
-  let best: { windowId: number; length: number } | undefined;
+export const maxCorrectionRecords = 20_000;
+
+/** A covered window chosen to serve a request, and the spans of records that correct it. */
+export interface ClosestWindow {
+  windowId: number;
+  /** Within `maxCorrectionMs`: served without counting the spans' records. */
+  near: boolean;
+  spans: SignedSpan[];
+}
+
+/**
+ * The covered window that serves `window` with the fewest records to correct, if one is close
+ * enough, or lags behind the standard window (ending `now`) that `window` is. The corrections are `[start, from)`
+ * and `[until, end)` (see scoring/kept-totals.queries.ts), so their length is how far the two
+ * ends lie apart.
+ */
+export function closestWindow(covered: readonly CoveredWindow[], window: ResolvedWindow, now = new Date()): ClosestWindow | undefined {
+  let best: { candidate: CoveredWindow; length: number } | undefined;
+  const standard = new Map(targetCoverage(now).map((w) => [w.windowId, w]));
   for (const candidate of covered) {
     const length = Math.abs(window.start.getTime() - candidate.from.getTime()) + Math.abs(window.end.getTime() - candidate.until.getTime());
-    if (length <= maxCorrectionMs && (!best || length < best.length)) best = { windowId: candidate.windowId, length };
+    const target = standard.get(candidate.windowId);
+    const isStandard =
+      target && Math.abs(window.start.getTime() - target.from.getTime()) + Math.abs(window.end.getTime() - target.until.getTime()) <= maxCorrectionMs;
+    if ((length <= maxCorrectionMs || isStandard) && (!best || length < best.length)) best = { candidate, length };
   }
-  return best?.windowId;
+  if (!best) return undefined;
+  const { candidate } = best;
+  const spans = [
+    { start: window.start, end: candidate.from, sign: 1 as const },
+    { start: candidate.until, end: window.end, sign: 1 as const },
+  ]
+    .map(forwards)
+    .filter((span) => span.start < span.end);
+  return { windowId: candidate.windowId, near: best.length <= maxCorrectionMs, spans };
 }
 
 /** Where each standard window's totals should stand once they count everything before `until`. */

@@ -3,8 +3,8 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
-import { closestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
-import { coveredWindows, type TotalsScope } from '../score-windows/score-windows.queries.js';
+import { closestWindow, maxCorrectionRecords, type ClosestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
+import { coveredWindows, recordsAtMost, type TotalsScope } from '../score-windows/score-windows.queries.js';
 import { countTotalsAbove, edgeScores, rankedTotals, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
 
 /**
@@ -43,6 +43,27 @@ function cachedCoverage(db: Executor, accountId: number): Promise<CoveredWindow[
 /** Forgets what this process read of an account's coverage (the worker moved it). */
 export function forgetCoverage(db: Executor, accountId: number): void {
   coverageCache.get(db)?.delete(accountId);
+  fewRecordsCache.get(db)?.delete(accountId);
+}
+
+/**
+ * Whether a lagging window's correction spans were found to hold few enough records, per account
+ * and window, as counted a moment ago: the spans of requests moments apart differ by moments of
+ * records, and the count is a read of up to `maxCorrectionRecords` index entries.
+ */
+const fewRecordsCache = new WeakMap<Executor, Map<number, Map<number, { at: number; few: Promise<boolean> }>>>();
+
+function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow): Promise<boolean> {
+  let byAccount = fewRecordsCache.get(db);
+  if (!byAccount) fewRecordsCache.set(db, (byAccount = new Map()));
+  let byWindow = byAccount.get(accountId);
+  if (!byWindow) byAccount.set(accountId, (byWindow = new Map()));
+  const cached = byWindow.get(closest.windowId);
+  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.few;
+  const few = recordsAtMost(db, accountId, closest.spans, maxCorrectionRecords);
+  byWindow.set(closest.windowId, { at: performance.now(), few });
+  few.catch(() => byWindow.delete(closest.windowId));
+  return few;
 }
 
 /**
@@ -52,8 +73,11 @@ export function forgetCoverage(db: Executor, accountId: number): void {
  */
 export async function planFromTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<TotalsPlan | undefined> {
   if (filter.totalsBrandId === undefined) return undefined;
-  const windowId = closestWindow(await cachedCoverage(db, filter.accountId), window);
-  if (windowId === undefined) return undefined;
+  const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
+  if (!closest) return undefined;
+  // Totals the worker has not moved for a while still serve while the records they miss are few.
+  if (!closest.near && !(await fewRecordsToCorrect(db, filter.accountId, closest))) return undefined;
+  const windowId = closest.windowId;
   return { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
 }
 

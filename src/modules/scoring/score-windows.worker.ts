@@ -1,47 +1,63 @@
 import type { Database, Executor } from '../../db/client.js';
 import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, windowStarts } from '../score-windows/score-windows.queries.js';
+import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
 import { holdCoverageLock, holdTimelineDaysLock, holdTotalsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
 import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
 
-/** How far one transaction moves either end of a window: long catch-ups go in short-locked steps. */
-export const maxStepMs = 24 * 3_600_000;
-
-/** Moves an end toward its target by at most `maxStepMs`. */
-function stepTo(from: Date, to: Date, limit: number): Date {
-  const gap = to.getTime() - from.getTime();
-  return Math.abs(gap) <= limit ? to : new Date(from.getTime() + Math.sign(gap) * limit);
-}
+/**
+ * How many records one transaction folds into the totals, over all the ends it moves: a window far
+ * behind (a gateway stopped for a day, a first coverage of years) catches up in steps bounded in
+ * rows, whatever span of time they take, and a pass that fails resumes from the last step committed.
+ */
+export const maxStepRecords = 20_000;
 
 /**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
- * move (at most `limit` each) and the totals take in the records that entered and give back those
- * that left, in one transaction holding the coverage lock exclusively, after a short one that
- * claims the time before `until` (claimCoverage): records of now are stored meanwhile without
- * waiting, and the ones stored before the claim are in the fold's snapshot. A window not covered yet
- * starts empty at `until` and grows backwards step by step, so even a first coverage of years of
- * records never holds the lock for long. Answers whether every window has reached its target.
+ * move and the totals take in the records that entered and give back those that left, in one
+ * transaction holding the coverage lock exclusively, after a short one that claims the time before
+ * `until` (claimCoverage): records of now are stored meanwhile without waiting, and the ones stored
+ * before the claim are in the fold's snapshot. Each end moves only as far as its share of
+ * `maxRecords` records takes it (stepEnd), so the step's statements are bounded whatever the lag.
+ * A window not covered yet starts empty at `until` and grows backwards step by step, so even a
+ * first coverage of years of records never holds the lock for long. Answers whether every window
+ * has reached its target.
  *
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(db: Database, accountId: number, until: Date, limit = maxStepMs, { unlessMoving = false } = {}): Promise<boolean> {
+export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false } = {}): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
     await holdCoverageLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
-    const next: CoveredWindow[] = [];
-    const spans: { windowId: number; span: SignedSpan }[] = [];
-    let done = true;
+    const moves: { now: CoveredWindow; target: CoveredWindow }[] = [];
     for (const target of targetCoverage(until)) {
       const now = current.get(target.windowId) ?? { windowId: target.windowId, from: target.until, until: target.until };
       // Another gateway (a clock ahead of ours) may have moved further: never move back.
       if (now.until > target.until) continue;
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
-      const step = { windowId: target.windowId, from: stepTo(now.from, target.from, limit), until: stepTo(now.until, target.until, limit) };
+      moves.push({ now, target });
+    }
+    const ends = moves.flatMap(({ now, target }) => [
+      { from: now.until, to: target.until },
+      { from: now.from, to: target.from },
+    ]).filter((end) => end.from.getTime() !== end.to.getTime());
+    const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
+    const stepped = new Map<string, Promise<Date>>();
+    const stepOf = (from: Date, to: Date) => {
+      if (from.getTime() === to.getTime()) return Promise.resolve(to);
+      const key = `${from.getTime()}:${to.getTime()}`;
+      if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
+      return stepped.get(key)!;
+    };
+    const next: CoveredWindow[] = [];
+    const spans: { windowId: number; span: SignedSpan }[] = [];
+    let done = true;
+    for (const { now, target } of moves) {
+      const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
       if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
       spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
       next.push(step);
@@ -109,6 +125,6 @@ export async function buildWindows(db: Database, accountId: number, until: Date,
 }
 
 /** Steps an account's windows until they end at `until`. */
-export async function coverUntil(db: Database, accountId: number, until: Date, limit = maxStepMs): Promise<void> {
-  while (!(await advanceWindows(db, accountId, until, limit)));
+export async function coverUntil(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords): Promise<void> {
+  while (!(await advanceWindows(db, accountId, until, maxRecords)));
 }

@@ -1,0 +1,211 @@
+/**
+ * Recovery after a stop: sets an account's kept score windows back by `--lag` on a generated
+ * database (as a gateway stopped that long leaves them), starts one gateway, and drives the
+ * one-week and six-month rankings at `--connections` (half each) while its worker catches up.
+ * Records, per `--bucket` seconds, each ranking's p50/p95 and the windows' lag, and the time until
+ * every window ends within a minute of now; then drives `--after` seconds more, caught up.
+ *
+ *   npm run bench:recovery -- --account-id N --api-key K --lag 1h|2h|24h [--database URL] [--connections 10] [--bucket 5] [--after 10] [--limit 900] [--scale medium]
+ *
+ * The account and key are those bench:generate printed. Results go to
+ * bench/results/<date>-recovery-<scale>-<lag>.json, with the PostgreSQL settings the run had.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { openDatabase } from '../src/db/client.js';
+import { advanceSpans, targetCoverage, type SignedSpan } from '../src/modules/score-windows/score-windows.js';
+import { coveredWindows, foldSpans, saveCoverage } from '../src/modules/score-windows/score-windows.queries.js';
+import { holdCoverageLock } from '../src/modules/score-windows/score-windows.locks.js';
+import { serverSettings } from './server-settings.js';
+import { benchDefaults } from './settings.js';
+
+const { values: args } = parseArgs({
+  options: {
+    database: { type: 'string', default: benchDefaults.databaseUrl },
+    'account-id': { type: 'string' },
+    'api-key': { type: 'string' },
+    lag: { type: 'string', default: '1h' },
+    connections: { type: 'string', default: '10' },
+    bucket: { type: 'string', default: '5' },
+    after: { type: 'string', default: '10' },
+    limit: { type: 'string', default: '900' },
+    scale: { type: 'string', default: 'medium' },
+    port: { type: 'string', default: '4490' },
+  },
+});
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!args['account-id'] || !args['api-key']) throw new Error('--account-id and --api-key are required (bench:generate prints them)');
+const accountId = Number(args['account-id']);
+const lagMatch = /^(\d+)(m|h|d)$/.exec(args.lag!);
+if (!lagMatch) throw new Error('--lag is a number and m, h or d: 30m, 1h, 24h, 2d');
+const lagMs = Number(lagMatch[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[lagMatch[2] as 'm' | 'h' | 'd'];
+const url = `http://127.0.0.1:${args.port}`;
+
+/**
+ * Moves every window of the account back to end `lagMs` ago, folding the records between (a fold
+ * with the spans reversed), as the coverage protocol asks: the coverage lock held exclusively.
+ * No gateway runs meanwhile.
+ */
+async function setBack(databaseUrl: string): Promise<{ until: Date; seconds: number }> {
+  const started = performance.now();
+  const handle = await openDatabase({ kind: 'postgres', url: databaseUrl, readUrl: undefined, poolSize: 2 });
+  const until = new Date(Date.now() - lagMs);
+  try {
+    await handle.db.transaction(async (tx) => {
+      await holdCoverageLock(tx, accountId, 'exclusive');
+      const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
+      const spans: { windowId: number; span: SignedSpan }[] = [];
+      const target = targetCoverage(until);
+      for (const w of target) {
+        const now = current.get(w.windowId);
+        if (!now) throw new Error(`account ${accountId} has no covered window ${w.windowId}: generate it first`);
+        spans.push(...advanceSpans(now, w).map((span) => ({ windowId: w.windowId, span })));
+      }
+      await foldSpans(tx, accountId, spans);
+      await saveCoverage(tx, accountId, target);
+    });
+  } finally {
+    await handle.close();
+  }
+  return { until, seconds: (performance.now() - started) / 1000 };
+}
+
+async function startGateway(): Promise<ChildProcess> {
+  const gateway = spawn('node', ['dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: args.port,
+      HOST: '127.0.0.1',
+      DATABASE_URL: args.database,
+      SECRET_KEY: benchDefaults.secretKey,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return gateway;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  gateway.kill();
+  throw new Error('the gateway did not become ready');
+}
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (share: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0) * 10) / 10;
+  return { p50: at(0.5), p95: at(0.95), max: at(1), requests: sorted.length };
+}
+
+const rankings = [
+  { name: 'week', path: '/v1.1/members/active' },
+  { name: 'six-months', path: '/v1.1/members/active?period=6%20months' },
+] as const;
+
+async function main() {
+  const sql = postgres(args.database!, { max: 1, onnotice: () => {} });
+  const settings = await serverSettings(sql);
+  console.error(`PostgreSQL settings: ${JSON.stringify(settings)}`);
+  const windowsLag = async () => {
+    const [row] = await sql`select extract(epoch from now() - min(covered_until))::float8 as lag from score_windows where account_id = ${accountId}`;
+    return Number(row.lag);
+  };
+  const [{ records }] = await sql`select count(*)::int as records from activity_records where account_id = ${accountId}`;
+  const setback = await setBack(args.database!);
+  console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
+  await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));
+
+  const samples: { at: number; ranking: string; ms: number; ok: boolean }[] = [];
+  const lags: { at: number; lagSeconds: number }[] = [];
+  let gateway: ChildProcess | undefined;
+  const instances: autocannon.Instance[] = [];
+  const started = Date.now();
+  let caughtUpAt: number | undefined;
+  try {
+    gateway = await startGateway();
+    const share = Math.max(1, Math.floor(Number(args.connections) / rankings.length));
+    const finished = rankings.map(
+      (ranking) =>
+        new Promise<void>((resolve, reject) => {
+          const instance = autocannon(
+            { url, connections: share, duration: Number(args.limit), requests: [{ method: 'GET', path: `${ranking.path}${ranking.path.includes('?') ? '&' : '?'}apikey=${args['api-key']}` }] },
+            (error) => (error ? reject(error) : resolve()),
+          );
+          instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400 }));
+          instances.push(instance);
+        }),
+    );
+    // Until caught up (every window within a minute of now), then `--after` seconds more.
+    while (Date.now() - started < Number(args.limit) * 1000) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const lagSeconds = await windowsLag();
+      lags.push({ at: Date.now(), lagSeconds });
+      if (caughtUpAt === undefined && lagSeconds <= 60) {
+        caughtUpAt = Date.now();
+        console.error(`caught up after ${((caughtUpAt - started) / 1000).toFixed(1)} s`);
+      }
+      if (caughtUpAt !== undefined && Date.now() - caughtUpAt >= Number(args.after) * 1000) break;
+    }
+    for (const instance of instances) instance.stop();
+    await Promise.all(finished);
+  } finally {
+    for (const instance of instances) instance.stop();
+    gateway?.kill('SIGTERM');
+    await sql.end();
+  }
+
+  const bucketMs = Number(args.bucket) * 1000;
+  const buckets = [];
+  for (let from = started; from < (lags.at(-1)?.at ?? started); from += bucketMs) {
+    const inBucket = samples.filter((sample) => sample.at >= from && sample.at < from + bucketMs);
+    const lag = lags.filter((row) => row.at < from + bucketMs).at(-1)?.lagSeconds;
+    buckets.push({
+      fromSeconds: (from - started) / 1000,
+      windowsLagSeconds: lag === undefined ? null : Math.round(lag),
+      ...Object.fromEntries(rankings.map((ranking) => [ranking.name, percentiles(inBucket.filter((sample) => sample.ranking === ranking.name).map((sample) => sample.ms))])),
+      errors: inBucket.filter((sample) => !sample.ok).length,
+    });
+  }
+  const phase = (caught: boolean) =>
+    Object.fromEntries(
+      rankings.map((ranking) => [
+        ranking.name,
+        percentiles(samples.filter((sample) => sample.ranking === ranking.name && (caughtUpAt === undefined ? !caught : caught === sample.at >= caughtUpAt)).map((sample) => sample.ms)),
+      ]),
+    );
+  const result = {
+    scenario: 'recovery',
+    scale: args.scale,
+    lag: args.lag,
+    lagSeconds: lagMs / 1000,
+    accountRecords: records,
+    connections: Number(args.connections),
+    machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((load) => Math.round(load * 10) / 10) },
+    postgres: settings,
+    setBackSeconds: Math.round(setback.seconds * 10) / 10,
+    secondsToCaughtUp: caughtUpAt === undefined ? null : Math.round((caughtUpAt - started) / 100) / 10,
+    errors: samples.filter((sample) => !sample.ok).length,
+    whileCatchingUp: phase(false),
+    caughtUp: phase(true),
+    buckets,
+  };
+  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-recovery-${args.scale}-${args.lag}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.error(JSON.stringify({ ...result, buckets: undefined }));
+  console.error(`results written to ${path.relative(root, file)}`);
+}
+
+await main();
