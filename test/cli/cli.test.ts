@@ -43,6 +43,21 @@ describe('npm run cli', () => {
     expect(second.accountId).toBe(created.accountId);
   });
 
+  it('app network-verification switches how network tokens are trusted, both ways', async () => {
+    const shop = await cli('app', 'create', '--account', 'Label One', '--name', 'Verifying shop');
+    expect(await cli('app', 'network-verification', '--application', String(shop.applicationId), '--mode', 'verify')).toEqual({
+      applicationId: shop.applicationId,
+      networkVerification: 'verify',
+    });
+    expect(await callerOf(shop.apiKey)).toMatchObject({ settings: { networkVerification: 'verify' } });
+    expect((await cli('app', 'network-verification', '--application', String(shop.applicationId), '--mode', 'TRUST')).networkVerification).toBe('trust');
+    expect(await callerOf(shop.apiKey)).toMatchObject({ settings: { networkVerification: 'trust' } });
+    await expect(cli('app', 'network-verification', '--application', String(shop.applicationId), '--mode', 'sometimes')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/verify or trust/),
+    });
+    await expect(cli('app', 'network-verification', '--application', '999999', '--mode', 'verify')).rejects.toMatchObject({ stderr: expect.stringMatching(/999999/) });
+  });
+
   it('key global prints an account-wide key; a new one replaces the old', async () => {
     const first = await cli('key', 'global', '--account', String(created.accountId));
     expect(Object.keys(first)).toEqual(['apiKey']);
