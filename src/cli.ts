@@ -13,9 +13,11 @@ import {
   listAccounts,
   listApplications,
   listKeys,
+  parseNetworkVerification,
   parsePlan,
   revokeApiKey,
   setApplicationPlan,
+  setNetworkVerification,
 } from './modules/tenancy/tenancy.service.js';
 
 /**
@@ -113,6 +115,21 @@ app
       const row = await setApplicationPlan(db, options.application, parsePlan(options.plan));
       if (!row) throw new Error(`No application ${options.application}.`);
       printer(options)({ applicationId: row.id, plan: row.plan }, () => `application ${row.id} is now ${row.plan}`);
+    }),
+  );
+
+app
+  .command('network-verification')
+  .description('how network tokens given to registration and login are trusted (docs/networks.md)')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .requiredOption('--mode <mode>', 'verify (each token checked with its network) | trust (the application vouches)')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const row = await setNetworkVerification(db, { applicationId: options.application }, parseNetworkVerification(options.mode));
+      if (!row) throw new Error(`No application ${options.application}.`);
+      const mode = row.settings.networkVerification;
+      printer(options)({ applicationId: row.id, networkVerification: mode }, () => `application ${row.id} network verification: ${mode}`);
     }),
   );
 

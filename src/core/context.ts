@@ -17,7 +17,7 @@ export type Caller =
       keyId: number;
     }
   /** A member's JWT, sent by a front end: that member's own data and nothing else. */
-  | { kind: 'member'; accountId: number; applicationId: number; memberId: number }
+  | { kind: 'member'; accountId: number; applicationId: number; memberId: number; sessionGeneration: number }
   /** The account's global key: usage totals across applications, nothing else. */
   | { kind: 'account'; accountId: number; keyId: number };
 

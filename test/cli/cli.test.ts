@@ -43,6 +43,18 @@ describe('npm run cli', () => {
     expect(second.accountId).toBe(created.accountId);
   });
 
+  it('app network-verification switches how network tokens are trusted, and refuses an unknown mode', async () => {
+    expect(await cli('app', 'network-verification', '--application', String(created.applicationId), '--mode', 'verify')).toEqual({
+      applicationId: created.applicationId,
+      networkVerification: 'verify',
+    });
+    expect(await callerOf(created.apiKey)).toMatchObject({ settings: { networkVerification: 'verify' } });
+    await expect(cli('app', 'network-verification', '--application', String(created.applicationId), '--mode', 'sometimes')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/verify or trust/),
+    });
+    // Each call starts a CLI process and opens the embedded database: slow on a busy machine.
+  }, 90_000);
+
   it('key global prints an account-wide key; a new one replaces the old', async () => {
     const first = await cli('key', 'global', '--account', String(created.accountId));
     expect(Object.keys(first)).toEqual(['apiKey']);

@@ -32,7 +32,7 @@ describe('@CurrentApplication()', () => {
   });
 
   it("refuses any other caller with @Authorized()'s own error", () => {
-    const others: Caller[] = [{ kind: 'anonymous' }, { kind: 'member', accountId: 1, applicationId: 2, memberId: 4 }, { kind: 'account', accountId: 1, keyId: 5 }];
+    const others: Caller[] = [{ kind: 'anonymous' }, { kind: 'member', accountId: 1, applicationId: 2, memberId: 4, sessionGeneration: 0 }, { kind: 'account', accountId: 1, keyId: 5 }];
     for (const caller of others) {
       const expected = failure(() => assertAccess(caller, []));
       expect(failure(() => currentApplication(caller)), caller.kind).toEqual(expected);

@@ -18,7 +18,7 @@ beforeEach(async () => {
 });
 
 const cipher = createTokenCipher('k'.repeat(32));
-const claims = { accountId: 3, applicationId: 5, memberId: 8 };
+const claims = { accountId: 3, applicationId: 5, memberId: 8, sessionGeneration: 2 };
 const issuer = 'https://marquee.example';
 const second = 1000;
 
@@ -69,12 +69,12 @@ describe('loading', () => {
 });
 
 describe('sign and verify', () => {
-  it('signs iss, sub, aud, acc, iat and exp with the kid in the header, and verifies them', async () => {
+  it('signs iss, sub, aud, acc, gen, iat and exp with the kid in the header, and verifies them', async () => {
     const clock = testClock();
     const keys = await load(clock);
     const jwt = await keys.sign(claims);
     const iat = clock.ms / 1000;
-    expect(decodeJwt(jwt)).toEqual({ iss: issuer, sub: '8', aud: 'app:5', acc: 3, iat, exp: iat + 3600 });
+    expect(decodeJwt(jwt)).toEqual({ iss: issuer, sub: '8', aud: 'app:5', acc: 3, gen: 2, iat, exp: iat + 3600 });
     expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'EdDSA', kid: kids(keys)[0], typ: 'JWT' });
     expect(await keys.verify(jwt)).toEqual(claims);
     // Anyone holding the published keys can check the token too.

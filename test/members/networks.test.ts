@@ -44,6 +44,29 @@ describe('network verification per application', () => {
     const response = await t.rest(trusting, 'POST', '/member/register', { service: 'spotify', authtoken: 'anything', uid: 'sp-trusted' });
     expect(response.status).toBe(200);
   });
+
+  it('with verify, a repeat registration proving a new token renews the stored one; under trust it never does', async () => {
+    fake.addUser({ network: 'spotify', uid: 'sp-renewed', token: 'first-good', refreshToken: 'r1' });
+    fake.addUser({ network: 'spotify', uid: 'sp-renewed', token: 'second-good', refreshToken: 'r2' });
+    const first = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'first-good', authsecret: 'r1', uid: 'sp-renewed' });
+    expect(first.json[0].services[0]).toMatchObject({ Token: 'first-good' });
+    const forged = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'forged', uid: 'sp-renewed' });
+    expect(forged.json.error).toMatchObject({ code: 4, param: 'authtoken' });
+    const renewed = await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: 'second-good', authsecret: 'r2', uid: 'sp-renewed' });
+    expect(renewed.json[0].data.ID).toBe(first.json[0].data.ID);
+    expect(renewed.json[0].services[0]).toMatchObject({ Token: 'second-good', TokenSecret: 'r2' });
+  });
+
+  it('switches an application to verify through GraphQL and back through REST, effective on the next call', async () => {
+    const tenant = await t.tenant('basic');
+    const uid = 'sp-switched';
+    const switched = await t.graphql(tenant.apiKey, 'mutation { setNetworkVerification(mode: VERIFY) { networkVerification } }');
+    expect(switched.body.data.setNetworkVerification).toEqual({ networkVerification: 'VERIFY' });
+    const refused = await t.rest(tenant, 'POST', '/member/register', { service: 'spotify', authtoken: 'forged', uid });
+    expect(refused.json.error).toMatchObject({ code: 4, param: 'authtoken' });
+    expect((await t.rest(tenant, 'POST', '/app/network-verification', { mode: 'trust' })).json).toEqual({ ID: String(tenant.applicationId), NetworkVerification: 'trust' });
+    expect((await t.rest(tenant, 'POST', '/member/register', { service: 'spotify', authtoken: 'forged', uid })).status).toBe(200);
+  });
 });
 
 describe('POST /v1.1/member/[id]/refresh', () => {

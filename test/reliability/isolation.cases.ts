@@ -116,6 +116,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
     },
   },
   deleteMember: { kinds: { id: 'member' }, vars: async ({ make }) => ({ id: (await make.member()).id }) },
+  revokeMemberSessions: { kinds: { id: 'member' }, vars: async ({ make }) => ({ id: (await make.member()).id }) },
   refreshServiceTokens: { kinds: { id: 'member' }, vars: () => ({ network: 'email' }) },
   optIn: { vars: optInInput },
   optOut: { vars: optInInput },
@@ -130,6 +131,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   configureSignInNetwork: { vars: () => ({ input: signInNetwork }) },
   removeSignInNetwork: { vars: () => ({ network: 'google' }) },
   setRequiredFields: { vars: () => ({ fields: [] }) },
+  setNetworkVerification: { vars: () => ({ mode: 'TRUST' }) },
   exchangeSignInToken: { vars: async ({ own, make }) => ({ accessToken: await make.signInToken(own.ids.member) }) },
 };
 
@@ -141,6 +143,7 @@ export const restCases: Record<string, RestCase> = {
   },
   'GET /app/info': {},
   'POST /app/whitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
+  'POST /app/network-verification': { probe: { mode: 'trust' }, params: () => ({ mode: 'trust' }) },
   'POST /app/unwhitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /member/register': {
     params: async ({ own, make, slot }) => ({
@@ -175,6 +178,7 @@ export const restCases: Record<string, RestCase> = {
     },
   },
   'POST /member/:id/delete': { params: async ({ make }) => ({ ':id': (await make.member()).id }) },
+  'POST /member/:id/sessions/revoke': { params: async ({ make }) => ({ ':id': (await make.member()).id }) },
   'POST /member/:id/refresh': { params: () => ({ service: 'email' }) },
   'GET /member/:id/domains': {},
   'GET /member/:id': {},

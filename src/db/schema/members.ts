@@ -64,6 +64,14 @@ export const members = pgTable('members', {
   /** `<32 hex>_<unix time>`: looked up by digest, shown from its sealed copy. */
   accessTokenHash: text('access_token_hash').notNull(),
   accessTokenSealed: text('access_token_sealed').notNull(),
+  /** When the access token was issued: it expires a lifetime later (identity/access-tokens.ts). */
+  accessTokenIssuedAt: timestamp('access_token_issued_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * Raised whenever the member's sessions end (password reset, merge, revocation): widget sessions,
+   * sign-in tokens and member JWTs carry the value they were issued under, and stop answering once
+   * it is raised.
+   */
+  sessionGeneration: integer('session_generation').notNull().default(0),
   mergedIntoId: integer('merged_into_id'),
   lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
   ...timestamps,

@@ -28,6 +28,8 @@ export const signInTokens = pgTable('sign_in_tokens', {
   applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
   memberId: integer('member_id').notNull(),
   tokenHash: text('token_hash').notNull(),
+  /** The member's session generation when issued: a token issued before the sessions ended is refused. */
+  sessionGeneration: integer('session_generation').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -41,7 +43,8 @@ export const signInTokens = pgTable('sign_in_tokens', {
 
 /**
  * A fan signed in on an application's sites through the widget: the session cookie of the gateway's
- * origin holds a random id; only its digest is stored. Logging out deletes the row.
+ * origin holds a random id; only its digest is stored. Logging out deletes the row; ending the
+ * member's sessions (members.session_generation) makes it answer no more.
  */
 export const widgetSessions = pgTable('widget_sessions', {
   id: integer('id').generatedAlwaysAsIdentity(),
@@ -49,6 +52,8 @@ export const widgetSessions = pgTable('widget_sessions', {
   applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
   memberId: integer('member_id').notNull(),
   sessionHash: text('session_hash').notNull(),
+  /** The member's session generation when the session started: a raised generation ends it. */
+  sessionGeneration: integer('session_generation').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [

@@ -9,6 +9,11 @@ export interface MemberClaims {
   accountId: number;
   applicationId: number;
   memberId: number;
+  /**
+   * The member's session generation when the token was signed (`gen`): the token answers only
+   * while it is still the member's, so ending the member's sessions ends its earlier tokens too.
+   */
+  sessionGeneration: number;
 }
 
 export interface SigningKeysOptions {
@@ -96,12 +101,15 @@ export class SigningKeys {
     );
   }
 
-  /** A member JWT: `iss`, `sub` (member id), `aud` (`app:<application id>`), `acc` (account id), `iat`, `exp`; `kid` in the header. */
+  /**
+   * A member JWT: `iss`, `sub` (member id), `aud` (`app:<application id>`), `acc` (account id),
+   * `gen` (session generation), `iat`, `exp`; `kid` in the header.
+   */
   async sign(claims: MemberClaims): Promise<string> {
     const key = this.signingKey();
     if (!key?.privateKey) throw new Error('No member-token signing key is active.');
     const issuedAt = Math.floor(this.now() / 1000);
-    return new SignJWT({ acc: claims.accountId })
+    return new SignJWT({ acc: claims.accountId, gen: claims.sessionGeneration })
       .setProtectedHeader({ alg: algorithm, kid: key.kid, typ: 'JWT' })
       .setIssuer(this.issuer)
       .setSubject(String(claims.memberId))
@@ -137,9 +145,12 @@ export class SigningKeys {
       // The signature already vouches for these; reading them strictly still costs nothing.
       const audience = typeof payload.aud === 'string' ? /^app:([1-9]\d*)$/.exec(payload.aud) : null;
       const subject = typeof payload.sub === 'string' && /^[1-9]\d*$/.test(payload.sub) ? Number(payload.sub) : NaN;
-      const claims = { accountId: payload.acc, applicationId: Number(audience?.[1]), memberId: subject };
-      const valid = Object.values(claims).every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0);
-      return valid ? (claims as MemberClaims) : null;
+      const ids = { accountId: payload.acc, applicationId: Number(audience?.[1]), memberId: subject };
+      const valid = Object.values(ids).every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0);
+      // Tokens signed before generations were claimed carry none: the first generation, 0.
+      const generation = payload.gen ?? 0;
+      const validGeneration = typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0;
+      return valid && validGeneration ? ({ ...(ids as Omit<MemberClaims, 'sessionGeneration'>), sessionGeneration: generation }) : null;
     } catch {
       return null;
     }

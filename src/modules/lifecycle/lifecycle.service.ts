@@ -1,5 +1,7 @@
 import { AppError, invalidParameter, notFound } from '../../core/errors.js';
-import { digestToken, sameSecret } from '../identity/access-tokens.js';
+import type { Transaction } from '../../db/client.js';
+import { accessTokenExpired, digestToken, sameSecret } from '../identity/access-tokens.js';
+import { endMemberSessions } from '../members/members.sessions.js';
 import { normaliseEmail, readNetwork } from '../members/members.credentials.js';
 import { currentMember, retryOnDeadlock } from '../members/members.merge.js';
 import * as q from '../members/members.queries.js';
@@ -37,7 +39,10 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
       const [oldest, ...others] = [...locked.values()].filter(
         (row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()),
       );
-      for (const other of others) await mergeInto(tx, oldest, other);
+      for (const other of others) {
+        await mergeInto(tx, oldest, other);
+        await endMergedSessions(tx, scope, oldest.id, other.id);
+      }
       return oldest.id;
     }),
   );
@@ -54,12 +59,27 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
   }
   const digest = digestToken(fromAccessToken.trim());
   const checkToken = (merged: MemberRow) => {
-    if (!sameSecret(merged.accessTokenHash, digest)) {
+    if (!sameSecret(merged.accessTokenHash, digest) || accessTokenExpired(merged.accessTokenIssuedAt)) {
       throw new AppError('INVALID_TOKEN', "The access token is not the other member's.", 'fromAccessToken');
     }
   };
   checkToken(from);
   // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
-  const survivor = await retryOnDeadlock(() => scope.db.transaction((tx) => mergeInto(tx, into, from, (_, merged) => checkToken(merged))));
+  const survivor = await retryOnDeadlock(() =>
+    scope.db.transaction(async (tx) => {
+      const merged = await mergeInto(tx, into, from, (_, locked) => checkToken(locked));
+      await endMergedSessions(tx, scope, merged.id, from.id);
+      return merged;
+    }),
+  );
   return { member: await requireMember(scope.db, scope.accountId, survivor.id), created: false };
+}
+
+/**
+ * A merge ends the sessions of both members: the merged member's sessions and tokens would
+ * otherwise answer as the survivor, and its access token (the merge's proof) must prove nothing more.
+ */
+async function endMergedSessions(tx: Transaction, scope: MemberScope, survivorId: number, mergedId: number): Promise<void> {
+  await endMemberSessions(tx, scope.identity.cipher, scope.accountId, survivorId);
+  await endMemberSessions(tx, scope.identity.cipher, scope.accountId, mergedId);
 }

@@ -33,6 +33,7 @@ export async function envelope(context: Context, caller: ApplicationCaller, resu
     accountId: caller.accountId,
     applicationId: caller.applicationId,
     memberId: result.member.id,
+    sessionGeneration: result.member.sessionGeneration,
   });
   return { member: toMember(result.member), jwt, created: result.created };
 }

@@ -18,6 +18,7 @@ import {
   UpdateMemberInput,
 } from './members.types.js';
 import { ageInYears } from '../../lib/time.js';
+import { revokeMemberSessions, sessionEnded } from './members.sessions.js';
 
 @Resolver(() => Member)
 export class MemberResolver {
@@ -27,7 +28,10 @@ export class MemberResolver {
     const { caller } = context;
     if (caller.kind !== 'member') return null;
     const row = await findMember(context.database.db, caller.accountId, caller.memberId);
-    return row ? toMember(row) : null;
+    // The token's session check rides on this read: a token issued before the member's sessions
+    // ended (another generation), or for a member merged away since (the survivor's row), is over.
+    if (!row || row.id !== caller.memberId || row.sessionGeneration !== caller.sessionGeneration) throw sessionEnded();
+    return toMember(row);
   }
 
   @Authorized()
@@ -49,6 +53,16 @@ export class MemberResolver {
   }
 
   @Authorized()
+  @Mutation(() => MemberEnvelope, {
+    description:
+      "Ends every session of the member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, " +
+      'and the member gets a new access token. Answers the member with the new token and a new JWT.',
+  })
+  async revokeMemberSessions(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string) {
+    return envelope(context, caller, await revokeMemberSessions(scopeOf(context, caller), memberId(id)));
+  }
+
+  @Authorized()
   @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
   deleteMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
     return members.deleteMember(scopeOf(context, caller), memberId(id));
@@ -65,7 +79,10 @@ export class MemberResolver {
   async jwt(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
     const { accountId, applicationId } = context.caller;
-    return context.identity.signingKeys.sign({ accountId, applicationId, memberId: member.id });
+    // The token carries the member's session generation, from the row the request reads anyway.
+    const row = await context.loaders.members.rows.load(member.id);
+    if (!row) return null;
+    return context.identity.signingKeys.sign({ accountId, applicationId, memberId: row.id, sessionGeneration: row.sessionGeneration });
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'Whole years since birthDate, in UTC today; null without a birth date.' })

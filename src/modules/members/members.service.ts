@@ -1,7 +1,7 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
-import { digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
+import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
 import { normaliseDomain } from '../../lib/domains.js';
 import type { IdentityServices } from './identity-services.js';
@@ -15,6 +15,7 @@ import {
   type Credentials,
 } from './members.credentials.js';
 import { profileValues, updateValues } from './members.profile.js';
+import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type {
@@ -221,7 +222,10 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
 
-/** A new password for the email identity, named by its service id and address (both must match). */
+/**
+ * A new password for the email identity, named by its service id and address (both must match).
+ * It ends the member's sessions (members.sessions.ts).
+ */
 export async function resetPassword(scope: MemberScope, id: number, input: ResetPasswordInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const serviceId = Number(input.serviceId);
@@ -235,8 +239,14 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
   if (!sameSecret(service.uid, email.toLowerCase())) {
     throw invalidParameter('email', 'the address registered with this service');
   }
-  await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: await hashPassword(input.password) });
-  return { member, created: false };
+  const passwordHash = await hashPassword(input.password);
+  // Whoever held the old password may hold a session too: the new password ends them all, and
+  // the answer carries the member's new access token and a JWT of the new generation.
+  await scope.db.transaction(async (tx) => {
+    await q.updateService(tx, scope.accountId, service.id, { passwordHash });
+    await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
+  });
+  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
 
 /** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */
@@ -334,7 +344,9 @@ export async function memberByAccessToken(db: Executor, accountId: number, token
   const trimmed = token.trim();
   if (!accessTokenForm.test(trimmed)) return undefined;
   const row = await q.findMemberByAccessTokenDigest(db, accountId, digestToken(trimmed));
-  return row && (await q.findMember(db, accountId, row.id));
+  // An expired token (identity/access-tokens.ts) answers as an unknown one.
+  if (!row || accessTokenExpired(row.accessTokenIssuedAt)) return undefined;
+  return q.findMember(db, accountId, row.id);
 }
 
 /** The member's access token, shown to API-key callers. */
@@ -357,6 +369,9 @@ async function refreshNetworkIdentity(
   credentials: Extract<Credentials, { token: string }>,
   input: ServiceCredentialsInput,
 ): Promise<MemberRow> {
+  // Under `trust` nothing checked that this token is the identity's own (anyone may name a uid):
+  // the member's stored tokens, proven when they were stored, stay as they are.
+  if (scope.settings.networkVerification !== 'verify') return requireMember(scope.db, scope.accountId, service.memberId);
   const sealed = await sealedCredentials(scope, credentials, () => invalidParameter('authToken', `${credentials.network} refused this token`));
   await q.updateService(scope.db, scope.accountId, service.id, { ...sealed, ...serviceDetails(input), valid: true });
   return requireMember(scope.db, scope.accountId, service.memberId);
@@ -442,6 +457,8 @@ async function recordVisit(
   at = new Date(),
 ): Promise<void> {
   await q.touchDomain(tx, { accountId: scope.accountId, memberId, serviceId: service.id, domain: visit.domain, registered: kind === 'register', at });
+  // A sign-in renews an access token past half its lifetime, so an active member's stays live.
+  if (kind === 'login') await renewOldAccessToken(tx, scope.identity.cipher, scope.accountId, memberId, at);
   await q.insertLoginEvent(tx, {
     accountId: scope.accountId,
     memberId,

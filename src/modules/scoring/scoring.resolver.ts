@@ -6,6 +6,7 @@ import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { memberWindow } from '../../filters/window.js';
+import { assertMemberTokenFilter } from '../../filters/member-token.js';
 import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
 import { ActivityRecord, ActivityRecordConnection, ListingBrand } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
@@ -100,6 +101,7 @@ export class ScoringResolver {
   }
 
   private scope(member: ListedNode, context: Context, { filter, window }: FilteredWindowArgs): Promise<ScoringScope> {
+    assertMemberTokenFilter(context.caller, filter);
     if (!filter && !window && member.listing) return Promise.resolve(member.listing);
     return context.loaders.scoring.scope(filter, window, memberWindow);
   }

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
@@ -36,6 +37,15 @@ export class SegmentResolver {
   @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.' })
   deleteSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
     return segments.deleteSegment(scopeOf(context, caller), requiredId(id));
+  }
+
+  /**
+   * A FILTER segment's saved filter is the tenant's targeting: an application's key reads it, a
+   * member's token (which reaches segments through its own opt-ins and their brands) reads null.
+   */
+  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'The saved MemberFilter of a FILTER segment; null for a member token.' })
+  filter(@Root() segment: Segment, @Ctx() context: Context): Record<string, unknown> | null {
+    return context.caller.kind === 'member' ? null : segment.filter;
   }
 
   @FieldResolver(() => Brand, { nullable: true })

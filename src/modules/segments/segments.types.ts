@@ -17,7 +17,7 @@ export class Segment {
   @Field(() => String, { nullable: true }) label!: string | null;
   @Field(() => SegmentKind) kind!: SegmentKind;
   @Field(() => ID, { nullable: true }) brandId!: number | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The saved MemberFilter of a FILTER segment.' })
+  /** Resolved by SegmentResolver.filter, which a member's token reads as null. */
   filter!: Record<string, unknown> | null;
   @Field(() => GraphQLDateTime) createdAt!: Date;
   @Field(() => GraphQLDateTime) updatedAt!: Date;

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { accounts, apiKeys, applications, whitelistedDomains, type Plan } from '../../db/schema/index.js';
+import { accounts, apiKeys, applications, whitelistedDomains, type ApplicationSettings, type Plan } from '../../db/schema/index.js';
 
 export async function findAccountByName(db: Executor, name: string) {
   const [row] = await db.select().from(accounts).where(eq(accounts.name, name));
@@ -49,6 +49,20 @@ export async function listApplications(db: Executor, accountId: number) {
 
 export async function updateApplicationPlan(db: Executor, applicationId: number, plan: Plan) {
   const [row] = await db.update(applications).set({ plan }).where(eq(applications.id, applicationId)).returning();
+  return row;
+}
+
+/** Sets how the application's network tokens are trusted (a shallow JSONB merge: other settings stay). */
+export async function updateNetworkVerification(
+  db: Executor,
+  { applicationId, accountId }: { applicationId: number; accountId?: number },
+  mode: NonNullable<ApplicationSettings['networkVerification']>,
+) {
+  const [row] = await db
+    .update(applications)
+    .set({ settings: sql`${applications.settings} || ${JSON.stringify({ networkVerification: mode })}::jsonb` })
+    .where(accountId === undefined ? eq(applications.id, applicationId) : and(eq(applications.accountId, accountId), eq(applications.id, applicationId)))
+    .returning();
   return row;
 }
 

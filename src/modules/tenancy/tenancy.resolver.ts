@@ -1,12 +1,11 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
-import { getApplication, listWhitelist, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
-import { Application, type PlanLevel } from './tenancy.types.js';
+import { getApplication, listWhitelist, setNetworkVerification, toApplication, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
+import { Application, NetworkVerificationMode } from './tenancy.types.js';
 
 async function loadApplication(context: Context, caller: ApplicationCaller): Promise<Application> {
-  const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
-  return { ...row, plan: row.plan as PlanLevel };
+  return toApplication(await getApplication(context.database.db, caller.accountId, caller.applicationId));
 }
 
 @Resolver(() => Application)
@@ -28,6 +27,21 @@ export class ApplicationResolver {
   @Mutation(() => Application, { description: 'Removes a domain from the whitelist; not found when it is not on it.' })
   async unwhitelistDomain(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('domain', () => String) domain: string): Promise<Application> {
     await unwhitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
+    return loadApplication(context, caller);
+  }
+
+  @Authorized()
+  @Mutation(() => Application, {
+    description:
+      'How network tokens given to registration and login are trusted: VERIFY checks each with its network (and a registration ' +
+      'may then renew the stored tokens of an identity it proves); TRUST takes the application at its word.',
+  })
+  async setNetworkVerification(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('mode', () => NetworkVerificationMode) mode: NetworkVerificationMode,
+  ): Promise<Application> {
+    await setNetworkVerification(context.database.db, caller, mode);
     return loadApplication(context, caller);
   }
 

@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../../db/client.js';
-import type { Plan } from '../../db/schema/index.js';
+import type { applications, ApplicationSettings, Plan } from '../../db/schema/index.js';
+import { NetworkVerificationMode, type Application, type PlanLevel } from './tenancy.types.js';
 import type { Caller } from '../../core/context.js';
 import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
 import { normaliseDomain } from '../../lib/domains.js';
@@ -124,3 +125,28 @@ export const listKeys = q.listKeys;
 export const findAccountByName = q.findAccountByName;
 export const findAccountById = q.findAccountById;
 export const setApplicationPlan = q.updateApplicationPlan;
+
+export type NetworkVerification = NonNullable<ApplicationSettings['networkVerification']>;
+const networkVerificationModes: readonly NetworkVerification[] = ['verify', 'trust'];
+
+export function parseNetworkVerification(value: string, param = 'mode'): NetworkVerification {
+  const mode = value.trim().toLowerCase();
+  if (!networkVerificationModes.includes(mode as NetworkVerification)) throw invalidParameter(param, 'expected verify or trust');
+  return mode as NetworkVerification;
+}
+
+/**
+ * Switches how an application's network tokens are trusted (docs/networks.md). Callers whose keys
+ * this process cached see it at once; other gateways within their key cache's lifetime.
+ */
+export async function setNetworkVerification(db: Executor, application: { applicationId: number; accountId?: number }, mode: NetworkVerification) {
+  const row = await q.updateNetworkVerification(db, application, mode);
+  clearKeyCache();
+  return row;
+}
+
+/** An application row as GraphQL's Application shows it. */
+export function toApplication(row: typeof applications.$inferSelect): Application {
+  const networkVerification = row.settings?.networkVerification === 'verify' ? NetworkVerificationMode.VERIFY : NetworkVerificationMode.TRUST;
+  return { ...row, plan: row.plan as PlanLevel, networkVerification };
+}

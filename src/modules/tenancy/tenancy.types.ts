@@ -8,6 +8,15 @@ export enum PlanLevel {
 }
 registerEnumType(PlanLevel, { name: 'Plan', description: 'What an application may do: advanced and enterprise operations need those plans.' });
 
+export enum NetworkVerificationMode {
+  VERIFY = 'verify',
+  TRUST = 'trust',
+}
+registerEnumType(NetworkVerificationMode, {
+  name: 'NetworkVerification',
+  description: 'How network tokens given to registration and login are trusted: VERIFY checks each with its network; TRUST takes the application at its word.',
+});
+
 @ObjectType('Application', { description: 'The application whose API key made the call.' })
 export class Application {
   @Field(() => ID)
@@ -24,4 +33,7 @@ export class Application {
 
   @Field(() => GraphQLDateTime)
   createdAt!: Date;
+
+  @Field(() => NetworkVerificationMode, { description: 'TRUST unless switched to VERIFY (setNetworkVerification).' })
+  networkVerification!: NetworkVerificationMode;
 }

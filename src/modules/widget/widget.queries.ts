@@ -1,9 +1,15 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { applications, signInTokens, widgetSessions, type ApplicationSettings } from '../../db/schema/index.js';
+import { applications, members, signInTokens, widgetSessions, type ApplicationSettings } from '../../db/schema/index.js';
+import { currentSessionGeneration } from '../members/members.sessions.queries.js';
 
-export async function insertSignInToken(db: Executor, values: typeof signInTokens.$inferInsert) {
-  await db.insert(signInTokens).values(values);
+/** A row issued under the member's current session generation (the member's sessions not ended since). */
+const stillCurrent = (table: typeof signInTokens | typeof widgetSessions) =>
+  sql`exists (select 1 from ${members} where ${members.accountId} = ${table.accountId} and ${members.id} = ${table.memberId} and ${members.sessionGeneration} = ${table.sessionGeneration})`;
+
+/** A token issued under the member's current session generation, read by the insert itself. */
+export async function insertSignInToken(db: Executor, values: Omit<typeof signInTokens.$inferInsert, 'sessionGeneration'>) {
+  await db.insert(signInTokens).values({ ...values, sessionGeneration: currentSessionGeneration(values.accountId, values.memberId) });
 }
 
 /**
@@ -23,6 +29,7 @@ export async function spendSignInToken(
       eq(signInTokens.applicationId, applicationId),
       isNull(signInTokens.usedAt),
       gt(signInTokens.expiresAt, now),
+      stillCurrent(signInTokens),
     ))
     .returning({ memberId: signInTokens.memberId });
   return row;
@@ -33,8 +40,9 @@ export async function deleteStaleSignInTokens(db: Executor, accountId: number, b
   await db.delete(signInTokens).where(and(eq(signInTokens.accountId, accountId), lt(signInTokens.expiresAt, before)));
 }
 
-export async function insertSession(db: Executor, values: typeof widgetSessions.$inferInsert) {
-  await db.insert(widgetSessions).values(values);
+/** A session started under the member's current session generation, read by the insert itself. */
+export async function insertSession(db: Executor, values: Omit<typeof widgetSessions.$inferInsert, 'sessionGeneration'>) {
+  await db.insert(widgetSessions).values({ ...values, sessionGeneration: currentSessionGeneration(values.accountId, values.memberId) });
 }
 
 export async function findSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
@@ -47,6 +55,7 @@ export async function findSession(db: Executor, app: { accountId: number; applic
         eq(widgetSessions.applicationId, app.applicationId),
         eq(widgetSessions.sessionHash, sessionHash),
         gt(widgetSessions.expiresAt, now),
+        stillCurrent(widgetSessions),
       ),
     );
   return row;

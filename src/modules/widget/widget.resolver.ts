@@ -7,8 +7,8 @@ import { toMember } from '../members/members.mapping.js';
 import { memberByAccessToken, requireMember } from '../members/members.service.js';
 import { Member } from '../members/members.types.js';
 import { displayName, externalNetworks, type ExternalNetwork } from '../networks/networks.js';
-import { getApplication } from '../tenancy/tenancy.service.js';
-import { Application, type PlanLevel } from '../tenancy/tenancy.types.js';
+import { getApplication, toApplication } from '../tenancy/tenancy.service.js';
+import { Application } from '../tenancy/tenancy.types.js';
 import { discoverProvider } from './widget.oauth.js';
 import { readRequiredFields } from './widget.profile.js';
 import { checkAuthorizationEndpoint, checkIssuer } from './sign-in-providers.js';
@@ -22,8 +22,7 @@ function urlsOf(context: Context, application: Application) {
 }
 
 async function reloadApplication(context: Context, caller: ApplicationCaller): Promise<Application> {
-  const row = await getApplication(context.database.db, caller.accountId, caller.applicationId);
-  return { ...row, plan: row.plan as PlanLevel };
+  return toApplication(await getApplication(context.database.db, caller.accountId, caller.applicationId));
 }
 
 function httpUrl(value: string | undefined, param: string): string | undefined {

@@ -9,6 +9,7 @@ import {
   RefreshServiceTokensDocument,
   RegisterMemberDocument,
   ResetPasswordDocument,
+  RevokeMemberSessionsDocument,
   ShowMemberDocument,
   UpdateMemberDocument,
   VerifyEmailDocument,
@@ -184,6 +185,14 @@ export const resetRoute = envelopeRoute({
   errorParam: routeParams({ serviceId: 'member_service_id' }),
 });
 
+export const revokeSessionsRoute = envelopeRoute({
+  path: '/member/:id/sessions/revoke',
+  description:
+    "End every session of a member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, and the member gets a new access token (in the answer, with a new JWT). A password reset and a merge do the same.",
+  document: RevokeMemberSessionsDocument,
+  variables: idFromPath,
+});
+
 export const verifyRoute = envelopeRoute({
   path: '/member/:id/verify',
   description: "Verify a member's email address. Marks the address verified and merges the accounts that share it, so the caller must have verified it first; needs the key of the application that registered the member.",
@@ -325,6 +334,7 @@ export const memberRoutes = [
   attachServiceRoute,
   updateRoute,
   resetRoute,
+  revokeSessionsRoute,
   verifyRoute,
   mergeRoute,
   deleteMemberRoute,

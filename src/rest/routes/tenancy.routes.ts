@@ -1,5 +1,11 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { AppInfoDocument, UnwhitelistDomainDocument, WhitelistDomainDocument, type AppInfoQuery } from '../../generated/graphql.js';
+import {
+  AppInfoDocument,
+  SetNetworkVerificationDocument,
+  UnwhitelistDomainDocument,
+  WhitelistDomainDocument,
+  type AppInfoQuery,
+} from '../../generated/graphql.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { defineRoute } from '../route.js';
 import { rootField } from '../route-forms.js';
@@ -47,3 +53,18 @@ function whitelistChangeRoute<TData extends Record<string, { id: string; whiteli
 export const whitelistRoute = whitelistChangeRoute('/app/whitelist', 'Whitelist a domain: the sign-in widget may run on it and return to it.', WhitelistDomainDocument);
 
 export const unwhitelistRoute = whitelistChangeRoute('/app/unwhitelist', 'Remove a domain from the whitelist.', UnwhitelistDomainDocument);
+
+const networkVerificationModes = ['verify', 'trust'] as const;
+
+export const networkVerificationRoute = defineRoute({
+  methods: ['POST'],
+  path: '/app/network-verification',
+  description:
+    "How network tokens given to register and login are trusted: `mode=verify` checks each token with its network (a registration may then renew the stored tokens of the identity it proves); `mode=trust` takes the application at its word and never replaces an existing identity's stored tokens.",
+  document: SetNetworkVerificationDocument,
+  variables: (params) => {
+    const mode = params.oneOf('mode', networkVerificationModes) ?? params.requiredString('mode');
+    return { mode: mode === 'verify' ? ('VERIFY' as const) : ('TRUST' as const) };
+  },
+  shape: ({ setNetworkVerification }) => ({ ID: setNetworkVerification.id, NetworkVerification: setNetworkVerification.networkVerification.toLowerCase() }),
+});
