@@ -17,9 +17,11 @@ const ada = 'email:ada@example.com';
 const fan = (key: string): AddressBudget => ({ kind: 'fan', key });
 const allowed = { allowed: true, retryAfterSeconds: 0 };
 
-/** A failed attempt: reserved (and so counted), never succeeded. */
+/** A failed attempt: reserved, then its check failed. Answers the reservation. */
 async function fail(throttle: LoginThrottle, identity: string, addresses: AddressBudget[] = []) {
-  return throttle.reserve(identity, addresses);
+  const reservation = await throttle.reserve(identity, addresses);
+  if (reservation.allowed) await throttle.failed(identity, reservation);
+  return reservation;
 }
 
 describe('login throttle in process', () => {
@@ -33,7 +35,7 @@ describe('login throttle in process', () => {
 
   it('lets five failures pass, then admits one attempt per back-off, doubling up to 15 minutes', async () => {
     const throttle = await LoginThrottle.create();
-    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toEqual(allowed);
+    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toMatchObject(allowed);
     const waits: number[] = [];
     for (let failure = 7; failure <= 19; failure += 1) {
       const refused = await throttle.reserve(ada, []);
@@ -42,7 +44,7 @@ describe('login throttle in process', () => {
       vi.advanceTimersByTime(refused.retryAfterSeconds * 1000 - 1);
       expect((await throttle.reserve(ada, [])).allowed).toBe(false);
       vi.advanceTimersByTime(1);
-      expect(await fail(throttle, ada)).toEqual(allowed);
+      expect(await fail(throttle, ada)).toMatchObject(allowed);
     }
     expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]);
     await throttle.close();
@@ -52,34 +54,34 @@ describe('login throttle in process', () => {
     const throttle = await LoginThrottle.create();
     for (let i = 0; i < 6; i += 1) await fail(throttle, ada);
     // Blocked for 1 s after the 6th failure; knocking meanwhile does not make it longer or count.
-    for (let i = 0; i < 50; i += 1) expect(await throttle.reserve(ada, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    for (let i = 0; i < 50; i += 1) expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     vi.advanceTimersByTime(1000);
-    expect(await fail(throttle, ada)).toEqual(allowed);
-    expect(await throttle.reserve(ada, [])).toEqual({ allowed: false, retryAfterSeconds: 2 });
+    expect(await fail(throttle, ada)).toMatchObject(allowed);
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 2 });
     await throttle.close();
   });
 
   it('starts again from zero after a success', async () => {
     const throttle = await LoginThrottle.create();
     for (let i = 0; i < 6; i += 1) await fail(throttle, ada);
-    expect(await throttle.reserve(ada, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     vi.advanceTimersByTime(1000);
-    expect(await throttle.reserve(ada, [])).toEqual(allowed);
+    expect(await throttle.reserve(ada, [])).toMatchObject(allowed);
     await throttle.succeeded(ada, []);
-    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toEqual(allowed);
-    expect(await throttle.reserve(ada, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toMatchObject(allowed);
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     await throttle.close();
   });
 
   it('forgets failures a day after the first', async () => {
     const throttle = await LoginThrottle.create();
     for (let i = 0; i < 10; i += 1) {
-      expect(await fail(throttle, ada)).toEqual(allowed);
+      expect(await fail(throttle, ada)).toMatchObject(allowed);
       vi.advanceTimersByTime(60 * 1000);
     }
     vi.advanceTimersByTime(throttleRules.failureMemorySeconds * 1000);
-    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toEqual(allowed);
-    expect(await throttle.reserve(ada, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    for (let i = 0; i < 6; i += 1) expect(await fail(throttle, ada)).toMatchObject(allowed);
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
     await throttle.close();
   });
 
@@ -94,7 +96,7 @@ describe('login throttle in process', () => {
   it('blocks a fan address for 15 minutes after 100 failures in 15 minutes, across identities', async () => {
     const throttle = await LoginThrottle.create();
     for (let i = 0; i < 100; i += 1) expect((await fail(throttle, `email:guess-${i}@example.com`, [fan('203.0.113.1')])).allowed).toBe(true);
-    expect(await throttle.reserve('email:fresh@example.com', [fan('203.0.113.1')])).toEqual({ allowed: false, retryAfterSeconds: 900 });
+    expect(await throttle.reserve('email:fresh@example.com', [fan('203.0.113.1')])).toMatchObject({ allowed: false, retryAfterSeconds: 900 });
     expect((await throttle.reserve('email:fresh@example.com', [fan('203.0.113.2')])).allowed).toBe(true);
     expect((await throttle.reserve('email:other@example.com', [])).allowed).toBe(true);
     vi.advanceTimersByTime(900 * 1000);
@@ -108,7 +110,7 @@ describe('login throttle in process', () => {
     for (let i = 0; i < 1000; i += 1) {
       expect((await fail(throttle, `email:guess-${i}@example.com`, [server, fan(`198.51.100.${i % 250}`)])).allowed).toBe(true);
     }
-    expect(await throttle.reserve('email:fresh@example.com', [server, fan('192.0.2.1')])).toEqual({ allowed: false, retryAfterSeconds: 900 });
+    expect(await throttle.reserve('email:fresh@example.com', [server, fan('192.0.2.1')])).toMatchObject({ allowed: false, retryAfterSeconds: 900 });
     // The refused attempt took nothing from the fan's budget.
     for (let i = 0; i < 100; i += 1) expect((await fail(throttle, `email:other-${i}@example.com`, [fan('192.0.2.1')])).allowed).toBe(true);
     expect((await throttle.reserve('email:fresh@example.com', [fan('192.0.2.1')])).allowed).toBe(false);
@@ -138,7 +140,15 @@ describe('login throttle in process', () => {
   it('admits concurrent attempts as it would the same attempts one after another', async () => {
     const throttle = await LoginThrottle.create();
     const decisions = await Promise.all(Array.from({ length: 100 }, () => throttle.reserve(ada, [fan('203.0.113.1')])));
-    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(throttleRules.freeFailures + 1);
+    const admitted = decisions.filter((decision) => decision.allowed);
+    expect(admitted.map((decision) => decision.backOffSeconds)).toEqual([0, 0, 0, 0, 0, 1]);
+    // While the sixth is being checked, the wait told is the shortest back-off.
+    expect(decisions.filter((decision) => !decision.allowed).every((decision) => decision.retryAfterSeconds === 1)).toBe(true);
+    // Once it failed, its back-off starts: 1 s, then the next attempt is admitted.
+    for (const decision of admitted) await throttle.failed(ada, decision);
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    vi.advanceTimersByTime(1000);
+    expect(await throttle.reserve(ada, [])).toMatchObject({ allowed: true, backOffSeconds: 2 });
     // The refused ones gave their address point back: 94 of the 100 are left.
     for (let i = 0; i < 94; i += 1) expect((await fail(throttle, `email:guess-${i}@example.com`, [fan('203.0.113.1')])).allowed).toBe(true);
     expect((await throttle.reserve('email:fresh@example.com', [fan('203.0.113.1')])).allowed).toBe(false);
@@ -150,9 +160,9 @@ describe.skipIf(!redisUrl)('login throttle through Redis', () => {
   it('shares the back-off between gateways, and stores no identity in the clear', async () => {
     const [a, b] = await Promise.all([LoginThrottle.create({ redisUrl }), LoginThrottle.create({ redisUrl })]);
     const identity = `email:${randomUUID()}@example.com`;
-    for (let i = 0; i < 6; i += 1) expect(await fail(i % 2 ? a : b, identity)).toEqual(allowed);
-    expect(await a.reserve(identity, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(await b.reserve(identity, [])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    for (let i = 0; i < 6; i += 1) expect(await fail(i % 2 ? a : b, identity)).toMatchObject(allowed);
+    expect(await a.reserve(identity, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    expect(await b.reserve(identity, [])).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
 
     const redis = new Redis(redisUrl!);
     try {
@@ -164,7 +174,7 @@ describe.skipIf(!redisUrl)('login throttle through Redis', () => {
     }
 
     await a.succeeded(identity, []);
-    expect(await b.reserve(identity, [])).toEqual(allowed);
+    expect(await b.reserve(identity, [])).toMatchObject(allowed);
     await Promise.all([a.close(), b.close()]);
   });
 

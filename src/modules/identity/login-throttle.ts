@@ -12,9 +12,11 @@ import {
  * Brute-force protection for sign-in: back-off, never a permanent lockout (a lockout would let
  * anyone lock a member out for good by guessing wrong on purpose).
  *
- * Every attempt is reserved before its credentials are checked, and counts as a failure until it
+ * Every attempt is reserved before its credentials are checked, and counts as a failure unless it
  * succeeds: the reservation is one atomic step of the store (in Redis as in process), so a burst of
- * concurrent guesses is refused exactly where the same guesses one after another would be.
+ * concurrent guesses is admitted exactly as the same guesses one after another would be. An
+ * attempt past the free failures holds the identity while it is checked; its failure then starts
+ * the back-off it earns.
  *
  * Per identity (for example `email:ada@example.com` of one account):
  * - the first `freeFailures` (5) consecutive failures cost nothing, so a member who mistypes is
@@ -47,6 +49,12 @@ export interface ThrottleDecision {
   allowed: boolean;
   /** Whole seconds until a new attempt may be made; 0 when allowed. */
   retryAfterSeconds: number;
+}
+
+/** An admitted attempt: what its failure costs the identity (0 for a free failure). */
+export interface Reservation extends ThrottleDecision {
+  /** The back-off its failure starts, in seconds; until then the attempt holds the identity. */
+  backOffSeconds: number;
 }
 
 /**
@@ -109,10 +117,10 @@ export class LoginThrottle {
 
   /**
    * Reserves an attempt for the identity from these addresses, before its credentials are checked.
-   * When allowed, the attempt is counted as a failure already; `succeeded` takes it back. When
-   * refused, nothing is counted.
+   * When allowed, the attempt is counted as a failure already: `failed` or `succeeded` must follow.
+   * When refused, nothing is counted.
    */
-  async reserve(identity: string, addresses: readonly AddressBudget[]): Promise<ThrottleDecision> {
+  async reserve(identity: string, addresses: readonly AddressBudget[]): Promise<Reservation> {
     const taken = await Promise.all(addresses.map((address) => this.takeAddress(address)));
     const addressWait = Math.max(0, ...taken.map((outcome) => outcome.waitMs));
     const admitted = addresses.filter((_address, i) => taken[i].waitMs === 0);
@@ -120,12 +128,17 @@ export class LoginThrottle {
       await this.giveBack(admitted);
       return refused(addressWait);
     }
-    const identityWait = await this.takeIdentity(limiterKey(identity));
-    if (identityWait > 0) {
+    const identityTaken = await this.takeIdentity(limiterKey(identity));
+    if (identityTaken.waitMs > 0) {
       await this.giveBack(admitted);
-      return refused(identityWait);
+      return refused(identityTaken.waitMs);
     }
-    return { allowed: true, retryAfterSeconds: 0 };
+    return { allowed: true, retryAfterSeconds: 0, backOffSeconds: identityTaken.backOffSeconds };
+  }
+
+  /** A reserved attempt failed: it stays counted, and the back-off it earned starts now. */
+  async failed(identity: string, reservation: Reservation): Promise<void> {
+    if (reservation.backOffSeconds > 0) await this.limiters.blocks.block(limiterKey(identity), reservation.backOffSeconds);
   }
 
   /** A reserved attempt succeeded: the identity's count and back-off are cleared, the addresses get their point back. */
@@ -151,23 +164,34 @@ export class LoginThrottle {
 
   /**
    * A free failure when one is left; past them, the one attempt the back-off admits: taking the
-   * absent block key is atomic, so of concurrent attempts exactly one gets it, and it then sets
-   * the block its failure earns. Answers the wait when refused, else 0.
+   * absent block key is atomic, so of concurrent attempts exactly one gets it, and holds it while
+   * its credentials are checked.
    */
-  private async takeIdentity(key: string): Promise<number> {
+  private async takeIdentity(key: string): Promise<{ waitMs: number; backOffSeconds: number }> {
     const { free, failures, blocks } = this.limiters;
     const freeTaken = await settled(free.consume(key));
     if (freeTaken.ok) {
       // A new run of free failures (the last one forgotten): the count past them starts again too.
       if (freeTaken.result.consumedPoints === 1) await failures.delete(key);
-      return 0;
+      return { waitMs: 0, backOffSeconds: 0 };
     }
-    const gate = await settled(blocks.consume(key, 1, { customDuration: throttleRules.maxBlockSeconds }));
-    if (!gate.ok) return Math.max(1, gate.result.msBeforeNext);
+    const held = await settled(blocks.consume(key, 1, { customDuration: checkHoldSeconds }));
+    if (!held.ok) return { waitMs: waitBehind(held.result.msBeforeNext), backOffSeconds: 0 };
     const counted = await failures.penalty(key, 1);
-    await blocks.block(key, backOffSeconds(throttleRules.freeFailures + counted.consumedPoints));
-    return 0;
+    return { waitMs: 0, backOffSeconds: backOffSeconds(throttleRules.freeFailures + counted.consumedPoints) };
   }
+}
+
+/**
+ * How long an attempt past the free failures holds its identity while checked: longer than any
+ * back-off, so a hold is told from a back-off by its length, and it ends should the check never end.
+ */
+const checkHoldSeconds = throttleRules.maxBlockSeconds + 1;
+
+/** The wait to announce: the back-off's rest, or while another attempt is being checked, the shortest back-off. */
+function waitBehind(msBeforeNext: number): number {
+  if (msBeforeNext > throttleRules.maxBlockSeconds * 1000) return throttleRules.firstBlockSeconds * 1000;
+  return Math.max(1, msBeforeNext);
 }
 
 function limitersOf(make: (rules: IRateLimiterOptions) => RateLimiterAbstract): Limiters {
@@ -175,8 +199,8 @@ function limitersOf(make: (rules: IRateLimiterOptions) => RateLimiterAbstract): 
   return Object.fromEntries(entries) as Limiters;
 }
 
-function refused(waitMs: number): ThrottleDecision {
-  return { allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+function refused(waitMs: number): Reservation {
+  return { allowed: false, retryAfterSeconds: Math.ceil(waitMs / 1000), backOffSeconds: 0 };
 }
 
 /** The block after the `failures`-th consecutive failure: none, then 1 s doubling up to the cap. */

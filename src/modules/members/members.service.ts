@@ -161,30 +161,7 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
   const credentials = readCredentials(input.credentials, 'login');
   const visit = await readVisit(input.visit);
   const attempt = await reserveSignIn(scope, credentials, visit);
-  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
-  if (!service) {
-    throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
-  }
-  let updates: Partial<q.NewServiceRow> = {};
-  if (credentials.network === 'email') {
-    const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
-    if (!checked.ok) throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
-    if (checked.rehash) updates = { passwordHash: checked.rehash };
-  } else {
-    const profile = await verifiedProfile(
-      credentials,
-      scope.settings,
-      scope.identity.networks,
-      () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'),
-    );
-    updates = {
-      tokenSealed: scope.identity.cipher.seal(credentials.token),
-      ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
-      ...profileDetails(profile),
-      valid: true,
-    };
-  }
-  await attempt.succeeded();
+  const { service, updates } = await attempt.settle(() => checkedCredentials(scope, credentials));
   const member = await requireMember(scope.db, scope.accountId, service.memberId);
   if (input.strictSso && visit.domain !== apiDomain) {
     if (!(await q.hasRegisteredOnDomain(scope.db, scope.accountId, member.id, visit.domain))) {
@@ -198,6 +175,32 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
     await recordVisit(tx, scope, member.id, service, 'login', visit, now);
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+}
+
+/** The identity's service when the credentials are right (with what to store of them); else NO_ACCOUNT or WRONG_PASSWORD. */
+async function checkedCredentials(scope: MemberScope, credentials: Credentials): Promise<{ service: ServiceRow; updates: Partial<q.NewServiceRow> }> {
+  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
+  if (!service) {
+    throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
+  }
+  if (credentials.network === 'email') {
+    const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
+    if (!checked.ok) throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
+    return { service, updates: checked.rehash ? { passwordHash: checked.rehash } : {} };
+  }
+  const profile = await verifiedProfile(
+    credentials,
+    scope.settings,
+    scope.identity.networks,
+    () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'),
+  );
+  const updates = {
+    tokenSealed: scope.identity.cipher.seal(credentials.token),
+    ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
+    ...profileDetails(profile),
+    valid: true,
+  };
+  return { service, updates };
 }
 
 export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
@@ -348,25 +351,43 @@ export function accessTokenOf(identity: IdentityServices, member: MemberRow): st
  */
 async function existingEmailMember(scope: MemberScope, service: ServiceRow, credentials: Extract<Credentials, { network: 'email' }>, visit: Visit): Promise<MemberRow> {
   const attempt = await reserveSignIn(scope, credentials, visit);
-  const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
-  if (!checked.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
-  await attempt.succeeded();
+  const checked = await attempt.settle(async () => {
+    const result = await verifyPassword(service.passwordHash ?? '', credentials.password);
+    if (!result.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
+    return result;
+  });
   if (checked.rehash) await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: checked.rehash });
   return requireMember(scope.db, scope.accountId, service.memberId);
 }
 
-/**
- * Reserves a sign-in attempt with the throttle, or refuses it (RATE_LIMITED) while the identity or
- * an address backs off. The attempt counts as a failure unless `succeeded` is called.
- */
-async function reserveSignIn(scope: MemberScope, credentials: Credentials, visit: Visit): Promise<{ succeeded(): Promise<void> }> {
+/** A sign-in attempt the throttle admitted. */
+interface SignInAttempt {
+  /** Runs the credentials check: its success clears the identity's back-off; any failure counts. */
+  settle<T>(check: () => Promise<T>): Promise<T>;
+}
+
+/** Reserves a sign-in attempt with the throttle, or refuses it (RATE_LIMITED) while the identity or an address backs off. */
+async function reserveSignIn(scope: MemberScope, credentials: Credentials, visit: Visit): Promise<SignInAttempt> {
+  const throttle = scope.identity.throttle;
   const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
   const addresses = signInAddresses(scope, visit);
-  const decision = await scope.identity.throttle.reserve(identity, addresses);
-  if (!decision.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${decision.retryAfterSeconds} s.`, null);
+  const reservation = await throttle.reserve(identity, addresses);
+  if (!reservation.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${reservation.retryAfterSeconds} s.`, null);
   }
-  return { succeeded: () => scope.identity.throttle.succeeded(identity, addresses) };
+  return {
+    async settle(check) {
+      let result;
+      try {
+        result = await check();
+      } catch (error) {
+        await throttle.failed(identity, reservation);
+        throw error;
+      }
+      await throttle.succeeded(identity, addresses);
+      return result;
+    },
+  };
 }
 
 /**
