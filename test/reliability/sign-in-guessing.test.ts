@@ -200,3 +200,38 @@ describe('the address budget', () => {
     expect((await login(tenant, email, password, freshAddress(), freshAddress())).status).toBe(200);
   });
 });
+
+describe('the hosted pages', () => {
+  it('are rate limited per address like calls without a key, with the RateLimit headers', async () => {
+    const limited = await startTestGateway({ RATE_LIMIT_PER_MINUTE: '3' }, t.database);
+    try {
+      const address = freshAddress();
+      const script = () =>
+        limited.request({ url: `/framework/js/${tenant.applicationId}`, remoteAddress: address, headers: { referer: 'https://fans.example.com/page' } });
+      const answers = [await script(), await script(), await script()];
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+      expect(answers.map((answer) => answer.headers['ratelimit-remaining'])).toEqual(['2', '1', '0']);
+      expect(answers[0].headers['ratelimit-limit']).toBe('3');
+      const refused = await script();
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json().error).toMatchObject({ code: 6, type: 'RATE_LIMITED' });
+      // The embedded registration form shares the address's budget; the page says what happened.
+      const form = await limited.request({
+        method: 'POST',
+        url: `/framework/flow/${tenant.applicationId}/register/embedded`,
+        remoteAddress: address,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://fans.example.com' },
+        payload: new URLSearchParams({ email: freshEmail(), password, return: 'https://fans.example.com/' }).toString(),
+      });
+      expect(form.statusCode).toBe(429);
+      expect(form.headers['retry-after']).toBeDefined();
+      expect(form.body).toContain('Error code 6');
+      // Another address has its own budget.
+      const other = await limited.request({ url: `/framework/js/${tenant.applicationId}`, remoteAddress: freshAddress(), headers: { referer: 'https://fans.example.com/page' } });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await limited.gateway.close();
+    }
+  });
+});

@@ -119,21 +119,44 @@ export class LoginThrottle {
    * Reserves an attempt for the identity from these addresses, before its credentials are checked.
    * When allowed, the attempt is counted as a failure already: `failed` or `succeeded` must follow.
    * When refused, nothing is counted.
+   *
+   * While another attempt past the free failures is being checked, this one waits for its outcome
+   * (at most `checkWaitMs`), as it would have come after it one at a time: a success lets it in, a
+   * failure's back-off refuses it. So a member's own concurrent sign-ins (a double submit, a client
+   * race) all go through, and concurrent guesses are checked no faster than one after another.
    */
   async reserve(identity: string, addresses: readonly AddressBudget[]): Promise<Reservation> {
+    const deadline = Date.now() + checkWaitMs;
+    for (;;) {
+      const reservation = await this.tryReserve(identity, addresses);
+      if (!reservation.behindCheck || !(await this.checkEnded(limiterKey(identity), deadline))) return reservation.result;
+    }
+  }
+
+  /** Waits, reading only, until the identity's check ends (true) or the deadline passes (false). */
+  private async checkEnded(key: string, deadline: number): Promise<boolean> {
+    for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      const state = await this.limiters.blocks.get(key);
+      if (!state || state.msBeforeNext <= throttleRules.maxBlockSeconds * 1000) return true;
+    }
+    return false;
+  }
+
+  private async tryReserve(identity: string, addresses: readonly AddressBudget[]): Promise<{ result: Reservation; behindCheck: boolean }> {
     const taken = await Promise.all(addresses.map((address) => this.takeAddress(address)));
     const addressWait = Math.max(0, ...taken.map((outcome) => outcome.waitMs));
     const admitted = addresses.filter((_address, i) => taken[i].waitMs === 0);
     if (addressWait > 0) {
       await this.giveBack(admitted);
-      return refused(addressWait);
+      return { result: refused(addressWait), behindCheck: false };
     }
     const identityTaken = await this.takeIdentity(limiterKey(identity));
     if (identityTaken.waitMs > 0) {
       await this.giveBack(admitted);
-      return refused(identityTaken.waitMs);
+      return { result: refused(identityTaken.waitMs), behindCheck: identityTaken.behindCheck };
     }
-    return { allowed: true, retryAfterSeconds: 0, backOffSeconds: identityTaken.backOffSeconds };
+    return { result: { allowed: true, retryAfterSeconds: 0, backOffSeconds: identityTaken.backOffSeconds }, behindCheck: false };
   }
 
   /** A reserved attempt failed: it stays counted, and the back-off it earned starts now. */
@@ -167,18 +190,22 @@ export class LoginThrottle {
    * absent block key is atomic, so of concurrent attempts exactly one gets it, and holds it while
    * its credentials are checked.
    */
-  private async takeIdentity(key: string): Promise<{ waitMs: number; backOffSeconds: number }> {
+  private async takeIdentity(key: string): Promise<{ waitMs: number; backOffSeconds: number; behindCheck: boolean }> {
     const { free, failures, blocks } = this.limiters;
     const freeTaken = await settled(free.consume(key));
     if (freeTaken.ok) {
       // A new run of free failures (the last one forgotten): the count past them starts again too.
       if (freeTaken.result.consumedPoints === 1) await failures.delete(key);
-      return { waitMs: 0, backOffSeconds: 0 };
+      return { waitMs: 0, backOffSeconds: 0, behindCheck: false };
     }
     const held = await settled(blocks.consume(key, 1, { customDuration: checkHoldSeconds }));
-    if (!held.ok) return { waitMs: waitBehind(held.result.msBeforeNext), backOffSeconds: 0 };
+    if (!held.ok) {
+      // A hold outlasts any back-off: that is how the two are told apart.
+      const behindCheck = held.result.msBeforeNext > throttleRules.maxBlockSeconds * 1000;
+      return { waitMs: behindCheck ? throttleRules.firstBlockSeconds * 1000 : Math.max(1, held.result.msBeforeNext), backOffSeconds: 0, behindCheck };
+    }
     const counted = await failures.penalty(key, 1);
-    return { waitMs: 0, backOffSeconds: backOffSeconds(throttleRules.freeFailures + counted.consumedPoints) };
+    return { waitMs: 0, backOffSeconds: backOffSeconds(throttleRules.freeFailures + counted.consumedPoints), behindCheck: false };
   }
 }
 
@@ -188,11 +215,8 @@ export class LoginThrottle {
  */
 const checkHoldSeconds = throttleRules.maxBlockSeconds + 1;
 
-/** The wait to announce: the back-off's rest, or while another attempt is being checked, the shortest back-off. */
-function waitBehind(msBeforeNext: number): number {
-  if (msBeforeNext > throttleRules.maxBlockSeconds * 1000) return throttleRules.firstBlockSeconds * 1000;
-  return Math.max(1, msBeforeNext);
-}
+/** How long an attempt waits for the outcome of another being checked before it is refused. */
+export const checkWaitMs = 5000;
 
 function limitersOf(make: (rules: IRateLimiterOptions) => RateLimiterAbstract): Limiters {
   const entries = Object.entries(limiterRules).map(([name, rules]) => [name, make(rules)]);
