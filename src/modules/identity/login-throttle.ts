@@ -85,6 +85,12 @@ const limiterRules = {
    * while absent is also what admits an attempt past the free ones, one at a time.
    */
   blocks: { points: 1, duration: throttleRules.maxBlockSeconds, keyPrefix: 'marquee:login:block' },
+  /**
+   * The attempt past the free failures being checked now: taking it while absent is atomic, so of
+   * concurrent attempts one gets it. It ends with the check, or after `maxBlockSeconds` should the
+   * check never end (a gateway stopped in the middle).
+   */
+  checks: { points: 1, duration: throttleRules.maxBlockSeconds, keyPrefix: 'marquee:login:check' },
   /** Failures per fan address, blocked past the limit. */
   fan: addressRules(throttleRules.failuresPerFanAddress, 'marquee:login:ip'),
   /** Failures per application server address, blocked past the limit. */
@@ -126,49 +132,64 @@ export class LoginThrottle {
    * race) all go through, and concurrent guesses are checked no faster than one after another.
    */
   async reserve(identity: string, addresses: readonly AddressBudget[]): Promise<Reservation> {
+    const key = limiterKey(identity);
     const deadline = Date.now() + checkWaitMs;
     for (;;) {
-      const reservation = await this.tryReserve(identity, addresses);
-      if (!reservation.behindCheck || !(await this.checkEnded(limiterKey(identity), deadline))) return reservation.result;
+      const { result, failuresSeen } = await this.tryReserve(key, addresses);
+      if (failuresSeen === undefined) return result;
+      const outcome = await this.outcomeOfCheck(key, failuresSeen, deadline);
+      // Behind a failure, this attempt is within the back-off that failure started.
+      if (outcome === 'failed') return refused((await this.limiters.blocks.get(key))?.msBeforeNext || throttleRules.firstBlockSeconds * 1000);
+      if (outcome === 'unfinished') return result;
     }
   }
 
-  /** Waits, reading only, until the identity's check ends (true) or the deadline passes (false). */
-  private async checkEnded(key: string, deadline: number): Promise<boolean> {
+  /**
+   * Waits, reading only, for the end of the check being made: `failed` when the failure count grew
+   * past the one it started from (a success clears it), `unfinished` past the deadline.
+   */
+  private async outcomeOfCheck(key: string, failuresSeen: number, deadline: number): Promise<'succeeded' | 'failed' | 'unfinished'> {
+    const { checks, failures } = this.limiters;
     for (let pause = 5; Date.now() < deadline; pause = Math.min(pause * 2, 100)) {
       await new Promise((resolve) => setTimeout(resolve, pause));
-      const state = await this.limiters.blocks.get(key);
-      if (!state || state.msBeforeNext <= throttleRules.maxBlockSeconds * 1000) return true;
+      if (await checks.get(key)) continue;
+      return ((await failures.get(key))?.consumedPoints ?? 0) > failuresSeen ? 'failed' : 'succeeded';
     }
-    return false;
+    return 'unfinished';
   }
 
-  private async tryReserve(identity: string, addresses: readonly AddressBudget[]): Promise<{ result: Reservation; behindCheck: boolean }> {
+  /** The attempt, or its refusal; `failuresSeen` when refused because another attempt is being checked. */
+  private async tryReserve(key: string, addresses: readonly AddressBudget[]): Promise<{ result: Reservation; failuresSeen?: number }> {
     const taken = await Promise.all(addresses.map((address) => this.takeAddress(address)));
     const addressWait = Math.max(0, ...taken.map((outcome) => outcome.waitMs));
     const admitted = addresses.filter((_address, i) => taken[i].waitMs === 0);
     if (addressWait > 0) {
       await this.giveBack(admitted);
-      return { result: refused(addressWait), behindCheck: false };
+      return { result: refused(addressWait) };
     }
-    const identityTaken = await this.takeIdentity(limiterKey(identity));
+    const identityTaken = await this.takeIdentity(key);
     if (identityTaken.waitMs > 0) {
       await this.giveBack(admitted);
-      return { result: refused(identityTaken.waitMs), behindCheck: identityTaken.behindCheck };
+      return { result: refused(identityTaken.waitMs), failuresSeen: identityTaken.failuresSeen };
     }
-    return { result: { allowed: true, retryAfterSeconds: 0, backOffSeconds: identityTaken.backOffSeconds }, behindCheck: false };
+    return { result: { allowed: true, retryAfterSeconds: 0, backOffSeconds: identityTaken.backOffSeconds } };
   }
 
   /** A reserved attempt failed: it stays counted, and the back-off it earned starts now. */
   async failed(identity: string, reservation: Reservation): Promise<void> {
-    if (reservation.backOffSeconds > 0) await this.limiters.blocks.block(limiterKey(identity), reservation.backOffSeconds);
+    if (reservation.backOffSeconds === 0) return;
+    const key = limiterKey(identity);
+    const { failures, blocks, checks } = this.limiters;
+    // Counted and backing off before the check ends, so whoever waited for it or takes it next sees both.
+    await Promise.all([failures.penalty(key, 1), blocks.block(key, reservation.backOffSeconds)]);
+    await checks.delete(key);
   }
 
   /** A reserved attempt succeeded: the identity's count and back-off are cleared, the addresses get their point back. */
   async succeeded(identity: string, addresses: readonly AddressBudget[]): Promise<void> {
     const key = limiterKey(identity);
-    const { free, failures, blocks } = this.limiters;
-    await Promise.all([free.delete(key), failures.delete(key), blocks.delete(key), this.giveBack(addresses)]);
+    const { free, failures, blocks, checks } = this.limiters;
+    await Promise.all([free.delete(key), failures.delete(key), blocks.delete(key), checks.delete(key), this.giveBack(addresses)]);
   }
 
   async close(): Promise<void> {
@@ -186,37 +207,37 @@ export class LoginThrottle {
   }
 
   /**
-   * A free failure when one is left; past them, the one attempt the back-off admits: taking the
-   * absent block key is atomic, so of concurrent attempts exactly one gets it, and holds it while
-   * its credentials are checked.
+   * A free failure when one is left; past them, the one attempt the back-off admits, alone: it
+   * takes the identity's check (atomic, so of concurrent attempts one gets it), then looks for a
+   * back-off, which a failed check sets before it ends.
    */
-  private async takeIdentity(key: string): Promise<{ waitMs: number; backOffSeconds: number; behindCheck: boolean }> {
-    const { free, failures, blocks } = this.limiters;
+  private async takeIdentity(key: string): Promise<{ waitMs: number; backOffSeconds: number; failuresSeen?: number }> {
+    const { free, failures, blocks, checks } = this.limiters;
     const freeTaken = await settled(free.consume(key));
     if (freeTaken.ok) {
       // A new run of free failures (the last one forgotten): the count past them starts again too.
       if (freeTaken.result.consumedPoints === 1) await failures.delete(key);
-      return { waitMs: 0, backOffSeconds: 0, behindCheck: false };
+      return { waitMs: 0, backOffSeconds: 0 };
     }
-    const held = await settled(blocks.consume(key, 1, { customDuration: checkHoldSeconds }));
-    if (!held.ok) {
-      // A hold outlasts any back-off: that is how the two are told apart.
-      const behindCheck = held.result.msBeforeNext > throttleRules.maxBlockSeconds * 1000;
-      return { waitMs: behindCheck ? throttleRules.firstBlockSeconds * 1000 : Math.max(1, held.result.msBeforeNext), backOffSeconds: 0, behindCheck };
+    const check = await settled(checks.consume(key));
+    if (!check.ok) {
+      // The count before the check being made: its failure adds to it, a success clears it.
+      const failuresSeen = (await failures.get(key))?.consumedPoints ?? 0;
+      return { waitMs: throttleRules.firstBlockSeconds * 1000, backOffSeconds: 0, failuresSeen };
     }
-    const counted = await failures.penalty(key, 1);
-    return { waitMs: 0, backOffSeconds: backOffSeconds(throttleRules.freeFailures + counted.consumedPoints), behindCheck: false };
+    const block = await blocks.get(key);
+    if (block && block.consumedPoints > 0 && block.msBeforeNext > 0) {
+      await checks.delete(key);
+      return { waitMs: block.msBeforeNext, backOffSeconds: 0 };
+    }
+    // Alone with the check, this attempt reads the count it would add to without a race.
+    const counted = (await failures.get(key))?.consumedPoints ?? 0;
+    return { waitMs: 0, backOffSeconds: backOffSeconds(throttleRules.freeFailures + counted + 1) };
   }
 }
 
-/**
- * How long an attempt past the free failures holds its identity while checked: longer than any
- * back-off, so a hold is told from a back-off by its length, and it ends should the check never end.
- */
-const checkHoldSeconds = throttleRules.maxBlockSeconds + 1;
-
 /** How long an attempt waits for the outcome of another being checked before it is refused. */
-export const checkWaitMs = 5000;
+export const checkWaitMs = 10_000;
 
 function limitersOf(make: (rules: IRateLimiterOptions) => RateLimiterAbstract): Limiters {
   const entries = Object.entries(limiterRules).map(([name, rules]) => [name, make(rules)]);
