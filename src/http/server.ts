@@ -152,7 +152,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   await registerApiReference(app, restRoutes);
 
   // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
-  await registerWidget(app, { config, database, identity });
+  await registerWidget(app, { config, database, identity, limiter });
 
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { AppError } from '../core/errors.js';
 import { limiterKey, openLimiterRedis, type LimiterLog } from './limiter-store.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -78,4 +79,24 @@ export class RateLimiter {
       resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
     };
   }
+}
+
+/** What a rate-limited answer says about its budget: the RateLimit-* headers, and Retry-After when refused. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+    ...(decision.allowed ? {} : { 'Retry-After': String(decision.resetSeconds) }),
+  };
+}
+
+/** The refusal of a call over its budget (code 6). */
+export function rateLimitExceeded(decision: RateDecision): AppError {
+  return new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
+}
+
+/** The budget of calls made without a key: the client address's. */
+export function addressBudget(address: string): string {
+  return `ip:${address}`;
 }

@@ -40,6 +40,15 @@ export class Params {
     return value === '' ? undefined : value;
   }
 
+  /**
+   * The value exactly as sent, or undefined when absent or empty: for a password, which is never
+   * trimmed (spaces are characters of it, as GraphQL takes it) and never stored, only hashed.
+   */
+  verbatim(name: string): string | undefined {
+    const value = this.values.get(name.toLowerCase());
+    return value === '' ? undefined : value;
+  }
+
   requiredString(name: string): string {
     const value = this.string(name);
     if (value === undefined) throw missingParameter(name);

@@ -181,7 +181,7 @@ function madeUp(reader: (typeof readers)[number], option: unknown): string | und
   }
 }
 
-const readers = ['string', 'requiredString', 'boolean', 'int', 'list', 'date', 'timestamp', 'period', 'jsonObject', 'limit', 'oneOf'] as const;
+const readers = ['string', 'requiredString', 'verbatim', 'boolean', 'int', 'list', 'date', 'timestamp', 'period', 'jsonObject', 'limit', 'oneOf'] as const;
 
 /**
  * Calls a route's variables() with every parameter it asks for made up on the spot (a distinct

@@ -34,7 +34,7 @@ describe('Redis unreachable', () => {
       // ioredis retries in the background meanwhile, emitting an error event per attempt.
       const decisions = await Promise.all(Array.from({ length: 6 }, () => limiter.consume('key-a')));
       expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true, false]);
-      expect((await throttle.check('identity', '10.0.0.1')).allowed).toBe(true);
+      expect((await throttle.reserve('identity', [{ kind: 'fan', key: '10.0.0.1' }])).allowed).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(log.lines.filter((line) => line.level === 'warn')).toHaveLength(2); // one per client
       expect(printed.mock.calls.flat().join(' ')).not.toMatch(/Unhandled error event/);

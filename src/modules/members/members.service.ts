@@ -5,6 +5,7 @@ import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
 import { normaliseDomain } from '../../lib/domains.js';
 import type { IdentityServices } from './identity-services.js';
+import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import {
   assertNewPassword,
@@ -40,8 +41,13 @@ export interface MemberScope {
   applicationId: number;
   settings: ApplicationSettings;
   identity: IdentityServices;
-  /** The connection's address, which sign-in throttling uses when the caller names no `ip`. */
+  /** The connection's address: sign-in throttling always counts attempts against it. */
   clientAddress?: string;
+  /**
+   * The connection is the fan's own browser (the hosted sign-in pages), so its address is the
+   * fan's; otherwise it is an application's server, which signs in many fans from one address.
+   */
+  browser?: boolean;
 }
 
 export interface MemberResult {
@@ -68,7 +74,7 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
   const visit = await readVisit(input.visit);
   if (credentials.network === 'email') {
     const existing = await q.findService(scope.db, scope.accountId, 'email', credentials.uid);
-    if (existing) return { member: await existingEmailMember(scope, existing, credentials.password), created: false };
+    if (existing) return { member: await existingEmailMember(scope, existing, credentials, visit), created: false };
     assertNewPassword(credentials.password);
   } else {
     const existing = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
@@ -148,52 +154,21 @@ export async function attachService(
 }
 
 /**
- * Signs a member in with email + password or a network identity, and records the login. Failed
- * attempts back off per identity and per address (the throttle), never locking anyone out for good.
+ * Signs a member in with email + password or a network identity, and records the login. Each
+ * attempt is reserved with the throttle before anything is checked and counts as a failure unless
+ * it succeeds: attempts back off per identity and per address, never locking anyone out for good.
  */
 export async function login(scope: MemberScope, input: LoginInput): Promise<MemberResult> {
   const credentials = readCredentials(input.credentials, 'login');
   const visit = await readVisit(input.visit);
-  const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
-  // The fan's address when the application names it, else the caller's own: failures from one
-  // place are limited either way (an application that names no `ip` shares one budget).
-  const address = visit.ip ?? scope.clientAddress;
-  const gate = await scope.identity.throttle.check(identity, address);
-  if (!gate.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${gate.retryAfterSeconds} s.`, null);
-  }
-  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
-  if (!service) {
-    await scope.identity.throttle.recordFailure(identity, address);
-    throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
-  }
-  let updates: Partial<q.NewServiceRow> = {};
-  if (credentials.network === 'email') {
-    const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
-    if (!checked.ok) {
-      await scope.identity.throttle.recordFailure(identity, address);
-      throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
-    }
-    if (checked.rehash) updates = { passwordHash: checked.rehash };
-  } else {
-    const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => {
-      void scope.identity.throttle.recordFailure(identity, address);
-      return new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken');
-    });
-    updates = {
-      tokenSealed: scope.identity.cipher.seal(credentials.token),
-      ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
-      ...profileDetails(profile),
-      valid: true,
-    };
-  }
+  const attempt = await reserveSignIn(scope, credentials, visit);
+  const { service, updates } = await attempt.settle(() => checkedCredentials(scope, credentials));
   const member = await requireMember(scope.db, scope.accountId, service.memberId);
   if (input.strictSso && visit.domain !== apiDomain) {
     if (!(await q.hasRegisteredOnDomain(scope.db, scope.accountId, member.id, visit.domain))) {
       throw new AppError('NO_ACCOUNT', `The member has not registered on ${visit.domain}.`, 'domain');
     }
   }
-  await scope.identity.throttle.recordSuccess(identity);
   const now = new Date();
   await scope.db.transaction(async (tx) => {
     await q.updateService(tx, scope.accountId, service.id, { ...updates, lastLoginAt: now });
@@ -201,6 +176,32 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
     await recordVisit(tx, scope, member.id, service, 'login', visit, now);
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+}
+
+/** The identity's service when the credentials are right (with what to store of them); else NO_ACCOUNT or WRONG_PASSWORD. */
+async function checkedCredentials(scope: MemberScope, credentials: Credentials): Promise<{ service: ServiceRow; updates: Partial<q.NewServiceRow> }> {
+  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
+  if (!service) {
+    throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
+  }
+  if (credentials.network === 'email') {
+    const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
+    if (!checked.ok) throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
+    return { service, updates: checked.rehash ? { passwordHash: checked.rehash } : {} };
+  }
+  const profile = await verifiedProfile(
+    credentials,
+    scope.settings,
+    scope.identity.networks,
+    () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'),
+  );
+  const updates = {
+    tokenSealed: scope.identity.cipher.seal(credentials.token),
+    ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
+    ...profileDetails(profile),
+    valid: true,
+  };
+  return { service, updates };
 }
 
 export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
@@ -356,11 +357,67 @@ export function accessTokenOf(identity: IdentityServices, member: MemberRow): st
 
 // ——— helpers ———
 
-async function existingEmailMember(scope: MemberScope, service: ServiceRow, password: string): Promise<MemberRow> {
-  const checked = await verifyPassword(service.passwordHash ?? '', password);
-  if (!checked.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
+/**
+ * A registration that meets a registered address is a sign-in attempt with its password, and is
+ * throttled as one: otherwise registering would be a way to guess passwords past the back-off.
+ */
+async function existingEmailMember(scope: MemberScope, service: ServiceRow, credentials: Extract<Credentials, { network: 'email' }>, visit: Visit): Promise<MemberRow> {
+  const attempt = await reserveSignIn(scope, credentials, visit);
+  const checked = await attempt.settle(async () => {
+    const result = await verifyPassword(service.passwordHash ?? '', credentials.password);
+    if (!result.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
+    return result;
+  });
   if (checked.rehash) await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: checked.rehash });
   return requireMember(scope.db, scope.accountId, service.memberId);
+}
+
+/** A sign-in attempt the throttle admitted. */
+interface SignInAttempt {
+  /** Runs the credentials check: its success clears the identity's back-off; any failure counts. */
+  settle<T>(check: () => Promise<T>): Promise<T>;
+}
+
+/** Reserves a sign-in attempt with the throttle, or refuses it (RATE_LIMITED) while the identity or an address backs off. */
+async function reserveSignIn(scope: MemberScope, credentials: Credentials, visit: Visit): Promise<SignInAttempt> {
+  const throttle = scope.identity.throttle;
+  const identity = `${scope.accountId}:${credentials.network}:${credentials.uid}`;
+  const addresses = signInAddresses(scope, visit);
+  const reservation = await throttle.reserve(identity, addresses);
+  if (!reservation.allowed) {
+    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${reservation.retryAfterSeconds} s.`, null);
+  }
+  return {
+    async settle(check) {
+      let result;
+      try {
+        result = await check();
+      } catch (error) {
+        await throttle.failed(identity, reservation);
+        throw error;
+      }
+      await throttle.succeeded(identity, addresses);
+      return result;
+    },
+  };
+}
+
+/**
+ * The address budgets a sign-in draws from, all of the account (another tenant's failures never
+ * block this one). The connection always counts: a browser's is the fan's own address; an
+ * application server's is shared by all the fans it signs in, so it has a larger budget of its own
+ * per application. The `ip` an application names adds the fan's budget; it never replaces the
+ * connection's, so changing it escapes nothing.
+ */
+function signInAddresses(scope: MemberScope, visit: Visit): AddressBudget[] {
+  const fan = (address: string): AddressBudget => ({ kind: 'fan', key: `${scope.accountId}:${address}` });
+  const budgets: AddressBudget[] = [];
+  const connection = scope.clientAddress;
+  if (connection) {
+    budgets.push(scope.browser ? fan(connection) : { kind: 'server', key: `${scope.accountId}:${scope.applicationId}:${connection}` });
+  }
+  if (visit.ip && !(scope.browser && visit.ip === connection)) budgets.push(fan(visit.ip));
+  return budgets;
 }
 
 async function refreshNetworkIdentity(

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { runCounted } from '../../db/roundtrips.js';
+import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../../lib/rate-limit.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { requireMember } from '../members/members.service.js';
 import { servicesOfMembers } from '../members/members.queries.js';
@@ -17,6 +18,8 @@ export interface WidgetDependencies {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityServices;
+  /** The gateway's call budget: the widget's routes take no key, so each address spends its own. */
+  limiter: RateLimiter;
 }
 
 /** The page a widget call comes from: the Origin header, or the Referer's origin (script tags send no Origin). */
@@ -69,6 +72,12 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
     root.log.warn('Neither PUBLIC_URL nor ALLOWED_HOSTS is set: the hosted sign-in pages and the widget script refuse every host (code 4)');
   }
   await root.register(async (app) => {
+    // Rate limited as /v1.1 is for callers without a key: per address, with the same headers.
+    app.addHook('onRequest', async (request, reply) => {
+      const decision = await deps.limiter.consume(addressBudget(request.ip));
+      reply.headers(rateLimitHeaders(decision));
+      if (!decision.allowed) throw rateLimitExceeded(decision);
+    });
     const policy = cookiePolicy(deps.config);
     await app.register(cookie, { secret: cookieSecret(deps.config.secretKey!) });
     await app.register(csrf, {

@@ -15,7 +15,7 @@ type ApplicationRow = typeof applications.$inferSelect;
  * The hosted flow signs fans in through the members service, as the application itself would
  * through the API: the same identities, throttle, login events and registration domains.
  */
-export function flowScope(db: Database, application: ApplicationRow, identity: IdentityServices): members.MemberScope {
+export function flowScope(db: Database, application: ApplicationRow, identity: IdentityServices, browserAddress: string): members.MemberScope {
   return {
     db,
     accountId: application.accountId,
@@ -23,6 +23,9 @@ export function flowScope(db: Database, application: ApplicationRow, identity: I
     // The flow got the network token from the provider itself, just now: there is nothing to re-check.
     settings: { ...application.settings, networkVerification: 'trust' },
     identity,
+    // The hosted pages are called by the fan's browser: its address is the fan's.
+    clientAddress: browserAddress,
+    browser: true,
   };
 }
 

@@ -129,7 +129,7 @@ function parameterObject(parameter: DiscoveredParameter): Schema {
 const anyCase = (word: string) => [...word].map((letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`).join('');
 
 /** The reader that says most about a value, when a route reads one name with several. */
-const readerOrder: ParameterRead['reader'][] = ['int', 'oneOf', 'date', 'timestamp', 'period', 'limit', 'jsonObject', 'boolean', 'list', 'requiredString', 'string'];
+const readerOrder: ParameterRead['reader'][] = ['int', 'oneOf', 'date', 'timestamp', 'period', 'limit', 'jsonObject', 'boolean', 'list', 'verbatim', 'requiredString', 'string'];
 
 function schemaOf(parameter: DiscoveredParameter): Schema {
   if (parameter.in === 'path') return { type: 'string', pattern: '^[0-9]+$' };
@@ -159,6 +159,8 @@ function schemaOf(parameter: DiscoveredParameter): Schema {
       return { type: 'string', enum: ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], default: '0', description: 'any case' };
     case 'list':
       return { type: 'array', items: { type: 'string' } };
+    case 'verbatim':
+      return { type: 'string', description: 'taken exactly as sent, never trimmed' };
     default:
       return { type: 'string' };
   }

@@ -54,6 +54,9 @@ class RecordingParams implements Pick<Params, Reader> {
   requiredString(name: string) {
     return this.read('requiredString', name);
   }
+  verbatim(name: string) {
+    return this.read('verbatim', name);
+  }
   boolean(name: string) {
     return this.read('boolean', name);
   }

@@ -17,6 +17,7 @@ import {
   type Gender,
   type ShowMemberQuery,
 } from '../../generated/graphql.js';
+import { missingParameter } from '../../core/errors.js';
 import { routeParams } from '../error-params.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from '../records/feed.js';
@@ -37,13 +38,20 @@ function gender(params: Params): Gender | undefined {
   return value && genderValues[value];
 }
 
+/** A password exactly as sent: never trimmed, as GraphQL takes it (spaces may be part of it). */
+function requiredPassword(params: Params): string {
+  const password = params.verbatim('password');
+  if (password === undefined) throw missingParameter('password');
+  return password;
+}
+
 /** email + password, or a network token and user id, as register, attach and login send them. */
 function credentials(params: Params) {
   const sharing = params.int('activity_sharing_enabled', { min: 0, max: 1 });
   return {
     network: params.requiredString('service'),
     email: params.string('email'),
-    password: params.string('password'),
+    password: params.verbatim('password'),
     authToken: params.string('authtoken'),
     authSecret: params.string('authsecret'),
     uid: params.string('uid'),
@@ -178,7 +186,7 @@ export const resetRoute = envelopeRoute({
     id: pathId(request),
     input: {
       email: params.requiredString('email'),
-      password: params.requiredString('password'),
+      password: requiredPassword(params),
       serviceId: String(params.int('member_service_id', { min: 1 }) ?? params.requiredString('member_service_id')),
     },
   }),

@@ -60,7 +60,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function flowOf(request: FastifyRequest) {
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
-    return { row, widgetApp, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity) };
+    return { row, widgetApp, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity, request.ip) };
   }
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
@@ -122,8 +122,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const body = (request.body ?? {}) as Body;
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
     const fields = registrationFields(flow.row.settings.requiredFields);
-    const again = (error: string, invalidField?: string) =>
-      sendPage(reply, 400, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, invalidField, fields, values: { ...body, password: undefined } })));
+    const again = (error: string, invalidField?: string, status = 400) =>
+      sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, invalidField, fields, values: { ...body, password: undefined } })));
     // The application's own form (embedded) shows what it likes: nothing is enforced from it, and
     // the completion step asks for what it did not send.
     const form = readProfileForm(embedded ? fields.map((field): FormField => ({ ...field, required: false })) : fields, body);
@@ -135,6 +135,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
       if (error instanceof SignInRefused) {
         return again(error.aboutPassword ? `Choose a password of at least ${minPasswordLength} characters.` : registerRefused);
       }
+      // A registration that meets a registered address is a sign-in attempt, throttled as one.
+      if (error instanceof AppError && error.extensions.code === 'RATE_LIMITED') return again(tooMany, undefined, 429);
       throw error;
     }
   }
