@@ -188,7 +188,8 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
   const race = raceFailure(error);
   if (race) {
     const { code, message, param } = raceAnswers[race.kind](race as never);
-    return catalogued('database', code, message, param, false);
+    // The database's own message names tables and constraints: masked by the answer above, and not logged (nothing went wrong).
+    return { ...catalogued('database', code, message, param, true), log: false };
   }
   const database = databaseFailure(error);
   if (database?.kind === 'unavailable') {

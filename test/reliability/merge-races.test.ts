@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCatalogue, type ErrorCode } from '../../src/core/errors.js';
 import { executeRows } from '../../src/db/rows.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { keptTotalsExact } from '../support/kept-structures.js';
@@ -47,6 +48,10 @@ const recordDocument = `mutation ($input: [RecordActivityInput!]!) { recordActiv
 const mergeDocument = `mutation ($into: ID!, $from: ID!, $token: String!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id } } }`;
 const optInDocument = `mutation ($input: OptInInput!) { optIn(input: $input) { id } }`;
 
+/** A GraphQL answer as the HTTP status of its first error's code (200 without errors). */
+const statusOf = (answer: { status: number; body: { errors?: { extensions?: { code?: string } }[] } }) =>
+  answer.body.errors ? (errorCatalogue[answer.body.errors[0].extensions?.code as ErrorCode]?.status ?? 500) : answer.status;
+
 /** One merge of a new pair, with records of every kind and opt-ins for the merged member in flight. */
 async function race(round: number): Promise<Round> {
   const [into, from] = [await make.member(), await make.member()];
@@ -60,19 +65,17 @@ async function race(round: number): Promise<Round> {
   const batch = async (n: number) => {
     const tags = Array.from({ length: 4 }, (_, i) => `batch-${round}-${n}-${i}`);
     const answer = await t.graphql(tenant.apiKey, recordDocument, { input: tags.map((category) => ({ activityId: activity, memberId: from.id, category })) });
-    const status = answer.body.errors ? answer.body.errors[0].extensions.http?.status ?? answer.status : answer.status;
-    result.statuses.push(answer.body.errors ? (answer.body.errors[0].extensions.code === 'INTERNAL' ? 500 : status) : 200);
+    result.statuses.push(statusOf(answer));
     if (!answer.body.errors && answer.status === 200) result.acknowledged.push(...tags);
   };
   const optIn = async (segmentId: string) => {
     const answer = await t.graphql(tenant.apiKey, optInDocument, { input: { memberId: from.id, segmentId } });
-    const code = answer.body.errors?.[0]?.extensions?.code;
-    result.statuses.push(code === undefined ? 200 : code === 'NOT_FOUND' ? 404 : code === 'CONFLICT' ? 409 : 500);
-    if (code === undefined) result.optedIn.push(segmentId);
+    result.statuses.push(statusOf(answer));
+    if (!answer.body.errors) result.optedIn.push(segmentId);
   };
   const merge = async () => {
     const answer = await t.graphql(tenant.apiKey, mergeDocument, { into: into.id, from: from.id, token: from.accessToken });
-    result.merge = answer.body.errors ? 500 : answer.status;
+    result.merge = statusOf(answer);
   };
   await Promise.all([
     ...Array.from({ length: 6 }, (_, n) => single(n, false)),
