@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { databaseFailure } from '../db/errors.js';
+import { databaseFailure, raceFailure, type RaceFailure } from '../db/errors.js';
 
 /**
  * The one error catalogue of the product. GraphQL errors carry `extensions.code` (the name) and
@@ -86,6 +86,20 @@ const dataExceptionMessages: Record<string, string> = {
   '22001': 'a value is too long',
 };
 
+/**
+ * What a race between clients that the database settled answers (db/errors.ts, raceFailure): the
+ * loser's documented code, never a 500. Nothing of the losing request was written.
+ */
+const raceAnswers: { [K in RaceFailure['kind']]: (race: Extract<RaceFailure, { kind: K }>) => { code: ErrorCode; message: string; param: string | null } } = {
+  'member-gone': () => ({ code: 'NOT_FOUND', message: 'Member not found (it was deleted meanwhile).', param: 'memberId' }),
+  'identity-taken': ({ network }) =>
+    network === undefined || network === 'email'
+      ? { code: 'CONFLICT', message: 'Another member signs in with this email address.', param: 'email' }
+      : { code: 'CONFLICT', message: `Another member signs in with this ${network} account.`, param: 'network' },
+  'merged-meanwhile': () => ({ code: 'CONFLICT', message: 'The member was merged into another member meanwhile; nothing was changed, retry to act on the survivor.', param: 'memberId' }),
+  collided: () => ({ code: 'CONFLICT', message: 'The request collided with concurrent changes of the same data and was not applied; retry it.', param: null }),
+};
+
 /** Apollo's codes for errors about the request itself (syntax, validation, variables): the caller's to fix. */
 const documentErrorCodes = new Set([
   'GRAPHQL_PARSE_FAILED',
@@ -170,6 +184,12 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
   if (known) {
     const { code, param } = known.extensions;
     return catalogued('known', code, known.message, param, false);
+  }
+  const race = raceFailure(error);
+  if (race) {
+    const { code, message, param } = raceAnswers[race.kind](race as never);
+    // The database's own message names tables and constraints: masked by the answer above, and not logged (nothing went wrong).
+    return { ...catalogued('database', code, message, param, true), log: false };
   }
   const database = databaseFailure(error);
   if (database?.kind === 'unavailable') {

@@ -110,3 +110,65 @@ export function reportDriverSocketFault(error: unknown): boolean {
   for (const listener of socketFaultListeners) listener();
   return true;
 }
+
+// ——— races between clients ———
+
+/** The constraint a failure names, looking through the chain (postgres.js: `constraint_name`; PGlite: `constraint`), for one SQLSTATE. */
+function constraintOf(error: unknown, sqlstate: string): { name: string; detail: string } | undefined {
+  for (const link of chain(error)) {
+    if (link.code !== sqlstate) continue;
+    const name = link.constraint_name ?? link.constraint;
+    if (typeof name === 'string') return { name, detail: typeof link.detail === 'string' ? link.detail : '' };
+  }
+  return undefined;
+}
+
+/**
+ * SQLSTATE of a statement that found a member it writes for merged into another since it resolved
+ * the member (the `members_hold_for_records` function, migration 0026): it stored nothing, and
+ * resolving the member again names the survivor.
+ */
+export const memberMergedMeanwhileState = 'MQM01';
+
+export const memberMergedMeanwhile = (error: unknown) => hasSqlState(error, memberMergedMeanwhileState);
+
+/**
+ * A race between clients the database settled, as the caller is told of it: a member deleted while
+ * a row was written for it (a foreign-key violation of a `*_member_fk` constraint: every reference
+ * to a member cascades, so the only way to violate one is to write for a member that is gone); an
+ * identity taken by another member meanwhile (the unique network and user id of `member_services`);
+ * a member merged meanwhile more often than a writer resolves it again; a deadlock or serialization
+ * failure left after the retries of the transaction.
+ */
+export type RaceFailure =
+  | { kind: 'member-gone' }
+  | { kind: 'identity-taken'; network: string | undefined }
+  | { kind: 'merged-meanwhile' }
+  | { kind: 'collided' };
+
+export function raceFailure(error: unknown): RaceFailure | undefined {
+  const foreignKey = constraintOf(error, '23503');
+  if (foreignKey && /_member_fk$/.test(foreignKey.name)) return { kind: 'member-gone' };
+  const unique = constraintOf(error, '23505');
+  if (unique?.name === 'member_services_account_network_uid_key') {
+    // "Key (account_id, network, uid)=(1, email, …) already exists."
+    return { kind: 'identity-taken', network: /\)=\(\d+, ([a-z0-9_-]+),/.exec(unique.detail)?.[1] };
+  }
+  if (memberMergedMeanwhile(error)) return { kind: 'merged-meanwhile' };
+  if (isDeadlock(error) || hasSqlState(error, '40001')) return { kind: 'collided' };
+  return undefined;
+}
+
+/**
+ * Runs a transaction again (`attempts` runs at most) while it fails with what `retryable` accepts:
+ * a deadlock victim by default. Each run was rolled back whole, so running it again is safe.
+ */
+export async function retryTransaction<T>(run: () => Promise<T>, { attempts = 3, retryable = isDeadlock }: { attempts?: number; retryable?: (error: unknown) => boolean } = {}): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !retryable(error)) throw error;
+    }
+  }
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, classifyError, missingParameter, notFound, type ClassifyOptions } from '../../src/core/errors.js';
 
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
+const violated = (code: string, fields: Record<string, string>) => Object.assign(new Error(`violation ${code}`), { code, ...fields });
 const wrapped = (cause: Error) => new DrizzleQueryError('select $1', ['secret'], cause);
 const located = (original: Error) => new GraphQLError(original.message, { path: ['members'], originalError: original });
 const apollo = (code: string, message: string) => new GraphQLError(message, { extensions: { code } });
@@ -28,6 +29,15 @@ describe('classifyError', () => {
     ['the database shutting down, behind a resolver', located(wrapped(coded('57P01'))), graphql, { kind: 'database', status: 503, code: 'DATABASE_UNAVAILABLE', message: unavailable, masked: true, log: 'error' }],
     ['a data exception', wrapped(coded('22P02', 'invalid input syntax for type integer: "abc"')), rest, { kind: 'database', status: 400, code: 'INVALID_PARAMETER', number: 4, message: 'A parameter is invalid: a value does not have the expected form.', param: null, masked: true, log: 'error' }],
     ['an unlisted data exception', wrapped(coded('22012')), graphql, { kind: 'database', status: 400, code: 'INVALID_PARAMETER', message: 'A parameter is invalid: a value is not acceptable.', masked: true }],
+    // Races between clients: postgres.js names the constraint `constraint_name`, PGlite `constraint`.
+    ['a record for a member deleted meanwhile', wrapped(violated('23503', { constraint_name: 'activity_records_member_fk' })), rest, { kind: 'database', status: 404, code: 'NOT_FOUND', number: 5, param: 'memberId', masked: true, log: false }],
+    ['an opt-in for a member deleted meanwhile, on PGlite', located(violated('23503', { constraint: 'optins_member_fk' })), graphql, { kind: 'database', status: 404, code: 'NOT_FOUND', param: 'memberId', log: false }],
+    ['a foreign key other than a member', wrapped(violated('23503', { constraint_name: 'activity_records_activity_fk' })), rest, { kind: 'unexpected', status: 500, code: 'INTERNAL', log: 'error' }],
+    ['an email address taken meanwhile', wrapped(violated('23505', { constraint_name: 'member_services_account_network_uid_key', detail: 'Key (account_id, network, uid)=(3, email, a@example.com) already exists.' })), rest, { kind: 'database', status: 409, code: 'CONFLICT', number: 17, message: 'Another member signs in with this email address.', param: 'email', masked: true, log: false }],
+    ['a network account taken meanwhile', wrapped(violated('23505', { constraint_name: 'member_services_account_network_uid_key', detail: 'Key (account_id, network, uid)=(3, spotify, u1) already exists.' })), graphql, { kind: 'database', status: 409, code: 'CONFLICT', param: 'network', log: false }],
+    ['another unique violation', wrapped(violated('23505', { constraint_name: 'members_account_access_token_hash_key' })), rest, { kind: 'unexpected', status: 500, code: 'INTERNAL' }],
+    ['a member merged meanwhile, again and again', wrapped(coded('MQM01')), rest, { kind: 'database', status: 409, code: 'CONFLICT', param: 'memberId', log: false }],
+    ['a deadlock left after the retries', wrapped(coded('40P01')), graphql, { kind: 'database', status: 409, code: 'CONFLICT', param: null, log: false }],
     ["Fastify's malformed body", fastify(415, 'Unsupported Media Type'), rest, { kind: 'request', status: 400, code: 'INVALID_PARAMETER', number: 4, message: 'The request could not be read: Unsupported Media Type', param: null, masked: false, log: false }],
     ['a resolver error that carries a 4xx statusCode', fastify(415, 'Unsupported Media Type'), graphql, { kind: 'unexpected', status: 500, code: 'INTERNAL', masked: true, log: 'error' }],
     ['headers over the limit', coded('HPE_HEADER_OVERFLOW'), parser(), { kind: 'request', status: 431, code: 'INVALID_PARAMETER', number: 4, masked: false, log: false }],

@@ -271,12 +271,24 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
       select ${accountId}::int, ${applicationId ?? null}::int, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
-      from input order by ord
+      from input where ${holdMembers(accountId, sql`select member_id from input`)} order by ord
       on conflict do nothing
       returning *
     ),
     ${rollupOfInserted(accountId, { admitted })}
     select ${sql.raw(answered.from('inserted'))} from inserted${admitted ? sql`, admitted` : sql``} order by inserted.id`;
+}
+
+/**
+ * The condition that holds the members of a statement's records before it writes anything (their
+ * ids: `ids`, a query): each `for key share` until the transaction ends, ascending, as merges lock
+ * them (`members_hold_for_records`, migration 0026). A merge of one of them waits for the records
+ * and moves them; a merge that finished since the members were resolved fails the statement
+ * (SQLSTATE MQM01, memberMergedMeanwhile), before anything is stored. It is an uncorrelated
+ * subquery, so it is evaluated once, before the first row is inserted.
+ */
+export function holdMembers(accountId: number | Placeholder, ids: SQL): SQL {
+  return sql`(select members_hold_for_records(${accountId}::int, array(${ids})))`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
-import { databaseUnavailable } from '../../db/errors.js';
+import { databaseUnavailable, isDeadlock, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
 import { isAppError } from '../../core/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
@@ -67,15 +67,21 @@ export class ActivityQueue {
     let claimed: QueuedRow | undefined;
     let stored: { id: number }[] = [];
     try {
-      const outcome = await this.db.transaction(async (tx) => {
-        claimed = await claimOldest(tx, maxAttempts);
-        if (!claimed) return 'empty';
-        const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
-        const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
-        stored = await insertRecords(tx, rows);
-        await deleteQueued(tx, claimed);
-        return 'stored' as const;
-      });
+      // The record is resolved to its member in the transaction that stores it; a member merged
+      // between the two (or a deadlock with a merge) rolls it back, and it is taken again at once.
+      const outcome = await retryTransaction(
+        () =>
+          this.db.transaction(async (tx) => {
+            claimed = await claimOldest(tx, maxAttempts);
+            if (!claimed) return 'empty';
+            const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
+            const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
+            stored = await insertRecords(tx, rows);
+            await deleteQueued(tx, claimed);
+            return 'stored' as const;
+          }),
+        { retryable: (error) => memberMergedMeanwhile(error) || isDeadlock(error) },
+      );
       if (claimed) publishRecorded(this.db, claimed.accountId, stored);
       return outcome;
     } catch (error) {

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
-import { databaseUnavailable } from '../../db/errors.js';
+import { databaseUnavailable, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
@@ -248,11 +248,23 @@ export async function recordActivity(scope: ActivityScope, input: RecordActivity
   return writerFor(scope.db).record(scope, asked, place, now);
 }
 
+/**
+ * How often records are resolved and stored again when a member they name was merged meanwhile
+ * (memberMergedMeanwhile): once more is the rule; a member merged again in between is rare.
+ */
+const resolveAttempts = 3;
+
 /** Records up to 1000 activities in one transaction; repeats are counted, not stored. */
 export async function recordActivities(scope: ActivityScope, inputs: readonly RecordActivityInput[]) {
   const now = new Date();
-  const rows = await prepareRecords(scope, inputs, now);
-  const inserted = await storeRecords(scope.db, rows, now);
+  // A member merged since the lookup: the statement stored nothing, and the lookup now names the survivor.
+  const { rows, inserted } = await retryTransaction(
+    async () => {
+      const rows = await prepareRecords(scope, inputs, now);
+      return { rows, inserted: await storeRecords(scope.db, rows, now) };
+    },
+    { attempts: resolveAttempts, retryable: memberMergedMeanwhile },
+  );
   publishRecorded(scope.db, scope.accountId, inserted);
   return { created: inserted.length, repeated: rows.length - inserted.length, recordIds: inserted.map((row) => row.id) };
 }
@@ -275,14 +287,15 @@ function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, options: { 
 function storeRecords(db: Executor, rows: NewRecordRow[], now: Date): Promise<q.StoredRecord[]>;
 async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { full = false, alone = true } = {}): Promise<q.StoredRecord[]> {
   const recent = rows.every((row) => row.oneTime || (row.completedAt as Date).getTime() >= now.getTime() - recentMs);
+  // A deadlock victim (records of several members against a merge or a deletion of two of them) stored nothing: it runs again.
   if (recent && alone) {
     try {
-      return await q.insertRecordsAlone(db, rows, { full });
+      return await retryTransaction(() => q.insertRecordsAlone(db, rows, { full }));
     } catch (error) {
       if (!q.beforeWindowsClaim(error)) throw error;
     }
   }
-  return db.transaction((tx) => q.insertRecords(tx, rows, { full }));
+  return retryTransaction(() => db.transaction((tx) => q.insertRecords(tx, rows, { full })));
 }
 
 /** What tells a stored record from its input, and whether a record may be a repeat. */
@@ -435,7 +448,7 @@ class RecordWriter {
    * settle in two steps: one lookup statement, then the records that pass are stored (storeRecords;
    * in a transaction at once unless `alone`). If storing fails, each record is tried on its own.
    */
-  private async settleInTwoSteps(group: PendingRecord[], { alone }: { alone: boolean }): Promise<Settled[]> {
+  private async settleInTwoSteps(group: PendingRecord[], { alone }: { alone: boolean }, attempt = 1): Promise<Settled[]> {
     const scope = { ...group[0].scope, db: this.db };
     const found = await lookUp(scope, group.map((record) => record.asked));
     const settled: Settled[] = [];
@@ -453,6 +466,8 @@ class RecordWriter {
     try {
       inserted = await storeRecords(this.db, rows, new Date(), { full: true, alone });
     } catch (error) {
+      // A member merged since the lookup: nothing was stored, and a new lookup names the survivor.
+      if (memberMergedMeanwhile(error) && attempt < resolveAttempts) return this.settleInTwoSteps(group, { alone }, attempt + 1);
       if (accepted.length === 1 || databaseUnavailable(error)) {
         for (const { index } of accepted) settled[index] = failed(error);
       } else {

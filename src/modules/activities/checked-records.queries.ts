@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { fixedStatement } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
-import { answeredColumns, arrayLiteral, driverValue, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+import { answeredColumns, arrayLiteral, driverValue, holdMembers, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
 
 /** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */
 export type InputColumns = Pick<
@@ -82,6 +82,7 @@ const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: stri
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
       from looked_up
       where checked and activity_found and found_member_id is not null and brand_found
+        and ${holdMembers(accountId, sql`select found_member_id from looked_up where found_member_id is not null`)}
       order by ord
       on conflict do nothing
       returning *

@@ -3,7 +3,7 @@
  * locked row checked, the retry on deadlock. The merge itself (lifecycle/member-merge.ts) moves rows
  * of several modules.
  */
-import { isDeadlock } from '../../db/errors.js';
+import { retryTransaction } from '../../db/errors.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { MemberRow } from './members.queries.js';
 
@@ -28,12 +28,6 @@ export function currentMember(locked: Map<number, MemberRow>, id: number, param:
  * Merges lock their members in a fixed order, but a merge also moves rows that concurrent logins
  * and recordings hold; the victim was rolled back whole, so running it again is safe.
  */
-export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await run();
-    } catch (error) {
-      if (attempt >= attempts || !isDeadlock(error)) throw error;
-    }
-  }
+export function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  return retryTransaction(run, { attempts });
 }

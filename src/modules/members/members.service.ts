@@ -1,4 +1,5 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
+import { retryTransaction } from '../../db/errors.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
@@ -259,13 +260,16 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
 
 export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
   const member = await requireMember(scope.db, scope.accountId, id);
-  return scope.db.transaction(async (tx) => {
-    // The member row first, then the totals: the order every transaction takes them in.
-    await q.lockMembers(tx, scope.accountId, [member.id]);
-    // The kept totals have no foreign key to cascade: they and their member counts go first.
-    await forgetTotals(tx, scope.accountId, member.id);
-    return q.deleteMember(tx, scope.accountId, member.id);
-  });
+  // A deadlock victim (against a merge, or a writer of several members) deleted nothing: it runs again.
+  return retryTransaction(() =>
+    scope.db.transaction(async (tx) => {
+      // The member row first, then the totals: the order every transaction takes them in.
+      await q.lockMembers(tx, scope.accountId, [member.id]);
+      // The kept totals have no foreign key to cascade: they and their member counts go first.
+      await forgetTotals(tx, scope.accountId, member.id);
+      return q.deleteMember(tx, scope.accountId, member.id);
+    }),
+  );
 }
 
 /** New network tokens from the network's refresh grant, stored sealed. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedRows } from '../../db/statements.js';
-import { holdTransactionLock } from '../../db/transaction-lock.js';
+import { executeRows } from '../../db/rows.js';
 import { brands, optins, segments } from '../../db/schema/index.js';
 import type { OptInRow } from '../members/member-optins.queries.js';
 
@@ -47,12 +47,23 @@ export async function latestOptIn(db: Executor, accountId: number, memberId: num
 }
 
 /**
- * Holds, until the transaction ends, the lock of one member's place on one list: opt-ins and
- * opt-outs of it take turns, so each sees the one before it and their times follow one another.
+ * Holds, until the transaction ends, the member and the lock of its place on one list, and answers
+ * the member the opt-ins belong to: the member itself, or the survivor it was merged into
+ * (`members_hold_survivor`, migration 0026, holds that member `for key share`, so a merge of it
+ * waits for this transaction and moves what it writes); undefined when the member is gone. Opt-ins
+ * and opt-outs of the list take turns, so each sees the one before it and their times follow one
+ * another. One statement: the member, then the list's lock named by it (hashed as
+ * holdTransactionLock hashes names).
  */
-export async function lockList(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
-  const key = `optin:${accountId}:${memberId}:${list.kind}:${list.kind === 'brand' ? list.brandId : 0}:${list.kind === 'segment' ? list.segmentId : 0}`;
-  await holdTransactionLock(db, key);
+export async function holdMemberOnList(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<number | undefined> {
+  const [prefix, suffix] = [`optin:${accountId}:`, `:${list.kind}:${list.kind === 'brand' ? list.brandId : 0}:${list.kind === 'segment' ? list.segmentId : 0}`];
+  // The subquery keeps its volatile function: it is called once, its answer named twice.
+  const [row] = await executeRows<{ member: number | null }>(
+    db,
+    sql`select held.member, pg_advisory_xact_lock(hashtextextended(${prefix} || held.member || ${suffix}, 0))
+      from (select members_hold_survivor(${accountId}::int, ${memberId}::int) as member) held`,
+  );
+  return row?.member ?? undefined;
 }
 
 /**

@@ -63,12 +63,18 @@ export async function optIn(scope: OptInScope, input: OptInInput): Promise<OptIn
   return optInMember(scope, memberId, list);
 }
 
+/**
+ * Opts a member in. The member is held while the opt-in is written, so a merge racing it waits and
+ * moves it; a member merged meanwhile is opted in as its survivor, a member deleted meanwhile is not found.
+ */
 export async function optInMember(scope: OptInScope, memberId: number, list: OptInList): Promise<OptInRow> {
-  await scope.db.transaction(async (tx) => {
-    await q.lockList(tx, scope.accountId, memberId, list);
-    await q.insertOptInIfAbsent(tx, scope.accountId, memberId, list);
+  const heldId = await scope.db.transaction(async (tx) => {
+    const held = await q.holdMemberOnList(tx, scope.accountId, memberId, list);
+    if (held === undefined) throw notFound('Member', 'memberId');
+    await q.insertOptInIfAbsent(tx, scope.accountId, held, list);
+    return held;
   });
-  const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
+  const row = await q.latestOptIn(scope.db, scope.accountId, heldId, list);
   if (!row) throw new Error('the opt-in just written was not found');
   return row;
 }
@@ -79,11 +85,13 @@ export async function optInMember(scope: OptInScope, memberId: number, list: Opt
  */
 export async function optOut(scope: OptInScope, input: OptInInput): Promise<OptInRow> {
   const { memberId, list } = await resolve(scope, input);
-  await scope.db.transaction(async (tx) => {
-    await q.lockList(tx, scope.accountId, memberId, list);
-    await q.endOptIn(tx, scope.accountId, memberId, list);
+  const heldId = await scope.db.transaction(async (tx) => {
+    const held = await q.holdMemberOnList(tx, scope.accountId, memberId, list);
+    if (held === undefined) throw notFound('Member', 'memberId');
+    await q.endOptIn(tx, scope.accountId, held, list);
+    return held;
   });
-  const row = await q.latestOptIn(scope.db, scope.accountId, memberId, list);
+  const row = await q.latestOptIn(scope.db, scope.accountId, heldId, list);
   if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'memberId' : 'segmentId');
   return row;
 }
