@@ -282,7 +282,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
 /**
  * The condition that holds the members of a statement's records before it writes anything (their
  * ids: `ids`, a query): each `for key share` until the transaction ends, ascending, as merges lock
- * them (`members_hold_for_records`, migration 0026). A merge of one of them waits for the records
+ * them (`members_hold_for_records`, migration 0027). A merge of one of them waits for the records
  * and moves them; a merge that finished since the members were resolved fails the statement
  * (SQLSTATE MQM01, memberMergedMeanwhile), before anything is stored. It is an uncorrelated
  * subquery, so it is evaluated once, before the first row is inserted.

@@ -49,7 +49,7 @@ export async function latestOptIn(db: Executor, accountId: number, memberId: num
 /**
  * Holds, until the transaction ends, the member and the lock of its place on one list, and answers
  * the member the opt-ins belong to: the member itself, or the survivor it was merged into
- * (`members_hold_survivor`, migration 0026, holds that member `for key share`, so a merge of it
+ * (`members_hold_survivor`, migration 0027, holds that member `for key share`, so a merge of it
  * waits for this transaction and moves what it writes); undefined when the member is gone. Opt-ins
  * and opt-outs of the list take turns, so each sees the one before it and their times follow one
  * another. One statement: the member, then the list's lock named by it (hashed as
