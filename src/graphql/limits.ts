@@ -11,12 +11,14 @@ import {
   type OperationDefinitionNode,
   type TypeNode,
   type ValidationContext,
+  visit,
   type ValidationRule,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { AppError } from '../core/errors.js';
+import { listTooLong, maxListItems } from '../core/list-limits.js';
 
 export type Limits = Config['graphqlLimits'];
 
@@ -124,6 +126,39 @@ export function costRefusal(cost: number, limits: Limits): AppError | undefined 
   return new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
 }
 
+/**
+ * The first list of the request longer than `maxListItems` (core/list-limits.ts), written in the
+ * document or sent in the variables, as the refusal naming its argument or input field (or, for a
+ * variable that is itself the list, the variable). Checked before the variables are coerced or
+ * priced: coercing 70,000 ids, or sending them as as many statement parameters, is the cost the
+ * limit is there to spare.
+ */
+export function listLengthRefusal(document: DocumentNode, variables: Record<string, unknown>): AppError | undefined {
+  let refusal: AppError | undefined;
+  visit(document, {
+    enter(node) {
+      if (refusal) return false;
+      if ((node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) && node.value.kind === Kind.LIST && node.value.values.length > maxListItems) {
+        refusal = listTooLong(node.name.value, node.value.values.length);
+      }
+      return undefined;
+    },
+  });
+  if (refusal) return refusal;
+  // Iterative, so a deeply nested variable cannot exhaust the stack; each value is visited once.
+  const pending: { value: unknown; name: string }[] = Object.entries(variables).map(([name, value]) => ({ value, name }));
+  while (pending.length) {
+    const { value, name } = pending.pop()!;
+    if (Array.isArray(value)) {
+      if (value.length > maxListItems) return listTooLong(name, value.length);
+      for (const item of value) if (item && typeof item === 'object') pending.push({ value: item, name });
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) if (item && typeof item === 'object') pending.push({ value: item, name: key });
+    }
+  }
+  return undefined;
+}
+
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
   const costs = new Map<string, number>();
@@ -136,6 +171,8 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
             throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
           }
           const variables = request.variables ?? {};
+          const tooLong = listLengthRefusal(document, variables);
+          if (tooLong) throw tooLong;
           const key = costKey(queryHash, operationName, operation, variables);
           let cost = costs.get(key);
           if (cost === undefined) {
