@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { maxListItems } from '../../src/core/list-limits.js';
+import { compileFilter } from '../../src/filters/compile.js';
+import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
@@ -103,6 +106,21 @@ describe('activity lists of the member filter', () => {
     // The cases are not all empty: the comparison says something.
     expect(bruteForce(refsOf([{ activityId: String(act.a3), brandId: String(sport) }], 150), 'any')).toEqual([m1]);
     expect(bruteForce([{ activityId: String(act.a1) }, { activityId: String(act.a2) }], 'all')).toEqual([m1, m2]);
+  });
+
+  it('compile to the same statement whatever their length: one subquery, the refs as parameters', async () => {
+    const window = resolveWindow(null, listingWindow);
+    const dialect = new PgDialect();
+    const statement = async (filter: Record<string, unknown>) => {
+      const compiled = await compileFilter(t.database.db, tenant.accountId, filter, window);
+      const { sql, params } = dialect.sqlToQuery(compiled.member()!);
+      return { sql, params: params.length };
+    };
+    for (const field of ['allOfActivities', 'anyOfActivities']) {
+      const one = await statement({ [field]: refsOf([], 1) });
+      const many = await statement({ [field]: refsOf([{ activityId: '7', brandId: '3' }], maxListItems) });
+      expect(many, field).toEqual(one);
+    }
   });
 
   it('answers the REST listing for a 150-item allofactivities and anyofactivities', async () => {
