@@ -94,7 +94,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
-  const liveFeed = await LiveFeed.open(database, logger);
+  const liveFeed = await LiveFeed.open(database, logger, { statementTimeoutMs: config.statementTimeoutMs });
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
   const metrics = createMetrics();
   const exposeRoundTrips = config.env !== 'production';
