@@ -41,6 +41,14 @@ export function runCounted<T>(counter: RoundTripCounter, work: () => T): T {
   return scope.run(counter, work);
 }
 
+/**
+ * Runs `work` as no request's: work a request starts but that outlives it (a background job, a
+ * worker's pass it woke up) is neither counted as the request's nor timed out or cancelled with it.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return scope.exit(work);
+}
+
 /** The running statements of the request the caller works for, if any. */
 export function currentRequestStatements(): RequestStatements | undefined {
   return scope.getStore()?.statements;

@@ -109,10 +109,10 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   app.addHook('onRequest', async (request, reply) => {
     const statements = new RequestStatements(config.statementTimeoutMs);
     request.roundTrips = { count: 0, statements };
-    // The connection closed before the answer was written: the client is gone, and so is the use of
+    // The connection closed before the answer was complete: the client is gone, and so is the use of
     // whatever the request still has running (db/request-statements.ts).
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) statements.abandon();
+      if (!reply.raw.writableEnded) statements.abandon();
     });
     reply.header('x-request-id', request.id);
     if (closing) return sendError(new AppError('SHUTTING_DOWN', 'The gateway is shutting down; send the request again.'), request, reply);
