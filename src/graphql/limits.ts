@@ -134,6 +134,11 @@ export function costRefusal(cost: number, limits: Limits): AppError | undefined 
  * limit is there to spare.
  */
 export function listLengthRefusal(document: DocumentNode, variables: Record<string, unknown>): AppError | undefined {
+  return documentListRefusal(document) ?? variableListRefusal(variables);
+}
+
+/** A list written in the document longer than the limit: the same for every request of the document. */
+function documentListRefusal(document: DocumentNode): AppError | undefined {
   let refusal: AppError | undefined;
   visit(document, {
     enter(node) {
@@ -144,7 +149,11 @@ export function listLengthRefusal(document: DocumentNode, variables: Record<stri
       return undefined;
     },
   });
-  if (refusal) return refusal;
+  return refusal;
+}
+
+/** A list sent in the variables longer than the limit, named by its input field (or its variable). */
+function variableListRefusal(variables: Record<string, unknown>): AppError | undefined {
   // Iterative, so a deeply nested variable cannot exhaust the stack; each value is visited once.
   const pending: { value: unknown; name: string }[] = Object.entries(variables).map(([name, value]) => ({ value, name }));
   while (pending.length) {
@@ -171,11 +180,14 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
             throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
           }
           const variables = request.variables ?? {};
-          const tooLong = listLengthRefusal(document, variables);
+          const tooLong = variableListRefusal(variables);
           if (tooLong) throw tooLong;
           const key = costKey(queryHash, operationName, operation, variables);
           let cost = costs.get(key);
           if (cost === undefined) {
+            // The document's own lists, once per document: a priced document has passed them.
+            const literal = documentListRefusal(document);
+            if (literal) throw literal;
             const query = operationName ? separateOperations(document)[operationName] ?? document : document;
             cost = costOf(schema, query, variables);
             costs.set(key, cost);
