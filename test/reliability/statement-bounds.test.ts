@@ -179,6 +179,24 @@ describe('list sizes', () => {
     }
   });
 
+  it("bounds a member's own token too: viewer.position answers a 150-item filter and refuses one over the limit", async () => {
+    const shown = await t.rest(tenant, 'GET', `/member/${m1}`);
+    expect(shown.status, shown.body).toBe(200);
+    const asMember = async (filter: Record<string, unknown>) => {
+      const response = await t.request({
+        method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${shown.json.jwt}`, 'content-type': 'application/json' },
+        payload: { query: 'query($filter: MemberFilter) { viewer { id position(filter: $filter) } }', variables: { filter } },
+      });
+      return { status: response.statusCode, body: response.json() };
+    };
+    const answered = await asMember({ allOfActivities: refsOf([{ activityId: String(act.a1) }], 150) });
+    expect(answered.body.errors, JSON.stringify(answered.body)).toBeUndefined();
+    expect(answered.body.data.viewer.id).toBe(String(m1));
+    const refused = await asMember({ allOfActivities: refsOf([], maxListItems + 1) });
+    expect(refused.status).toBe(400);
+    expect(refusal(refused.body)).toMatchObject({ code: 4, param: 'allOfActivities' });
+  });
+
   it('writes nothing when a list of a write is too long: a segment whose saved filter is over the limit is not created', async () => {
     const filter = { memberIds: ids(maxListItems + 1) };
     const before = (await t.graphql(tenant.apiKey, '{ segments { id } }')).body.data.segments.length;
@@ -297,6 +315,22 @@ describe.runIf(onPostgres)('statements on PostgreSQL', () => {
       expect(await waitingUpdates(db)).toEqual([]);
       const [row] = await db<{ first_name: string | null }[]>`select first_name from members where id = ${m3}`;
       expect(row.first_name).not.toBe('Timed');
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('answers STATEMENT_TIMEOUT on GraphQL too, with HTTP 503', async () => {
+    const db = testConnection();
+    try {
+      const held = await holdRow(db, m3);
+      const answer = bounded.graphql(boundedTenant.apiKey, 'mutation($id: ID!) { updateMember(id: $id, input: { firstName: "Timed" }) { jwt } }', { id: String(m3) });
+      const settled = await Promise.race([answer, until(async () => false, 200).then(() => undefined)]);
+      await held.release();
+      const result = settled ?? (await answer);
+      expect(result.status, JSON.stringify(result.body)).toBe(503);
+      expect(result.body.errors[0].extensions).toMatchObject({ code: 'STATEMENT_TIMEOUT', aeCode: 20 });
+      expect(await waitingUpdates(db)).toEqual([]);
     } finally {
       await db.end();
     }
