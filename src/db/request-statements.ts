@@ -19,6 +19,25 @@ export interface CancellableStatement {
   reject: (error: unknown) => unknown;
   /** Runs the statement; replaced for a statement of an abandoned request, which is refused without being sent. */
   handler: (statement: never) => unknown;
+  /** What `cancel` calls (postgres.js): its promise, which `cancel` drops, settles once the cancel request was sent. */
+  canceller?: ((statement: never) => Promise<unknown> | unknown) | null;
+}
+
+/**
+ * Cancels the statement. A cancel request goes over a connection of its own, which may fail (the
+ * database unreachable): postgres.js's `cancel()` drops that promise, and its failure would be an
+ * unhandled rejection, so the canceller is called here and its failure ignored (the statement
+ * then fails or ends on its own).
+ */
+function cancel(statement: CancellableStatement): void {
+  const { canceller } = statement;
+  if (typeof canceller !== 'function') {
+    statement.cancel();
+    return;
+  }
+  statement.canceller = null;
+  const sent = canceller(statement as never);
+  if (sent instanceof Promise) sent.catch(() => {});
 }
 
 /** The error a statement of an abandoned request fails with, as PostgreSQL's own cancellation (SQLSTATE 57014). */
@@ -44,7 +63,7 @@ export class RequestStatements {
       statement.handler = (() => statement.reject(abandonedError())) as never;
       return statement;
     }
-    const timer = this.timeoutMs > 0 ? setTimeout(() => void statement.cancel(), this.timeoutMs) : undefined;
+    const timer = this.timeoutMs > 0 ? setTimeout(() => cancel(statement), this.timeoutMs) : undefined;
     timer?.unref();
     this.running.set(statement, timer);
     const settle = () => {
@@ -63,7 +82,7 @@ export class RequestStatements {
     this.abandoned = true;
     for (const [statement, timer] of this.running) {
       clearTimeout(timer);
-      void statement.cancel();
+      cancel(statement);
     }
     this.running.clear();
   }
