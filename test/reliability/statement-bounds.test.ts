@@ -1,7 +1,9 @@
 import net from 'node:net';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from 'graphql-ws';
 import postgres from 'postgres';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { maxListItems } from '../../src/core/list-limits.js';
@@ -195,6 +197,22 @@ describe('list sizes', () => {
     const refused = await asMember({ allOfActivities: refsOf([], maxListItems + 1) });
     expect(refused.status).toBe(400);
     expect(refusal(refused.body)).toMatchObject({ code: 4, param: 'allOfActivities' });
+  });
+
+  it('refuses a subscription whose filter holds a list over the limit, naming it', async () => {
+    const { port } = await listening(t);
+    const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': tenant.apiKey }, retryAttempts: 0 });
+    try {
+      const filter = { anyOfActivities: refsOf([], maxListItems + 1) };
+      const result = await client
+        .iterate({ query: 'subscription($filter: MemberFilter) { activityRecorded(filter: $filter) { id } }', variables: { filter } })
+        .next()
+        .catch((errors: unknown) => ({ value: { errors } }));
+      const errors = (result.value as { errors: { extensions: { aeCode: number; param: string } }[] }).errors;
+      expect(errors, JSON.stringify(result)).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ aeCode: 4, param: 'anyOfActivities' }) })]);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('writes nothing when a list of a write is too long: a segment whose saved filter is over the limit is not created', async () => {
