@@ -15,6 +15,10 @@
  * Each scenario is first driven for --warmup seconds, unmeasured: the gateway compiles its code and
  * documents and each pooled connection prepares its statements on their first use, which would
  * otherwise be charged to whichever scenario comes first.
+ * After each scenario, any statement still running on the database (other than the benchmark's
+ * own) is cancelled and the output says which (bench/leftovers.ts), so a scenario whose statements
+ * outlived it cannot make the next one fail; a scenario that throws is reported as `failed`, one
+ * with error answers as `errored`, and the run goes on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +28,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
 import { serverSettings } from './server-settings.js';
+import { cancelLeftoverStatements } from './leftovers.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
 
@@ -204,30 +209,22 @@ async function main() {
   const peers: ChildProcess[] = [];
   if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
   if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
-  const results: { scenario: string; errors: number; latencyMs: { p50: number } }[] = [];
+  const results: { scenario: string; errors: number; latencyMs?: { p50: number } }[] = [];
   try {
     for (const scenario of wanted) {
-      if (Number(args.warmup) > 0) await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, [], Number(args.warmup));
-      const before = await roundTripTotals();
-      const latencies: number[] = [];
-      const result = await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, latencies);
-      const after = await roundTripTotals();
-      // The largest gateway's memory.
-      const memory = gateways.map((gateway) => memoryOf(gateway.pid!)).reduce((a, b) => (b.peakMb > a.peakMb ? b : a));
-      const row = {
-        scenario: scenario.name,
-        description: scenario.description,
-        requestsPerSecond: Math.round(result.perSecond),
-        latencyMs: percentiles(latencies),
-        errors: result.errors,
-        requests: result.total,
-        // Counted by Marquee's own metrics: not known for the peers.
-        sqlRoundTripsPerRequest: scenario.target && scenario.target !== 'marquee' ? null : Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
-        ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.perSecond * scenario.itemsPerRequest) } : {}),
-        gatewayMemoryMb: memory,
-      };
-      results.push(row);
-      console.error(JSON.stringify(row));
+      // A scenario that fails is reported as failed, its leftovers cancelled, and the next one runs on a quiet database.
+      try {
+        results.push(await measure(scenario));
+      } catch (error) {
+        const row = { scenario: scenario.name, description: scenario.description, outcome: 'failed', failure: error instanceof Error ? error.message : String(error), errors: 1 };
+        results.push(row);
+        console.error(JSON.stringify(row));
+      }
+      const leftovers = await cancelLeftoverStatements(args.database!);
+      if (leftovers.length) {
+        console.error(`cancelled ${leftovers.length} statement(s) left running after ${scenario.name}: ${JSON.stringify(leftovers)}`);
+        Object.assign(results.at(-1)!, { leftoverStatementsCancelled: leftovers.length });
+      }
     }
   } finally {
     for (const gateway of gateways) gateway.kill('SIGTERM');
@@ -237,8 +234,35 @@ async function main() {
       await dropPeerIndexes(admin).finally(() => admin.end());
     }
   }
+
+  async function measure(scenario: (typeof wanted)[number]) {
+    if (Number(args.warmup) > 0) await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, [], Number(args.warmup));
+    const before = await roundTripTotals();
+    const latencies: number[] = [];
+    const result = await drive(targets[scenario.target ?? 'marquee'], scenario.connections ?? Number(args.connections), scenario.requests, latencies);
+    const after = await roundTripTotals();
+    // The largest gateway's memory.
+    const memory = gateways.map((gateway) => memoryOf(gateway.pid!)).reduce((a, b) => (b.peakMb > a.peakMb ? b : a));
+    const row = {
+      scenario: scenario.name,
+      description: scenario.description,
+      requestsPerSecond: Math.round(result.perSecond),
+      latencyMs: percentiles(latencies),
+      errors: result.errors,
+      requests: result.total,
+      // Counted by Marquee's own metrics: not known for the peers.
+      sqlRoundTripsPerRequest: scenario.target && scenario.target !== 'marquee' ? null : Math.round(((after.statements - before.statements) / Math.max(1, after.requests - before.requests)) * 100) / 100,
+      ...(scenario.itemsPerRequest ? { itemsPerSecond: Math.round(result.perSecond * scenario.itemsPerRequest) } : {}),
+      gatewayMemoryMb: memory,
+      // `errored`: some answers were errors (or none came); the latencies then time errors, not work.
+      outcome: result.errors > 0 || result.total === 0 ? 'errored' : 'ok',
+    };
+    console.error(JSON.stringify(row));
+    return row;
+  }
+
   // A scenario that answered errors measured how fast errors come back: no ratio from it.
-  const latency = (name: string) => results.find((row) => row.scenario === name && row.errors === 0)?.latencyMs.p50;
+  const latency = (name: string) => results.find((row) => row.scenario === name && row.errors === 0)?.latencyMs?.p50;
   const ratio = (peer: string) => {
     const ours = latency('members-page-100-plain-marquee');
     const theirs = latency(`members-page-100-plain-${peer}`);

@@ -45,6 +45,8 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10000),
   GRAPHQL_MAX_OPERATIONS: z.coerce.number().int().min(1).default(20),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
@@ -74,6 +76,10 @@ export interface Config {
   usageFlushMs: number;
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxOperations: number };
   shutdownGraceMs: number;
+  /** How long one statement of an API request may run on PostgreSQL before it is cancelled; 0: no limit. */
+  statementTimeoutMs: number;
+  /** How long a client may take to send a whole request (headers and body); 0: no limit. */
+  requestTimeoutMs: number;
   /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
@@ -162,6 +168,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxOperations: e.GRAPHQL_MAX_OPERATIONS,
     },
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
   };

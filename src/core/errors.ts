@@ -28,6 +28,12 @@ export const errorCatalogue = {
   NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },
   /** The database is down, restarting or unreachable (src/db/errors.ts decides): worth a retry. */
   DATABASE_UNAVAILABLE: { aeCode: 20, status: 503 },
+  /**
+   * A statement of the request ran longer than the statement timeout (STATEMENT_TIMEOUT_MS) and was
+   * cancelled (SQLSTATE 57014): the request asked for more work than the gateway gives one request,
+   * or the database is overloaded. Ask for less, or retry later.
+   */
+  STATEMENT_TIMEOUT: { aeCode: 20, status: 503 },
   /** The gateway is shutting down: a request that arrives meanwhile is not started (retry elsewhere, or once it is back). */
   SHUTTING_DOWN: { aeCode: 20, status: 503 },
 } as const;
@@ -125,7 +131,7 @@ function parserRefusal(code: unknown): { status: number; message: string } {
  * - `known`: an AppError (or one graphql-js rebuilt), reported as it is;
  * - `request`: a request the HTTP layer could not read (Fastify's own 4xx: 400; Node's parser refusals: 400, 408, 431): code 4;
  * - `document`: a GraphQL document that failed parsing, validation or its variables: Apollo's code, number 4, 400;
- * - `database`: the database unavailable (503) or a data exception the parameter rules missed (400), its detail masked;
+ * - `database`: the database unavailable (503), a statement cancelled by the statement timeout (503), or a data exception the parameter rules missed (400), its detail masked;
  * - `unexpected`: anything else, a bug: 500, masked, logged.
  */
 export type ErrorKind = 'known' | 'request' | 'document' | 'database' | 'unexpected';
@@ -194,6 +200,10 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
   const database = databaseFailure(error);
   if (database?.kind === 'unavailable') {
     return catalogued('database', 'DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.', null, true);
+  }
+  if (database?.kind === 'cancelled') {
+    const message = 'A database statement of this request ran longer than the statement timeout and was cancelled: ask for less (a shorter window, fewer filter items) or retry later.';
+    return catalogued('database', 'STATEMENT_TIMEOUT', message, null, true);
   }
   if (database?.kind === 'data') {
     const message = `A parameter is invalid: ${dataExceptionMessages[database.sqlstate] ?? 'a value is not acceptable'}.`;

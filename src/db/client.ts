@@ -9,7 +9,8 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import type { Config } from '../config.js';
 import { onDriverSocketFault } from './errors.js';
-import { countRoundTrip } from './roundtrips.js';
+import { countRoundTrip, currentRequestStatements } from './roundtrips.js';
+import type { CancellableStatement } from './request-statements.js';
 import { recordStatement } from './statement-log.js';
 import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
@@ -167,7 +168,7 @@ function replaceablePool(url: string, poolSize: number): { sql: Sql; end(): Prom
   });
   const sql = new Proxy(function () {} as unknown as Sql, {
     apply: (_target, _this, args) => (current as unknown as (...a: unknown[]) => unknown)(...args),
-    get: (_target, property) => Reflect.get(current, property),
+    get: (_target, property) => tracked(current, property),
     set: (_target, property, value) => Reflect.set(current, property, value),
     has: (_target, property) => Reflect.has(current, property),
   });
@@ -178,6 +179,41 @@ function replaceablePool(url: string, poolSize: number): { sql: Sql; end(): Prom
       await current.end({ timeout: 5 });
     },
   };
+}
+
+type Sends = (...args: unknown[]) => unknown;
+
+/**
+ * A member of a postgres.js client (the pool, a transaction's, a savepoint's) with the statements
+ * it creates registered with the current request (db/request-statements.ts): Drizzle sends every
+ * statement through `unsafe`, and a transaction's through the client `begin` or `savepoint` hands
+ * its callback, which gets the same treatment.
+ */
+function tracked(client: object, property: string | symbol): unknown {
+  const member = Reflect.get(client, property) as unknown;
+  if (typeof member !== 'function') return member;
+  if (property === 'unsafe') {
+    return (...args: unknown[]) => {
+      const statement = (member as Sends)(...args) as CancellableStatement;
+      return currentRequestStatements()?.track(statement) ?? statement;
+    };
+  }
+  if (property === 'begin' || property === 'savepoint') {
+    return (...args: unknown[]) => {
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') args[last] = (inner: object) => (callback as Sends)(trackedClient(inner));
+      return (member as Sends)(...args);
+    };
+  }
+  return member;
+}
+
+function trackedClient<T extends object>(client: T): T {
+  return new Proxy(client, {
+    get: (target, property) => tracked(target, property),
+    apply: (target, _this, args) => (target as unknown as Sends)(...args),
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

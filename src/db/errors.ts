@@ -72,12 +72,22 @@ export function dataExceptionCode(error: unknown): string | undefined {
   return codesOf(error).find((code) => /^22[0-9A-Z]{3}$/.test(code));
 }
 
-/** A database failure as the caller's error sees it: the database unavailable, or a data exception and its SQLSTATE. */
-export type DatabaseFailure = { kind: 'unavailable' } | { kind: 'data'; sqlstate: string };
+/**
+ * True when PostgreSQL cancelled the statement (SQLSTATE 57014, query_canceled): its
+ * `statement_timeout`, or the gateway's cancel of a request's statement (db/request-statements.ts:
+ * past the statement timeout, or its client gone).
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return hasSqlState(error, '57014');
+}
+
+/** A database failure as the caller's error sees it: the database unavailable, a statement cancelled, or a data exception and its SQLSTATE. */
+export type DatabaseFailure = { kind: 'unavailable' } | { kind: 'cancelled' } | { kind: 'data'; sqlstate: string };
 
 /** What the failure is, looking through the whole chain; undefined when it is not a database failure the caller is told of. */
 export function databaseFailure(error: unknown): DatabaseFailure | undefined {
   if (databaseUnavailable(error)) return { kind: 'unavailable' };
+  if (isStatementCancelled(error)) return { kind: 'cancelled' };
   const sqlstate = dataExceptionCode(error);
   return sqlstate ? { kind: 'data', sqlstate } : undefined;
 }

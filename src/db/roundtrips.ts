@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { RequestStatements } from './request-statements.js';
 
 /**
  * Counts SQL statements sent to the database, per request and in total. Every statement goes
@@ -7,6 +8,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface RoundTripCounter {
   count: number;
+  /**
+   * The request's running statements (db/request-statements.ts), timed out and cancelled with it.
+   * Absent for work that is no one request's (a batch settled for several, the workers).
+   */
+  statements?: RequestStatements;
 }
 
 const scope = new AsyncLocalStorage<RoundTripCounter>();
@@ -33,6 +39,19 @@ export function currentRoundTripCounter(): RoundTripCounter | undefined {
 /** Runs `work` inside an existing counter (the HTTP layer opens one per request). */
 export function runCounted<T>(counter: RoundTripCounter, work: () => T): T {
   return scope.run(counter, work);
+}
+
+/**
+ * Runs `work` as no request's: work a request starts but that outlives it (a background job, a
+ * worker's pass it woke up) is neither counted as the request's nor timed out or cancelled with it.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return scope.exit(work);
+}
+
+/** The running statements of the request the caller works for, if any. */
+export function currentRequestStatements(): RequestStatements | undefined {
+  return scope.getStore()?.statements;
 }
 
 export function totalRoundTrips(): number {

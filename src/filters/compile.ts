@@ -5,10 +5,11 @@ import { normaliseDomain } from '../lib/domains.js';
 import type { ResolvedWindow } from './window.js';
 import {
   activityConditions, brandExists, countryIn, emailIn, extendedFieldFilled, findLiveSegment, hasService, inSegment, memberIdIn,
-  memberIdNotIn, optedIntoBrand, performed, performedAnyOf, profileFieldFilled, regionIs, registeredOnDomain, type ActivityColumns, type SegmentRow,
+  memberIdNotIn, optedIntoBrand, performedAllOf, performedAnyOf, profileFieldFilled, regionIs, registeredOnDomain, type ActivityColumns, type SegmentRow,
 } from './member-filter.queries.js';
 import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
+import { boundedList } from '../core/list-limits.js';
 
 export type { ActivityColumns } from './member-filter.queries.js';
 
@@ -79,6 +80,13 @@ async function assertBrand(db: Executor, accountId: number, id: number, param: s
   if (!(await brandExists(db, accountId, id))) throw notFound('Brand', param);
 }
 
+/** The filter's lists, so many items at most each (core/list-limits.ts), before anything reads them. */
+const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'anyOfActivities', 'allOfActivities', 'requiredFields'] as const;
+
+function checkListSizes(filter: MemberFilter): void {
+  for (const name of listFields) boundedList<unknown>(filter[name], name);
+}
+
 /**
  * Checks a filter against the account (ids of another account are not found) and compiles it.
  * `window` is the operation's resolved window: any-of and all-of activities are read inside it.
@@ -90,6 +98,7 @@ export async function compileFilter(
   window: ResolvedWindow | undefined,
 ): Promise<CompiledFilter> {
   const f = filter ?? {};
+  checkListSizes(f);
   const brandId = filterId(f.brandId, 'brandId');
   const segmentId = filterId(f.segmentId, 'segmentId');
   const fromSegmentId = filterId(f.membersFromSegment, 'membersFromSegment');
@@ -126,7 +135,7 @@ export async function compileFilter(
   if (fromSegment) memberConditions.push(inSegment(accountId, fromSegment));
   if (f.optedIn) memberConditions.push(segment ? inSegment(accountId, segment) : optedIntoBrand(accountId, brandId!));
   if (anyOf?.length) memberConditions.push(performedAnyOf(accountId, window, anyOf));
-  for (const ref of allOf ?? []) memberConditions.push(performed(accountId, window, ref));
+  if (allOf?.length) memberConditions.push(performedAllOf(accountId, window, allOf));
   memberConditions.push(...(required ?? []));
 
   return {

@@ -78,20 +78,50 @@ export function hasService(accountId: number, networks: string[] | undefined, pa
   )})`;
 }
 
-/** Did the member perform this activity (of this brand) inside the window? Read from the records. */
-export function performed(accountId: number, window: ResolvedWindow | undefined, ref: { activityId: number; brandId?: number }): SQL {
-  return sql`exists (select 1 from ${activityRecords} where ${and(
-    eq(activityRecords.accountId, accountId),
-    eq(activityRecords.memberId, members.id),
-    eq(activityRecords.activityId, ref.activityId),
-    ref.brandId ? eq(activityRecords.brandId, ref.brandId) : undefined,
-    window ? within(activityRecords.completedAt, window) : undefined,
-  )})`;
+export interface ActivityRef {
+  activityId: number;
+  brandId?: number;
+}
+
+/**
+ * The activity refs as two array parameters (activity ids; brand ids, 0 for any brand), repeats
+ * dropped: whatever the number of refs, the statement holds one subquery and two parameters, so
+ * its planning costs the same for one ref as for a thousand.
+ */
+function refArrays(refs: readonly ActivityRef[]): { activityIds: SQL; brandIds: SQL; count: number } {
+  const unique = [...new Map(refs.map((ref) => [`${ref.activityId}:${ref.brandId ?? 0}`, ref])).values()];
+  const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
+  return {
+    activityIds: intArray(unique.map((ref) => ref.activityId)),
+    brandIds: intArray(unique.map((ref) => ref.brandId ?? 0)),
+    count: unique.length,
+  };
+}
+
+/** How many of the refs the member performed inside the window, read from the records: one correlated subquery for every ref. */
+function refsPerformed(accountId: number, window: ResolvedWindow | undefined, refs: readonly ActivityRef[]): { performed: SQL; count: number } {
+  const { activityIds, brandIds, count } = refArrays(refs);
+  const performed = sql`(select count(*) from unnest(${activityIds}, ${brandIds}) as ref(activity_id, brand_id)
+    where exists (select 1 from ${activityRecords} where ${and(
+      eq(activityRecords.accountId, accountId),
+      eq(activityRecords.memberId, members.id),
+      sql`${activityRecords.activityId} = ref.activity_id`,
+      sql`(ref.brand_id = 0 or ${activityRecords.brandId} = ref.brand_id)`,
+      window ? within(activityRecords.completedAt, window) : undefined,
+    )}))`;
+  return { performed, count };
+}
+
+/** Did the member perform every one of these activities (of their brands) inside the window? */
+export function performedAllOf(accountId: number, window: ResolvedWindow | undefined, refs: readonly ActivityRef[]): SQL {
+  const { performed, count } = refsPerformed(accountId, window, refs);
+  return sql`${performed} = ${count}`;
 }
 
 /** Did the member perform any of these activities inside the window? */
-export function performedAnyOf(accountId: number, window: ResolvedWindow | undefined, refs: { activityId: number; brandId?: number }[]): SQL {
-  return sql`(${sql.join(refs.map((ref) => performed(accountId, window, ref)), sql` or `)})`;
+export function performedAnyOf(accountId: number, window: ResolvedWindow | undefined, refs: readonly ActivityRef[]): SQL {
+  const { performed } = refsPerformed(accountId, window, refs);
+  return sql`${performed} > 0`;
 }
 
 export interface SegmentRow {

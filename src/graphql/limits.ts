@@ -11,12 +11,14 @@ import {
   type OperationDefinitionNode,
   type TypeNode,
   type ValidationContext,
+  visit,
   type ValidationRule,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { AppError } from '../core/errors.js';
+import { listTooLong, maxListItems } from '../core/list-limits.js';
 
 export type Limits = Config['graphqlLimits'];
 
@@ -124,6 +126,48 @@ export function costRefusal(cost: number, limits: Limits): AppError | undefined 
   return new AppError('INVALID_PARAMETER', `The query costs ${cost}, above the limit of ${limits.maxCost}: ask for fewer items or fields.`, null);
 }
 
+/**
+ * The first list of the request longer than `maxListItems` (core/list-limits.ts), written in the
+ * document or sent in the variables, as the refusal naming its argument or input field (or, for a
+ * variable that is itself the list, the variable). Checked before the variables are coerced or
+ * priced: coercing 70,000 ids, or sending them as as many statement parameters, is the cost the
+ * limit is there to spare.
+ */
+export function listLengthRefusal(document: DocumentNode, variables: Record<string, unknown>): AppError | undefined {
+  return documentListRefusal(document) ?? variableListRefusal(variables);
+}
+
+/** A list written in the document longer than the limit: the same for every request of the document. */
+function documentListRefusal(document: DocumentNode): AppError | undefined {
+  let refusal: AppError | undefined;
+  visit(document, {
+    enter(node) {
+      if (refusal) return false;
+      if ((node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) && node.value.kind === Kind.LIST && node.value.values.length > maxListItems) {
+        refusal = listTooLong(node.name.value, node.value.values.length);
+      }
+      return undefined;
+    },
+  });
+  return refusal;
+}
+
+/** A list sent in the variables longer than the limit, named by its input field (or its variable). */
+function variableListRefusal(variables: Record<string, unknown>): AppError | undefined {
+  // Iterative, so a deeply nested variable cannot exhaust the stack; each value is visited once.
+  const pending: { value: unknown; name: string }[] = Object.entries(variables).map(([name, value]) => ({ value, name }));
+  while (pending.length) {
+    const { value, name } = pending.pop()!;
+    if (Array.isArray(value)) {
+      if (value.length > maxListItems) return listTooLong(name, value.length);
+      for (const item of value) if (item && typeof item === 'object') pending.push({ value: item, name });
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) if (item && typeof item === 'object') pending.push({ value: item, name: key });
+    }
+  }
+  return undefined;
+}
+
 /** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
   const costs = new Map<string, number>();
@@ -136,9 +180,14 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
             throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
           }
           const variables = request.variables ?? {};
+          const tooLong = variableListRefusal(variables);
+          if (tooLong) throw tooLong;
           const key = costKey(queryHash, operationName, operation, variables);
           let cost = costs.get(key);
           if (cost === undefined) {
+            // The document's own lists, once per document: a priced document has passed them.
+            const literal = documentListRefusal(document);
+            if (literal) throw literal;
             const query = operationName ? separateOperations(document)[operationName] ?? document : document;
             cost = costOf(schema, query, variables);
             costs.set(key, cost);

@@ -32,7 +32,7 @@ import { formatError } from './apollo.js';
 import type { Caller } from '../core/context.js';
 import { createContext } from './context.js';
 import { AppError, classifyError } from '../core/errors.js';
-import { costRefusal, limitRules, operationCost, parseOptions } from './limits.js';
+import { costRefusal, limitRules, listLengthRefusal, operationCost, parseOptions } from './limits.js';
 
 export interface SubscriptionDependencies {
   schema: GraphQLSchema;
@@ -158,6 +158,8 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
           return [new AppError('INVALID_PARAMETER', 'Only subscriptions run over WebSocket: send queries and mutations by POST /graphql.', null)];
         }
         const variables = payload.variables ?? {};
+        const tooLong = listLengthRefusal(document, variables);
+        if (tooLong) return [tooLong];
         let cost: number;
         try {
           const query = payload.operationName ? (separateOperations(document)[payload.operationName] ?? document) : document;

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
+import { RequestStatements } from '../db/request-statements.js';
 import { createApollo } from '../graphql/apollo.js';
 import type { Context } from '../core/context.js';
 import { createContext } from '../graphql/context.js';
@@ -84,12 +85,16 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     // answer the error body too, not Fastify's.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     trustProxy: proxyTrust(config.trustProxy),
+    // A client that sends its request slowly (a body dribbled a byte at a time) holds a connection
+    // and a parser only so long: Node answers 408 (http/client-errors.ts) and closes.
+    requestTimeout: config.requestTimeoutMs,
+    http: requestTimeouts(config.requestTimeoutMs),
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
-  const liveFeed = await LiveFeed.open(database, logger);
+  const liveFeed = await LiveFeed.open(database, logger, { statementTimeoutMs: config.statementTimeoutMs });
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
   const metrics = createMetrics({ scoreWindowLag: () => scoreWindows.lagSeconds() });
   const exposeRoundTrips = config.env !== 'production';
@@ -102,7 +107,13 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   // A request that arrives on such a connection once the close has begun is not started.
   let closing = false;
   app.addHook('onRequest', async (request, reply) => {
-    request.roundTrips = { count: 0 };
+    const statements = new RequestStatements(config.statementTimeoutMs);
+    request.roundTrips = { count: 0, statements };
+    // The connection closed before the answer was complete: the client is gone, and so is the use of
+    // whatever the request still has running (db/request-statements.ts).
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableEnded) statements.abandon();
+    });
     reply.header('x-request-id', request.id);
     if (closing) return sendError(new AppError('SHUTTING_DOWN', 'The gateway is shutting down; send the request again.'), request, reply);
   });
@@ -204,6 +215,21 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       await limiter.close();
       await identity.close();
     },
+  };
+}
+
+/**
+ * Node's own request timeouts: the whole request within `requestTimeoutMs`, its headers within the
+ * same or Node's 60 s, whichever is less (Node ignores a request timeout shorter than the headers'
+ * one), checked at an interval of at most a second rather than Node's 30 s, so the limit holds near
+ * its value. 0: no limit, Node's defaults.
+ */
+function requestTimeouts(requestTimeoutMs: number) {
+  if (requestTimeoutMs <= 0) return {};
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(requestTimeoutMs, 60_000),
+    connectionsCheckingInterval: Math.min(requestTimeoutMs, 1_000),
   };
 }
 

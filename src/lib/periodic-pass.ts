@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { databaseUnavailable } from '../db/errors.js';
+import { outsideRequest } from '../db/roundtrips.js';
 
 export interface PeriodicPassOptions<T> {
   /** Names the worker in its log lines. */
@@ -48,7 +49,8 @@ export class PeriodicPass<T> {
 
   /** Runs a pass now, or joins the one running. */
   run(): Promise<T> {
-    this.running ??= this.options.pass().finally(() => {
+    // A pass woken by a request (a queued record) is still no request's work.
+    this.running ??= outsideRequest(() => this.options.pass()).finally(() => {
       this.running = undefined;
     });
     return this.running;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Period } from '../filters/window.js';
 import { invalidParameter, missingParameter } from '../core/errors.js';
 import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
+import { listTooLong, maxListItems } from '../core/list-limits.js';
 
 /** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
@@ -72,11 +73,12 @@ export class Params {
     return number;
   }
 
-  /** A comma list, trimmed, empty items dropped; undefined when absent. */
+  /** A comma list, trimmed, empty items dropped, at most `maxListItems` (core/list-limits.ts) of them; undefined when absent. */
   list(name: string): string[] | undefined {
     const value = this.string(name);
     if (value === undefined) return undefined;
     const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    if (items.length > maxListItems) throw listTooLong(name, items.length);
     return items.length ? items : undefined;
   }
 

@@ -1,3 +1,4 @@
+import { jsonDepthExceeds } from '../../lib/json-depth.js';
 import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
@@ -24,6 +25,8 @@ export const activityTypes = ['Listened', 'Watched', 'Shared', 'Liked', 'Followe
 
 /** At most this many records per batch call. */
 export const maxBatchSize = 1000;
+/** How deep a record's `content` may nest: far more than any content needs, far less than the database's JSON functions can recurse. */
+export const maxContentDepth = 32;
 
 function text(value: string | undefined, param: string, max: number): string | undefined {
   const trimmed = value?.trim();
@@ -167,6 +170,9 @@ function inputColumns(input: RecordActivityInput, place: GeoLocation | undefined
   }
   if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
     throw invalidParameter('content', 'expected a JSON object');
+  }
+  if (input.content && jsonDepthExceeds(input.content, maxContentDepth)) {
+    throw invalidParameter('content', `expected a JSON object nested at most ${maxContentDepth} levels deep`);
   }
   if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
   return {

@@ -1,6 +1,8 @@
 import { FixedBuffer, Repeater } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle, Executor } from '../../db/client.js';
+import { runCounted } from '../../db/roundtrips.js';
+import { RequestStatements } from '../../db/request-statements.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 import { AppError } from '../../core/errors.js';
 import type { RecordRow } from './activities.queries.js';
@@ -56,11 +58,15 @@ export class LiveFeed implements LiveReceiver {
   private constructor(
     private readonly db: Database,
     private readonly log: Logger,
+    private readonly statementTimeoutMs: number,
   ) {}
 
-  /** The gateway's feed over its database; on PostgreSQL its listening connection is open when this resolves. */
-  static async open(database: DatabaseHandle, log: Logger): Promise<LiveFeed> {
-    const feed = new LiveFeed(database.db, log);
+  /**
+   * The gateway's feed over its database; on PostgreSQL its listening connection is open when this resolves.
+   * `statementTimeoutMs` bounds the statement that reads a batch's records under one filter, as a request's (0: none).
+   */
+  static async open(database: DatabaseHandle, log: Logger, { statementTimeoutMs = 0 }: { statementTimeoutMs?: number } = {}): Promise<LiveFeed> {
+    const feed = new LiveFeed(database.db, log, statementTimeoutMs);
     feed.channel =
       database.kind === 'postgres' && database.url
         ? await PostgresChannel.open(database.url, feed, log)
@@ -126,7 +132,8 @@ export class LiveFeed implements LiveReceiver {
       else byFilter.set(subscriber.filterKey, [subscriber]);
     }
     for (const group of byFilter.values()) {
-      const rows = await liveRecords(this.db, group[0].filter, ids);
+      // Deliveries run one after the other: a filter's statement that ran long would hold every subscriber's records back.
+      const rows = await runCounted({ count: 0, statements: new RequestStatements(this.statementTimeoutMs) }, () => liveRecords(this.db, group[0].filter, ids));
       for (const subscriber of group) {
         for (const row of rows) {
           if (subscriber.buffer.full) {

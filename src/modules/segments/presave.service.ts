@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { PresaveItems } from '../../db/schema/index.js';
+import { outsideRequest } from '../../db/roundtrips.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import type { TokenCipher } from '../identity/token-cipher.js';
 import { parseMusicItem } from '../brands/brand-urls.js';
@@ -69,7 +70,7 @@ export async function requeue(db: Database, job: PresaveJobRow): Promise<Presave
 /** Runs the job after the current request has been answered, with its own database work. */
 export function runInBackground(runner: PresaveRunner, accountId: number, jobId: number): void {
   setImmediate(() => {
-    runPresave(runner, accountId, jobId).catch((error: unknown) => runner.log.error({ err: error, jobId }, 'presave job failed'));
+    outsideRequest(() => runPresave(runner, accountId, jobId)).catch((error: unknown) => runner.log.error({ err: error, jobId }, 'presave job failed'));
   });
 }
 

@@ -1,0 +1,89 @@
+/**
+ * The statements a request has running on PostgreSQL, so that none outlives its purpose: each is
+ * cancelled when it runs longer than the statement timeout (STATEMENT_TIMEOUT_MS), and all of them
+ * are when the request's client goes away before its answer (http/server.ts calls `abandon`). The
+ * request's scope (db/roundtrips.ts: the counter the HTTP layer opens per request) carries them;
+ * db/client.ts registers every statement sent through the pool while a scope is current.
+ *
+ * The timeout is the request's, kept by the gateway rather than the server's `statement_timeout`:
+ * the pool's connections are shared with the background workers, whose passes have a budget of
+ * their own. A statement's time counts from when it is handed to the pool, so a wait for a free
+ * connection is part of it. The embedded database (PGlite) runs in the process and cannot cancel a
+ * statement: there neither the timeout nor the cancellation applies.
+ */
+
+/** What a running statement offers (postgres.js's Query): cancel, and the settlement it is waited on by. */
+export interface CancellableStatement {
+  cancel(): unknown;
+  resolve: (value: unknown) => unknown;
+  reject: (error: unknown) => unknown;
+  /** Runs the statement; replaced for a statement of an abandoned request, which is refused without being sent. */
+  handler: (statement: never) => unknown;
+  /** What `cancel` calls (postgres.js): its promise, which `cancel` drops, settles once the cancel request was sent. */
+  canceller?: ((statement: never) => Promise<unknown> | unknown) | null;
+}
+
+/**
+ * Cancels the statement. A cancel request goes over a connection of its own, which may fail (the
+ * database unreachable): postgres.js's `cancel()` drops that promise, and its failure would be an
+ * unhandled rejection, so the canceller is called here and its failure ignored (the statement
+ * then fails or ends on its own).
+ */
+function cancel(statement: CancellableStatement): void {
+  const { canceller } = statement;
+  if (typeof canceller !== 'function') {
+    statement.cancel();
+    return;
+  }
+  statement.canceller = null;
+  const sent = canceller(statement as never);
+  if (sent instanceof Promise) sent.catch(() => {});
+}
+
+/** The error a statement of an abandoned request fails with, as PostgreSQL's own cancellation (SQLSTATE 57014). */
+function abandonedError(): Error {
+  return Object.assign(new Error('canceling statement: the client went away'), { code: '57014' });
+}
+
+export class RequestStatements {
+  private readonly running = new Map<CancellableStatement, NodeJS.Timeout | undefined>();
+  private abandoned = false;
+
+  /** `timeoutMs` 0: no timeout. */
+  constructor(private readonly timeoutMs: number) {}
+
+  /** How many statements of the request are running now. */
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Registers a statement as it is created, before it is sent; it leaves the set when it settles. */
+  track<T extends CancellableStatement>(statement: T): T {
+    if (this.abandoned) {
+      statement.handler = (() => statement.reject(abandonedError())) as never;
+      return statement;
+    }
+    const timer = this.timeoutMs > 0 ? setTimeout(() => cancel(statement), this.timeoutMs) : undefined;
+    timer?.unref();
+    this.running.set(statement, timer);
+    const settle = () => {
+      clearTimeout(this.running.get(statement));
+      this.running.delete(statement);
+    };
+    const { resolve, reject } = statement;
+    statement.resolve = (value) => (settle(), resolve(value));
+    statement.reject = (error) => (settle(), reject(error));
+    return statement;
+  }
+
+  /** The client went away: cancels what runs, and refuses what the request still sends. */
+  abandon(): void {
+    if (this.abandoned) return;
+    this.abandoned = true;
+    for (const [statement, timer] of this.running) {
+      clearTimeout(timer);
+      cancel(statement);
+    }
+    this.running.clear();
+  }
+}
