@@ -47,6 +47,12 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(100),
+  SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(20),
+  HEAVY_REQUEST_COST: z.coerce.number().int().min(1).default(10_000),
+  HEAVY_REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(2),
+  HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
@@ -80,6 +86,13 @@ export interface Config {
   statementTimeoutMs: number;
   /** How long a client may take to send a whole request (headers and body); 0: no limit. */
   requestTimeoutMs: number;
+  /** What one tenant may hold of the gateway's memory through WebSocket subscriptions (docs/reliability.md). */
+  subscriptionLimits: { maxBufferedBytes: number; perKey: number; perConnection: number };
+  /**
+   * Requests priced at `cost` or more (graphql/limits.ts's estimate) run at most `perKey` at once per
+   * key, `queuePerKey` more waiting; past that they are refused (docs/reliability.md).
+   */
+  heavyRequests: { cost: number; perKey: number; queuePerKey: number };
   /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
@@ -170,6 +183,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
+    heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
   };

@@ -11,6 +11,7 @@ import { classifyError } from '../core/errors.js';
 import { stringifyResult } from '../core/json-text.js';
 import { memberPageAnswer } from '../modules/scoring/listing-json.js';
 import { CompiledDocuments } from './execution.js';
+import type { HeavyRequests } from './heavy-requests.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
 
@@ -89,7 +90,13 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
 }
 
 /** `pages.explorer` makes the landing page shown outside production: the server's explorer (http/pages/explorer). */
-export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config, pages: { explorer?: () => ApolloServerPlugin } = {}): ApolloServer<Context> {
+export function createApollo(
+  app: FastifyInstance,
+  schema: GraphQLSchema,
+  config: Config,
+  pages: { explorer?: () => ApolloServerPlugin } = {},
+  heavy?: HeavyRequests,
+): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
     gateway: compiledExecution(schema),
@@ -110,7 +117,7 @@ export function createApollo(app: FastifyInstance, schema: GraphQLSchema, config
       // Cache hints are not used; left on, the plugin wraps every field resolver of every response.
       ApolloServerPluginCacheControlDisabled(),
       fastifyApolloDrainPlugin(app),
-      costLimitPlugin(schema, config.graphqlLimits),
+      costLimitPlugin(schema, config.graphqlLimits, heavy),
       requestIdPlugin,
       databaseUnavailablePlugin,
       // Outside production, the explorer bundled with the gateway (no CDN); Apollo Sandbox is a link from it.

@@ -19,6 +19,7 @@ import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { listTooLong, maxListItems } from '../core/list-limits.js';
+import type { HeavyRequests } from './heavy-requests.js';
 
 export type Limits = Config['graphqlLimits'];
 
@@ -107,7 +108,7 @@ function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<st
  */
 const costCacheSize = 1000;
 
-function costKey(queryHash: string, operationName: string | null, operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
+export function costKey(queryHash: string, operationName: string | null, operation: OperationDefinitionNode, variables: Record<string, unknown>): string {
   const priced: Record<string, unknown> = {};
   for (const definition of operation.variableDefinitions ?? []) {
     const type = namedType(definition.type);
@@ -168,13 +169,21 @@ function variableListRefusal(variables: Record<string, unknown>): AppError | und
   return undefined;
 }
 
-/** The cost limit needs the variables (page sizes), so it runs once the operation is resolved. */
-export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloServerPlugin<Context> {
+/**
+ * The cost limit needs the variables (page sizes), so it runs once the operation is resolved; a
+ * heavy operation then waits for one of its key's heavy slots (heavy-requests.ts), given back when
+ * the response is sent.
+ */
+export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: HeavyRequests): ApolloServerPlugin<Context> {
   const costs = new Map<string, number>();
   return {
     async requestDidStart() {
+      let release: (() => void) | undefined;
       return {
-        async didResolveOperation({ request, document, operationName, operation, queryHash }) {
+        async willSendResponse() {
+          release?.();
+        },
+        async didResolveOperation({ request, document, operationName, operation, queryHash, contextValue }) {
           if (!operation) return; // Apollo has already refused a document without this operation
           if (operation.operation === 'subscription') {
             throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
@@ -200,6 +209,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits): ApolloSe
           }
           const refusal = costRefusal(cost, limits);
           if (refusal) throw refusal;
+          if (heavy && contextValue) release = await heavy.admit(contextValue.caller, cost);
         },
       };
     },

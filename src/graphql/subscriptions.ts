@@ -13,7 +13,6 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from 'pino';
@@ -32,7 +31,10 @@ import { formatError } from './apollo.js';
 import type { Caller } from '../core/context.js';
 import { createContext } from './context.js';
 import { AppError, classifyError } from '../core/errors.js';
+import { callerKey } from '../core/caller-key.js';
 import { costRefusal, limitRules, listLengthRefusal, operationCost, parseOptions } from './limits.js';
+import { SubscriptionSlots, type SlotHolder } from './subscription-slots.js';
+import { serveGraphqlWs } from './websocket.js';
 
 export interface SubscriptionDependencies {
   schema: GraphQLSchema;
@@ -49,8 +51,8 @@ export interface SubscriptionDependencies {
 /** Close codes: graphql-ws's (44xx, the client's to fix) and WebSocket's "try again later". */
 const closeCodes = { unauthorized: 4401, forbidden: 4403, tooManyRequests: 4429, tryAgainLater: 1013 };
 
-/** What a connection learned at `connection_init`, kept for its subscriptions. */
-type Connection = {
+/** What a connection learned at `connection_init`, kept for its subscriptions, and the subscription slots it holds. */
+type Connection = SlotHolder & {
   caller?: Caller;
   /** Whom its calls are rate limited as: the key, as on HTTP. */
   limitedAs?: string;
@@ -71,9 +73,10 @@ const callerError = (error: GraphQLError, code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQ
  * the same depth, alias, token and cost limits as POST /graphql. Only subscriptions run here:
  * queries and mutations stay on HTTP, where their rules and plugins are.
  */
-export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDependencies): void {
+export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDependencies): SubscriptionSlots {
   const { schema, config, database, limiter } = deps;
   const limits = config.graphqlLimits;
+  const slots = new SubscriptionSlots(config.subscriptionLimits);
   const format = formatError(config.env === 'development');
   const rules = [...specifiedRules, ...limitRules(limits)];
   // The largest message a client may send: a document, as an HTTP body may be.
@@ -91,7 +94,8 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
   const trust = proxyTrust(config.trustProxy);
   const clientAddress = (request: IncomingMessage) => clientAddressOf(request, trust);
 
-  const server = useServer<Record<string, unknown>, Connection>(
+  const server = serveGraphqlWs<Connection>(
+    wss,
     {
       schema,
       async onConnect(ctx) {
@@ -169,6 +173,9 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         }
         const refusal = costRefusal(cost, limits);
         if (refusal) return [refusal];
+        // Last, so a slot is taken only by a subscription that runs (and gives it back when it ends).
+        const slotRefusal = slots.take(ctx.extra, callerKey(caller) ?? 'anonymous', id);
+        if (slotRefusal) return [new AppError('RATE_LIMITED', slotRefusal)];
         const requestId = randomUUID();
         const log = deps.logger.child({ reqId: requestId, subscription: id }) as unknown as FastifyBaseLogger;
         const contextValue = createContext({
@@ -191,10 +198,15 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
       onError(_ctx, _id, _payload, errors) {
         return errors.map((error) => formatted(error, undefined));
       },
-      // Otherwise graphql-ws closes a connection whose hook failed unexpectedly with the error's message, outside NODE_ENV=production.
-      isProd: config.env !== 'development',
+      onComplete(ctx, id) {
+        slots.give(ctx.extra, id);
+      },
+      onClose(ctx) {
+        slots.giveAll(ctx.extra);
+      },
     },
-    wss,
+    // Otherwise a connection whose hook failed unexpectedly is closed with the error's message, outside development.
+    { maxBufferedBytes: config.subscriptionLimits.maxBufferedBytes, log: deps.logger, isProd: config.env !== 'development' },
   );
 
   function formatted(error: GraphQLError, context: unknown) {
@@ -211,4 +223,5 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
   app.addHook('preClose', async () => {
     await server.dispose();
   });
+  return slots;
 }

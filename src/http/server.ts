@@ -17,6 +17,8 @@ import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
 import { LiveFeed } from '../modules/activities/live-feed.js';
 import { registerSubscriptions } from '../graphql/subscriptions.js';
+import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
+import { HeavyRequests } from '../graphql/heavy-requests.js';
 import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
@@ -62,6 +64,10 @@ export interface Gateway {
   scoreWindows: ScoreWindowsWorker;
   /** Subscriptions to committed records (activityRecorded), over WebSocket at /graphql. */
   liveFeed: LiveFeed;
+  /** The subscriptions open per key and per connection (SUBSCRIPTIONS_PER_KEY, SUBSCRIPTIONS_PER_CONNECTION). */
+  subscriptionSlots: SubscriptionSlots;
+  /** Heavy requests running and waiting per key (HEAVY_REQUEST_COST, HEAVY_REQUESTS_PER_KEY, HEAVY_QUEUE_PER_KEY). */
+  heavyRequests: HeavyRequests;
   /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
   close(): Promise<void>;
 }
@@ -167,9 +173,10 @@ export async function buildGateway({ config, database, logger, networks, demoApi
 
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
-  const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) });
+  const heavyRequests = new HeavyRequests(config.heavyRequests);
+  const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) }, heavyRequests);
   await apollo.start();
-  registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
+  const subscriptionSlots = registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
@@ -192,7 +199,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       },
     });
 
-    registerRestRoutes(api, schema, restRoutes, config.graphqlLimits);
+    registerRestRoutes(api, schema, restRoutes, config.graphqlLimits, heavyRequests);
   });
 
   meter.start();
@@ -204,6 +211,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     activityQueue,
     scoreWindows,
     liveFeed,
+    subscriptionSlots,
+    heavyRequests,
     async close() {
       closing = true;
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.

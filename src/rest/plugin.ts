@@ -1,19 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Limits } from '../graphql/limits.js';
+import { heavyRetryAfterSeconds, type HeavyRequests } from '../graphql/heavy-requests.js';
 import { runCounted } from '../db/roundtrips.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { restParam } from './error-params.js';
 import { Params } from './params.js';
 import { planOf } from './plans.js';
-import { prepareRoutes, runRoute, type RestRoute } from './route.js';
+import { prepareRoutes, routeCost, runRoute, type RestRoute } from './route.js';
 
 /**
  * Registers the `/v1.1` route table. Each handler reads the parameters, runs the route's GraphQL
  * document in-process with the request's context, within the limits of `/graphql`, and shapes the data into the interface's body.
+ * A heavy call (a large page) waits for one of its key's heavy slots, as on `/graphql`.
  */
-export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, routes: readonly RestRoute[], limits: Limits): void {
+export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, routes: readonly RestRoute[], limits: Limits, heavy?: HeavyRequests): void {
   // The limits of /graphql on the fixed documents: depth, aliases and definitions, checked here once.
   prepareRoutes(schema, routes, limits);
   for (const route of routes) {
@@ -21,7 +23,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
       method: [...route.methods],
       url: `/v1.1${route.path}`,
       config: { kind: 'rest' },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         // The key is checked before the parameters, so a caller without one learns that first.
         if (request.context.caller.kind === 'anonymous') assertAccess(request.context.caller, []);
         // The plan the document's resolvers declare, checked before the parameters so a basic plan learns that first.
@@ -29,7 +31,14 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request) as Record<string, unknown>;
-        const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).catch((error: unknown) => {
+        const release = heavy
+          ? await heavy.admit(request.context.caller, routeCost(schema, route, variables)).catch((error: unknown) => {
+              reply.header('Retry-After', String(heavyRetryAfterSeconds));
+              throw error;
+            })
+          : () => {};
+        // The slot is given back once the document has run (its statements and execution); shaping is light next to it.
+        const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).finally(release).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
             const graphqlParam = error.extensions.param;
             error.extensions.param = route.errorParam?.(graphqlParam, params, error) ?? restParam(graphqlParam);

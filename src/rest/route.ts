@@ -1,10 +1,10 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
-import { execute, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.js';
 import { compileDocument } from '../graphql/execution.js';
-import { limitRules, type Limits } from '../graphql/limits.js';
+import { costKey, limitRules, operationCost, type Limits } from '../graphql/limits.js';
 import { AppError, invalidParameter } from '../core/errors.js';
 import type { Params } from './params.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
@@ -74,6 +74,35 @@ export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[
       throw new Error(`REST route ${route.path}: its GraphQL document is invalid: ${errors.map((e) => e.message).join('; ')}`);
     }
   }
+}
+
+/** Costs kept per route: a route's cost varies with its page size and `extended` only, so a few each. */
+const routeCosts = new WeakMap<RestRoute, Map<string, number>>();
+const routeCostsKept = 100;
+
+/**
+ * What the call costs by `/graphql`'s estimate (graphql/limits.ts): not limited on a route (see
+ * prepareRoutes), but what decides whether it is a heavy request (graphql/heavy-requests.ts).
+ * Variables the estimator cannot read price the call as light; running it reports them as before.
+ */
+export function routeCost(schema: GraphQLSchema, route: RestRoute, variables: Record<string, unknown>): number {
+  const document = route.document as DocumentNode;
+  const operation = getOperationAST(document);
+  if (!operation) return 0;
+  let costs = routeCosts.get(route);
+  if (!costs) routeCosts.set(route, (costs = new Map()));
+  const key = costKey('', null, operation, variables);
+  let cost = costs.get(key);
+  if (cost === undefined) {
+    try {
+      cost = operationCost(schema, document, variables);
+    } catch {
+      return 0;
+    }
+    costs.set(key, cost);
+    if (costs.size > routeCostsKept) costs.delete(costs.keys().next().value!);
+  }
+  return cost;
 }
 
 /**

@@ -48,6 +48,8 @@ afterEach(async () => {
       expect(b.gateway.liveFeed.subscriberCount(tenant.accountId)).toBe(0);
       expect(a.gateway.liveFeed.wanted(tenant.accountId)).toBe(false);
     }
+    // Every subscription slot given back, those of refused and failed subscriptions included.
+    expect(b.gateway.subscriptionSlots.keys).toBe(0);
   });
 });
 

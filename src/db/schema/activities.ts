@@ -143,7 +143,7 @@ export const activityQueue = pgTable('activity_queue', {
 }, (t) => [
   primaryKey({ name: 'activity_queue_pkey', columns: [t.accountId, t.id] }),
   index('activity_queue_account_enqueued_idx').on(t.accountId, t.enqueuedAt),
-  // Workers claim the oldest row of any account in id order (activities.queue.queries.ts), which the
-  // primary key on id alone used to serve; without an index each claim would sort the whole queue.
+  // The queue in id order across accounts (its oldest row). Workers claim by the primary key instead,
+  // account by account in turn (claimNext in activities.queue.queries.ts).
   index('activity_queue_id_idx').on(t.id),
 ]);

@@ -1,4 +1,4 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { activityQueue } from '../../db/schema/index.js';
 
@@ -9,17 +9,31 @@ export async function enqueueRecord(db: Executor, row: { accountId: number; appl
 }
 
 /**
- * The oldest queued record with attempts left, locked for this transaction; rows other workers
- * hold are skipped, so gateways sharing the queue never take the same row.
+ * The next queued record with attempts left, taking accounts in turn: the oldest record of the
+ * first account after `afterAccount` (by id) that has one, else of the first account from the
+ * start. One account's thousands of queued records so wait their turn behind another's one instead
+ * of delaying it. The row is locked for this transaction; rows other workers hold are skipped, so
+ * gateways sharing the queue never take the same row. Both turns are a range of the primary key
+ * (account_id, id); the second is read only when the first finds nothing.
  */
-export async function claimOldest(tx: Executor, maxAttempts: number): Promise<QueuedRow | undefined> {
+export async function claimNext(tx: Executor, maxAttempts: number, afterAccount: number): Promise<QueuedRow | undefined> {
   const [claimed] = await tx
     .select()
     .from(activityQueue)
-    .where(lt(activityQueue.attempts, maxAttempts))
-    .orderBy(asc(activityQueue.id))
-    .limit(1)
-    .for('update', { skipLocked: true });
+    .where(
+      sql`(${activityQueue.accountId}, ${activityQueue.id}) = (
+        select next.account_id, next.id
+        from (values (${afterAccount}::int + 1, 2147483647), (0, ${afterAccount}::int)) as turn(low, high)
+        cross join lateral (
+          select q.account_id, q.id from ${activityQueue} q
+          where q.account_id between turn.low and turn.high and q.attempts < ${maxAttempts}
+          order by q.account_id, q.id
+          limit 1
+          for update skip locked
+        ) next
+        limit 1
+      )`,
+    );
   return claimed;
 }
 

@@ -4,7 +4,7 @@ import { databaseUnavailable, isDeadlock, memberMergedMeanwhile, retryTransactio
 import { isAppError } from '../../core/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
 import { insertRecords } from './activities.queries.js';
-import { claimOldest, countFailedAttempt, deleteQueued, enqueueRecord, type QueuedRow } from './activities.queue.queries.js';
+import { claimNext, countFailedAttempt, deleteQueued, enqueueRecord, type QueuedRow } from './activities.queue.queries.js';
 import { prepareRecords, type ActivityScope } from './activities.service.js';
 import { publishRecorded } from './live-feed.js';
 import type { RecordActivityInput } from './activities.types.js';
@@ -22,6 +22,8 @@ const maxAttempts = 5;
  */
 export class ActivityQueue {
   private readonly passes: PeriodicPass<number>;
+  /** The account whose record was claimed last: the next claim starts after it (claimNext). */
+  private lastAccount = 0;
 
   constructor(
     private readonly db: Database,
@@ -72,8 +74,9 @@ export class ActivityQueue {
       const outcome = await retryTransaction(
         () =>
           this.db.transaction(async (tx) => {
-            claimed = await claimOldest(tx, maxAttempts);
+            claimed = await claimNext(tx, maxAttempts, this.lastAccount);
             if (!claimed) return 'empty';
+            this.lastAccount = claimed.accountId;
             const scope = { db: tx, accountId: claimed.accountId, applicationId: claimed.applicationId ?? 0 };
             const rows = await prepareRecords(scope, [revive(claimed.payload)], claimed.enqueuedAt);
             stored = await insertRecords(tx, rows);

@@ -1,0 +1,59 @@
+/** Refused by a KeyGate: the key already has as many requests waiting as it may. */
+export class KeyGateFull extends Error {
+  constructor(public readonly key: string) {
+    super(`too many requests waiting for ${key}`);
+    this.name = 'KeyGateFull';
+  }
+}
+
+interface KeyLoad {
+  running: number;
+  waiting: (() => void)[];
+}
+
+/**
+ * A semaphore per key: at most `concurrent` holders of one key at once, at most `queued` more
+ * waiting their turn in arrival order, and beyond that refused at once. One key's burst so waits
+ * for its own slots instead of taking every worker the gateway has from other keys. Keys with
+ * nothing running or waiting are forgotten, so the map holds only the keys at work.
+ */
+export class KeyGate {
+  private readonly keys = new Map<string, KeyLoad>();
+
+  constructor(private readonly limits: { concurrent: number; queued: number }) {}
+
+  /**
+   * Resolves with the release once one of the key's slots is free (call it exactly once, when the
+   * work ends however it ends); throws KeyGateFull when the key's queue is full.
+   */
+  async acquire(key: string): Promise<() => void> {
+    let load = this.keys.get(key);
+    if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
+    if (load.running < this.limits.concurrent) {
+      load.running += 1;
+    } else {
+      if (load.waiting.length >= this.limits.queued) throw new KeyGateFull(key);
+      // The slot is handed over by the release, so running never drops below the limit meanwhile.
+      await new Promise<void>((resolve) => load.waiting.push(resolve));
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release(key, load);
+    };
+  }
+
+  private release(key: string, load: KeyLoad): void {
+    const next = load.waiting.shift();
+    if (next) return next();
+    load.running -= 1;
+    if (load.running === 0) this.keys.delete(key);
+  }
+
+  /** Holders and waiters of `key` now. */
+  load(key: string): { running: number; waiting: number } {
+    const load = this.keys.get(key);
+    return { running: load?.running ?? 0, waiting: load?.waiting.length ?? 0 };
+  }
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { KeyGate, KeyGateFull } from '../../src/lib/key-gate.js';
+
+describe('KeyGate', () => {
+  it('admits `concurrent` holders per key, queues `queued` more in arrival order, refuses the rest', async () => {
+    const gate = new KeyGate({ concurrent: 2, queued: 2 });
+    const first = await gate.acquire('a');
+    const second = await gate.acquire('a');
+    const admitted: string[] = [];
+    const third = gate.acquire('a').then((release) => (admitted.push('third'), release));
+    const fourth = gate.acquire('a').then((release) => (admitted.push('fourth'), release));
+    await expect(gate.acquire('a')).rejects.toBeInstanceOf(KeyGateFull);
+    expect(gate.load('a')).toEqual({ running: 2, waiting: 2 });
+    // Another key has slots of its own.
+    const other = await gate.acquire('b');
+    expect(gate.load('b')).toEqual({ running: 1, waiting: 0 });
+
+    first();
+    first(); // a second call of one release gives nothing back twice
+    await third;
+    expect(admitted).toEqual(['third']);
+    expect(gate.load('a')).toEqual({ running: 2, waiting: 1 });
+    second();
+    (await third)();
+    (await fourth)();
+    expect(admitted).toEqual(['third', 'fourth']);
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+    other();
+    expect(gate.load('b')).toEqual({ running: 0, waiting: 0 });
+  });
+});
