@@ -30,6 +30,11 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the admin CLI sets a plan by the application\'s id (cli.ts app plan), across accounts by its nature',
   },
   {
+    contains: 'update "applications" set "settings" = "applications"."settings" || $1::jsonb where "applications"."id" = $2',
+    tables: ['applications'],
+    reason: 'the admin CLI switches network verification by the application\'s id (cli.ts app network-verification), across accounts by its nature; the API\'s switch names the caller\'s account',
+  },
+  {
     contains: 'update "api_keys" set "revoked_at" = $1 where ("api_keys"."id" = $2 and "api_keys"."revoked_at" is null)',
     tables: ['api_keys'],
     reason: 'the admin CLI revokes a key by its id (cli.ts key revoke), across accounts by its nature',
