@@ -201,6 +201,10 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
   if (database?.kind === 'unavailable') {
     return catalogued('database', 'DATABASE_UNAVAILABLE', 'The database is unavailable; retry in a few seconds.', null, true);
   }
+  if (database?.kind === 'client-gone') {
+    // Nobody reads this answer: the client left, and its statements were cancelled on purpose.
+    return { ...catalogued('database', 'STATEMENT_TIMEOUT', 'The client went away before the answer; its statements were cancelled.', null, true), log: false };
+  }
   if (database?.kind === 'cancelled') {
     const message = 'A database statement of this request ran longer than the statement timeout and was cancelled: ask for less (a shorter window, fewer filter items) or retry later.';
     return catalogued('database', 'STATEMENT_TIMEOUT', message, null, true);

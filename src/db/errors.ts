@@ -81,12 +81,28 @@ export function isStatementCancelled(error: unknown): boolean {
   return hasSqlState(error, '57014');
 }
 
-/** A database failure as the caller's error sees it: the database unavailable, a statement cancelled, or a data exception and its SQLSTATE. */
-export type DatabaseFailure = { kind: 'unavailable' } | { kind: 'cancelled' } | { kind: 'data'; sqlstate: string };
+/**
+ * Marks the failure of a statement cancelled (or never sent) because its request's client went away
+ * (db/request-statements.ts): nobody reads its answer, and nothing went wrong in the gateway.
+ */
+export const clientGoneMark = Symbol('client gone');
+
+/** True when the failure, or anything it wraps, is a statement given up because its client went away. */
+export function isClientGone(error: unknown): boolean {
+  for (const link of chain(error)) if ((link as { [clientGoneMark]?: boolean })[clientGoneMark] === true) return true;
+  return false;
+}
+
+/**
+ * A database failure as the caller's error sees it: the database unavailable, a statement cancelled
+ * past the timeout or given up with its departed client, or a data exception and its SQLSTATE.
+ */
+export type DatabaseFailure = { kind: 'unavailable' } | { kind: 'cancelled' } | { kind: 'client-gone' } | { kind: 'data'; sqlstate: string };
 
 /** What the failure is, looking through the whole chain; undefined when it is not a database failure the caller is told of. */
 export function databaseFailure(error: unknown): DatabaseFailure | undefined {
   if (databaseUnavailable(error)) return { kind: 'unavailable' };
+  if (isClientGone(error)) return { kind: 'client-gone' };
   if (isStatementCancelled(error)) return { kind: 'cancelled' };
   const sqlstate = dataExceptionCode(error);
   return sqlstate ? { kind: 'data', sqlstate } : undefined;

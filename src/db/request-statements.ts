@@ -1,3 +1,4 @@
+import { clientGoneMark } from './errors.js';
 /**
  * The statements a request has running on PostgreSQL, so that none outlives its purpose: each is
  * cancelled when it runs longer than the statement timeout (STATEMENT_TIMEOUT_MS), and all of them
@@ -42,7 +43,7 @@ function cancel(statement: CancellableStatement): void {
 
 /** The error a statement of an abandoned request fails with, as PostgreSQL's own cancellation (SQLSTATE 57014). */
 function abandonedError(): Error {
-  return Object.assign(new Error('canceling statement: the client went away'), { code: '57014' });
+  return Object.assign(new Error('canceling statement: the client went away'), { code: '57014', [clientGoneMark]: true });
 }
 
 export class RequestStatements {
@@ -72,7 +73,9 @@ export class RequestStatements {
     };
     const { resolve, reject } = statement;
     statement.resolve = (value) => (settle(), resolve(value));
-    statement.reject = (error) => (settle(), reject(error));
+    // A statement cancelled because its client left fails with PostgreSQL's own cancellation: marked,
+    // so it is not mistaken for a timeout or logged as a failure (core/errors.ts).
+    statement.reject = (error) => (settle(), reject(this.abandoned ? markClientGone(error) : error));
     return statement;
   }
 
@@ -86,4 +89,9 @@ export class RequestStatements {
     }
     this.running.clear();
   }
+}
+
+function markClientGone(error: unknown): unknown {
+  if (error && typeof error === 'object') Object.assign(error, { [clientGoneMark]: true });
+  return error;
 }

@@ -2,9 +2,11 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { AppError, classifyError, missingParameter, notFound, type ClassifyOptions } from '../../src/core/errors.js';
+import { clientGoneMark } from '../../src/db/errors.js';
 
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
 const violated = (code: string, fields: Record<string, string>) => Object.assign(new Error(`violation ${code}`), { code, ...fields });
+const clientGone = (error: Error) => Object.assign(error, { [clientGoneMark]: true });
 const wrapped = (cause: Error) => new DrizzleQueryError('select $1', ['secret'], cause);
 const located = (original: Error) => new GraphQLError(original.message, { path: ['members'], originalError: original });
 const apollo = (code: string, message: string) => new GraphQLError(message, { extensions: { code } });
@@ -36,6 +38,8 @@ describe('classifyError', () => {
     ['an email address taken meanwhile', wrapped(violated('23505', { constraint_name: 'member_services_account_network_uid_key', detail: 'Key (account_id, network, uid)=(3, email, a@example.com) already exists.' })), rest, { kind: 'database', status: 409, code: 'CONFLICT', number: 17, message: 'Another member signs in with this email address.', param: 'email', masked: true, log: false }],
     ['a network account taken meanwhile', wrapped(violated('23505', { constraint_name: 'member_services_account_network_uid_key', detail: 'Key (account_id, network, uid)=(3, spotify, u1) already exists.' })), graphql, { kind: 'database', status: 409, code: 'CONFLICT', param: 'network', log: false }],
     ['another unique violation', wrapped(violated('23505', { constraint_name: 'members_account_access_token_hash_key' })), rest, { kind: 'unexpected', status: 500, code: 'INTERNAL' }],
+    ['a statement past the statement timeout', wrapped(coded('57014', 'canceling statement due to user request')), rest, { kind: 'database', status: 503, code: 'STATEMENT_TIMEOUT', number: 20, masked: true, log: 'error' }],
+    ['a statement cancelled because its client went away, behind a resolver', located(wrapped(clientGone(coded('57014', 'canceling statement due to user request')))), graphql, { kind: 'database', code: 'STATEMENT_TIMEOUT', masked: true, log: false }],
     ['a member merged meanwhile, again and again', wrapped(coded('MQM01')), rest, { kind: 'database', status: 409, code: 'CONFLICT', param: 'memberId', log: false }],
     ['a deadlock left after the retries', wrapped(coded('40P01')), graphql, { kind: 'database', status: 409, code: 'CONFLICT', param: null, log: false }],
     ["Fastify's malformed body", fastify(415, 'Unsupported Media Type'), rest, { kind: 'request', status: 400, code: 'INVALID_PARAMETER', number: 4, message: 'The request could not be read: Unsupported Media Type', param: null, masked: false, log: false }],
