@@ -46,8 +46,17 @@ function abandonedError(): Error {
   return Object.assign(new Error('canceling statement: the client went away'), { code: '57014', [clientGoneMark]: true });
 }
 
+/**
+ * How long a statement must have run before a departed client's cancel is sent for it. PostgreSQL's
+ * cancel names a backend, not a statement, and travels on a connection of its own: sent for a
+ * statement about to finish, it can land on the next statement that backend runs, another
+ * request's, pipelined behind it. A statement this old is unlikely to finish in the moment the
+ * cancel takes; a younger one is cancelled when it reaches this age, unless it has finished by then.
+ */
+export const cancelAfterRunningMs = 250;
+
 export class RequestStatements {
-  private readonly running = new Map<CancellableStatement, NodeJS.Timeout | undefined>();
+  private readonly running = new Map<CancellableStatement, { timer?: NodeJS.Timeout; startedAt: number }>();
   private abandoned = false;
 
   /** `timeoutMs` 0: no timeout. */
@@ -66,9 +75,9 @@ export class RequestStatements {
     }
     const timer = this.timeoutMs > 0 ? setTimeout(() => cancel(statement), this.timeoutMs) : undefined;
     timer?.unref();
-    this.running.set(statement, timer);
+    this.running.set(statement, { timer, startedAt: Date.now() });
     const settle = () => {
-      clearTimeout(this.running.get(statement));
+      clearTimeout(this.running.get(statement)?.timer);
       this.running.delete(statement);
     };
     const { resolve, reject } = statement;
@@ -83,11 +92,18 @@ export class RequestStatements {
   abandon(): void {
     if (this.abandoned) return;
     this.abandoned = true;
-    for (const [statement, timer] of this.running) {
-      clearTimeout(timer);
-      cancel(statement);
+    const now = Date.now();
+    for (const [statement, state] of this.running) {
+      clearTimeout(state.timer);
+      const wait = cancelAfterRunningMs - (now - state.startedAt);
+      if (wait <= 0) {
+        cancel(statement);
+        continue;
+      }
+      // Cleared when the statement settles first (settle), so a finished statement is never cancelled.
+      state.timer = setTimeout(() => cancel(statement), wait);
+      state.timer.unref();
     }
-    this.running.clear();
   }
 }
 
