@@ -22,6 +22,7 @@ import { advanceSpans, targetCoverage, type SignedSpan } from '../src/modules/sc
 import { coveredWindows, foldSpans, saveCoverage } from '../src/modules/score-windows/score-windows.queries.js';
 import { holdCoverageLock } from '../src/modules/score-windows/score-windows.locks.js';
 import { serverSettings } from './server-settings.js';
+import { startBenchGateway } from './gateway.js';
 import { benchDefaults } from './settings.js';
 
 const { values: args } = parseArgs({
@@ -77,30 +78,7 @@ async function setBack(databaseUrl: string): Promise<{ until: Date; seconds: num
 }
 
 async function startGateway(): Promise<ChildProcess> {
-  const gateway = spawn('node', ['dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: args.port,
-      HOST: '127.0.0.1',
-      DATABASE_URL: args.database,
-      SECRET_KEY: benchDefaults.secretKey,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return gateway;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  gateway.kill();
-  throw new Error('the gateway did not become ready');
+  return startBenchGateway({ port: Number(args.port), database: args.database!, readyWithinMs: 30_000 });
 }
 
 function percentiles(values: number[]) {

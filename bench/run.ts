@@ -29,6 +29,7 @@ import postgres from 'postgres';
 import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
 import { serverSettings } from './server-settings.js';
 import { cancelLeftoverStatements } from './leftovers.js';
+import { startBenchGateway } from './gateway.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
 
@@ -109,31 +110,7 @@ async function startRaw(accountId: number): Promise<ChildProcess> {
 }
 
 async function startGateway(port: number): Promise<ChildProcess> {
-  const gateway = spawn('node', ['dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: args.database,
-      DATABASE_POOL_SIZE: args['pool-size'],
-      SECRET_KEY: benchDefaults.secretKey,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return gateway;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  gateway.kill();
-  throw new Error('the gateway did not become ready');
+  return startBenchGateway({ port, database: args.database!, poolSize: args['pool-size'] });
 }
 
 /** Total SQL statements and requests so far, from the gateways' Prometheus metrics. */
