@@ -4,7 +4,7 @@ import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
 import { AppError } from '../core/errors.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted } from '../db/roundtrips.js';
-import type { RateLimiter } from '../lib/rate-limit.js';
+import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../lib/rate-limit.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import type { Metrics } from './metrics.js';
@@ -44,7 +44,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   }
 
   let caller: Caller = { kind: 'anonymous' };
-  let limitedAs = `ip:${request.ip}`;
+  let limitedAs = addressBudget(request.ip);
   let refusal: AppError | undefined;
   if (key) {
     const resolved = await runCounted(request.roundTrips, () => resolveApiKey(deps.database.db, key));
@@ -58,11 +58,10 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   if (refusal) await limiter.countUnknownKey(request.ip);
 
   const decision = await limiter.consume(limitedAs);
-  reply.header('RateLimit-Limit', String(decision.limit));
-  reply.header('RateLimit-Remaining', String(decision.remaining));
-  reply.header('RateLimit-Reset', String(decision.resetSeconds));
+  reply.headers(rateLimitHeaders(decision));
   if (!decision.allowed) {
-    throw refuse(decision.resetSeconds, `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
+    metrics.rateLimited.inc();
+    throw rateLimitExceeded(decision);
   }
   if (refusal) throw refusal;
   return caller;
