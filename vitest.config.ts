@@ -12,7 +12,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    setupFiles: ['reflect-metadata'],
+    // leftovers: what a file spawns or writes to disk is removed when it ends, passed or failed.
+    setupFiles: ['reflect-metadata', 'test/support/leftovers.ts'],
     globalSetup: ['test/support/global-setup.ts'],
   },
 });

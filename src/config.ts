@@ -38,6 +38,7 @@ const environmentSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   USAGE_FLUSH_SECONDS: z.coerce.number().positive().default(10),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
@@ -79,6 +80,8 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
   rateLimitPerMinute: number;
+  /** How long a looked-up API key is trusted before it is read again (revocation by another gateway). */
+  apiKeyCacheMs: number;
   usageFlushMs: number;
   graphqlLimits: { maxDepth: number; maxAliases: number; maxCost: number; maxTokens: number; maxOperations: number };
   shutdownGraceMs: number;
@@ -172,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
     usageFlushMs: e.USAGE_FLUSH_SECONDS * 1000,
     graphqlLimits: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

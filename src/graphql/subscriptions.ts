@@ -126,7 +126,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         if ((await limiter.unknownKeysBlockedFor(address)) > 0) return refuse(closeCodes.tooManyRequests, 'Too many unknown API keys from this address.');
         let caller: Caller | null;
         try {
-          caller = await resolveApiKey(database.db, key);
+          caller = await resolveApiKey(database.db, key, config.apiKeyCacheMs);
         } catch (error) {
           if (!databaseUnavailable(error)) throw error;
           return refuse(closeCodes.tryAgainLater, 'The database is unavailable; connect again shortly.');

@@ -14,6 +14,8 @@ export interface AuthenticationDependencies {
   database: DatabaseHandle;
   identity: IdentityServices;
   metrics: Metrics;
+  /** How long a key's lookup is trusted before it is read again (`API_KEY_CACHE_SECONDS`). */
+  apiKeyCacheMs: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   let limitedAs = addressBudget(request.ip);
   let refusal: AppError | undefined;
   if (key) {
-    const resolved = await runCounted(request.roundTrips, () => resolveApiKey(deps.database.db, key));
+    const resolved = await runCounted(request.roundTrips, () => resolveApiKey(deps.database.db, key, deps.apiKeyCacheMs));
     if (resolved) [caller, limitedAs] = [resolved, key];
     else refusal = new AppError('INVALID_API_KEY', 'The API key is unknown or revoked.', 'apiKey');
   } else if (memberJwt) {

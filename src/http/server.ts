@@ -180,7 +180,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
-      const caller = await authenticate(request, reply, { limiter, database, identity, metrics });
+      const caller = await authenticate(request, reply, { limiter, database, identity, metrics, apiKeyCacheMs: config.apiKeyCacheMs });
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
       request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
     });

@@ -1,20 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
  * The CLI exactly as operators and scripts call it: `npm run cli -- … --json`, one JSON value on
  * stdout, against the embedded database of a temporary DATA_DIR.
  */
 const run = promisify(execFile);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'marquee-cli-'));
+const dataDir = temporaryDirectory('cli');
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function cli(...args: string[]) {
   const { stdout } = await run('npm', ['run', 'cli', '--', ...args, '--json'], { env, cwd: process.cwd() });
@@ -31,7 +29,9 @@ async function callerOf(apiKey: string) {
   }
 }
 
-describe('npm run cli', () => {
+// Each call starts npm, Node and the embedded database: seconds on a loaded machine, so the
+// ceiling is per process started, not the suite's default.
+describe('npm run cli', { timeout: 180_000 }, () => {
   let created: { accountId: number; applicationId: number; apiKey: string };
 
   it('app create makes the account when needed and prints ids and the key once', async () => {

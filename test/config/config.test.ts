@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadEnvFile } from '../../src/config.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 describe('configuration from the environment', () => {
   it('defaults to the embedded database in ./data', () => {
@@ -77,7 +77,7 @@ describe('the env file', () => {
   });
 
   it('fills the environment from ENV_FILE (or .env); a variable already set wins', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-env-')), 'settings.env');
+    const file = path.join(temporaryDirectory('env'), 'settings.env');
     fs.writeFileSync(file, '# comment\nMARQUEE_TEST_FROM_FILE=from-file\nMARQUEE_TEST_IN_BOTH="from-file"\n');
     process.env.MARQUEE_TEST_IN_BOTH = 'from-environment';
     expect(loadEnvFile({ ENV_FILE: file })).toBe(file);
@@ -88,7 +88,7 @@ describe('the env file', () => {
   it('names ENV_FILE when it points nowhere; a missing .env is fine', () => {
     expect(() => loadEnvFile({ ENV_FILE: '/nonexistent/marquee.env' })).toThrow(/ENV_FILE: no file at \/nonexistent\/marquee.env/);
     const cwd = process.cwd();
-    process.chdir(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-env-')));
+    process.chdir(temporaryDirectory('env'));
     try {
       expect(loadEnvFile({})).toBeUndefined();
     } finally {

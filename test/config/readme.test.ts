@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { ensureDemoAccount } from '../../src/modules/tenancy/demo.js';
 import { listAccounts } from '../../src/modules/tenancy/tenancy.queries.js';
 import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
  * The README's CLI examples, run as written and in the order written, on a DATA_DIR where the first
@@ -15,9 +15,8 @@ import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.
  * and the demo account comes out as it went in. (Run as `npm run cli` runs them, without npm's own start.)
  */
 const run = promisify(execFile);
-const dataDir = fs.mkdtempSync(path.join(tmpdir(), 'marquee-readme-'));
+const dataDir = temporaryDirectory('readme');
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ENV_FILE: '' };
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** `npm run cli -- a "b c" --d  # comment` → its arguments and the comment. */
 function exampleLines() {
@@ -45,7 +44,7 @@ async function withDatabase<T>(work: (db: Awaited<ReturnType<typeof openDatabase
 }
 
 describe("the README's CLI examples", () => {
-  it('work in the order written after the first start, and leave the demo account alone', { timeout: 120_000 }, async () => {
+  it('work in the order written after the first start, and leave the demo account alone', { timeout: 600_000 }, async () => {
     const demo = await withDatabase((db) => ensureDemoAccount(db, dataDir));
     expect(demo).toMatchObject({ accountId: 1, applicationId: 1, created: true });
 

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -11,6 +10,7 @@ import { ensureDemoAccount } from '../../src/modules/tenancy/demo.js';
 import { listAccounts } from '../../src/modules/tenancy/tenancy.queries.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { createTestDatabase } from '../support/database.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 /** What the first start on a database does: migrations with progress, the demo account, and errors that name the setting. */
 
@@ -59,7 +59,7 @@ describe('an unreachable database', () => {
   });
 
   it('an embedded data directory that cannot be made names DATA_DIR', async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-startup-')), 'a-file');
+    const file = path.join(temporaryDirectory('startup'), 'a-file');
     fs.writeFileSync(file, '');
     const failure = await openDatabase({ kind: 'pglite', dataDir: path.join(file, 'pglite') }).then(
       () => undefined,
@@ -71,7 +71,7 @@ describe('an unreachable database', () => {
 
 describe('the demo account', () => {
   let database: DatabaseHandle;
-  const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-demo-')));
+  const dataDirs = [0, 1].map(() => temporaryDirectory('demo'));
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -89,7 +89,7 @@ describe('the demo account', () => {
     const dir = first?.created ? dataDirs[0] : dataDirs[1];
     expect(await ensureDemoAccount(database.db, dir)).toEqual({ ...demo, created: false });
     // A key file from another database does not stop anything, and a database with accounts gets no new one.
-    const stranger = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-demo-'));
+    const stranger = temporaryDirectory('demo');
     fs.writeFileSync(path.join(stranger, 'demo-key.json'), JSON.stringify({ accountId: 9, applicationId: 9, apiKey: 'mq_from_elsewhere' }));
     expect(await ensureDemoAccount(database.db, stranger)).toBeUndefined();
     expect(await listAccounts(database.db)).toHaveLength(1);

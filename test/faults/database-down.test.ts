@@ -9,6 +9,7 @@ import { activityQueue, activityRecords } from '../../src/db/schema/index.js';
 import { createActivity, insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { postgresBinaries, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
+import { killAtEnd } from '../support/leftovers.js';
 
 const bin = postgresBinaries();
 if (!bin) console.warn('database-down tests skipped: no PostgreSQL server binaries (initdb, postgres, pg_ctl); set PG_BIN');
@@ -140,7 +141,7 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     t = undefined;
     await database?.close();
     database = undefined;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'pool-child.ts'), cluster!.url()], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = killAtEnd(spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'pool-child.ts'), cluster!.url()], { stdio: ['pipe', 'pipe', 'inherit'] }));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const next = async () => {

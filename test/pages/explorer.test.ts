@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { ensureDemoAccount, type DemoCredentials } from '../../src/modules/tenan
 import { createTestDatabase } from '../support/database.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { ensurePagesBuilt, hasChromium, launchBrowser, listen, offlineContext, screenshots } from './browser.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
  * The explorer at GET /graphql (a browser asks for HTML): GraphiQL from the gateway's own bundle,
@@ -23,7 +23,7 @@ const html = { accept: 'text/html' };
 beforeAll(async () => {
   await ensurePagesBuilt();
   database = await createTestDatabase();
-  demo = (await ensureDemoAccount(database.db, fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-demo-'))))!;
+  demo = (await ensureDemoAccount(database.db, temporaryDirectory('demo')))!;
   t = await startTestGateway({}, database, { demoApiKey: demo.apiKey });
   production = await startTestGateway({ NODE_ENV: 'production' }, database, { demoApiKey: demo.apiKey });
 });

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { bundleGateway, startGatewayProcess } from '../support/gateway-process.js';
 import { freePort, postgresBinaries, startPgCluster, type PgCluster } from '../support/pg-cluster.js';
+import { killAtEnd, temporaryDirectory } from '../support/leftovers.js';
 
 /**
  * Faults under load, counted Jepsen-style: what the clients were promised against what was stored.
@@ -199,7 +199,7 @@ describe('Redis killed under load', () => {
   it.skipIf(!redisBin)('keeps answering, and keeps limiting, on the in-process fallback', async () => {
     // A Redis of this test's own (never the shared one), on a free port, without persistence.
     const port = await freePort();
-    redis = spawn(redisBin!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = killAtEnd(spawn(redisBin!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const open = await new Promise<boolean>((resolve) => {
         const socket = net.connect(port, '127.0.0.1');
@@ -240,7 +240,7 @@ describe('SIGTERM under load', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-sigterm-'));
+    dataDir = temporaryDirectory('sigterm');
     const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
     try {
       const created = await createApplication(database.db, { accountName: 'Shutdown', name: 'drained', plan: 'advanced' });
@@ -250,7 +250,6 @@ describe('SIGTERM under load', () => {
     }
   }, 60_000);
 
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('answers every request in flight and flushes their usage before it exits', async () => {
     const port = await freePort();

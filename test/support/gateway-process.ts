@@ -3,6 +3,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { projectRoot } from '../../src/db/paths.js';
 import { testSecretKey } from './gateway.js';
+import { killAtEnd } from './leftovers.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +28,7 @@ export async function bundleGateway(name: string): Promise<string> {
 
 /** Starts the bundled gateway and resolves once /readyz answers 200. */
 export async function startGatewayProcess(script: string, port: number, env: Record<string, string>, options: { log?: boolean } = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], {
+  const child = killAtEnd(spawn(process.execPath, [script], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -41,7 +42,7 @@ export async function startGatewayProcess(script: string, port: number, env: Rec
     },
     // The log (stdout) is shown only when asked for.
     stdio: ['ignore', options.log ? 'inherit' : 'ignore', 'inherit'],
-  });
+  }));
   for (let attempt = 0; attempt < 300; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
     try {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
@@ -10,6 +9,7 @@ import type { Executor } from '../../src/db/client.js';
 import { distributionProblems } from '../../src/db/distribution.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { migrationsFolder } from '../../src/db/paths.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
  * A database made before the tenant keys (up to 0018), with rows in every linked table, moves to
@@ -22,7 +22,7 @@ const firstMigration = '0019_tenant_keys_unique_and_unlink';
 
 /** The migrations before `tag`, as a folder drizzle's migrator reads. */
 function migrationsBefore(tag: string): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-migrations-'));
+  const folder = temporaryDirectory('migrations');
   const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
   const upTo = journal.entries.findIndex((entry) => entry.tag === tag);
   expect(upTo).toBeGreaterThan(0);

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import type { StatementLine } from '../../src/db/statement-log.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 // MARQUEE_STATEMENT_LOG is read when src/db/statement-log.ts loads: set it first, then import the
 // database code (each test file has a module graph of its own).
-const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-statements-'));
+const directory = temporaryDirectory('statements');
 const before = process.env.MARQUEE_STATEMENT_LOG;
 process.env.MARQUEE_STATEMENT_LOG = directory;
 

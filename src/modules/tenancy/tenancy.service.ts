@@ -66,12 +66,12 @@ export async function revokeApiKey(db: Executor, keyId: number) {
 /**
  * Key → caller, with a short in-process cache: the lookup runs on every request, and a key changes
  * rarely. Revocation through this process takes effect at once; through another gateway, within
- * the cache's lifetime.
+ * the cache's lifetime (`API_KEY_CACHE_SECONDS`).
  */
-const keyCacheTtlMs = 5_000;
+export const defaultKeyCacheMs = 5_000;
 const keyCache = new Map<string, { caller: Caller | null; expires: number }>();
 
-export async function resolveApiKey(db: Executor, rawKey: string): Promise<Caller | null> {
+export async function resolveApiKey(db: Executor, rawKey: string, cacheMs = defaultKeyCacheMs): Promise<Caller | null> {
   const keyHash = hashApiKey(rawKey);
   const cached = keyCache.get(keyHash);
   if (cached && cached.expires > Date.now()) return cached.caller;
@@ -93,7 +93,7 @@ export async function resolveApiKey(db: Executor, rawKey: string): Promise<Calle
           };
   }
   if (keyCache.size > 10_000) keyCache.clear();
-  keyCache.set(keyHash, { caller, expires: Date.now() + keyCacheTtlMs });
+  keyCache.set(keyHash, { caller, expires: Date.now() + cacheMs });
   return caller;
 }
 
