@@ -7,12 +7,14 @@ import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter
  * server. Per hour, within one account:
  * - `perRecipient` (5) messages to one address, whether or not a member has it (so a refusal here
  *   tells nothing about the address);
- * - `perMember` (8) messages about one member, whatever addresses they went to;
+ * - `perMember` (3) messages about one member, whatever addresses they went to: fewer than per
+ *   address, so a member gets at most three while a caller asking for a registered address sees
+ *   the same answers as for an unknown one until the address's own budget is spent;
  * - `perClient` (30) requests from one client address (a browser's connection, or the `ip` an
  *   application names), whatever addresses they name.
  * In process by default, shared through Redis when configured, as the login throttle is.
  */
-export const emailRules = { perRecipient: 5, perMember: 8, perClient: 30, windowSeconds: 3600 } as const;
+export const emailRules = { perRecipient: 5, perMember: 3, perClient: 30, windowSeconds: 3600 } as const;
 
 const rules = {
   recipient: { points: emailRules.perRecipient, duration: emailRules.windowSeconds, keyPrefix: 'marquee:mail:to' },
