@@ -1,4 +1,4 @@
-import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema/index.js';
 import { executeRows } from '../../db/rows.js';
@@ -15,7 +15,7 @@ export async function insertOutboxMessage(db: Executor, values: NewOutboxRow): P
 export async function accountsWithDueMail(db: Executor, now: Date): Promise<number[]> {
   const rows = await executeRows<{ account_id: number }>(db, sql`
     select a.id as account_id from accounts a
-    where exists (select 1 from ${emailOutbox} o where o.account_id = a.id and o.status = 'pending' and o.next_attempt_at <= ${now})
+    where exists (select 1 from ${emailOutbox} o where o.account_id = a.id and o.status = 'pending' and o.next_attempt_at <= ${now.toISOString()}::timestamptz)
     order by a.id`);
   return rows.map((row) => Number(row.account_id));
 }
@@ -30,7 +30,7 @@ export async function claimDueMessages(db: Executor, accountId: number, now: Dat
   const due = db
     .select({ id: emailOutbox.id })
     .from(emailOutbox)
-    .where(and(eq(emailOutbox.accountId, accountId), eq(emailOutbox.status, 'pending'), sql`${emailOutbox.nextAttemptAt} <= ${now}`))
+    .where(and(eq(emailOutbox.accountId, accountId), eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now)))
     .orderBy(emailOutbox.nextAttemptAt)
     .limit(limit)
     .for('update', { skipLocked: true });
