@@ -16,7 +16,7 @@ import {
 } from './outbox.queries.js';
 import { logTransport, smtpTransport, type MailTransport } from './transport.js';
 
-/** Attempts per message before it is given up: with the delays below, about an hour and a half of trying. */
+/** Attempts per message before it is given up: with the delays below, about a quarter of an hour of trying. */
 export const maxAttempts = 6;
 /** How long a claimed message is left to the worker sending it before another may take it. */
 export const leaseMs = 2 * 60_000;
