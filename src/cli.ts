@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, loadEnvFile } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
@@ -19,6 +20,10 @@ import {
   setApplicationPlan,
   setNetworkVerification,
 } from './modules/tenancy/tenancy.service.js';
+import type { EmailSettings } from './db/schema/index.js';
+import { readSenderName, readTemplate } from './modules/email/templates.js';
+import { findApplicationById } from './modules/tenancy/tenancy.queries.js';
+import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
 
 /**
  * The operators' tool: accounts, applications and keys. It opens the same database as the server
@@ -130,6 +135,37 @@ app
       if (!row) throw new Error(`No application ${options.application}.`);
       const mode = row.settings.networkVerification;
       printer(options)({ applicationId: row.id, networkVerification: mode }, () => `application ${row.id} network verification: ${mode}`);
+    }),
+  );
+
+app
+  .command('email')
+  .description('the sender name and templates of verification and password-reset emails (docs/members.md, "Emails"); what is left out returns to the default')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .option('--sender-name <name>', "the sender's display name (the application's name by default)")
+  .option('--verify-subject <text>', 'subject of the verification email')
+  .option('--verify-body-file <file>', 'plain-text body of the verification email; must contain {{link}}')
+  .option('--reset-subject <text>', 'subject of the password-reset email')
+  .option('--reset-body-file <file>', 'plain-text body of the password-reset email; must contain {{link}}')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const template = (kind: 'verify' | 'reset', subject: string | undefined, file: string | undefined, param: 'verifyEmail' | 'resetPassword') => {
+        if (subject === undefined && file === undefined) return undefined;
+        if (subject === undefined || file === undefined) throw new Error(`Give both --${kind}-subject and --${kind}-body-file.`);
+        return readTemplate({ subject, body: fs.readFileSync(file, 'utf8') }, param);
+      };
+      const email: EmailSettings = {};
+      const senderName = options.senderName === undefined ? undefined : readSenderName(options.senderName);
+      if (senderName) email.senderName = senderName;
+      const verifyEmail = template('verify', options.verifySubject, options.verifyBodyFile, 'verifyEmail');
+      if (verifyEmail) email.verifyEmail = verifyEmail;
+      const resetPassword = template('reset', options.resetSubject, options.resetBodyFile, 'resetPassword');
+      if (resetPassword) email.resetPassword = resetPassword;
+      const application = await findApplicationById(db, options.application);
+      if (!application) throw new Error(`No application ${options.application}.`);
+      await mergeApplicationSettings(db, application.accountId, application.id, { email });
+      printer(options)({ applicationId: application.id, email }, () => `application ${application.id} email settings: ${Object.keys(email).join(', ') || 'the defaults'}`);
     }),
   );
 

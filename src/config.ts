@@ -56,6 +56,11 @@ const environmentSchema = z.object({
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL (for example smtp://user:password@mail.example.com:587)')
+    .optional(),
+  MAIL_FROM: z.email('must be an email address (the sender of verification and password-reset emails)').optional(),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -103,6 +108,11 @@ export interface Config {
    * when unset, main.ts keeps a generated one in DATA_DIR (see secret.ts).
    */
   secretKey: string | undefined;
+  /**
+   * Verification and password-reset emails (modules/email). `smtpUrl` unset: nothing is delivered;
+   * outside production the worker prints each message and its link to the log instead.
+   */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 /**
@@ -160,6 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'string') throw new ConfigError([`TRUST_PROXY: ${trustProxy}`]);
+  if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError(['MAIL_FROM: required with SMTP_URL (the address emails are sent from)']);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -191,6 +202,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'no-reply@localhost' },
   };
 }
 

@@ -58,6 +58,11 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the score windows worker (score-windows.queries.ts accountsToCover) lists the accounts whose kept totals it covers, then covers each alone',
   },
   {
+    contains: 'select a.id as account_id from accounts a where exists (select 1 from "email_outbox" o where o.account_id = a.id and o.status = \'pending\'',
+    tables: ['accounts'],
+    reason: 'the email outbox worker (outbox.queries.ts accountsWithDueMail) lists the accounts with mail due, then claims each account\'s messages alone',
+  },
+  {
     contains: 'select account_id from "brand_member_rechecks" union select account_id from "brand_member_counts" group by account_id, brand_id having count(*) > 1',
     tables: ['brand_member_rechecks', 'brand_member_counts'],
     reason: 'the same worker (brand-members.queries.ts accountsToSettle) lists the accounts with brand members to settle, then settles each alone',

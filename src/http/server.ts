@@ -20,6 +20,7 @@ import { registerSubscriptions } from '../graphql/subscriptions.js';
 import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
 import { HeavyRequests } from '../graphql/heavy-requests.js';
 import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
+import type { EmailOutbox } from '../modules/email/outbox.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
 import { registerApiReference } from '../rest/openapi/reference.js';
@@ -62,6 +63,8 @@ export interface Gateway {
   meter: UsageMeter;
   activityQueue: ActivityQueue;
   scoreWindows: ScoreWindowsWorker;
+  /** The outbox of the emails sent to fans, and its worker. */
+  mail: EmailOutbox;
   /** Subscriptions to committed records (activityRecorded), over WebSocket at /graphql. */
   liveFeed: LiveFeed;
   /** The subscriptions open per key and per connection (SUBSCRIPTIONS_PER_KEY, SUBSCRIPTIONS_PER_CONNECTION). */
@@ -205,11 +208,13 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   meter.start();
   activityQueue.start();
   scoreWindows.start();
+  identity.mail.start();
   return {
     app,
     meter,
     activityQueue,
     scoreWindows,
+    mail: identity.mail,
     liveFeed,
     subscriptionSlots,
     heavyRequests,

@@ -7,3 +7,4 @@ export * from './activities.js';
 export * from './presave.js';
 export * from './widget.js';
 export * from './scoring.js';
+export * from './email.js';

@@ -79,6 +79,8 @@ export const members = pgTable('members', {
   primaryKey({ name: 'members_pkey', columns: [t.accountId, t.id] }),
   index('members_account_email_idx').on(t.accountId, sql`lower(${t.email})`),
   index('members_account_verified_email_idx').on(t.accountId, sql`lower(${t.verifiedEmail})`),
+  // Usernames given at registration are kept unique per account by looking them up here (members/usernames.ts).
+  index('members_account_username_idx').on(t.accountId, sql`lower(${t.username})`),
   // Every lookup by token knows the account (the caller's key), so the key can lead with it.
   uniqueIndex('members_account_access_token_hash_key').on(t.accountId, t.accessTokenHash),
   index('members_account_merged_into_idx').on(t.accountId, t.mergedIntoId),

@@ -32,6 +32,21 @@ export interface ApplicationSettings {
   requiredFields?: string[];
   /** Social sign-in through the hosted flow, per network identifier (see docs/widget.md). */
   signInNetworks?: Record<string, SignInNetworkSettings>;
+  /** The emails sent to fans for this application: sender name and templates (docs/members.md). */
+  email?: EmailSettings;
+}
+
+/** A message's subject and plain-text body, with `{{placeholders}}` (modules/email/templates.ts). */
+export interface EmailTemplate {
+  subject: string;
+  body: string;
+}
+
+export interface EmailSettings {
+  /** Shown as the sender's name; the address is the deployment's MAIL_FROM. Default: the application's name. */
+  senderName?: string;
+  verifyEmail?: EmailTemplate;
+  resetPassword?: EmailTemplate;
 }
 
 export const applications = pgTable('applications', {

@@ -26,6 +26,15 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
     ? services.find((candidate) => String(candidate.id) === input.serviceId)
     : services.find((candidate) => candidate.network === network);
   if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceId' : 'network');
+  return markEmailVerified(scope, member, service, verifiedEmail);
+}
+
+/**
+ * Records the member's address as verified (on the member, and on the identity that proved it when
+ * there is one) and merges the account's members whose verified address is the same into the
+ * oldest of them, in one transaction. Answers the survivor.
+ */
+export async function markEmailVerified(scope: MemberScope, member: MemberRow, service: { id: number } | undefined, verifiedEmail: string): Promise<MemberResult> {
   const survivor = await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
       // Verifications of one address wait for each other, so each sees the members verified before it.
@@ -33,7 +42,7 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
       const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
       const locked = await q.lockMembers(tx, scope.accountId, [member.id, ...sharing.map((row) => row.id)]);
       currentMember(locked, member.id, 'id');
-      await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
+      if (service) await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
       await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
       // Oldest first; a member merged away while this waited for its lock is left out.
       const [oldest, ...others] = [...locked.values()].filter(

@@ -1,6 +1,8 @@
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
+import { EmailThrottle } from '../email/email-throttle.js';
+import { EmailOutbox } from '../email/outbox.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
 import { SigningKeys } from '../identity/signing-keys.js';
 import { createTokenCipher, type TokenCipher } from '../identity/token-cipher.js';
@@ -13,6 +15,10 @@ export interface IdentityServices {
   cipher: TokenCipher;
   signingKeys: SigningKeys;
   throttle: LoginThrottle;
+  /** The outbox of verification and password-reset emails, and its worker (started by the gateway). */
+  mail: EmailOutbox;
+  /** How many of those emails a fan may cause. */
+  emailThrottle: EmailThrottle;
   networks: Map<Network, NetworkAdapter>;
   close(): Promise<void>;
 }
@@ -27,11 +33,18 @@ export async function createIdentityServices(
   const signingKeys = await SigningKeys.load(db, cipher, { issuer: config.publicUrl ?? 'marquee' });
   const throttle = await LoginThrottle.create({ redisUrl: config.redisUrl, log: options.log });
   const networks = createNetworkAdapters(options.networks ?? networkOptionsFromEnv(process.env));
+  const mail = new EmailOutbox(db, options.log ?? pino({ level: 'silent' }), config.mail, config.env);
+  const emailThrottle = await EmailThrottle.create({ redisUrl: config.redisUrl, log: options.log });
   return {
     cipher,
     signingKeys,
     throttle,
+    mail,
+    emailThrottle,
     networks,
-    close: () => throttle.close(),
+    close: async () => {
+      await mail.stop();
+      await Promise.all([throttle.close(), emailThrottle.close()]);
+    },
   };
 }

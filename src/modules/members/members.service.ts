@@ -18,6 +18,7 @@ import {
 } from './members.credentials.js';
 import { profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
+import { giveUsername } from './usernames.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type {
@@ -95,6 +96,8 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
         accessTokenHash: digestToken(token),
         accessTokenSealed: scope.identity.cipher.seal(token),
       });
+      // Sites that create their own user from the member need a name: one is made from the address.
+      if (!member.username) member.username = await giveUsername(tx, scope.accountId, member.id, member.email);
       const service = await q.insertServiceIfAbsent(tx, {
         accountId: scope.accountId,
         memberId: member.id,

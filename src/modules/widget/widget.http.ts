@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import { runCounted } from '../../db/roundtrips.js';
+import { AppError } from '../../core/errors.js';
+import { admitPasswordReset, sendPasswordReset, sendVerificationEmail } from '../lifecycle/member-emails.js';
 import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../../lib/rate-limit.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { requireMember } from '../members/members.service.js';
@@ -11,7 +13,9 @@ import { servicesOfMembers } from '../members/members.queries.js';
 import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.js';
 import { registerFlowRoutes } from './flow/flow.routes.js';
 import { widgetScript } from './widget.script.js';
-import { domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
+import { checkedReturnUrl, domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
+import { emailScope } from './widget.emails.js';
+import { flowScope } from './widget.signin.js';
 import { hostedBaseUrl, widgetUrls } from './widget.urls.js';
 
 export interface WidgetDependencies {
@@ -123,6 +127,38 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
         await endSession(db, widgetApp, request.cookies[name]);
         reply.clearCookie(name, policy.session);
         return { user: null };
+      }),
+    );
+
+    // ——— emails, asked for by the page's script (docs/widget.md, "Emails") ———
+    // Simple (preflight-free) form posts like the logout; the whitelisted Origin lets them through.
+
+    const emailScopeOf = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { row, app: widgetApp } = await applicationOf(request);
+      await allowOrigin(deps, widgetApp, request, reply);
+      const body = (request.body ?? {}) as Record<string, string | undefined>;
+      const back = body.return ?? body.return_url;
+      const returnUrl = back ? await checkedReturnUrl(db, widgetApp, back) : undefined;
+      const scope = emailScope(flowScope(db, row, deps.identity, request.ip), row, hostedBaseUrl(deps.config, request), returnUrl);
+      return { row, widgetApp, body, scope };
+    };
+
+    // The same answer whether or not a member has the address: the lookup and the email happen after it.
+    app.post('/framework/:applicationId/reset-password', { config: { kind: 'rest' } }, (request, reply) =>
+      runCounted(request.roundTrips, async () => {
+        const { body, scope } = await emailScopeOf(request, reply);
+        const recipient = await admitPasswordReset(scope, body.email ?? '');
+        deps.identity.mail.later(() => sendPasswordReset(scope, recipient));
+        return { sent: true };
+      }),
+    );
+
+    app.post('/framework/:applicationId/verify-email/send', { config: { kind: 'rest' } }, (request, reply) =>
+      runCounted(request.roundTrips, async () => {
+        const { row, widgetApp, scope } = await emailScopeOf(request, reply);
+        const memberId = await sessionMemberId(db, widgetApp, request.cookies[sessionCookieName(row.id)]);
+        if (memberId === undefined) throw new AppError('INVALID_TOKEN', 'No fan is signed in to this application in this browser.', 'session');
+        return { sent: true, EmailAddress: await sendVerificationEmail(scope, memberId) };
       }),
     );
 

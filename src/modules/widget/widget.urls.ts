@@ -55,6 +55,12 @@ export function widgetUrls(baseUrl: string, applicationId: number) {
     registerEmbedded: `${flow}/register/embedded`,
     complete: `${flow}/complete`,
     logout: `${flow}/logout`,
+    forgotPassword: `${flow}/forgot-password`,
+    resetPassword: `${flow}/reset-password`,
+    verifyEmail: `${flow}/verify-email`,
+    /** The page's own endpoints for emails (docs/widget.md, "Emails"). */
+    resetPasswordRequest: `${baseUrl}/framework/${applicationId}/reset-password`,
+    verifyEmailRequest: `${baseUrl}/framework/${applicationId}/verify-email/send`,
     network: (network: string) => `${flow}/oauth/${network}`,
     callback: (network: string) => `${flow}/oauth/${network}/callback`,
   };

@@ -41,6 +41,7 @@ export function formPage(
     returnUrl: returnUrl.toString(),
     networks: networks.map((network) => ({ name: displayName(network), url: withQuery(urls.network(network), back) })),
     switchUrl: withQuery(kind === 'login' ? urls.register : urls.login, back),
+    forgotUrl: kind === 'login' ? withQuery(urls.forgotPassword, back) : undefined,
     ...extra,
   };
 }

@@ -11,6 +11,7 @@ import { checkAuthorizationEndpoint } from '../sign-in-providers.js';
 import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
   checkedReturnUrl,
+  domainNotWhitelisted,
   endSession,
   isWhitelisted,
   issueSignInToken,
@@ -22,6 +23,7 @@ import {
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
+import { registerEmailFlowRoutes } from './email.routes.js';
 import { formPage, sendPage } from './flow.pages.js';
 import { completePage, loginPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
@@ -198,16 +200,22 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/logout`, async (request, reply) => {
     const flow = await flowOf(request);
-    const back = (request.query as Body).return;
-    // Refused before anything changes: a control character cannot go into a Location header.
-    if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter('return', 'a URL without control characters');
+    // `return`, or AE's `return_url` (what WordPress's logout sends, with an `auth_method` that is ignored).
+    const query = request.query as Body;
+    const [param, back] = query.return !== undefined ? ['return', query.return] : ['return_url', query.return_url];
+    // Refused before anything changes: a control character cannot go into a Location header, and a
+    // page off the whitelist is nowhere to send the fan (the session stays, as nothing was done).
+    if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
+    if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
     const name = sessionCookieName(flow.row.id);
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
     // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    if (back && (await isWhitelisted(db, flow.widgetApp, back))) return reply.redirect(new URL(back).toString(), 303);
+    if (back) return reply.redirect(new URL(back).toString(), 303);
     return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.row.name}.`));
   });
+
+  registerEmailFlowRoutes(app, deps);
 
   // ——— social sign-in ———
 

@@ -21,9 +21,11 @@ export interface FormPage {
   networks: { name: string; url: string }[];
   /** The other page (sign in ↔ register), with the same return URL. */
   switchUrl: string;
+  /** The sign-in page's "Forgot your password?" link, with the same return URL. */
+  forgotUrl?: string;
 }
 
-function layout(title: string, body: Html): string {
+export function layout(title: string, body: Html): string {
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
@@ -36,7 +38,7 @@ function layout(title: string, body: Html): string {
 </html>`}`;
 }
 
-function errorSummary(error: string | undefined): Html {
+export function errorSummary(error: string | undefined): Html {
   // Focused on load (autofocus) so keyboard and screen reader users land on it; role=alert announces it.
   return html`${error ? html`<div class="alert" id="form-error" role="alert" tabindex="-1" autofocus>${error}</div>` : ''}`;
 }
@@ -69,6 +71,7 @@ ${hiddenFields(page)}
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid(page)}>
 <button type="submit">Sign in</button>
 </form>
+${page.forgotUrl ? html`<p class="switch"><a href="${page.forgotUrl}">Forgot your password?</a></p>` : ''}
 ${socialButtons(page, 'Continue')}
 <p class="switch">New here? <a href="${page.switchUrl}">Create an account</a></p>
 </div>`);

@@ -1,0 +1,62 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
+
+/**
+ * Emails a fan can cause, bounded so that nobody can make the gateway flood an inbox or an SMTP
+ * server. Per hour, within one account:
+ * - `perRecipient` (5) messages to one address, whether or not a member has it (so a refusal here
+ *   tells nothing about the address);
+ * - `perMember` (3) messages about one member, whatever addresses they went to: fewer than per
+ *   address, so a member gets at most three while a caller asking for a registered address sees
+ *   the same answers as for an unknown one until the address's own budget is spent;
+ * - `perClient` (30) requests from one client address (a browser's connection, or the `ip` an
+ *   application names), whatever addresses they name.
+ * In process by default, shared through Redis when configured, as the login throttle is.
+ */
+export const emailRules = { perRecipient: 5, perMember: 3, perClient: 30, windowSeconds: 3600 } as const;
+
+const rules = {
+  recipient: { points: emailRules.perRecipient, duration: emailRules.windowSeconds, keyPrefix: 'marquee:mail:to' },
+  member: { points: emailRules.perMember, duration: emailRules.windowSeconds, keyPrefix: 'marquee:mail:member' },
+  client: { points: emailRules.perClient, duration: emailRules.windowSeconds, keyPrefix: 'marquee:mail:ip' },
+} satisfies Record<string, IRateLimiterOptions>;
+
+export type EmailBudget = keyof typeof rules;
+
+export interface EmailDecision {
+  allowed: boolean;
+  retryAfterSeconds: number;
+}
+
+export class EmailThrottle {
+  private constructor(
+    private readonly limiters: Record<EmailBudget, RateLimiterAbstract>,
+    private readonly redis?: Redis,
+  ) {}
+
+  static async create(options: { redisUrl?: string; log?: LimiterLog } = {}): Promise<EmailThrottle> {
+    const make = (build: (options: IRateLimiterOptions) => RateLimiterAbstract) =>
+      Object.fromEntries(Object.entries(rules).map(([name, options]) => [name, build(options)])) as Record<EmailBudget, RateLimiterAbstract>;
+    if (!options.redisUrl) return new EmailThrottle(make((options) => new RateLimiterMemory(options)));
+    const redis = await openLimiterRedis(options.redisUrl, options.log);
+    return new EmailThrottle(make((options) => new RateLimiterRedis({ storeClient: redis, ...options, insuranceLimiter: new RateLimiterMemory(options) })), redis);
+  }
+
+  /** Takes one point of each budget named; refused (and nothing more taken) at the first one spent. */
+  async take(budgets: [EmailBudget, string][]): Promise<EmailDecision> {
+    for (const [budget, key] of budgets) {
+      try {
+        await this.limiters[budget].consume(limiterKey(key));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
+    }
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.quit().catch(() => {});
+  }
+}
