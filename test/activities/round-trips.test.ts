@@ -125,11 +125,14 @@ describe('SQL round trips', () => {
     };
     const pages: [string, Record<string, string | number>][] = [
       ['/members/all', { brandID: brand, totalmembercount: 1 }],
-      ['/members/active', { fields: 'Email,extended.tier,extended.lastUpdated' }],
+      // A window of no standard length: ranked from the rollup whatever the kept totals cover meanwhile.
+      ['/members/active', { fields: 'Email,extended.tier,extended.lastUpdated', period: '5 Day' }],
       ['/members/extended', { order_by: 'extended.points', sort: 'DESC' }],
     ];
     for (const [path, query] of pages) {
-      await get(path, { ...query, limit: 1 });
+      // Warmed with a whole page first: what the process reads once (the key, the brand, a statement
+      // prepared on first use) is not a cost of the page.
+      await get(path, { ...query, limit: 100 });
       const ten = await get(path, { ...query, limit: 10 });
       const hundred = await get(path, { ...query, limit: 100 });
       expect(ten.items).toHaveLength(10);
