@@ -4,7 +4,7 @@ import { AppError, invalidParameter, notFound } from '../core/errors.js';
 import { normaliseDomain } from '../lib/domains.js';
 import type { ResolvedWindow } from './window.js';
 import {
-  activityConditions, brandExists, countryIn, emailIn, extendedFieldFilled, findLiveSegment, hasService, inSegment, memberIdIn,
+  activityConditions, brandExists, brandMemberOf, countryIn, emailIn, extendedFieldFilled, findLiveSegment, hasService, inSegment, memberIdIn,
   memberIdNotIn, optedIntoBrand, performedAllOf, performedAnyOf, profileFieldFilled, regionIs, registeredOnDomain, type ActivityColumns, type SegmentRow,
 } from './member-filter.queries.js';
 import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
@@ -31,6 +31,13 @@ export interface CompiledFilter {
   totalsBrandId: number | undefined;
   activity(columns: ActivityColumns): SQL | undefined;
   member(): SQL | undefined;
+  /**
+   * For what reads no records (listings by id, join or login date, or a custom field; the visits
+   * timeline): the activity conditions that can be said of a member instead. `brandID` is then the
+   * brand's members (opted in now, or a record on it at any time) and `services` a linked identity
+   * on one of the networks. Added to `member()`, never instead of it.
+   */
+  withoutRecords(): SQL | undefined;
 }
 
 /** A positive integer id from a filter field or argument, reported under `param`: its GraphQL name (REST's comes from rest/error-params.ts). */
@@ -130,7 +137,9 @@ export async function compileFilter(
   if (countries?.length) memberConditions.push(countryIn(countries));
   if (f.region) memberConditions.push(regionIs(f.region.trim().toLowerCase()));
   if (domain) memberConditions.push(registeredOnDomain(accountId, [domain, `www.${domain}`]));
-  if (services?.length || f.paidOnly) memberConditions.push(hasService(accountId, services, Boolean(f.paidOnly)));
+  // `services` keeps records of those networks (activity conditions): a member's linked identities
+  // do not decide which of their records count. paid_only is about the member's identities.
+  if (f.paidOnly) memberConditions.push(hasService(accountId, undefined, true));
   if (segment) memberConditions.push(inSegment(accountId, segment));
   if (fromSegment) memberConditions.push(inSegment(accountId, fromSegment));
   if (f.optedIn) memberConditions.push(segment ? inSegment(accountId, segment) : optedIntoBrand(accountId, brandId!));
@@ -148,6 +157,9 @@ export async function compileFilter(
     },
     member() {
       return memberConditions.length ? and(...memberConditions) : undefined;
+    },
+    withoutRecords() {
+      return and(brandId ? brandMemberOf(accountId, brandId) : undefined, services?.length ? hasService(accountId, services, false) : undefined);
     },
   };
 }

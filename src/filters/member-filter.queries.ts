@@ -1,6 +1,8 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import { activityRecords, brands, memberDomains, members, memberServices, optins, segmentMembers, segments } from '../db/schema/index.js';
+import {
+  activityRecords, brandMemberRechecks, brandMembers, brands, memberActivityDaily, memberDomains, members, memberServices, optins, segmentMembers, segments,
+} from '../db/schema/index.js';
 import { within, type ResolvedWindow } from './window.js';
 
 /** The SQL of a member filter's conditions; which conditions apply, and their checks, are compile.ts's. */
@@ -68,7 +70,10 @@ export function registeredOnDomain(accountId: number, domains: string[]): SQL {
     and ${memberDomains.domain} in ${domains})`;
 }
 
-/** The member linked a service of these networks (any, without), paid for (or not asked). */
+/**
+ * The member linked a service of these networks (any, without), paid for (or not asked). A filter's
+ * `services` is about records (their network); this stands in for it only where no record is read.
+ */
 export function hasService(accountId: number, networks: string[] | undefined, paidOnly: boolean): SQL {
   return sql`exists (select 1 from ${memberServices} where ${and(
     eq(memberServices.accountId, accountId),
@@ -76,6 +81,19 @@ export function hasService(accountId: number, networks: string[] | undefined, pa
     networks?.length ? sql`${memberServices.network} in ${networks}` : undefined,
     paidOnly ? eq(memberServices.paidAccount, true) : undefined,
   )})`;
+}
+
+/**
+ * The member is one of the brand's members: opted into it now, or with a daily rollup row on it
+ * (a record on it at any time). Read from the kept pairs (`brand_members`, see docs/scoring.md), one
+ * index probe per member; a pair queued for a recheck counts only while a rollup row or a current
+ * opt-in still holds it, so the answer is exact before the worker settles the queue.
+ */
+export function brandMemberOf(accountId: number, brandId: number): SQL {
+  return sql`exists (select 1 from ${brandMembers} bm where bm.account_id = ${accountId} and bm.brand_id = ${brandId} and bm.member_id = ${members.id}
+    and (not exists (select 1 from ${brandMemberRechecks} r where r.account_id = ${accountId} and r.brand_id = ${brandId} and r.member_id = ${members.id})
+      or exists (select 1 from ${memberActivityDaily} d where d.account_id = ${accountId} and d.brand_id = ${brandId} and d.member_id = ${members.id})
+      or exists (select 1 from ${optins} o where o.account_id = ${accountId} and o.brand_id = ${brandId} and o.member_id = ${members.id} and o.opted_out_at is null)))`;
 }
 
 export interface ActivityRef {

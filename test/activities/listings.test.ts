@@ -399,7 +399,8 @@ describe('GraphQL activityFeed totalCount', () => {
     ['keyword', { all: true, keyword: 'song a' }, 1],
     ['a month, every action', { all: true, window: month }, 9],
     ['a month, one member', { all: true, window: month, filter: { memberIds: [String(m3)] } }, 3],
-    ['by the time recorded', { all: true, recorded: true }, 9],
+    // The order changes, not the window: the same records as every action of the week.
+    ['by the time recorded', { all: true, recorded: true }, 7],
   ];
 
   it('counts exactly what the pages list, under every filter, however the page is cut', async () => {

@@ -99,8 +99,10 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
     ]);
     const top = (await get(`/brand/${brand}/stats/activity`, { limit: 1 })).json[0];
     expect([top.totalSize, top.TotalCount, top.TotalMembers]).toEqual([1, '5', '3']);
+    // `offset,n`: the second group, and the totals made from it.
     const second = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service', limit: '1,1' })).json[0];
-    expect(second.items.map((item: { ServiceType: string }) => item.ServiceType)).toEqual(['spotify']);
+    expect(second.items.map((item: { ServiceType: string }) => item.ServiceType)).toEqual(['twitter']);
+    expect([second.totalSize, second.TotalCount, second.TotalMembers]).toEqual([1, '2', '1']);
   });
 
   it('applies the filters', async () => {

@@ -197,19 +197,21 @@ describe('hosted pages', () => {
 });
 
 describe('/v1.1/auth', () => {
-  it("answers member show's envelope; extended adds the Extended node, fields trims the record", async () => {
+  it("answers the lean view; details adds the services (no tokens), extended the Extended node, fields trims the record", async () => {
     const { email, token } = await registered();
     const response = await auth(app, { accesstoken: token });
     expect(response.status, response.body).toBe(200);
     const body = response.json;
-    expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
+    expect(Object.keys(body)).toEqual(['data', 'optins', 'jwt']);
     expect(body.data).toMatchObject({ ID: expect.any(Number), Email: email, FirstName: 'Ada', AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d+$/) });
     expect(body.data.Extended).toBeUndefined();
     expect(body.jwt).toEqual(expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/));
 
     const second = await registered();
     const detailed = (await auth(app, { AccessToken: second.token, details: '1', extended: '1' }, 'GET')).json;
-    expect(detailed.services).toEqual([expect.objectContaining({ Service: 'email', UserID: second.email.toLowerCase(), Token: null, Domains: ['fans.example.com'] })]);
+    expect(detailed.services).toEqual([expect.objectContaining({ Service: 'email', UserID: second.email.toLowerCase(), Domains: ['fans.example.com'] })]);
+    expect(detailed.services[0]).not.toHaveProperty('Token');
+    expect(detailed.services[0]).not.toHaveProperty('TokenSecret');
     expect(detailed.data.Extended).toMatchObject({ email: second.email, givenName: 'Ada' });
 
     const third = await registered();

@@ -21,16 +21,19 @@ export interface FeedOptions {
 /** `%` and `_` in a keyword are matched literally. */
 const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-type FeedSelection = Pick<FeedOptions, 'keyword' | 'orderByRecorded'>;
+type FeedSelection = Pick<FeedOptions, 'keyword'>;
 
 const joinMembers = and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId));
 
-/** The records a feed reads (with `members` joined): the page and its count share these. */
+/**
+ * The records a feed reads (with `members` joined): the page and its count share these. The window
+ * is always on completion time: `orderByRecorded` changes the order only, so a record completed
+ * long ago but recorded today stays out of a one-week feed.
+ */
 function feedConditions(filter: CompiledFilter, window: ResolvedWindow, options: FeedSelection): SQL | undefined {
-  const time = options.orderByRecorded ? activityRecords.recordedAt : activityRecords.completedAt;
   return and(
     eq(activityRecords.accountId, filter.accountId),
-    within(time, window),
+    within(activityRecords.completedAt, window),
     filter.activity(activityRecords),
     isNull(members.mergedIntoId),
     filter.member(),
@@ -108,7 +111,7 @@ export function memberRecordPages(
     .select({ id: activityRecords.id })
     .from(activityRecords)
     .innerJoin(members, joinMembers)
-    .where(and(feedConditions(filter, window, { orderByRecorded: false }), sql`${activityRecords.memberId} = page.member_id`))
+    .where(and(feedConditions(filter, window, {}), sql`${activityRecords.memberId} = page.member_id`))
     .orderBy(desc(activityRecords.completedAt), desc(activityRecords.id))
     .limit(page.limit)
     .offset(page.offset)
@@ -127,7 +130,7 @@ export function countMemberRecords(db: Executor, filter: CompiledFilter, window:
     .select({ memberId: activityRecords.memberId, count: sql<number>`count(*)::int` })
     .from(activityRecords)
     .innerJoin(members, joinMembers)
-    .where(and(feedConditions(filter, window, { orderByRecorded: false }), inArray(activityRecords.memberId, [...memberIds])))
+    .where(and(feedConditions(filter, window, {}), inArray(activityRecords.memberId, [...memberIds])))
     .groupBy(activityRecords.memberId);
 }
 

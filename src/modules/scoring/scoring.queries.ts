@@ -137,10 +137,27 @@ function plainOrder(orderBy: PlainOrder, window: ResolvedWindow | undefined, ext
     case 'LAST_LOGIN':
       return { key: members.lastLoginAt, condition: inWindow(members.lastLoginAt) };
     case 'EXTENDED':
-      return { key: sql`(${members.extended} #>> ${`{${(extendedPath ?? []).join(',')}}`})`, condition: undefined };
+      return { key: sql`(${members.extended} #>> ${`{${(extendedPath ?? []).join(',')}}`}::text[])`, condition: undefined };
     case 'ID':
       return { key: undefined, condition: undefined };
   }
+}
+
+/**
+ * The order of a custom field (members/extended, docs/members.md): members whose value is a JSON
+ * number first, compared as numbers (42 above 7 descending); then every other value (text,
+ * booleans, objects) compared as text; members without the field last, whatever the direction.
+ * JSON numbers and text compare by different rules, so one order over both would be neither's.
+ */
+function extendedOrder(path: readonly string[], walk: Direction): SQL[] {
+  const pathText = `{${path.join(',')}}`;
+  const isNumber = sql`jsonb_typeof(${members.extended} #> ${pathText}::text[]) = 'number'`;
+  const text = sql`(${members.extended} #>> ${pathText}::text[])`;
+  return [
+    sql`(case when ${isNumber} then 0 else 1 end)`,
+    sql`(case when ${isNumber} then ${text}::numeric end) ${sql.raw(walk)} nulls last`,
+    sql`${text} ${sql.raw(walk)} nulls last`,
+  ];
 }
 
 /** Members in a plain order: joined or signed in during the window, or all of them by id or a custom field. */
@@ -159,7 +176,8 @@ export async function membersInOrder(
   const backwards = page.keyset?.before ?? false;
   const walk: Direction = backwards ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
   const idWalk: Direction = key ? (backwards ? 'DESC' : 'ASC') : walk;
-  const memberConditions = filter.member();
+  // No records are read: brandID and services are said of the member (CompiledFilter.withoutRecords).
+  const memberConditions = and(filter.member(), filter.withoutRecords());
   // The plain listing by id without member conditions, narrow: one prepared statement.
   if (narrow && orderBy === 'ID' && !condition && !memberConditions) {
     const plain = await narrowMembersById(db, filter.accountId, narrow, {
@@ -184,7 +202,7 @@ export async function membersInOrder(
         orderBy === 'ID' && page.keyset ? (page.keyset.before ? sql`${members.id} < ${page.keyset.id}` : sql`${members.id} > ${page.keyset.id}`) : undefined,
       ),
     )
-    .orderBy(...(key ? [sql`${key} ${sql.raw(walk)} nulls last`] : []), order(idWalk, members.id))
+    .orderBy(...(orderBy === 'EXTENDED' ? extendedOrder(extendedPath ?? [], walk) : key ? [sql`${key} ${sql.raw(walk)} nulls last`] : []), order(idWalk, members.id))
     .limit(page.limit)
     .offset(page.offset);
   if (backwards) rows.reverse();
@@ -196,7 +214,7 @@ export async function countMembersInOrder(db: Executor, filter: CompiledFilter, 
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(members)
-    .where(and(eq(members.accountId, filter.accountId), isNull(members.mergedIntoId), condition, filter.member()));
+    .where(and(eq(members.accountId, filter.accountId), isNull(members.mergedIntoId), condition, filter.member(), filter.withoutRecords()));
   return row.count;
 }
 

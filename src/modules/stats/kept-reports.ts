@@ -18,12 +18,12 @@ export async function activityTotalsFromGroups(
   db: Executor,
   plan: TotalsPlan,
   grouping: Grouping,
-  limit: number,
+  page: { limit: number; offset: number },
   definitions: (ids: number[]) => Promise<(DefinitionRow | null | Error)[]>,
 ) {
   const corrections = activityCorrections(plan.scope, plan.window);
   const groups = await activityGroupCounts(db, plan.scope, corrections, grouping);
-  const shown = groups.slice(0, limit);
+  const shown = groups.slice(page.offset, page.offset + page.limit);
   if (!shown.length) return { items: [], totalCount: 0, totalMembers: 0 };
   const totalMembers =
     shown.length === groups.length

@@ -40,7 +40,7 @@ export function signupsByChannel(db: Executor, admitted: CompiledFilter, filter:
 /** Events (registrations or sign-ins) per website in the window, with the distinct members behind them. */
 export function eventsByDomain(
   db: Executor,
-  { accountId, kind, window, limit }: { accountId: number; kind?: 'register' | 'login'; window: ResolvedWindow; limit: number },
+  { accountId, kind, window, limit, offset }: { accountId: number; kind?: 'register' | 'login'; window: ResolvedWindow; limit: number; offset: number },
 ) {
   return db
     .select({
@@ -52,12 +52,14 @@ export function eventsByDomain(
     .where(and(eq(loginEvents.accountId, accountId), kind ? eq(loginEvents.kind, kind) : undefined, within(loginEvents.createdAt, window)))
     .groupBy(sql`1`)
     .orderBy(desc(sql`count(distinct ${loginEvents.memberId})`), desc(sql`count(*)`), sql`1`)
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /**
  * Events of one kind per UTC day of the window, and over the whole window (the row without a day),
- * for the members the filter admits.
+ * for the members the filter admits (no records are read: its brand and networks are said of the
+ * member, see CompiledFilter.withoutRecords).
  */
 export function eventsByDay(db: Executor, filter: CompiledFilter, kind: 'register' | 'login', window: ResolvedWindow) {
   const day = sql<string | null>`(${loginEvents.createdAt} at time zone 'UTC')::date::text`;
@@ -65,7 +67,7 @@ export function eventsByDay(db: Executor, filter: CompiledFilter, kind: 'registe
     .select({ day, count: sql<number>`count(*)::int`, distinctMembers: sql<number>`count(distinct ${loginEvents.memberId})::int` })
     .from(loginEvents)
     .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, loginEvents.memberId)))
-    .where(and(eq(loginEvents.accountId, filter.accountId), eq(loginEvents.kind, kind), within(loginEvents.createdAt, window), filter.member()))
+    .where(and(eq(loginEvents.accountId, filter.accountId), eq(loginEvents.kind, kind), within(loginEvents.createdAt, window), filter.member(), filter.withoutRecords()))
     .groupBy(sql`grouping sets ((${day}), ())`);
 }
 

@@ -34,10 +34,10 @@ const distinct = (column: SQL | Parameters<typeof eq>[0]) => sql<number>`count(d
 
 export type Grouping = 'activity' | 'type' | 'service';
 
-/** Totals per activity, type or network, most records first, at most `limit` groups. */
+/** Totals per activity, type or network, most records first, at most `limit` groups after the first `offset`. */
 export async function activityTotals(
   db: Executor,
-  { filter, window, grouping, limit }: { filter: CompiledFilter; window: ResolvedWindow; grouping: Grouping; limit: number },
+  { filter, window, grouping, limit, offset }: { filter: CompiledFilter; window: ResolvedWindow; grouping: Grouping; limit: number; offset: number },
 ) {
   const rows = scopedRows(db, filter, window);
   const definitions = activityDefinitions;
@@ -56,7 +56,8 @@ export async function activityTotals(
     .innerJoin(definitions, and(eq(definitions.accountId, filter.accountId), eq(definitions.id, rows.activityId)))
     .groupBy(key)
     .orderBy(desc(total(rows.count)), sql`1`)
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
   if (!items.length) return { items, totalCount: 0, totalMembers: 0 };
   // The totals are made from the groups returned (the interface's `limit` bounds both).
   const keys = items.map((item) => item.key);

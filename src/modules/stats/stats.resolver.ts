@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
-import { pageSize } from '../../core/connection.js';
+import { pageOffset, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter, notFound } from '../../core/errors.js';
 import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
@@ -85,15 +85,15 @@ export class BrandStatsResolver {
   async activity(
     @Root() root: BrandStats,
     @Ctx() context: Context,
-    @Args(() => BrandActivityArgs) { groupBy, filter, window, limit }: BrandActivityArgs,
+    @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs,
   ): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
-    const size = pageSize(limit, 10, 'limit');
+    const page = { limit: pageSize(limit, 10, 'limit'), offset: pageOffset(offset) };
     const totals = plan
-      ? await activityTotalsFromGroups(context.database.read, plan, grouping, size, (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, { filter: scope.filter, window: scope.window, grouping, limit: size });
+      ? await activityTotalsFromGroups(context.database.read, plan, grouping, page, (ids) => context.loaders.activities.definitions.loadMany(ids))
+      : await q.activityTotals(context.database.read, { filter: scope.filter, window: scope.window, grouping, ...page });
     const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
@@ -204,9 +204,11 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
-  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number) {
+  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number,
+    @Arg('offset', () => Int, { nullable: true, description: 'Websites skipped before the first one returned.' }) offset: number | null,
+  ) {
     const window = resolveWindow(root.window, listingWindow);
-    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, kind: 'register', window, limit: pageSize(first) });
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, kind: 'register', window, limit: pageSize(first), offset: pageOffset(offset) });
   }
 
   @FieldResolver(() => DayTimeline, { description: 'Registrations per day of the window.' })
@@ -253,8 +255,9 @@ export class TopDomainsResolver {
   async topDomains(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Args(() => TopDomainsArgs) { window, first }: TopDomainsArgs,
+    @Args(() => TopDomainsArgs) { window, first, offset }: TopDomainsArgs,
   ): Promise<DomainCount[]> {
-    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, window: resolveWindow(window, listingWindow), limit: pageSize(first) });
+    const span = resolveWindow(window, listingWindow);
+    return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, window: span, limit: pageSize(first), offset: pageOffset(offset) });
   }
 }

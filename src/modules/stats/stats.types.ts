@@ -16,6 +16,7 @@ registerEnumType(ActivityGrouping, { name: 'ActivityGrouping', description: 'Bra
 export class BrandActivityArgs extends FilteredWindowArgs {
   @Field(() => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY }) groupBy!: ActivityGrouping;
   @Field(() => Int, { defaultValue: 10 }) limit!: number;
+  @Field(() => Int, { nullable: true, description: 'Groups skipped before the first one returned (most records first).' }) offset!: number | null;
 }
 
 @ObjectType('ActivityTotal')
@@ -118,6 +119,7 @@ export class RegistrationStatsArgs extends WindowArgs {
 @ArgsType()
 export class TopDomainsArgs extends WindowArgs {
   @Field(() => Int, { defaultValue: 10 }) first!: number;
+  @Field(() => Int, { nullable: true, description: 'Websites skipped before the first one returned.' }) offset!: number | null;
 }
 
 @ObjectType('ChannelCount')

@@ -97,6 +97,20 @@ const memberEnvelope = object(
   ['data', 'optins', 'services', 'jwt'],
 );
 
+/** `/v1.1/auth`: the lean view; `details=1` adds the linked services, never their tokens. */
+const authEnvelope = object(
+  {
+    data: ref('MemberRecord'),
+    optins: listOf(ref('OptInRecord')),
+    services: {
+      ...listOf(ref('ServiceRecord')),
+      description: 'details=1 only: the linked services, without Token and TokenSecret',
+    },
+    jwt: text('a signed token (JWT) for the member'),
+  },
+  ['data', 'optins', 'jwt'],
+);
+
 const listingItem = object(
   {
     ID: text(),
@@ -184,6 +198,7 @@ const countText = text('a count');
 /** Every body the document names, by the name a route's `response` gives. */
 export const responseSchemas = {
   MemberEnvelope: memberEnvelope,
+  AuthEnvelope: authEnvelope,
   MemberEnvelopeArray: { ...single(ref('MemberEnvelope')), description: 'register: the member envelope inside a one-element array' },
   MemberRecord: memberRecord,
   ServiceRecord: serviceRecord,

@@ -1,4 +1,4 @@
-import type { MemberRecordFragment, ServiceRecordFragment } from '../../generated/graphql.js';
+import type { LinkedServiceFragment, MemberRecordFragment, ServiceRecordFragment } from '../../generated/graphql.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import { optInRecord } from './segments.js';
 
@@ -6,6 +6,20 @@ const flag = (value: boolean) => (value ? '1' : '0');
 const count = (value: number | null) => (value === null ? null : String(value));
 
 export function serviceRecord(service: ServiceRecordFragment) {
+  return serviceFields(service, { Token: service.token, TokenSecret: service.tokenSecret });
+}
+
+/**
+ * A linked service without its network tokens, for `/v1.1/auth?details=1`: the interface shows
+ * tokens in the envelopes of register, login, update and member show, never in the sign-in check,
+ * whose answer reaches the application's server from a widget sign-in.
+ */
+export function linkedServiceRecord(service: LinkedServiceFragment) {
+  return serviceFields(service, {});
+}
+
+/** The service record's fields in the seed's order, the tokens (or none) in their place. */
+function serviceFields(service: LinkedServiceFragment, tokens: { Token?: string | null; TokenSecret?: string | null }) {
   return {
     Service: service.network,
     Valid: flag(service.valid),
@@ -14,8 +28,7 @@ export function serviceRecord(service: ServiceRecordFragment) {
     UserID: service.userId,
     Username: service.username,
     UserURL: service.userUrl,
-    Token: service.token,
-    TokenSecret: service.tokenSecret,
+    ...tokens,
     LastUpdated: time(service.lastUpdated),
     LastLogin: time(service.lastLogin),
     VerifiedEmail: service.verifiedEmail,
@@ -28,8 +41,11 @@ export function serviceRecord(service: ServiceRecordFragment) {
   };
 }
 
+/** A member's profile as the member record reads it, whatever else the document selects. */
+export type MemberProfile = Omit<MemberRecordFragment, 'services' | 'optins'>;
+
 /** The member record of the seed: ID is a number; every other value a string or null. */
-export function memberRecord(member: MemberRecordFragment) {
+export function memberRecord(member: MemberProfile) {
   return {
     ID: Number(member.id),
     Email: member.email,

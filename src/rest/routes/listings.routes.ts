@@ -22,6 +22,17 @@ function trimmed(item: Record<string, unknown>, params: Params) {
   return Object.fromEntries(Object.entries(item).filter(([name]) => name === 'ID' || name === 'Extended' || wanted.has(name.toLowerCase())));
 }
 
+/** Dotted `fields` (`extended.tier`) select those fields of Extended; the activity listings have no `extended=1`. */
+function dottedExtended(params: Params): Pick<ListMembersQueryVariables, 'withExtended' | 'extendedFields'> {
+  const { extendedFields } = extendedVariables(params);
+  return { withExtended: Boolean(extendedFields), extendedFields };
+}
+
+/** An item of members/active or members/login: trimmed by `fields`, with the Extended fields dotted names asked for. */
+function activeItem(node: ListingNode, brand: ListMembersQuery['members']['brand'], params: Params) {
+  return { ...trimmed(activeListingItem(node, brand), params), ...(node.extended ? { Extended: node.extended } : {}) };
+}
+
 /** The paging parameters a link replaces. */
 const pagingParameters = ['after', 'before', 'score_lessthan', 'score_greaterthan', 'limit'];
 /**
@@ -114,11 +125,11 @@ export const activeMembersRoute = defineRoute({
     // Own keys only: `constructor` or `toString` would otherwise find Object.prototype's.
     const orderBy = order === undefined ? 'SCORE' : Object.hasOwn(orders, order) ? orders[order] : undefined;
     if (!orderBy) throw invalidParameter('order_by', 'expected Score, Created or LastLogin');
-    return baseVariables(params, orderBy, { withScore: true, ...(orderBy === 'SCORE' ? scorePosition(params) : {}) });
+    return baseVariables(params, orderBy, { withScore: true, ...dottedExtended(params), ...(orderBy === 'SCORE' ? scorePosition(params) : {}) });
   },
   shape: (data, params, request) => {
     const { members } = data;
-    const items = members.edges.map((edge) => trimmed(activeListingItem(edge.node, members.brand), params));
+    const items = members.edges.map((edge) => activeItem(edge.node, members.brand, params));
     const scoreOrder = !params.string('order_by') || params.string('order_by')?.toLowerCase() === 'score';
     const sort = sortOf(params);
     const first = members.edges[0]?.node;
@@ -175,18 +186,11 @@ export const loginMembersRoute = defineRoute({
   response: 'ListingPage',
   document: ListMembersDocument,
   variables: (params) => {
-    return baseVariables(params, 'LAST_LOGIN', {
-      withScore: true,
-      withExtended: Boolean(extendedVariables(params).extendedFields),
-      extendedFields: extendedVariables(params).extendedFields,
-    });
+    return baseVariables(params, 'LAST_LOGIN', { withScore: true, ...dottedExtended(params) });
   },
   shape: (data, params, request) => {
     const { members } = data;
-    const items = members.edges.map((edge) => ({
-      ...trimmed(activeListingItem(edge.node, members.brand), params),
-      ...(edge.node.extended ? { Extended: edge.node.extended } : {}),
-    }));
+    const items = members.edges.map((edge) => activeItem(edge.node, members.brand, params));
     return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
   },
 });

@@ -20,7 +20,7 @@ import {
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
-import { brandFromPath, listOf } from '../route-forms.js';
+import { brandFromPath, listOf, pageOf } from '../route-forms.js';
 
 const text = (value: number) => String(value);
 
@@ -33,6 +33,12 @@ function brandFilter(params: Params): MemberFilter {
   return member === undefined ? filter : { ...filter, memberIds: [...(filter.memberIds ?? []), String(member)] };
 }
 
+/** A report's groups by `limit` (`n` or `offset,n`): the totals are made from the groups of that page. */
+function groupPage(params: Params) {
+  const { offset, limit } = params.limit();
+  return { limit, offset };
+}
+
 const brandVariables = (params: Params, request: Parameters<typeof pathId>[0]) => ({ brandId: pathId(request), filter: brandFilter(params), window: windowOf(params) });
 
 export const brandActivityStatsRoute = defineRoute({
@@ -43,7 +49,7 @@ export const brandActivityStatsRoute = defineRoute({
   document: BrandActivityStatsDocument,
   variables: (params, request) => {
     const group = params.oneOf('group_by', Object.keys(groupings)) ?? 'activities';
-    return { ...brandVariables(params, request), groupBy: groupings[group], limit: params.limit().limit };
+    return { ...brandVariables(params, request), groupBy: groupings[group], ...groupPage(params) };
   },
   shape: ({ brandStats }) => {
     const { activity } = brandStats;
@@ -114,7 +120,7 @@ export const brandMemberStatsRoute = defineRoute({
   document: BrandMemberStatsDocument,
   variables: (params, request) => {
     const group = params.oneOf('group_by', ['activities', 'activity', 'type']) ?? 'activities';
-    return { ...brandVariables(params, request), groupBy: memberGroupings[group], limit: params.limit().limit };
+    return { ...brandVariables(params, request), groupBy: memberGroupings[group], ...groupPage(params) };
   },
   shape: ({ brandStats: { members, activity } }, params) => {
     const byType = (params.string('group_by') ?? '').toLowerCase() === 'type';
@@ -195,7 +201,7 @@ export const registrationDomainsRoute = defineRoute({
   path: '/login/stats/domains',
   description: 'Registration domains: sign-ups and members per domain in the window.',
   document: RegistrationDomainsDocument,
-  variables: (params) => ({ window: windowOf(params), first: params.limit('limit', { limit: 100, max: 1000 }).limit }),
+  variables: (params) => ({ window: windowOf(params), ...pageOf(params, 'limit', { limit: 100, max: 1000 }) }),
   shape: ({ registrationStats: { domains } }) => ({
     domains: domains.map((row) => ({ domain: row.domain, signups: text(row.events), members: text(row.members) })),
     total: domains.reduce((sum, row) => sum + row.events, 0),
@@ -258,7 +264,7 @@ export const topDomainsRoute = defineRoute({
   path: '/members/domains',
   description: 'Top domains: the domains members visited most in the window.',
   document: TopDomainsDocument,
-  variables: (params) => ({ window: windowOf(params), first: params.limit().limit }),
+  variables: (params) => ({ window: windowOf(params), ...pageOf(params) }),
   shape: ({ topDomains }) => listOf(topDomains, (row) => ({ Domain: row.domain, Members: text(row.members), Visits: text(row.events) })),
 });
 
