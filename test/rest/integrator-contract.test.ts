@@ -128,6 +128,19 @@ describe('answers that say what they did', () => {
     expect((await t.rest(other, 'GET', '/activity/feed', { keyword: 'gbaye', all_member_actions: 1 })).json).toEqual([{ totalSize: 0, items: [] }]);
   });
 
+  it('showposition gives no AEPosition to a member the filter excludes', async () => {
+    const brand = await t.rest(advanced, 'POST', '/brand/create', { name: 'Position Band' });
+    const activity = await t.rest(advanced, 'POST', '/activity/create', { name: 'Listened', type: 'Listened', brandid: brand.json.ID, points: 5 });
+    const member = await t.rest(advanced, 'POST', '/member/register', { service: 'email', email: 'position@example.com', password: 'correct horse', country: 'GB' });
+    const memberId = member.json[0].data.ID;
+    await t.rest(advanced, 'POST', '/activity/record', { activityid: activity.json.ID, id: memberId, marker: 'p1' });
+    const kept = await t.rest(advanced, 'GET', `/member/${memberId}`, { showposition: 1, country: 'GB', brandID: brand.json.ID });
+    expect(kept.json.data.AEPosition).toBe('1');
+    const excluded = await t.rest(advanced, 'GET', `/member/${memberId}`, { showposition: 1, country: 'US', brandID: brand.json.ID });
+    expect(excluded.status).toBe(200);
+    expect(excluded.json.data.AEPosition).toBeNull();
+  });
+
   it('brand statistics tell when the window was cut to six months', async () => {
     const brand = await t.rest(advanced, 'POST', '/brand/create', { name: 'Clamp Band' });
     const long = await t.rest(advanced, 'GET', `/brand/${brand.json.ID}/stats/activity`, { period: '9 Month' });
