@@ -67,7 +67,7 @@ describe('POST /v1.1/member/register', () => {
     expect(envelope.data).toEqual({
       ID: expect.any(Number), Email: email, FirstName: 'Ada', Surname: 'Lovelace', Username: 'ada', Gender: 'F', Bio: null,
       AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d{10}$/), AvatarURL: null, Country: 'GB', City: 'London', State: 'England',
-      PostCode: 'N1 9GU', CountryCode: 'GB', GeoCountry: null, GeoCity: null, GeoRegion: null, GeoLat: null, GeoLong: null, VerifiedEmail: null,
+      PostCode: 'N1 9GU', Website: null, CountryCode: 'GB', GeoCountry: null, GeoCity: null, GeoRegion: null, GeoLat: null, GeoLong: null, VerifiedEmail: null,
     });
     expect(envelope.optins).toEqual([]);
     expect(envelope.services).toEqual([
