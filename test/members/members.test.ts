@@ -329,10 +329,10 @@ describe('GET /v1.1/member/[id]', () => {
     expect(trimmed.data).toEqual({ Email: envelope.data.Email, Extended: { givenName: 'Ext' } });
   });
 
-  it('lists the member’s domains', async () => {
+  it('lists the member’s domains, with the user agent given on the latest visit', async () => {
     const { envelope } = await registerEmail(app, { domain: 'fans.example.com' });
     const domains = (await call(app, 'GET', `/member/${envelope.data.ID}/domains`)).json;
-    expect(domains).toEqual([{ Domain: 'fans.example.com', FirstVisit: expect.stringMatching(timestamp), LastVisit: expect.stringMatching(timestamp) }]);
+    expect(domains).toEqual([{ Domain: 'fans.example.com', FirstVisit: expect.stringMatching(timestamp), LastVisit: expect.stringMatching(timestamp), UserAgent: null }]);
   });
 });
 

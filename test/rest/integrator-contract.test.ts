@@ -101,6 +101,15 @@ describe('answers that say what they did', () => {
     expect((await t.rest(other, 'GET', `/member/${memberId}`)).json).toEqual(errorBody(5, 'NOT_FOUND', 'id'));
   });
 
+  it('the useragent given to register and login is read back per domain', async () => {
+    const registered = await t.rest(advanced, 'POST', '/member/register', { service: 'email', email: 'agent@example.com', password: 'correct horse', domain: 'fans.example.com', useragent: 'Agent/1.0 (Phone)' });
+    const memberId = registered.json[0].data.ID;
+    await t.rest(advanced, 'POST', '/member/login', { service: 'email', email: 'agent@example.com', password: 'correct horse', domain: 'fans.example.com', useragent: 'Agent/2.0 (Desktop)' });
+    const domains = await t.rest(advanced, 'GET', `/member/${memberId}/domains`);
+    expect(domains.json).toEqual([{ Domain: 'fans.example.com', FirstVisit: expect.any(String), LastVisit: expect.any(String), UserAgent: 'Agent/2.0 (Desktop)' }]);
+    expect((await t.rest(other, 'GET', `/member/${memberId}/domains`)).json).toEqual(errorBody(5, 'NOT_FOUND', 'id'));
+  });
+
   it('unwhitelist of a host whose www twin is listed says so', async () => {
     await t.rest(advanced, 'POST', '/app/whitelist', { domain: 'https://www.twin.example.com/page' });
     const missed = await t.rest(advanced, 'POST', '/app/unwhitelist', { domain: 'twin.example.com' });

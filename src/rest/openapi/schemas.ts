@@ -292,7 +292,7 @@ export const responseSchemas = {
   ServiceRecord: serviceRecord,
   OptInRecord: optInRecord,
   Result: object({ Result: { type: ['boolean', 'string'] } }, ['Result']),
-  Domains: listOf(object({ Domain: text(), FirstVisit: timestamp, LastVisit: timestamp })),
+  Domains: listOf(object({ Domain: text(), FirstVisit: timestamp, LastVisit: timestamp, UserAgent: text('the useragent given with the latest registration or login there') })),
   ListingItem: listingItem,
   PagingLinks: pagingLinks,
   ListingPage: listingPage,
