@@ -10,7 +10,8 @@ const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 /**
  * The parameters of one REST call, by the interface's rules: they come from the query string, a
  * form body or a JSON body (the query string wins on a clash); names match case-insensitively;
- * unknown names are ignored. Each reader reports the parameter by the name the caller knows.
+ * unknown names are ignored (a route may read them with `others`: brand custom fields). Each reader
+ * reports the parameter by the name the caller knows.
  */
 export class Params {
   private constructor(
