@@ -18,6 +18,7 @@ import {
   parsePlan,
   revokeApiKey,
   setApplicationPlan,
+  setApplicationFeature,
   setNetworkVerification,
 } from './modules/tenancy/tenancy.service.js';
 import type { EmailSettings } from './db/schema/index.js';
@@ -35,6 +36,14 @@ type Print = (value: unknown, text: () => string) => void;
 function positiveId(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number');
   return Number(value);
+}
+
+/** `on`/`off` (also 1/0, true/false, yes/no), as a switch option reads. */
+function onOff(value: string): boolean {
+  const word = value.trim().toLowerCase();
+  if (['on', '1', 'true', 'yes'].includes(word)) return true;
+  if (['off', '0', 'false', 'no'].includes(word)) return false;
+  throw new InvalidArgumentError('expected on or off');
 }
 
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
@@ -166,6 +175,22 @@ app
       if (!application) throw new Error(`No application ${options.application}.`);
       await mergeApplicationSettings(db, application.accountId, application.id, { email });
       printer(options)({ applicationId: application.id, email }, () => `application ${application.id} email settings: ${Object.keys(email).join(', ') || 'the defaults'}`);
+    }),
+  );
+
+app
+  .command('brand-custom-fields')
+  .description('switch custom fields on brands on or off for an application (enterprise; docs/brands.md)')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .requiredOption('--enabled <on|off>', 'on | off', onOff)
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const row = await setApplicationFeature(db, { applicationId: options.application }, 'brandCustomFields', options.enabled);
+      if (!row) throw new Error(`No application ${options.application}.`);
+      const on = Boolean(row.settings.features?.includes('brandCustomFields'));
+      const planNote = on && row.plan !== 'enterprise' ? ` (the application's plan is ${row.plan}: custom fields need enterprise)` : '';
+      printer(options)({ applicationId: row.id, brandCustomFields: on }, () => `application ${row.id} brand custom fields: ${on ? 'on' : 'off'}${planNote}`);
     }),
   );
 

@@ -35,6 +35,16 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the admin CLI switches network verification by the application\'s id (cli.ts app network-verification), across accounts by its nature; the API\'s switch names the caller\'s account',
   },
   {
+    contains: `update "applications" set "settings" = jsonb_set("applications"."settings", '{features}', (coalesce("applications"."settings" -> 'features', '[]'::jsonb) - $1::text) || jsonb_build_array($2::text)) where "applications"."id" = $3`,
+    tables: ['applications'],
+    reason: 'the admin CLI switches an enterprise feature on by the application\'s id (cli.ts app brand-custom-fields), across accounts by its nature; the API\'s switch names the caller\'s account',
+  },
+  {
+    contains: `update "applications" set "settings" = jsonb_set("applications"."settings", '{features}', coalesce("applications"."settings" -> 'features', '[]'::jsonb) - $1::text) where "applications"."id" = $2`,
+    tables: ['applications'],
+    reason: 'the admin CLI switches an enterprise feature off by the application\'s id (cli.ts app brand-custom-fields); the API\'s switch names the caller\'s account',
+  },
+  {
     contains: 'update "api_keys" set "revoked_at" = $1 where ("api_keys"."id" = $2 and "api_keys"."revoked_at" is null)',
     tables: ['api_keys'],
     reason: 'the admin CLI revokes a key by its id (cli.ts key revoke), across accounts by its nature',

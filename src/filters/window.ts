@@ -1,6 +1,6 @@
 import { and, gte, lt, type Column, type SQL } from 'drizzle-orm';
 import { invalidParameter } from '../core/errors.js';
-import { shiftByPeriod, type PeriodUnitName } from '../lib/time.js';
+import { formatTimestamp, shiftByPeriod, type PeriodUnitName } from '../lib/time.js';
 import type { PeriodInput, WindowInput } from './window.types.js';
 
 export interface Period {
@@ -51,6 +51,32 @@ export function resolveWindow(input: WindowInput | undefined | null, rules: Wind
   const earliest = shiftByPeriod(end, -rules.maxPeriod.amount, rules.maxPeriod.unit);
   if (start < earliest) start = earliest;
   return { start, end };
+}
+
+/** Whether a window was cut to the operation's maximum span, and the sentence that tells the caller so. */
+export interface WindowClamp {
+  clamped: boolean;
+  notice: string | null;
+}
+
+/**
+ * What resolveWindow did to a window too long for the operation, for answers whose interface has
+ * no maximum of its own to point at (brand statistics): `clamped` and a `notice`, as usage answers.
+ * Pure, on the same rules; a window whose start falls within a second of the limit is not clamped.
+ */
+export function windowClamp(input: WindowInput | undefined | null, rules: WindowRules, now = new Date()): WindowClamp {
+  const period = input?.period ?? undefined;
+  const periodEnd = input?.periodEnd ?? undefined;
+  const end = input?.end ?? (periodEnd ? shiftByPeriod(now, -periodEnd.amount, periodEnd.unit) : now);
+  const span = period ?? rules.defaultPeriod;
+  const start = input?.start ?? shiftByPeriod(end, -span.amount, span.unit);
+  const earliest = shiftByPeriod(end, -rules.maxPeriod.amount, rules.maxPeriod.unit);
+  if (start.getTime() >= earliest.getTime() - 1000) return { clamped: false, notice: null };
+  const longest = `${rules.maxPeriod.amount} ${rules.maxPeriod.unit.toLowerCase()}${rules.maxPeriod.amount === 1 ? '' : 's'}`;
+  return {
+    clamped: true,
+    notice: `The window was cut to ${longest}, the longest this operation serves: it runs from ${formatTimestamp(earliest)} to ${formatTimestamp(end)} (UTC).`,
+  };
 }
 
 /** `start <= column < end`, with the dates bound through the column so every driver encodes them alike. */

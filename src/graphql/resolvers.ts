@@ -5,7 +5,7 @@ import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activ
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
-import { MemberResolver } from '../modules/members/members.resolver.js';
+import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
@@ -18,5 +18,5 @@ import { EmailResolver } from '../modules/widget/email.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, MemberLifecycleResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, LiveFeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
+export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, MemberDomainResolver, MemberLifecycleResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, LiveFeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
   BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver, EmailResolver];

@@ -10,27 +10,51 @@ const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 /**
  * The parameters of one REST call, by the interface's rules: they come from the query string, a
  * form body or a JSON body (the query string wins on a clash); names match case-insensitively;
- * unknown names are ignored. Each reader reports the parameter by the name the caller knows.
+ * unknown names are ignored (a route may read them with `others`: brand custom fields). Each reader
+ * reports the parameter by the name the caller knows.
  */
 export class Params {
-  private constructor(private readonly values: Map<string, string>) {}
+  private constructor(
+    private readonly values: Map<string, string>,
+    /** Each name as the caller spelled it, by its lower-case form. */
+    private readonly sentNames: Map<string, string> = new Map([...values.keys()].map((name) => [name, name])),
+  ) {}
 
   static fromRequest(request: FastifyRequest): Params {
     const values = new Map<string, string>();
+    const sentNames = new Map<string, string>();
     const absorb = (source: unknown) => {
       if (!source || typeof source !== 'object' || Array.isArray(source)) return;
       for (const [name, raw] of Object.entries(source as Record<string, unknown>)) {
         const value = scalarText(raw);
-        if (value !== undefined) values.set(name.toLowerCase(), value);
+        if (value === undefined) continue;
+        values.set(name.toLowerCase(), value);
+        sentNames.set(name.toLowerCase(), name);
       }
     };
     absorb(request.body);
     absorb(request.query);
-    return new Params(values);
+    return new Params(values, sentNames);
   }
 
   static of(record: Record<string, string>): Params {
-    return new Params(new Map(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value])));
+    const entries = Object.entries(record);
+    return new Params(new Map(entries.map(([name, value]) => [name.toLowerCase(), value])), new Map(entries.map(([name]) => [name.toLowerCase(), name])));
+  }
+
+  /**
+   * The parameters sent whose names are not among `known` (lower case), by the names as sent,
+   * with their trimmed values: for a route that takes named fields of its own (a brand's custom
+   * fields) rather than ignoring what it does not know.
+   */
+  others(known: ReadonlySet<string>): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const [name, sent] of this.sentNames) {
+      if (known.has(name)) continue;
+      const value = this.string(name);
+      if (value !== undefined) found[sent] = value;
+    }
+    return found;
   }
 
   /** The trimmed value, or undefined when absent or empty. */

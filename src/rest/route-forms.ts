@@ -58,6 +58,7 @@ interface ChangeRoute<TData, TVariables> {
   description: string;
   response?: ResponseSchemaName;
   document: TypedDocumentNode<TData, TVariables>;
+  errorParam?: RestRoute['errorParam'];
 }
 
 /** `POST /<thing>/create`: `input` from the parameters, the record of what the document's one mutation field answers. */

@@ -1,5 +1,5 @@
 import type { RestRoute } from './route.js';
-import { appInfoRoute, networkVerificationRoute, unwhitelistRoute, whitelistRoute } from './routes/tenancy.routes.js';
+import { appInfoRoute, brandCustomFieldsRoute, networkVerificationRoute, unwhitelistRoute, whitelistRoute } from './routes/tenancy.routes.js';
 import { accountUsageRoute } from './routes/usage.routes.js';
 import { memberRoutes } from './routes/members.routes.js';
 import { activityRoutes } from './routes/activities.routes.js';
@@ -11,4 +11,4 @@ import { statsRoutes } from './routes/stats.routes.js';
 import { authRoute } from './routes/auth.routes.js';
 
 /** The `/v1.1` route table: every REST operation, each a mapping onto one GraphQL document. */
-export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, networkVerificationRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, ...brandRoutes, ...segmentRoutes, ...statsRoutes, authRoute];
+export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, networkVerificationRoute, brandCustomFieldsRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, ...brandRoutes, ...segmentRoutes, ...statsRoutes, authRoute];

@@ -194,7 +194,7 @@ describe('GET /v1.1/members/active', () => {
     expect((await get(stranger, '/members/active', { brandID: music })).json.error).toMatchObject({ code: 5 });
     const [body] = (await get(stranger, '/members/active', { period: '6 months' })).json;
     expect(body.items).toEqual([]);
-    expect(body.paging).toEqual([]);
+    expect(body.paging).toEqual({ next: null, previous: null });
   });
 });
 

@@ -55,6 +55,15 @@ describe('npm run cli', { timeout: 180_000 }, () => {
     // Each call starts a CLI process and opens the embedded database: slow on a busy machine.
   }, 90_000);
 
+  it('app brand-custom-fields switches custom brand fields on and off, keeping other settings, and refuses a wrong value', async () => {
+    const application = String(created.applicationId);
+    expect(await cli('app', 'brand-custom-fields', '--application', application, '--enabled', 'on')).toEqual({ applicationId: created.applicationId, brandCustomFields: true });
+    expect(await callerOf(created.apiKey)).toMatchObject({ settings: { networkVerification: 'verify', features: ['brandCustomFields'] } });
+    expect(await cli('app', 'brand-custom-fields', '--application', application, '--enabled', 'off')).toEqual({ applicationId: created.applicationId, brandCustomFields: false });
+    expect(await callerOf(created.apiKey)).toMatchObject({ settings: { networkVerification: 'verify', features: [] } });
+    await expect(cli('app', 'brand-custom-fields', '--application', application, '--enabled', 'maybe')).rejects.toMatchObject({ stderr: expect.stringMatching(/on or off/) });
+  }, 90_000);
+
   it('key global prints an account-wide key; a new one replaces the old', async () => {
     const first = await cli('key', 'global', '--account', String(created.accountId));
     expect(Object.keys(first)).toEqual(['apiKey']);

@@ -67,7 +67,7 @@ describe('POST /v1.1/member/register', () => {
     expect(envelope.data).toEqual({
       ID: expect.any(Number), Email: email, FirstName: 'Ada', Surname: 'Lovelace', Username: 'ada', Gender: 'F', Bio: null,
       AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d{10}$/), AvatarURL: null, Country: 'GB', City: 'London', State: 'England',
-      PostCode: 'N1 9GU', CountryCode: 'GB', GeoCountry: null, GeoCity: null, GeoRegion: null, GeoLat: null, GeoLong: null, VerifiedEmail: null,
+      PostCode: 'N1 9GU', Website: null, CountryCode: 'GB', GeoCountry: null, GeoCity: null, GeoRegion: null, GeoLat: null, GeoLong: null, VerifiedEmail: null,
     });
     expect(envelope.optins).toEqual([]);
     expect(envelope.services).toEqual([
@@ -331,10 +331,10 @@ describe('GET /v1.1/member/[id]', () => {
     expect(trimmed.data).toEqual({ Email: envelope.data.Email, Extended: { givenName: 'Ext' } });
   });
 
-  it('lists the member’s domains', async () => {
+  it('lists the member’s domains, with the user agent given on the latest visit', async () => {
     const { envelope } = await registerEmail(app, { domain: 'fans.example.com' });
     const domains = (await call(app, 'GET', `/member/${envelope.data.ID}/domains`)).json;
-    expect(domains).toEqual([{ Domain: 'fans.example.com', FirstVisit: expect.stringMatching(timestamp), LastVisit: expect.stringMatching(timestamp) }]);
+    expect(domains).toEqual([{ Domain: 'fans.example.com', FirstVisit: expect.stringMatching(timestamp), LastVisit: expect.stringMatching(timestamp), UserAgent: null }]);
   });
 });
 

@@ -132,6 +132,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   removeSignInNetwork: { vars: () => ({ network: 'google' }) },
   setRequiredFields: { vars: () => ({ fields: [] }) },
   setNetworkVerification: { vars: () => ({ mode: 'TRUST' }) },
+  setBrandCustomFields: { vars: () => ({ enabled: false }) },
   exchangeSignInToken: { vars: async ({ own, make }) => ({ accessToken: await make.signInToken(own.ids.member) }) },
 };
 
@@ -144,6 +145,7 @@ export const restCases: Record<string, RestCase> = {
   'GET /app/info': {},
   'POST /app/whitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /app/network-verification': { probe: { mode: 'trust' }, params: () => ({ mode: 'trust' }) },
+  'POST /app/brand-custom-fields': { probe: { enabled: '0' }, params: () => ({ enabled: '0' }) },
   'POST /app/unwhitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /member/register': {
     params: async ({ own, make, slot }) => ({

@@ -97,7 +97,7 @@ describe('error parameter names', () => {
     const graphql = await graphqlError(`mutation($input: ActivityInput!) { createActivity(input: $input) { id } }`, { input: { name: 'Listened', type: 'listen', shortName: long } });
     expect(graphql).toMatchObject({ code: 'INVALID_PARAMETER', param: 'shortName' });
     expect(graphql.message).toContain("The parameter 'shortName'");
-    const rest = await restError('POST', '/activity/create', { name: 'Listened', type: 'listen', shortname: long });
+    const rest = await restError('POST', '/activity/create', { name: 'Listened', type: 'Listened', shortname: long });
     expect(rest).toMatchObject({ code: 4, param: 'shortname', message: graphql.message.replace("'shortName'", "'shortname'") });
   });
 });

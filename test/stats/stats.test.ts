@@ -86,6 +86,8 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
         ],
         TotalCount: '8',
         TotalMembers: '3',
+        clamped: false,
+        notice: null,
       },
     ]);
   });
@@ -137,6 +139,8 @@ describe('GET /v1.1/brand/[id]/stats/timeline', () => {
     const day = (date: string, dayOfYear: number, count: number, members: number) => ({ Date: date, DayofYear: String(dayOfYear), Count: String(count), DistinctMembers: String(members) });
     expect(json).toEqual([
       {
+        clamped: false,
+        notice: null,
         services: [
           { service: 'spotify', range: [day('2026-03-01', 60, 2, 1), day('2026-03-02', 61, 2, 2), day('2026-03-03', 62, 1, 1)], TotalCount: 5, TotalMembers: 3 },
           { service: 'twitter', range: [day('2026-03-01', 60, 0, 0), day('2026-03-02', 61, 0, 0), day('2026-03-03', 62, 2, 1)], TotalCount: 2, TotalMembers: 1 },
@@ -148,13 +152,13 @@ describe('GET /v1.1/brand/[id]/stats/timeline', () => {
 
   it('is empty for an empty window', async () => {
     const { json } = await get(`/brand/${brand}/stats/timeline`, { start_date: '2025-01-01 00:00:00', end_date: '2025-01-03 00:00:00' });
-    expect(json).toEqual([{ services: [] }]);
+    expect(json).toEqual([{ clamped: false, notice: null, services: [] }]);
   });
 });
 
 describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', () => {
   it('counts actions and members per country', async () => {
-    expect((await get(`/brand/${brand}/stats/location`)).json).toEqual({
+    expect((await get(`/brand/${brand}/stats/location`)).json).toEqual({ clamped: false, notice: null,
       TotalActivities: 8,
       TotalMembers: 3,
       Countries: [
@@ -168,7 +172,7 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
   it("splits the brand's members into active and inactive", async () => {
     // Members: a, b, c (active), d (opted in), e (active before the window).
     const listen = { ActivityID: String(act.listen), Activity: 'Listen' };
-    expect((await get(`/brand/${brand}/stats/members`)).json).toEqual({
+    expect((await get(`/brand/${brand}/stats/members`)).json).toEqual({ clamped: false, notice: null,
       ActiveMembers: 3,
       InactiveMembers: 2,
       TotalMembers: 5,
@@ -178,10 +182,10 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
         { ActivityID: String(act.watch), Activity: 'Watch', ActiveMembers: 1 },
       ],
     });
-    expect((await get(`/brand/${other}/stats/members`)).json).toEqual({
+    expect((await get(`/brand/${other}/stats/members`)).json).toEqual({ clamped: false, notice: null,
       ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1, Groups: [{ ActivityID: String(act.elsewhere), Activity: 'Listen elsewhere', ActiveMembers: 1 }],
     });
-    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).json).toEqual({
+    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).json).toEqual({ clamped: false, notice: null,
       ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5, Groups: [{ ...listen, ActiveMembers: 1 }],
     });
   });
@@ -194,7 +198,7 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
     ]);
     const one = (await get(`/brand/${brand}/stats/members`, { group_by: 'activities', limit: 1 })).json;
     // limit bounds the groups, never the three totals.
-    expect(one).toEqual({ ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5, Groups: [{ ActivityID: String(act.listen), Activity: 'Listen', ActiveMembers: 3 }] });
+    expect(one).toEqual({ clamped: false, notice: null, ActiveMembers: 3, InactiveMembers: 2, TotalMembers: 5, Groups: [{ ActivityID: String(act.listen), Activity: 'Listen', ActiveMembers: 3 }] });
     expect((await get(`/brand/${brand}/stats/members`, { group_by: 'type', limit: 2, includeOneTime: 1 })).json.Groups).toHaveLength(2);
   });
 
@@ -299,7 +303,7 @@ describe('the read replica', () => {
     try {
       const query = { apikey: app.apiKey, ...window };
       const stats = await gateway.rest(null, 'GET', `/brand/${brand}/stats/location`, query);
-      expect(stats.json).toEqual({ TotalActivities: 0, TotalMembers: 0, Countries: [] });
+      expect(stats.json).toEqual({ clamped: false, notice: null, TotalActivities: 0, TotalMembers: 0, Countries: [] });
       // Listings read the primary: the data is there.
       const listing = await gateway.rest(null, 'GET', '/members/active', query);
       expect(listing.json[0].items.length).toBeGreaterThan(0);

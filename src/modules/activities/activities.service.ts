@@ -1,4 +1,5 @@
 import { jsonDepthExceeds } from '../../lib/json-depth.js';
+import { activityTypes } from './activity-types.js';
 import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
@@ -20,8 +21,7 @@ export interface ActivityScope {
   applicationId: number;
 }
 
-/** The types the interface names; others are refused so statistics group into known kinds. */
-export const activityTypes = ['Listened', 'Watched', 'Shared', 'Liked', 'Followed', 'Visited', 'Social', 'Commented', 'Purchased', 'Attended', 'Custom'] as const;
+export { activityTypes };
 
 /** At most this many records per batch call. */
 export const maxBatchSize = 1000;

@@ -21,6 +21,16 @@ export interface FeedOptions {
 /** `%` and `_` in a keyword are matched literally. */
 const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * A record whose content holds the keyword in one of its values (strings, numbers, booleans, at any
+ * depth), in any case: never in its key names, so `keyword=isrc` finds "Isrc Anthem", not every
+ * record that has an `isrc` key. Content nests at most 32 levels (activities.service.ts).
+ */
+function keywordInValues(keyword: string): SQL {
+  return sql`exists (select 1 from jsonb_path_query(${activityRecords.content}, 'strict $.**') as node(value)
+    where jsonb_typeof(node.value) in ('string', 'number', 'boolean') and (node.value #>> '{}') ilike ${likePattern(keyword)})`;
+}
+
 type FeedSelection = Pick<FeedOptions, 'keyword'>;
 
 const joinMembers = and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId));
@@ -37,7 +47,7 @@ function feedConditions(filter: CompiledFilter, window: ResolvedWindow, options:
     filter.activity(activityRecords),
     isNull(members.mergedIntoId),
     filter.member(),
-    options.keyword ? sql`${activityRecords.content}::text ilike ${likePattern(options.keyword)}` : undefined,
+    options.keyword ? keywordInValues(options.keyword) : undefined,
   );
 }
 

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import type { ApplicationSettings, BrandNetworkRef, Plan } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { brandNetworkNames, brandNetworks, parseNetworkUrl, type BrandNetworkName } from './brand-urls.js';
+import { brandTypes } from './brand-types.js';
 import * as q from './brands.queries.js';
 import type { BrandRow, NewBrandRow } from './brands.queries.js';
 import type { BrandInput, BrandWarning } from './brands.types.js';
@@ -20,8 +21,7 @@ export interface BrandResult {
   warnings: BrandWarning[];
 }
 
-/** The types a brand may be created or edited with; older brands may carry others (Artist). */
-export const brandTypes = ['Music', 'Sport', 'Consumer', 'Movie', 'TV', 'Video Game', 'Influencer'] as const;
+export { brandTypes };
 
 /** The feature an enterprise application switches on to store custom fields on brands. */
 export const customFieldsFeature = 'brandCustomFields';

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Context } from '../../core/context.js';
 import { accountOf } from '../../core/auth.js';
 import { groupByKey, indexByKey, lazily } from '../../lib/batching.js';
-import { domainsOfMembers, findMembersByIds, serviceSummariesOfMembers, servicesOfMembers } from './members.queries.js';
+import { domainsOfMembers, findMembersByIds, lastUserAgentsOfMembers, serviceSummariesOfMembers, servicesOfMembers } from './members.queries.js';
 
 export type MemberLoaders = ReturnType<typeof createMemberLoaders>;
 
@@ -26,6 +26,12 @@ export function createMemberLoaders(context: Context) {
       new DataLoader(async (memberIds: readonly number[]) => {
         const rows = await domainsOfMembers(context.database.db, accountOf(context), memberIds);
         return groupByKey(memberIds, rows, (row) => row.memberId);
+      }),
+    /** Per member, the user agent of the latest visit on each domain (domain → user agent). */
+    userAgents: () =>
+      new DataLoader(async (memberIds: readonly number[]) => {
+        const rows = await lastUserAgentsOfMembers(context.database.db, accountOf(context), memberIds);
+        return groupByKey(memberIds, rows, (row) => row.memberId).map((list) => new Map(list.map((row) => [row.domain, row.userAgent])));
       }),
     /**
      * Member rows by id, for the fields a Member object does not carry (the sealed access token, the

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { columnsOf, preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
@@ -345,6 +345,18 @@ export async function servicesOfMembers(db: Executor, accountId: number, memberI
 
 export async function serviceSummariesOfMembers(db: Executor, accountId: number, memberIds: readonly number[]): Promise<ServiceSummaryRow[]> {
   return serviceSummaryColumns.read(await preparedRows(db, serviceSummariesText, [accountId, memberIds]));
+}
+
+/**
+ * The user agent of each member's latest registration or sign-in per domain, for many members in
+ * one query (through the events' account, member, time index): one row per member and domain.
+ */
+export async function lastUserAgentsOfMembers(db: Executor, accountId: number, memberIds: readonly number[]) {
+  return db
+    .selectDistinctOn([loginEvents.memberId, loginEvents.domain], { memberId: loginEvents.memberId, domain: loginEvents.domain, userAgent: loginEvents.userAgent })
+    .from(loginEvents)
+    .where(and(eq(loginEvents.accountId, accountId), inArray(loginEvents.memberId, [...memberIds]), isNotNull(loginEvents.userAgent)))
+    .orderBy(loginEvents.memberId, loginEvents.domain, desc(loginEvents.createdAt));
 }
 
 export async function domainsOfMembers(db: Executor, accountId: number, memberIds: readonly number[]): Promise<DomainRow[]> {

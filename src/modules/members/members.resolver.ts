@@ -113,7 +113,8 @@ export class MemberResolver {
 
   @FieldResolver(() => [MemberDomain], { description: 'Websites the member registered on or signed in from.' })
   async domains(@Root() member: Member & ReadWithMember, @Ctx() context: Context): Promise<MemberDomain[]> {
-    return memberDomainsOf(member[readWith]?.domains ?? (await context.loaders.members.domains.load(member.id)));
+    const domains = memberDomainsOf(member[readWith]?.domains ?? (await context.loaders.members.domains.load(member.id)));
+    return domains.map((domain) => ({ ...domain, memberId: member.id }));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })
@@ -137,5 +138,17 @@ export class MemberResolver {
     ]);
     if (!row) return {};
     return pickFields(extendedNode(row, services, domains), fields ?? undefined);
+  }
+}
+
+@Resolver(() => MemberDomain)
+export class MemberDomainResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The browser user agent given with the latest registration or sign-in on this domain (REST `useragent`); null when none was given.',
+  })
+  async lastUserAgent(@Root() domain: MemberDomain, @Ctx() context: Context): Promise<string | null> {
+    if (domain.memberId === undefined) return null;
+    return (await context.loaders.members.userAgents.load(domain.memberId)).get(domain.domain) ?? null;
   }
 }

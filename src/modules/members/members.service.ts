@@ -164,6 +164,10 @@ export async function attachService(
  */
 export async function login(scope: MemberScope, input: LoginInput): Promise<MemberResult> {
   const credentials = readCredentials(input.credentials, 'login');
+  // Strict single sign-on checks a registration on the given domain: without one it would check nothing.
+  if (input.strictSso && !input.visit?.domain?.trim()) {
+    throw missingParameter('domain', "The parameter 'domain' is required with strict_sso: the website the member must have registered on.");
+  }
   const visit = await readVisit(input.visit);
   const attempt = await reserveSignIn(scope, credentials, visit);
   const { service, updates } = await attempt.settle(() => checkedCredentials(scope, credentials));

@@ -51,6 +51,8 @@ export class MemberDomain {
   @Field(() => GraphQLDateTime) firstVisit!: Date;
   @Field(() => GraphQLDateTime) lastVisit!: Date;
   @Field(() => Boolean, { description: 'True when the member registered there.' }) registered!: boolean;
+  /** Whose visits these are: lastUserAgent reads the member's events. */
+  memberId?: number;
 }
 
 @ObjectType('Member', { description: 'A member (fan) of the account.' })

@@ -289,6 +289,17 @@ export async function scoresOf(db: Executor, filter: CompiledFilter, window: Res
  * A member's rank among the members of the same ranking: one plus the number of members with
  * more points, counted up to 1000 (beyond that the interface shows `999+`).
  */
+/** Whether the member passes the filter's member conditions (true when it has none). */
+export async function memberPassesFilter(db: Executor, filter: CompiledFilter, memberId: number): Promise<boolean> {
+  const conditions = filter.member();
+  if (!conditions) return true;
+  const [row] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.accountId, filter.accountId), eq(members.id, memberId), conditions));
+  return row !== undefined;
+}
+
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
   const plan = await planFromTotals(db, filter, window);
   if (plan) return countAboveFromTotals(db, plan, points, 1000);

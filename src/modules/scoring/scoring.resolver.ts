@@ -46,7 +46,7 @@ export class ScoringResolver {
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity.",
+    description: "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity, or when the filter excludes the member (a rank among members it does not rank).",
   })
   async position(
     @Root() member: ListedNode,
@@ -56,6 +56,8 @@ export class ScoringResolver {
     const scope = await this.scope(member, context, args);
     const score = await context.loaders.scoring.of(scope).score.load(member.id);
     if (!score.activityCount) return null;
+    // The ranking counts only members the filter keeps: a member it excludes has no place in it.
+    if (!(await q.memberPassesFilter(context.database.db, scope.filter, member.id))) return null;
     const ahead = await q.membersAhead(context.database.db, scope.filter, scope.window, score.points);
     return ahead >= 999 ? '999+' : String(ahead + 1);
   }

@@ -66,6 +66,26 @@ export async function updateNetworkVerification(
   return row;
 }
 
+/**
+ * Switches one feature of `settings.features` on or off, in one statement (other settings and
+ * features stay): the feature is removed, then added back when switched on, so it is listed once.
+ */
+export async function updateApplicationFeature(
+  db: Executor,
+  { applicationId, accountId }: { applicationId: number; accountId?: number },
+  feature: string,
+  enabled: boolean,
+) {
+  const without = sql`coalesce(${applications.settings} -> 'features', '[]'::jsonb) - ${feature}::text`;
+  const features = enabled ? sql`(${without}) || jsonb_build_array(${feature}::text)` : without;
+  const [row] = await db
+    .update(applications)
+    .set({ settings: sql`jsonb_set(${applications.settings}, '{features}', ${features})` })
+    .where(accountId === undefined ? eq(applications.id, applicationId) : and(eq(applications.accountId, accountId), eq(applications.id, applicationId)))
+    .returning();
+  return row;
+}
+
 export async function insertApiKey(
   db: Executor,
   values: { accountId: number; applicationId: number | null; keyHash: string; prefix: string },

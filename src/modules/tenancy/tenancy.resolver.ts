@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
-import { getApplication, listWhitelist, setNetworkVerification, toApplication, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
+import { getApplication, listWhitelist, setApplicationFeature, setNetworkVerification, toApplication, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
 import { Application, NetworkVerificationMode } from './tenancy.types.js';
 
 async function loadApplication(context: Context, caller: ApplicationCaller): Promise<Application> {
@@ -42,6 +42,19 @@ export class ApplicationResolver {
     @Arg('mode', () => NetworkVerificationMode) mode: NetworkVerificationMode,
   ): Promise<Application> {
     await setNetworkVerification(context.database.db, caller, mode);
+    return loadApplication(context, caller);
+  }
+
+  @Authorized('enterprise')
+  @Mutation(() => Application, {
+    description: 'Switches custom fields on brands on or off for the application (enterprise): until then, custom fields on brand create and edit are refused (FEATURE_NOT_ENABLED).',
+  })
+  async setBrandCustomFields(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('enabled', () => Boolean) enabled: boolean,
+  ): Promise<Application> {
+    await setApplicationFeature(context.database.db, caller, 'brandCustomFields', enabled);
     return loadApplication(context, caller);
   }
 

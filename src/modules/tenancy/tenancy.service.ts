@@ -115,7 +115,12 @@ export async function whitelistDomain(db: Executor, accountId: number, applicati
 export async function unwhitelistDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
   const host = normaliseDomain(domain);
   const removed = await q.deleteWhitelistedDomain(db, accountId, applicationId, host);
-  if (!removed) throw new AppError('NOT_FOUND', `The domain ${host} is not whitelisted.`, 'domain');
+  if (removed) return;
+  // Hosts are matched exactly (the widget is let in by exact host), so `www.` matters: name the
+  // listed twin of the host, if any, rather than leave the caller guessing.
+  const twin = host.startsWith('www.') ? host.slice(4) : `www.${host}`;
+  const listed = (await q.listWhitelist(db, accountId, applicationId)).includes(twin);
+  throw new AppError('NOT_FOUND', `The domain ${host} is not whitelisted${listed ? `; ${twin} is (hosts match exactly: unwhitelist ${twin})` : ''}.`, 'domain');
 }
 
 export const listWhitelist = q.listWhitelist;
@@ -145,8 +150,23 @@ export async function setNetworkVerification(db: Executor, application: { applic
   return row;
 }
 
+/** The enterprise features an application can switch on (`settings.features`). */
+export const applicationFeatures = ['brandCustomFields'] as const;
+export type ApplicationFeature = (typeof applicationFeatures)[number];
+
+/**
+ * Switches an enterprise feature on or off for an application (docs/brands.md for
+ * `brandCustomFields`); like network verification, cached keys of this process see it at once.
+ */
+export async function setApplicationFeature(db: Executor, application: { applicationId: number; accountId?: number }, feature: ApplicationFeature, enabled: boolean) {
+  const row = await q.updateApplicationFeature(db, application, feature, enabled);
+  clearKeyCache();
+  return row;
+}
+
 /** An application row as GraphQL's Application shows it. */
 export function toApplication(row: typeof applications.$inferSelect): Application {
   const networkVerification = row.settings?.networkVerification === 'verify' ? NetworkVerificationMode.VERIFY : NetworkVerificationMode.TRUST;
-  return { ...row, plan: row.plan as PlanLevel, networkVerification };
+  const brandCustomFields = Boolean(row.settings?.features?.includes('brandCustomFields'));
+  return { ...row, plan: row.plan as PlanLevel, networkVerification, brandCustomFields };
 }

@@ -36,4 +36,7 @@ export class Application {
 
   @Field(() => NetworkVerificationMode, { description: 'TRUST unless switched to VERIFY (setNetworkVerification).' })
   networkVerification!: NetworkVerificationMode;
+
+  @Field(() => Boolean, { description: 'Whether brands take custom fields (enterprise; switched with setBrandCustomFields).' })
+  brandCustomFields!: boolean;
 }

@@ -24,7 +24,7 @@ export function openApiDocument(routes: readonly RestRoute[]): Schema {
 const introduction = `The member-engagement interface, version 1.1.
 
 - **Key:** every operation takes the application's API key: the \`apiKey\` parameter, an \`x-api-key\` header, or \`Authorization: Bearer <key>\`.
-- **Parameters** come from the query string, a form body or a JSON body (the query string wins on a clash); names match in any case; unknown names are ignored. POST operations take the same parameters in a body as in the query string.
+- **Parameters** come from the query string, a form body or a JSON body (the query string wins on a clash); names match in any case; unknown names are ignored, except on brand create and edit, which take them as custom fields (refused with code 12 until switched on). POST operations take the same parameters in a body as in the query string.
 - **Booleans** are \`1\`/\`0\` (\`true\`/\`false\`, \`yes\`/\`no\`, \`on\`/\`off\` are read too, any case); anything else is refused (code 4), never read as off.
 - **Lists** are comma separated. **Times** are \`YYYY-MM-DD HH:MM:SS\` in UTC; a period is \`<n> <unit>\`, such as \`2 weeks\`.
 - **Errors** answer the error body below with the HTTP status of their name; the key is checked first, then the parameters, so a refused call changes nothing.`;

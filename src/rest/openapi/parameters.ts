@@ -14,7 +14,8 @@ import type { RestRoute } from '../route.js';
  * made-up value (`interval` must be hour, day or month) gives a valid one in its `examples`.
  */
 
-type Reader = keyof Params;
+/** The readers of one named parameter (`others` reads whatever is not named, and is not one). */
+type Reader = Exclude<keyof Params, 'others'>;
 
 export interface ParameterRead {
   reader: Reader;
@@ -37,7 +38,7 @@ export interface DiscoveredParameter {
 }
 
 /** Records each reader call, then answers with the real Params. */
-class RecordingParams implements Pick<Params, Reader> {
+class RecordingParams implements Pick<Params, Reader | 'others'> {
   readonly reads: { name: string; read: ParameterRead }[] = [];
 
   constructor(private readonly real: Params) {}
@@ -83,6 +84,9 @@ class RecordingParams implements Pick<Params, Reader> {
   }
   limit(name = 'limit', defaults?: Parameters<Params['limit']>[1]) {
     return this.read('limit', name, [defaults]);
+  }
+  others(known: ReadonlySet<string>) {
+    return this.real.others(known);
   }
 }
 

@@ -72,6 +72,7 @@ const memberRecord = object(
     City: text(),
     State: text(),
     PostCode: text(),
+    Website: text('as given to update'),
     CountryCode: text(),
     GeoCountry: text(),
     GeoCity: text(),
@@ -132,16 +133,31 @@ const listingItem = object(
   'A member listing item; `fields` keeps the named fields only (and ID).',
 );
 
-const paging = {
-  oneOf: [object({ next: text('the next page, the caller\'s own parameters with the paging ones replaced and no apiKey or accessToken: send the key again'), previous: text() }), { type: 'array', maxItems: 0 }],
-  description: 'links to the next and previous pages, or an empty array when there are none',
-};
+const pagingLinks = object(
+  {
+    next: text("the next page, null when there is none: the caller's own parameters with the paging ones replaced and no apiKey or accessToken: send the key again"),
+    previous: text('the previous page, null when there is none'),
+  },
+  ['next', 'previous'],
+  'links to the next and previous pages',
+);
 
-const listingPage = object({ totalSize: { type: 'integer' }, items: listOf(ref('ListingItem')), paging, totalmembercount: { type: 'integer', description: 'with totalmembercount=1' } }, [
-  'totalSize',
-  'items',
-  'paging',
-]);
+/**
+ * `totalSize` and `totalmembercount` are JSON integers on every listing: they describe the body,
+ * as `total` of the registration totals and `TotalCount` of the timeline (numbers in the interface)
+ * do, not a record; docs/rest-reference.md gives the reasons.
+ */
+const listingPageOf = (paging: Schema): Schema =>
+  object({ totalSize: { type: 'integer' }, items: listOf(ref('ListingItem')), paging, totalmembercount: { type: 'integer', description: 'with totalmembercount=1' } }, [
+    'totalSize',
+    'items',
+    'paging',
+  ]);
+
+const listingPage = listingPageOf(ref('PagingLinks'));
+
+/** members/login: the seed's sample shows paging as an empty array when there is no other page. */
+const loginListingPage = listingPageOf({ oneOf: [ref('PagingLinks'), { type: 'array', maxItems: 0 }], description: 'the links, or an empty array when there is no other page (as the interface shows it)' });
 
 const feedItem = object(
   {
@@ -195,6 +211,93 @@ const brandRecord = {
 
 const countText = text('a count');
 
+/** Beside a brand report's fields: whether its window was cut to six months, and the sentence saying so. */
+const clampFields = {
+  clamped: { type: 'boolean', description: 'true when the window asked for was longer than six months and was cut to them' },
+  notice: text('what was cut, when clamped'),
+};
+
+const flagOf = (description: string): Schema => ({ type: 'string', enum: ['0', '1'], description });
+const page = (items: Schema): Schema => object({ totalSize: { type: 'integer' }, items: listOf(items) });
+
+const appInfo = object(
+  {
+    ID: { type: 'string' },
+    AccountID: { type: 'string' },
+    Name: { type: 'string' },
+    Plan: { type: 'string', enum: ['basic', 'advanced', 'enterprise'] },
+    Created: { type: 'string', description: "'YYYY-MM-DD HH:MM:SS' in UTC" },
+    Whitelist: { type: 'array', items: { type: 'string' }, description: 'hosts the sign-in widget may run on and return to' },
+    LoginURL: { type: 'string', description: 'the hosted sign-in page' },
+    RegisterURL: { type: 'string', description: 'the hosted registration page' },
+    LogoutURL: { type: 'string' },
+    Widget: object({ URL: { type: 'string', description: 'the widget script' } }),
+    Urls: listOf(object({ Name: { type: 'string' }, URL: { type: 'string' } })),
+  },
+  undefined,
+  "The key's application: its plan, whitelist and sign-in URLs.",
+);
+
+const activityDefinition = object(
+  {
+    ID: { type: 'string' },
+    Name: { type: 'string' },
+    ShortName: text(),
+    Type: { type: 'string' },
+    Service: text('network identifier'),
+    BrandID: text(),
+    Points: { type: 'string', description: 'a count' },
+    OneTime: flagOf("'1' when it counts once per member"),
+    URL: text(),
+    TrackIDs: listOf({ type: 'string' }),
+    AlbumIDs: listOf({ type: 'string' }),
+    Created: timestamp,
+  },
+  ['ID', 'Name', 'Type', 'Points', 'OneTime', 'TrackIDs', 'AlbumIDs'],
+);
+
+const segmentRecord = object(
+  {
+    ID: { type: 'string' },
+    Name: { type: 'string' },
+    Label: text(),
+    Type: { type: 'string', enum: ['list', 'filter'] },
+    BrandID: text(),
+    Filter: { type: ['object', 'null'], description: 'filter segments: the member filter' },
+    Created: { type: 'string' },
+  },
+  ['ID', 'Name', 'Type', 'Created'],
+);
+
+const presaveJob = object(
+  {
+    ID: { type: 'string' },
+    SegmentID: { type: 'string' },
+    Status: { type: 'string' },
+    Runs: countText,
+    Items: listOf(object({ Service: { type: 'string' }, Type: { type: 'string' }, ID: { type: 'string' } })),
+    Created: { type: 'string' },
+    Started: timestamp,
+    Finished: timestamp,
+    Saved: countText,
+    Skipped: countText,
+    Failed: countText,
+    Pending: countText,
+    Results: listOf(object({ MemberID: { type: 'string' }, Service: { type: 'string' }, Status: { type: 'string' }, Reason: text() })),
+  },
+  ['ID', 'SegmentID', 'Status', 'Items', 'Results'],
+);
+
+const activityCounts = (own: Record<string, Schema>) =>
+  page(object({ Date: { type: 'string', description: 'yyyy-mm-dd' }, ...own, Count: countText, DistinctMembers: countText, Points: countText }));
+
+const memberTimeline = (count: string, total: string) =>
+  object({
+    days: listOf(object({ Date: { type: 'string', description: 'yyyy-mm-dd' }, [count]: countText, DistinctMembers: countText })),
+    [total]: { type: 'number' },
+    TotalMembers: { type: 'number' },
+  });
+
 /** Every body the document names, by the name a route's `response` gives. */
 export const responseSchemas = {
   MemberEnvelope: memberEnvelope,
@@ -204,9 +307,11 @@ export const responseSchemas = {
   ServiceRecord: serviceRecord,
   OptInRecord: optInRecord,
   Result: object({ Result: { type: ['boolean', 'string'] } }, ['Result']),
-  Domains: listOf(object({ Domain: text(), FirstVisit: timestamp, LastVisit: timestamp })),
+  Domains: listOf(object({ Domain: text(), FirstVisit: timestamp, LastVisit: timestamp, UserAgent: text('the useragent given with the latest registration or login there') })),
   ListingItem: listingItem,
+  PagingLinks: pagingLinks,
   ListingPage: listingPage,
+  LoginListingPage: loginListingPage,
   ListingPageArray: single(ref('ListingPage')),
   FeedItem: feedItem,
   FeedPageArray: single(object({ totalSize: { type: 'integer' }, items: listOf(ref('FeedItem')) })),
@@ -221,6 +326,7 @@ export const responseSchemas = {
       items: listOf(object({ ActivityID: text(), BrandID: text(), SegmentName: text(), Activity: text(), ServiceType: text(), Count: countText, DistinctMembers: countText })),
       TotalCount: countText,
       TotalMembers: countText,
+      ...clampFields,
     }),
   ),
   BrandTimelineStats: single(
@@ -233,15 +339,17 @@ export const responseSchemas = {
           TotalMembers: number(),
         }),
       ),
+      ...clampFields,
     }),
   ),
   BrandLocationStats: object({
     TotalActivities: number(),
     TotalMembers: number(),
     Countries: listOf(object({ Country: text('alpha-2'), CountryName: text(), Actions: countText, Members: countText })),
+    ...clampFields,
   }),
   BrandMemberStats: object(
-    { ActiveMembers: number(), InactiveMembers: number(), TotalMembers: number(), Groups: listOf({ type: 'object' }) },
+    { ActiveMembers: number(), InactiveMembers: number(), TotalMembers: number(), Groups: listOf({ type: 'object' }), ...clampFields },
     ['ActiveMembers', 'InactiveMembers', 'TotalMembers'],
   ),
   RegistrationChannels: object({ channels: listOf(object({ service: text(), signups: countText })), total: { type: 'number' } }),
@@ -258,6 +366,30 @@ export const responseSchemas = {
       ['start_date', 'end_date', 'timezone', 'interval', 'hits_total', 'hits_per_application'],
     ),
   ),
+  AppInfo: appInfo,
+  Whitelist: object({ ID: { type: 'string' }, Whitelist: listOf({ type: 'string' }) }),
+  NetworkVerificationSwitch: object({ ID: { type: 'string' }, NetworkVerification: { type: 'string', enum: ['verify', 'trust'] } }),
+  BrandCustomFieldsSwitch: object({ ID: { type: 'string' }, BrandCustomFields: { type: 'boolean' } }),
+  ActivityDefinition: activityDefinition,
+  ActivityDefinitionList: page(ref('ActivityDefinition')),
+  ActivityRecorded: object({ Result: { type: 'boolean' }, RecordID: text('null when queued (async=1)'), CompleteDate: timestamp, Repeated: { type: 'boolean', description: 'true when the marker was recorded before: nothing new' }, Queued: { type: 'boolean' } }),
+  ActivityCheck: object({ Result: { type: 'boolean' }, Details: object({ Count: countText, FirstDate: timestamp, LastDate: timestamp }) }),
+  ActivityRecordsDeleted: object({ Result: { type: 'boolean' }, Deleted: countText }),
+  DailyActivityCounts: activityCounts({ ActivityID: { type: 'string' }, Activity: text() }),
+  ServiceActivityCounts: activityCounts({ ServiceType: text('network identifier') }),
+  BrandList: page(ref('BrandRecord')),
+  SegmentRecord: segmentRecord,
+  SegmentList: page(ref('SegmentRecord')),
+  PresaveJob: presaveJob,
+  BrandAgeStats: page(object({ Range: { type: 'string' }, Members: countText })),
+  BrandGenderStats: page(object({ Gender: text(), Members: countText })),
+  BrandSegmentStats: page(object({ SegmentID: { type: 'string' }, Name: { type: 'string' }, Members: countText, Activities: countText })),
+  RegistrationDomains: object({ domains: listOf(object({ domain: text(), signups: countText, members: countText })), total: { type: 'number' } }),
+  RegistrationTimeline: object({ timeline: listOf(object({ date: { type: 'string', description: 'yyyy-mm-dd' }, signups: countText })), total: { type: 'number' } }),
+  RegistrationTotals: object({ registrations: { type: 'number' }, logins: { type: 'number' }, members: { type: 'number' } }),
+  MemberActivityTimeline: memberTimeline('Count', 'TotalCount'),
+  MemberVisitTimeline: memberTimeline('Visits', 'TotalVisits'),
+  TopDomains: page(object({ Domain: text(), Members: countText, Visits: countText })),
 } satisfies Record<string, Schema>;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -60,6 +60,8 @@ export function memberRecord(member: MemberProfile) {
     City: member.city,
     State: member.state,
     PostCode: member.postCode,
+    // Not in the seed's record: the website update stores is read back here.
+    Website: member.website,
     CountryCode: member.country,
     GeoCountry: member.geo.country,
     GeoCity: member.geo.city,

@@ -18,6 +18,7 @@ import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { activityDefinitionRecord } from '../records/activities.js';
 import { defineRoute, pathId, type RestRoute } from '../route.js';
+import { activityTypes } from '../../modules/activities/activity-types.js';
 import { brandFromPath, createRoute, deleteRoute, editRoute, listOf } from '../route-forms.js';
 
 /** The definition and record routes' `brandid` (the member filter's errors name `brandID`). */
@@ -36,7 +37,7 @@ function definitionInput(params: Params) {
   return {
     name: params.string('name'),
     shortName: params.string('shortname'),
-    type: params.string('type'),
+    type: params.oneOf('type', activityTypes),
     service: params.string('service'),
     brandId: params.int('brandid', { min: 1 })?.toString(),
     points: params.int('points', { min: 0, max: 1_000_000 }),
@@ -47,6 +48,7 @@ function definitionInput(params: Params) {
 export const listActivitiesRoute = defineRoute({
   methods: ['GET'],
   path: '/activities',
+  response: 'ActivityDefinitionList',
   description: "List the application's activity definitions. `brandid` keeps one brand's.",
   document: ListActivitiesDocument,
   variables: (params) => ({ brandId: params.int('brandid', { min: 1 })?.toString() }),
@@ -57,6 +59,7 @@ export const listActivitiesRoute = defineRoute({
 export const brandActivitiesRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/activities',
+  response: 'ActivityDefinitionList',
   description: 'List the activity definitions of one brand.',
   document: ListActivitiesDocument,
   variables: brandFromPath,
@@ -64,10 +67,11 @@ export const brandActivitiesRoute = defineRoute({
   shape: listShape,
 });
 
-/** Create's input: a definition with its name, type and one-time flag always sent. */
+/** Create's input: a definition with its name, type (one of the interface's) and one-time flag always sent. */
 function newDefinition(params: Params) {
-  const input = definitionInput(params);
-  return { ...input, name: input.name ?? '', type: input.type ?? '', oneTime: params.boolean('onetime') };
+  const name = params.requiredString('name');
+  const type = params.oneOf('type', activityTypes) ?? params.requiredString('type');
+  return { ...definitionInput(params), name, type, oneTime: params.boolean('onetime') };
 }
 
 /** Edit's input: the one-time flag is fixed at creation, so sending it is refused. */
@@ -80,6 +84,7 @@ export const createActivityRoute: RestRoute = {
   ...createRoute(
     {
       path: '/activity/create',
+      response: 'ActivityDefinition',
       description: 'Create a tracking activity. A definition names what members do (listened, shared, followed) and what it scores; `onetime` makes it count once per member.',
       document: CreateActivityDocument,
     },
@@ -91,7 +96,7 @@ export const createActivityRoute: RestRoute = {
 
 export const editActivityRoute: RestRoute = {
   ...editRoute(
-    { path: '/activity/:id/edit', description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.', document: EditActivityDocument },
+    { path: '/activity/:id/edit', response: 'ActivityDefinition', description: 'Edit an activity definition. The one-time flag is fixed at creation and refused here.', document: EditActivityDocument },
     editedDefinition,
     activityDefinitionRecord,
   ),
@@ -127,6 +132,7 @@ function content(params: Params): Record<string, unknown> | undefined {
 export const recordActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/activity/record',
+  response: 'ActivityRecorded',
   description: 'Record an activity of a member manually. The member is named by `id`, or by `partnercode` and `partnerid`; `async=1` queues the record and answers at once.',
   document: RecordActivityDocument,
   variables: (params) => {
@@ -165,6 +171,7 @@ export const recordActivityRoute = defineRoute({
 export const checkMemberActivityRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id/activity/check',
+  response: 'ActivityCheck',
   description: 'Check whether a member performed an activity. Answers true or false with the count and the first and last dates in the window.',
   document: CheckMemberActivityDocument,
   variables: (params, request) => ({
@@ -181,6 +188,7 @@ export const checkMemberActivityRoute = defineRoute({
 export const deleteMemberActivityRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/activity/delete',
+  response: 'ActivityRecordsDeleted',
   description: "Delete a member's activity records: one record by `recordid`, or every record of `activityid`.",
   document: DeleteMemberActivityDocument,
   variables: (params, request) => {
@@ -200,6 +208,7 @@ function countsRoute(path: string, description: string, by: ActivityCountGroupin
     methods: ['GET'],
     path,
     description,
+    response: by === 'ACTIVITY' ? 'DailyActivityCounts' : 'ServiceActivityCounts',
     document: ActivityCountsDocument,
     variables: (params) => ({ window: windowOf(params), by }),
     shape: ({ activityCounts }) =>

@@ -55,9 +55,20 @@ function pageLink(request: FastifyRequest, replace: Record<string, string>): str
   return url.toString();
 }
 
-/** The seed's paging object: links to the next and previous pages, or an empty list when there are none. */
+/**
+ * The seed's paging object, `{next, previous}`, each link null when there is no such page: one
+ * shape for a typed client to decode on every page (docs/rest-reference.md, "Paging").
+ */
 function paging(next: string | null, previous: string | null) {
-  return next || previous ? { next, previous } : [];
+  return { next, previous };
+}
+
+/**
+ * members/login answers as the seed's sample shows it: an empty array when there is neither a next
+ * nor a previous page, the object otherwise.
+ */
+function loginPaging(links: { next: string | null; previous: string | null }) {
+  return links.next || links.previous ? links : [];
 }
 
 /** Links that page by `limit=offset,n`, for the orders that have no key to continue from. */
@@ -183,7 +194,7 @@ export const loginMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/login',
   description: 'Members by last login within the window. Default window one week, at most six months.',
-  response: 'ListingPage',
+  response: 'LoginListingPage',
   document: ListMembersDocument,
   variables: (params) => {
     return baseVariables(params, 'LAST_LOGIN', { withScore: true, ...dottedExtended(params) });
@@ -191,7 +202,7 @@ export const loginMembersRoute = defineRoute({
   shape: (data, params, request) => {
     const { members } = data;
     const items = members.edges.map((edge) => activeItem(edge.node, members.brand, params));
-    return listBody(items, data, offsetPaging(request, params, members.pageInfo.hasNextPage));
+    return listBody(items, data, loginPaging(offsetPaging(request, params, members.pageInfo.hasNextPage)));
   },
 });
 

@@ -245,12 +245,12 @@ export const refreshRoute = defineRoute({
 export const domainsRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id/domains',
-  description: 'Domains of a member: those the member visited, with the first and last visit.',
+  description: 'Domains of a member: those the member visited, with the first and last visit, and the user agent (`useragent`) given with the latest.',
   response: 'Domains',
   document: MemberDomainsDocument,
   variables: idFromPath,
   shape: ({ member }) =>
-    member.domains.map((domain) => ({ Domain: domain.domain, FirstVisit: time(domain.firstVisit), LastVisit: time(domain.lastVisit) })),
+    member.domains.map((domain) => ({ Domain: domain.domain, FirstVisit: time(domain.firstVisit), LastVisit: time(domain.lastVisit), UserAgent: domain.lastUserAgent })),
 });
 
 /**

@@ -27,9 +27,9 @@ import { brandFromPath, createRoute, deleteRoute, editRoute, listOf, rootField }
 /** The segment routes' `brandid` (the member filter's errors name `brandID`). */
 const segmentParams = routeParams({ brandId: 'brandid' });
 
-function segmentInput(params: Params): SegmentInput {
+function segmentInput(params: Params, { create }: { create: boolean }): SegmentInput {
   return {
-    name: params.string('name'),
+    name: create ? params.requiredString('name') : params.string('name'),
     label: params.string('label'),
     kind: params.oneOf('type', ['list', 'filter'] as const)?.toUpperCase() as SegmentKind | undefined,
     brandId: params.string('brandid'),
@@ -40,6 +40,7 @@ function segmentInput(params: Params): SegmentInput {
 export const listSegmentsRoute = defineRoute({
   methods: ['GET'],
   path: '/segments',
+  response: 'SegmentList',
   description: "List the application's segments.",
   document: ListSegmentsDocument,
   variables: () => ({}),
@@ -49,6 +50,7 @@ export const listSegmentsRoute = defineRoute({
 export const brandSegmentsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/segments',
+  response: 'SegmentList',
   description: 'List the segments of one brand.',
   document: ListSegmentsDocument,
   variables: brandFromPath,
@@ -61,17 +63,18 @@ export const createSegmentRoute: RestRoute = {
   ...createRoute(
     {
       path: '/segment/create',
+      response: 'SegmentRecord',
       description: 'Create a segment: a list members opt into, or a filter (a member filter as JSON) that selects them.',
       document: CreateSegmentDocument,
     },
-    segmentInput,
+    (params) => segmentInput(params, { create: true }),
     segmentRecord,
   ),
   errorParam: segmentParams,
 };
 
 export const editSegmentRoute: RestRoute = {
-  ...editRoute({ path: '/segment/:id/edit', description: 'Edit a segment.', document: EditSegmentDocument }, segmentInput, segmentRecord),
+  ...editRoute({ path: '/segment/:id/edit', response: 'SegmentRecord', description: 'Edit a segment.', document: EditSegmentDocument }, (params) => segmentInput(params, { create: false }), segmentRecord),
   errorParam: segmentParams,
 };
 
@@ -137,6 +140,7 @@ export const brandOptOutRoute = optInRoute('/brand/:id/optout', "Opt a member ou
 export const presaveRoute = defineRoute({
   methods: ['POST'],
   path: '/segment/:id/presave',
+  response: 'PresaveJob',
   description: 'Presave a track or album for a segment: adds it to the library of every opted-in member with a Spotify or Deezer service. Answers the job, which runs in the background.',
   document: PresaveToSegmentDocument,
   variables: (params, request) => ({
@@ -163,6 +167,7 @@ function presaveJobRoute<TData extends Record<string, PresaveJobRecordFragment>>
     methods: [method],
     path,
     description,
+    response: 'PresaveJob',
     document,
     variables: (_params, request) => ({ segmentId: pathId(request), id: pathId(request, 'jobId') }),
     // The path's id is the segment's; the job's is jobId.

@@ -17,6 +17,7 @@ import {
   type DayTimelineFragment,
   type MemberFilter,
 } from '../../generated/graphql.js';
+import { listingWindow, windowClamp } from '../../filters/window.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -39,6 +40,12 @@ function groupPage(params: Params) {
   return { limit, offset };
 }
 
+/**
+ * `clamped` and `notice` of a brand report (beside the seed's fields): the interface names no
+ * maximum window for brand statistics, so a window cut to six months says so, as usage does.
+ */
+const clampOf = (params: Params) => windowClamp(windowOf(params) as Parameters<typeof windowClamp>[0], listingWindow);
+
 const brandVariables = (params: Params, request: Parameters<typeof pathId>[0]) => ({ brandId: pathId(request), filter: brandFilter(params), window: windowOf(params) });
 
 export const brandActivityStatsRoute = defineRoute({
@@ -51,7 +58,7 @@ export const brandActivityStatsRoute = defineRoute({
     const group = params.oneOf('group_by', Object.keys(groupings)) ?? 'activities';
     return { ...brandVariables(params, request), groupBy: groupings[group], ...groupPage(params) };
   },
-  shape: ({ brandStats }) => {
+  shape: ({ brandStats }, params) => {
     const { activity } = brandStats;
     const items = activity.items.map((item) => ({
       ActivityID: item.activityId,
@@ -62,7 +69,7 @@ export const brandActivityStatsRoute = defineRoute({
       Count: text(item.count),
       DistinctMembers: text(item.distinctMembers),
     }));
-    return [{ totalSize: items.length, items, TotalCount: text(activity.totalCount), TotalMembers: text(activity.totalMembers) }];
+    return [{ totalSize: items.length, items, TotalCount: text(activity.totalCount), TotalMembers: text(activity.totalMembers), ...clampOf(params) }];
   },
 });
 
@@ -73,8 +80,9 @@ export const brandTimelineStatsRoute = defineRoute({
   response: 'BrandTimelineStats',
   document: BrandTimelineStatsDocument,
   variables: brandVariables,
-  shape: ({ brandStats }) => [
+  shape: ({ brandStats }, params) => [
     {
+      ...clampOf(params),
       services: brandStats.timeline.map((service) => ({
         service: service.service,
         range: service.days.map((day) => ({ Date: day.date, DayofYear: text(day.dayOfYear), Count: text(day.count), DistinctMembers: text(day.distinctMembers) })),
@@ -93,7 +101,8 @@ export const brandLocationStatsRoute = defineRoute({
   response: 'BrandLocationStats',
   document: BrandLocationStatsDocument,
   variables: brandVariables,
-  shape: ({ brandStats: { location } }) => ({
+  shape: ({ brandStats: { location } }, params) => ({
+    ...clampOf(params),
     TotalActivities: location.totalActivities,
     TotalMembers: location.totalMembers,
     Countries: location.countries.map((country) => ({
@@ -134,6 +143,7 @@ export const brandMemberStatsRoute = defineRoute({
       InactiveMembers: members.inactiveMembers,
       TotalMembers: members.totalMembers,
       Groups: groups,
+      ...clampOf(params),
     };
   },
 });
@@ -141,6 +151,7 @@ export const brandMemberStatsRoute = defineRoute({
 export const brandAgeStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/age',
+  response: 'BrandAgeStats',
   description: 'Brand age breakdown: members of the brand per age range.',
   document: BrandAgeStatsDocument,
   variables: brandVariables,
@@ -150,6 +161,7 @@ export const brandAgeStatsRoute = defineRoute({
 export const brandGenderStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/gender',
+  response: 'BrandGenderStats',
   description: 'Brand gender breakdown: members of the brand per gender.',
   document: BrandGenderStatsDocument,
   variables: brandVariables,
@@ -159,6 +171,7 @@ export const brandGenderStatsRoute = defineRoute({
 export const brandSegmentStatsRoute = defineRoute({
   methods: ['GET'],
   path: '/brand/:id/stats/segments',
+  response: 'BrandSegmentStats',
   description: 'Brand segment statistics: all-time members and activities per segment of the brand.',
   document: BrandSegmentStatsDocument,
   variables: brandFromPath,
@@ -199,6 +212,7 @@ export const signupChannelsRoute = defineRoute({
 export const registrationDomainsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/domains',
+  response: 'RegistrationDomains',
   description: 'Registration domains: sign-ups and members per domain in the window.',
   document: RegistrationDomainsDocument,
   variables: (params) => ({ window: windowOf(params), ...pageOf(params, 'limit', { limit: 100, max: 1000 }) }),
@@ -211,6 +225,7 @@ export const registrationDomainsRoute = defineRoute({
 export const registrationTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/timeline',
+  response: 'RegistrationTimeline',
   description: 'Registration timeline: sign-ups per day in the window.',
   document: RegistrationTimelineDocument,
   variables: (params) => ({ window: windowOf(params) }),
@@ -223,6 +238,7 @@ export const registrationTimelineRoute = defineRoute({
 export const registrationTotalsRoute = defineRoute({
   methods: ['GET'],
   path: '/login/stats/totals',
+  response: 'RegistrationTotals',
   description: 'Registration totals: registrations, logins and members in the window.',
   document: RegistrationTotalsDocument,
   variables: (params) => ({ window: windowOf(params) }),
@@ -244,6 +260,7 @@ function memberTimeline(timeline: DayTimelineFragment, count: string, total: str
 export const memberActivityTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/members/stats/activity',
+  response: 'MemberActivityTimeline',
   description: 'Member activity timeline: records and distinct members per day, under the shared member filters.',
   document: MemberActivityTimelineDocument,
   variables: memberTimelineVariables,
@@ -253,6 +270,7 @@ export const memberActivityTimelineRoute = defineRoute({
 export const memberVisitTimelineRoute = defineRoute({
   methods: ['GET'],
   path: '/members/stats/visits',
+  response: 'MemberVisitTimeline',
   description: 'Member visit timeline: visits and distinct members per day, under the shared member filters.',
   document: MemberVisitTimelineDocument,
   variables: memberTimelineVariables,
@@ -262,6 +280,7 @@ export const memberVisitTimelineRoute = defineRoute({
 export const topDomainsRoute = defineRoute({
   methods: ['GET'],
   path: '/members/domains',
+  response: 'TopDomains',
   description: 'Top domains: the domains members visited most in the window.',
   document: TopDomainsDocument,
   variables: (params) => ({ window: windowOf(params), ...pageOf(params) }),

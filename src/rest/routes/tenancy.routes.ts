@@ -1,6 +1,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import {
   AppInfoDocument,
+  SetBrandCustomFieldsDocument,
   SetNetworkVerificationDocument,
   UnwhitelistDomainDocument,
   WhitelistDomainDocument,
@@ -13,6 +14,7 @@ import { rootField } from '../route-forms.js';
 export const appInfoRoute = defineRoute({
   methods: ['GET'],
   path: '/app/info',
+  response: 'AppInfo',
   description: "Application information: the plan, the whitelist, and the sign-in and registration URLs of the key's application.",
   document: AppInfoDocument,
   variables: () => ({}),
@@ -41,6 +43,7 @@ function whitelistChangeRoute<TData extends Record<string, { id: string; whiteli
     methods: ['POST'],
     path,
     description,
+    response: 'Whitelist',
     document,
     variables: (params) => ({ domain: params.requiredString('domain') }),
     shape: (data) => {
@@ -59,6 +62,7 @@ const networkVerificationModes = ['verify', 'trust'] as const;
 export const networkVerificationRoute = defineRoute({
   methods: ['POST'],
   path: '/app/network-verification',
+  response: 'NetworkVerificationSwitch',
   description:
     "How network tokens given to register and login are trusted: `mode=verify` checks each token with its network (a registration may then renew the stored tokens of the identity it proves); `mode=trust` takes the application at its word and never replaces an existing identity's stored tokens.",
   document: SetNetworkVerificationDocument,
@@ -67,4 +71,19 @@ export const networkVerificationRoute = defineRoute({
     return { mode: mode === 'verify' ? ('VERIFY' as const) : ('TRUST' as const) };
   },
   shape: ({ setNetworkVerification }) => ({ ID: setNetworkVerification.id, NetworkVerification: setNetworkVerification.networkVerification.toLowerCase() }),
+});
+
+export const brandCustomFieldsRoute = defineRoute({
+  methods: ['POST'],
+  path: '/app/brand-custom-fields',
+  description:
+    'Switch custom fields on brands on (`enabled=1`) or off (`enabled=0`) for the application: the interface\'s "custom data fields (Enterprise Only, must be enabled first)". Enterprise plan. ' +
+    'Switched off, stored custom fields stay and are still shown; brand create and edit refuse new ones (code 12).',
+  response: 'BrandCustomFieldsSwitch',
+  document: SetBrandCustomFieldsDocument,
+  variables: (params) => {
+    params.requiredString('enabled');
+    return { enabled: params.boolean('enabled') };
+  },
+  shape: ({ setBrandCustomFields }) => ({ ID: setBrandCustomFields.id, BrandCustomFields: setBrandCustomFields.brandCustomFields }),
 });
