@@ -53,6 +53,11 @@ const environmentSchema = z.object({
   HEAVY_REQUEST_COST: z.coerce.number().int().min(1).default(10_000),
   HEAVY_REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(2),
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\*$|^https?:\/\/(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected origins such as https://app.example.com (scheme, host, optional port; https://*.example.com for subdomains), or *')))
+    .default([]),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
@@ -93,6 +98,11 @@ export interface Config {
    * key, `queuePerKey` more waiting; past that they are refused (docs/reliability.md).
    */
   heavyRequests: { cost: number; perKey: number; queuePerKey: number };
+  /**
+   * Origins whose pages may call /graphql and /v1.1 for every application (`*`: any), besides each
+   * application's whitelisted domains (http/cors.ts, docs/configuration.md).
+   */
+  corsOrigins: string[];
   /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
@@ -185,6 +195,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
+    corsOrigins: e.CORS_ORIGINS,
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
   };

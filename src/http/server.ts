@@ -32,6 +32,7 @@ import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { authenticate } from './authenticate.js';
 import { proxyTrust } from '../lib/client-address.js';
 import { createMetrics } from './metrics.js';
+import { assertOriginAllowed, registerCors } from './cors.js';
 import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from '../lib/rate-limit.js';
@@ -136,6 +137,9 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     if (caller?.kind === 'application') meter.count(caller.accountId, caller.applicationId);
   });
 
+  // Before the routes: a preflight is answered before anything else runs (http/cors.ts).
+  registerCors(app, config.corsOrigins);
+
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/v1.0/')) {
@@ -181,6 +185,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
       const caller = await authenticate(request, reply, { limiter, database, identity, metrics });
+      await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
       request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
     });
