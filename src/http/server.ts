@@ -33,6 +33,7 @@ import { authenticate } from './authenticate.js';
 import { proxyTrust } from '../lib/client-address.js';
 import { createMetrics } from './metrics.js';
 import { assertOriginAllowed, registerCors } from './cors.js';
+import { registerCompression } from './compression.js';
 import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from '../lib/rate-limit.js';
@@ -107,6 +108,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const exposeRoundTrips = config.env !== 'production';
 
   await app.register(formbody);
+  // Before the routes, which it applies to as they are added.
+  await registerCompression(app);
 
   // Once closing, every answer (those in flight included) tells the client to drop its kept-alive
   // connection: Node closes only the connections idle when the close starts, and a client that
