@@ -58,6 +58,11 @@ const environmentSchema = z.object({
     .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean))
     .pipe(z.array(z.string().regex(/^\*$|^https?:\/\/(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected origins such as https://app.example.com (scheme, host, optional port; https://*.example.com for subdomains), or *')))
     .default([]),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example `openssl rand -hex 16`)').optional(),
+  METRICS_ADDRESS: z
+    .string()
+    .regex(/^([A-Za-z0-9.-]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/, 'expected host:port, such as 0.0.0.0:9464 or [::1]:9464')
+    .optional(),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
 });
@@ -103,6 +108,11 @@ export interface Config {
    * application's whitelisted domains (http/cors.ts, docs/configuration.md).
    */
   corsOrigins: string[];
+  /**
+   * /metrics: a bearer token it requires (METRICS_TOKEN), and an address of its own it is served on
+   * instead of the API's port (METRICS_ADDRESS).
+   */
+  metrics: { token: string | undefined; address: { host: string; port: number } | undefined };
   /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
@@ -143,6 +153,11 @@ function parseTrustProxy(value: string): TrustedProxies | string {
   } catch (error) {
     return `expected 0, true, a number of hops or a list of proxy addresses and CIDR ranges (${(error as Error).message})`;
   }
+}
+
+function hostAndPort(value: string): { host: string; port: number } {
+  const separator = value.lastIndexOf(':');
+  return { host: value.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(separator + 1)) };
 }
 
 export class ConfigError extends Error {
@@ -196,6 +211,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
     corsOrigins: e.CORS_ORIGINS,
+    metrics: { token: e.METRICS_TOKEN, address: e.METRICS_ADDRESS ? hostAndPort(e.METRICS_ADDRESS) : undefined },
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
   };

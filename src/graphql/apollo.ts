@@ -96,6 +96,8 @@ export function createApollo(
   config: Config,
   pages: { explorer?: () => ApolloServerPlugin } = {},
   heavy?: HeavyRequests,
+  /** Further plugins of the gateway (operation metrics), run after the ones above. */
+  more: ApolloServerPlugin<Context>[] = [],
 ): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
@@ -122,6 +124,7 @@ export function createApollo(
       databaseUnavailablePlugin,
       // Outside production, the explorer bundled with the gateway (no CDN); Apollo Sandbox is a link from it.
       production || !pages.explorer ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : pages.explorer(),
+      ...more,
     ],
   });
 }
