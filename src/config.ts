@@ -54,6 +54,16 @@ const environmentSchema = z.object({
   HEAVY_REQUEST_COST: z.coerce.number().int().min(1).default(10_000),
   HEAVY_REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(2),
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^\*$|^https?:\/\/(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected origins such as https://app.example.com (scheme, host, optional port; https://*.example.com for subdomains), or *')))
+    .default([]),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example `openssl rand -hex 16`)').optional(),
+  METRICS_ADDRESS: z
+    .string()
+    .regex(/^([A-Za-z0-9.-]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/, 'expected host:port, such as 0.0.0.0:9464 or [::1]:9464')
+    .optional(),
   DEMO_ACCOUNT: booleanFlag.optional(),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)').optional(),
   SMTP_URL: z
@@ -101,6 +111,16 @@ export interface Config {
    * key, `queuePerKey` more waiting; past that they are refused (docs/reliability.md).
    */
   heavyRequests: { cost: number; perKey: number; queuePerKey: number };
+  /**
+   * Origins whose pages may call /graphql and /v1.1 for every application (`*`: any), besides each
+   * application's whitelisted domains (http/cors.ts, docs/configuration.md).
+   */
+  corsOrigins: string[];
+  /**
+   * /metrics: a bearer token it requires (METRICS_TOKEN), and an address of its own it is served on
+   * instead of the API's port (METRICS_ADDRESS).
+   */
+  metrics: { token: string | undefined; address: { host: string; port: number } | undefined };
   /** Create the demo account on an empty database: on by default outside production. */
   demoAccount: boolean;
   /**
@@ -146,6 +166,11 @@ function parseTrustProxy(value: string): TrustedProxies | string {
   } catch (error) {
     return `expected 0, true, a number of hops or a list of proxy addresses and CIDR ranges (${(error as Error).message})`;
   }
+}
+
+function hostAndPort(value: string): { host: string; port: number } {
+  const separator = value.lastIndexOf(':');
+  return { host: value.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(separator + 1)) };
 }
 
 export class ConfigError extends Error {
@@ -200,6 +225,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
+    corsOrigins: e.CORS_ORIGINS,
+    metrics: { token: e.METRICS_TOKEN, address: e.METRICS_ADDRESS ? hostAndPort(e.METRICS_ADDRESS) : undefined },
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'no-reply@localhost' },

@@ -7,6 +7,7 @@ import { createLogger } from './logger.js';
 import { installProcessHandlers } from './process-handlers.js';
 import { withSecretKey } from './secret.js';
 import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
+import { startMetricsListener } from './http/metrics-endpoint.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -31,6 +32,13 @@ async function main(): Promise<void> {
   const gateway = await buildGateway({ config, database, logger, demoApiKey: demo?.apiKey });
   const address = await gateway.app.listen({ host: config.host, port: config.port });
   printBanner(config, address, demo);
+  const metricsListener = config.metrics.address
+    ? await startMetricsListener(gateway.metrics, { ...config.metrics.address, token: config.metrics.token })
+    : undefined;
+  if (metricsListener) logger.info({ url: metricsListener.url }, 'metrics served on their own address (METRICS_ADDRESS)');
+  else if (config.env === 'production' && !config.metrics.token) {
+    logger.warn('/metrics is public on the API port: set METRICS_TOKEN or METRICS_ADDRESS (docs/configuration.md)');
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -44,6 +52,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await gateway.close();
+      await metricsListener?.close();
       await database.close();
       releaseLock();
       logger.info('stopped');

@@ -83,6 +83,21 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the asynchronous recording queue (activities.queue.queries.ts claimNext) takes the oldest queued record of the next account in turn, whichever it is; its account comes with the row',
   },
   {
+    contains: 'select count(*)::int as depth from (select 1 from "activity_queue" limit $1) as waiting',
+    tables: ['activity_queue'],
+    reason: 'the operator\'s /metrics (activities.queue.queries.ts queueBacklog) counts the queue of every account at once, capped; it names no row',
+  },
+  {
+    contains: 'select "enqueued_at" from "activity_queue" order by "activity_queue"."id" limit $1',
+    tables: ['activity_queue'],
+    reason: 'the operator\'s /metrics (activities.queue.queries.ts queueBacklog) reads when the oldest queued record of any account was queued; it reads no payload',
+  },
+  {
+    contains: 'select "status", count(*)::int from "presave_jobs" where "presave_jobs"."status" <> $1 group by "presave_jobs"."status"',
+    tables: ['presave_jobs'],
+    reason: 'the operator\'s /metrics (presave.queries.ts unfinishedJobsByStatus) counts the unfinished presave jobs of every account by status',
+  },
+  {
     contains: 'delete from "api_hits" where "api_hits"."hour" < $1',
     tables: ['api_hits'],
     reason: 'usage retention (usage.queries.ts deleteHitsBefore) drops the hours past the kept span for every account at once',

@@ -32,6 +32,20 @@ export interface DatabaseHandle {
   url?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL's pools as the gateway uses them, for /metrics; none for the embedded database. */
+  pools?(): PoolUsage[];
+}
+
+/**
+ * A pool's connections as the gateway counts them (postgres.js keeps its own queue private): each
+ * statement sent outside a transaction and each open transaction holds one from when it is handed
+ * to the pool until it settles; past the pool's size, the rest wait their turn.
+ */
+export interface PoolUsage {
+  pool: 'primary' | 'replica';
+  size: number;
+  /** Statements and transactions handed to the pool and not settled: in use, then waiting. */
+  busy: number;
 }
 
 const roundTripLogger: Logger = { logQuery: () => countRoundTrip() };
@@ -146,7 +160,7 @@ type Sql = postgres.Sql<Record<string, never>>;
  * send again; the whole pool is replaced, the old one ends once its running queries settle, and
  * new queries go to the new pool, which connects lazily.
  */
-function replaceablePool(url: string, poolSize: number): { sql: Sql; end(): Promise<void> } {
+function replaceablePool(url: string, poolSize: number, usage: PoolUsage): { sql: Sql; end(): Promise<void> } {
   const create = () => {
     const fresh = postgres(url, { ...resilience, max: poolSize, connection: sessionSettings });
     // Drizzle adjusts the client's parsers and serializers when it wraps one: the same for every pool.
@@ -168,7 +182,7 @@ function replaceablePool(url: string, poolSize: number): { sql: Sql; end(): Prom
   });
   const sql = new Proxy(function () {} as unknown as Sql, {
     apply: (_target, _this, args) => (current as unknown as (...a: unknown[]) => unknown)(...args),
-    get: (_target, property) => tracked(current, property),
+    get: (_target, property) => tracked(current, property, usage),
     set: (_target, property, value) => Reflect.set(current, property, value),
     has: (_target, property) => Reflect.has(current, property),
   });
@@ -189,12 +203,13 @@ type Sends = (...args: unknown[]) => unknown;
  * statement through `unsafe`, and a transaction's through the client `begin` or `savepoint` hands
  * its callback, which gets the same treatment.
  */
-function tracked(client: object, property: string | symbol): unknown {
+function tracked(client: object, property: string | symbol, usage: PoolUsage | undefined): unknown {
   const member = Reflect.get(client, property) as unknown;
   if (typeof member !== 'function') return member;
   if (property === 'unsafe') {
     return (...args: unknown[]) => {
       const statement = (member as Sends)(...args) as CancellableStatement;
+      if (usage) holdUntilSettled(statement, usage);
       return currentRequestStatements()?.track(statement) ?? statement;
     };
   }
@@ -202,16 +217,33 @@ function tracked(client: object, property: string | symbol): unknown {
     return (...args: unknown[]) => {
       const last = args.length - 1;
       const callback = args[last];
+      // Statements inside a transaction use the connection the transaction holds (usage undefined).
       if (typeof callback === 'function') args[last] = (inner: object) => (callback as Sends)(trackedClient(inner));
-      return (member as Sends)(...args);
+      const transaction = (member as Sends)(...args);
+      if (!usage || !(transaction instanceof Promise)) return transaction;
+      usage.busy += 1;
+      return transaction.finally(() => (usage.busy -= 1));
     };
   }
   return member;
 }
 
+/** Counts the statement as holding a connection of the pool until it settles (postgres.js settles a query through these two). */
+function holdUntilSettled(statement: CancellableStatement, usage: PoolUsage): void {
+  usage.busy += 1;
+  let held = true;
+  const release = () => {
+    if (held) usage.busy -= 1;
+    held = false;
+  };
+  const { resolve, reject } = statement;
+  statement.resolve = (value) => (release(), resolve(value));
+  statement.reject = (error) => (release(), reject(error));
+}
+
 function trackedClient<T extends object>(client: T): T {
   return new Proxy(client, {
-    get: (target, property) => tracked(target, property),
+    get: (target, property) => tracked(target, property, undefined),
     apply: (target, _this, args) => (target as unknown as Sends)(...args),
   });
 }
@@ -229,12 +261,14 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
   await migrateUnderLock(url, progress).catch((error: unknown) => {
     throw isConnectionError(error) ? connectionError(error, 'DATABASE_URL', url) : error;
   });
-  const primary = replaceablePool(url, poolSize);
+  const usage: PoolUsage[] = [{ pool: 'primary', size: poolSize, busy: 0 }];
+  const primary = replaceablePool(url, poolSize, usage[0]);
   // The migrations ran on a client of their own (migrateUnderLock): record from the first statement.
   const { logger, migrated } = handleLogger();
   migrated();
   const db = drizzlePostgres(primary.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database;
-  const replica = readUrl ? replaceablePool(readUrl, poolSize) : undefined;
+  if (readUrl) usage.push({ pool: 'replica', size: poolSize, busy: 0 });
+  const replica = readUrl ? replaceablePool(readUrl, poolSize, usage[1]) : undefined;
   const read = replica
     ? (drizzlePostgres(replica.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database)
     : db;
@@ -249,6 +283,7 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
     close: async () => {
       await Promise.all([primary.end(), replica?.end()]);
     },
+    pools: () => usage,
   };
 }
 

@@ -13,6 +13,7 @@ import { memberPageAnswer } from '../modules/scoring/listing-json.js';
 import { CompiledDocuments } from './execution.js';
 import type { HeavyRequests } from './heavy-requests.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
+import { executedRequestStatusPlugin } from './http-status.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
 
 /**
@@ -96,6 +97,8 @@ export function createApollo(
   config: Config,
   pages: { explorer?: () => ApolloServerPlugin } = {},
   heavy?: HeavyRequests,
+  /** Further plugins of the gateway (operation metrics), run after the ones above. */
+  more: ApolloServerPlugin<Context>[] = [],
 ): ApolloServer<Context> {
   const production = config.env === 'production';
   return new ApolloServer<Context>({
@@ -119,9 +122,12 @@ export function createApollo(
       fastifyApolloDrainPlugin(app),
       costLimitPlugin(schema, config.graphqlLimits, heavy),
       requestIdPlugin,
+      // Before databaseUnavailablePlugin, whose 503 wins over this 200.
+      executedRequestStatusPlugin,
       databaseUnavailablePlugin,
       // Outside production, the explorer bundled with the gateway (no CDN); Apollo Sandbox is a link from it.
       production || !pages.explorer ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : pages.explorer(),
+      ...more,
     ],
   });
 }

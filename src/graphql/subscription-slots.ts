@@ -30,6 +30,13 @@ export class SubscriptionSlots {
     return undefined;
   }
 
+  /** Subscriptions open on this gateway, all keys together. */
+  open(): number {
+    let total = 0;
+    for (const count of this.byKey.values()) total += count;
+    return total;
+  }
+
   give(connection: SlotHolder, id: string): void {
     if (!connection.heldSlots?.delete(id) || !connection.slotKey) return;
     const left = (this.byKey.get(connection.slotKey) ?? 1) - 1;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Kind, type DocumentNode } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -32,7 +33,13 @@ import { registerWidget } from '../modules/widget/widget.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { authenticate } from './authenticate.js';
 import { proxyTrust } from '../lib/client-address.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { registerMetricsRoute } from './metrics-endpoint.js';
+import { OperationNames, operationMetricsPlugin } from '../graphql/operation-metrics.js';
+import { queueBacklog } from '../modules/activities/activities.queue.queries.js';
+import { unfinishedJobsByStatus } from '../modules/segments/presave.queries.js';
+import { assertOriginAllowed, registerCors } from './cors.js';
+import { registerCompression } from './compression.js';
 import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from '../lib/rate-limit.js';
@@ -41,6 +48,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     context: Context;
     roundTrips: RoundTripCounter;
+    /** The error this request was answered with outside Apollo (sendError), counted by /metrics once answered. */
+    answeredError?: { surface: 'rest' | 'graphql' | 'plain'; code: string };
   }
   interface FastifyContextConfig {
     /** Which error format a route speaks: the REST error body or GraphQL's `errors` list. */
@@ -60,6 +69,8 @@ export interface GatewayDependencies {
 
 export interface Gateway {
   app: FastifyInstance;
+  /** What /metrics reports (served on METRICS_ADDRESS by main.ts when set). */
+  metrics: Metrics;
   meter: UsageMeter;
   activityQueue: ActivityQueue;
   scoreWindows: ScoreWindowsWorker;
@@ -105,10 +116,19 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const activityQueue = new ActivityQueue(database.db, logger);
   const liveFeed = await LiveFeed.open(database, logger, { statementTimeoutMs: config.statementTimeoutMs });
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
-  const metrics = createMetrics({ scoreWindowLag: () => scoreWindows.lagSeconds() });
+  let subscriptionSlots: SubscriptionSlots | undefined;
+  const metrics = createMetrics({
+    scoreWindowLag: () => scoreWindows.lagSeconds(),
+    pools: database.pools,
+    openSubscriptions: () => subscriptionSlots?.open() ?? 0,
+    activityQueue: () => queueBacklog(database.db),
+    presaveJobs: () => unfinishedJobsByStatus(database.db),
+  });
   const exposeRoundTrips = config.env !== 'production';
 
   await app.register(formbody);
+  // Before the routes, which it applies to as they are added.
+  await registerCompression(app);
 
   // Once closing, every answer (those in flight included) tells the client to drop its kept-alive
   // connection: Node closes only the connections idle when the close starts, and a client that
@@ -135,9 +155,13 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
     metrics.roundTrips.observe({ route }, request.roundTrips.count);
+    if (request.answeredError) metrics.errors.inc(request.answeredError);
     const caller = request.context?.caller;
     if (caller?.kind === 'application') meter.count(caller.accountId, caller.applicationId);
   });
+
+  // Before the routes: a preflight is answered before anything else runs (http/cors.ts).
+  registerCors(app, config.corsOrigins);
 
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
@@ -157,10 +181,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       return reply.code(503).send({ status: 'unavailable', database: database.kind });
     }
   });
-  app.get('/metrics', { config: { kind: 'plain' } }, async (_request, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
+  // On its own address instead when METRICS_ADDRESS is set (main.ts starts it).
+  if (!config.metrics.address) registerMetricsRoute(app, metrics, config.metrics.token);
 
   // Public keys of member JWTs, for anyone verifying them (Cache-Control lets verifiers keep them a while).
   app.get('/.well-known/jwks.json', { config: { kind: 'plain' } }, async (_request, reply) => {
@@ -177,13 +199,17 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
   const heavyRequests = new HeavyRequests(config.heavyRequests);
-  const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) }, heavyRequests);
+  const operationNames = new OperationNames(operationNamesOf(restRoutes.map((route) => route.document as DocumentNode)));
+  const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) }, heavyRequests, [
+    operationMetricsPlugin(metrics, operationNames),
+  ]);
   await apollo.start();
-  const subscriptionSlots = registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
+  subscriptionSlots = registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });
 
   await app.register(async (api) => {
     api.addHook('preHandler', async (request, reply) => {
       const caller = await authenticate(request, reply, { limiter, database, identity, metrics, apiKeyCacheMs: config.apiKeyCacheMs });
+      await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
       request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
     });
@@ -211,6 +237,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   identity.mail.start();
   return {
     app,
+    metrics,
     meter,
     activityQueue,
     scoreWindows,
@@ -253,11 +280,23 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const failure = toRestFailure(error, request.id);
   if (failure.unexpected) request.log.error({ err: error }, 'unexpected error');
   reply.code(failure.status);
+  request.answeredError = { surface: kind, code: failure.body.error.type };
   if (kind === 'graphql') {
     const { code, message, type } = failure.body.error;
     return reply.send({ errors: [{ message, extensions: { code: type, aeCode: code, requestId: request.id } }] });
   }
   return reply.send(failure.body);
+}
+
+/** The names of the operations the documents define. */
+function operationNamesOf(documents: readonly DocumentNode[]): Set<string> {
+  const names = new Set<string>();
+  for (const document of documents) {
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.add(definition.name.value);
+    }
+  }
+  return names;
 }
 
 /** The GraphQL document a request carries (POST body or GET query string), if any. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { encodeOnce, preferredEncoding, type Encoding } from '../compression.js';
 import { projectRoot } from '../../db/paths.js';
 
 /** Where scripts/build-pages.mjs writes the pages' bundles (made by `npm install` and `npm start`). */
@@ -13,6 +14,8 @@ interface Asset {
   mtimeMs: number;
   body: Buffer;
   etag: string;
+  /** The body compressed, once per encoding asked for, while the file stays the same. */
+  encoded: Map<Encoding, Promise<Buffer>>;
 }
 
 // Read once and kept while the file stays the same (a rebuild replaces it by rename).
@@ -29,7 +32,7 @@ function readAsset(name: string): Asset | undefined {
   const cached = cache.get(name);
   if (cached && cached.mtimeMs === stat.mtimeMs) return cached;
   const body = fs.readFileSync(file);
-  const asset = { mtimeMs: stat.mtimeMs, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const asset = { mtimeMs: stat.mtimeMs, body, encoded: new Map(), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   cache.set(name, asset);
   return asset;
 }
@@ -49,6 +52,10 @@ export function registerAssets(app: FastifyInstance, bundles: string[]): void {
     }
     reply.header('cache-control', 'no-cache').header('etag', asset.etag).header('x-content-type-options', 'nosniff');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(types[path.extname(file)]).send(asset.body);
+    reply.type(types[path.extname(file)]).header('vary', 'Accept-Encoding');
+    // Compressed once and kept: the explorer's bundle is 1.5 MB, too much to compress on every load.
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (!encoding) return reply.send(asset.body);
+    return reply.header('content-encoding', encoding).send(await encodeOnce(asset.encoded, encoding, asset.body));
   });
 }

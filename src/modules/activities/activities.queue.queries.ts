@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
 import { activityQueue } from '../../db/schema/index.js';
 
 export type QueuedRow = typeof activityQueue.$inferSelect;
@@ -47,4 +48,20 @@ export async function countFailedAttempt(db: Executor, row: Pick<QueuedRow, 'id'
     .update(activityQueue)
     .set({ attempts: sql`${activityQueue.attempts} + 1`, lastError: error.slice(0, 1000) })
     .where(and(eq(activityQueue.accountId, row.accountId), eq(activityQueue.id, row.id)));
+}
+
+/** The most queued records /metrics counts: past it the depth reads as this, which is alarm enough. */
+export const backlogCountCap = 100_000;
+
+/**
+ * The queue across accounts, for /metrics: how many records wait (counted up to backlogCountCap)
+ * and when the oldest was queued (ids grow with time, so the id index finds it).
+ */
+export async function queueBacklog(db: Executor): Promise<{ depth: number; oldestEnqueuedAt: Date | null }> {
+  const [{ depth }] = await executeRows<{ depth: number }>(
+    db,
+    sql`select count(*)::int as depth from (select 1 from ${activityQueue} limit ${backlogCountCap}) as waiting`,
+  );
+  const [oldest] = await db.select({ enqueuedAt: activityQueue.enqueuedAt }).from(activityQueue).orderBy(activityQueue.id).limit(1);
+  return { depth, oldestEnqueuedAt: oldest?.enqueuedAt ?? null };
 }

@@ -154,3 +154,15 @@ export function resultsOf(db: Executor, accountId: number, jobId: number) {
     .where(and(eq(presaveResults.accountId, accountId), eq(presaveResults.jobId, jobId)))
     .orderBy(asc(presaveResults.memberId), asc(presaveResults.network));
 }
+
+/**
+ * Jobs not done yet, by status, across accounts, for /metrics: presaves are rare (one per release
+ * campaign), so the table stays small enough to read whole.
+ */
+export async function unfinishedJobsByStatus(db: Executor): Promise<{ status: PresaveJobRow['status']; jobs: number }[]> {
+  return db
+    .select({ status: presaveJobs.status, jobs: sql<number>`count(*)::int` })
+    .from(presaveJobs)
+    .where(ne(presaveJobs.status, 'done'))
+    .groupBy(presaveJobs.status);
+}
