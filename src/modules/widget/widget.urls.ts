@@ -55,6 +55,9 @@ export function widgetUrls(baseUrl: string, applicationId: number) {
     registerEmbedded: `${flow}/register/embedded`,
     complete: `${flow}/complete`,
     logout: `${flow}/logout`,
+    // The email endpoints the widget's triggers call (verification and password reset).
+    resetPassword: `${baseUrl}/framework/${applicationId}/reset-password`,
+    sendVerifyEmail: `${baseUrl}/framework/${applicationId}/verify-email/send`,
     network: (network: string) => `${flow}/oauth/${network}`,
     callback: (network: string) => `${flow}/oauth/${network}/callback`,
   };
