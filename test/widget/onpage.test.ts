@@ -57,7 +57,7 @@ describe('POST /framework/session/:applicationId/email', () => {
     const body = response.json();
     expect(body).toMatchObject({
       type: 'registration',
-      user: { data: { Email: email, FirstName: 'Ada' }, services: [{ Service: 'email' }], optins: [{ Type: 'Segment', SegmentID: Number(list.ID), Label: 'Weekly news' }] },
+      user: { data: { Email: email, FirstName: 'Ada' }, services: [{ Service: 'email' }], optins: [{ Type: 'Segment', SegmentID: list.ID, Label: 'Weekly news' }] },
       requiredFields: [],
       completeUrl: null,
     });

@@ -166,7 +166,9 @@ function render(root) {
     var wanted = element.getAttribute('data-ae-show');
     element.hidden = wanted === 'signed-in' ? !user : wanted === 'signed-out' ? Boolean(user) : element.hidden;
   });
-  scope.querySelectorAll('*').forEach(function (element) {
+  var all = Array.prototype.slice.call(scope.querySelectorAll('*'));
+  if (scope !== document) all.unshift(scope);
+  all.forEach(function (element) {
     for (var i = 0; i < element.attributes.length; i += 1) {
       var name = element.attributes[i].name;
       if (name.indexOf('data-ae-user-') !== 0) continue;

@@ -36,17 +36,18 @@ export async function widgetUser(db: Executor, app: WidgetApplication, memberId:
     },
     services: services.map((service) => ({
       Service: service.network,
-      ID: service.id,
+      ID: String(service.id),
       UserID: service.uid,
       Username: service.username,
       UserURL: service.userUrl,
       VerifiedEmail: service.verifiedEmail,
       Valid: service.valid ? '1' : '0',
     })),
+    // Ids of services and opt-ins as text, as the envelope gives them.
     optins: optins.map((optIn) => ({
-      ID: optIn.id,
+      ID: String(optIn.id),
       Type: optIn.kind === 'brand' ? 'Brand' : optIn.kind === 'segment' ? 'Segment' : 'Global',
-      SegmentID: optIn.segmentId ?? optIn.brandId,
+      SegmentID: optIn.kind === 'global' ? null : String(optIn.segmentId ?? optIn.brandId),
       Label: optIn.kind === 'segment' ? optIn.segmentLabel : null,
       Name: optIn.kind === 'brand' ? optIn.brandName : optIn.kind === 'segment' ? optIn.segmentName : null,
     })),
