@@ -261,7 +261,13 @@ function sendVerifyEmail(url, email, template) {
     events.onFlow._fire({ step: 'verify-email', email: address, service: 'email' });
     events.onEmailVerify._fire('sent', { EmailAddress: address });
     return answer.body;
-  });
+  }).catch(unreachable);
+}
+
+/** The gateway did not answer (or refused the page without CORS): an error step, never an unhandled rejection. */
+function unreachable(error) {
+  console.error('aeJS: the gateway could not be reached', error);
+  return flowError(0, 'The service could not be reached.', { service: 'email' });
 }
 
 /** A verification sent from this browser, and the member's address now verified: the flow's last step. */
@@ -286,7 +292,7 @@ function resetPassword(email, url) {
     if (!answer.ok) { var failed = errorOf(answer); return flowError(failed.code, failed.message, { service: 'email' }); }
     events.onPasswordReset._fire('sent', { EmailAddress: address });
     return answer.body;
-  });
+  }).catch(unreachable);
 }
 
 // ——— the page's own email forms (the page stays) ———
@@ -377,7 +383,7 @@ aeJS.trigger.login = function (accesstoken) {
     if (!answer.ok) { var failed = errorOf(answer); return flowError(failed.code, failed.message); }
     setUser(answer.body.user, { login: 'login' });
     return aeJS.user;
-  });
+  }).catch(unreachable);
 };
 aeJS.trigger.logout = function (back) {
   var target = typeof back === 'string' ? back : null;
