@@ -44,8 +44,8 @@ function sitePage(): string {
   function note(text) { var item = document.createElement('li'); item.textContent = text; document.getElementById('events').appendChild(item); }
   window.AEJSReady = function (aeJS) {
     window.readyCalled = true;
-    aeJS.events.onLogin.addHandler(function (user) { note('login ' + user.Email); });
-    aeJS.events.onUser.addHandler(function (user) { note('user ' + user.Email); });
+    aeJS.events.onLogin.addHandler(function (user, type) { note(type + ' ' + user.data.Email); });
+    aeJS.events.onUser.addHandler(function (user, state) { note(state + ' ' + user.data.Email); });
     aeJS.events.onLogout.addHandler(function () { note('logout'); });
   };
 </script>
@@ -132,7 +132,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.waitForURL(/accesstoken=/);
     expect(page.url().startsWith(pageUrl)).toBe(true);
     await expect.poll(() => page.locator('#name').textContent()).toBe('Ada');
-    expect(await events(page)).toEqual(['user ada@example.com', 'login ada@example.com']);
+    expect(await events(page)).toEqual(['registration ada@example.com', 'init ada@example.com']);
     const registered = await exchange(page);
     expect(registered.response.json().data).toMatchObject({ Email: 'ada@example.com', FirstName: 'Ada' });
     const replay = await t.request({ url: `/v1.1/auth?apiKey=${tenant.apiKey}&accessToken=${registered.token}` });
@@ -171,12 +171,14 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
     await page.getByRole('link', { name: 'Log out' }).click();
     await expect.poll(() => page.locator('[data-ae-show="signed-out"]').isVisible()).toBe(true);
 
-    // The page's own registration form.
+    // The page's own registration form: the page stays.
+    const before = page.url();
     await page.getByLabel('Email', { exact: true }).fill('grace@example.com');
     await page.getByLabel('Password', { exact: true }).fill('correct horse');
     await page.getByRole('button', { name: 'Join' }).click();
-    await page.waitForURL(/accesstoken=/);
-    expect((await exchange(page)).response.json().data.Email).toBe('grace@example.com');
+    await expect.poll(() => page.locator('#email').textContent(), { timeout: 60_000 }).toBe('grace@example.com');
+    expect((await events(page)).slice(-2)).toEqual(['registration grace@example.com', 'update grace@example.com']);
+    expect(page.url()).toBe(before);
     await context.close();
   });
 

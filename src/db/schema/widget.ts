@@ -54,6 +54,8 @@ export const widgetSessions = pgTable('widget_sessions', {
   sessionHash: text('session_hash').notNull(),
   /** The member's session generation when the session started: a raised generation ends it. */
   sessionGeneration: integer('session_generation').notNull().default(0),
+  /** How the session began, `registration` or `login`: the widget's `onLogin` tells the page which. */
+  beganWith: text('began_with').notNull().default('login'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [

@@ -8,14 +8,15 @@ import { AppError } from '../../core/errors.js';
 import { admitPasswordReset, sendPasswordReset, sendVerificationEmail } from '../lifecycle/member-emails.js';
 import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../../lib/rate-limit.js';
 import type { IdentityServices } from '../members/identity-services.js';
-import { requireMember } from '../members/members.service.js';
-import { servicesOfMembers } from '../members/members.queries.js';
 import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.js';
 import { registerFlowRoutes } from './flow/flow.routes.js';
 import { widgetScript } from './widget.script.js';
-import { checkedReturnUrl, domainNotWhitelisted, endSession, isWhitelisted, sessionMemberId, widgetApplication, type WidgetApplication } from './widget.service.js';
+import { checkedReturnUrl, domainNotWhitelisted, endSession, findSession, isWhitelisted, widgetApplication } from './widget.service.js';
 import { emailScope } from './widget.emails.js';
 import { flowScope } from './widget.signin.js';
+import { allowOrigin, pageOrigin } from './widget.origin.js';
+import { registerOnPageRoutes } from './widget.onpage.js';
+import { widgetUser } from './widget.user.js';
 import { hostedBaseUrl, widgetUrls } from './widget.urls.js';
 
 export interface WidgetDependencies {
@@ -24,46 +25,6 @@ export interface WidgetDependencies {
   identity: IdentityServices;
   /** The gateway's call budget: the widget's routes take no key, so each address spends its own. */
   limiter: RateLimiter;
-}
-
-/** The page a widget call comes from: the Origin header, or the Referer's origin (script tags send no Origin). */
-function pageOrigin(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
-  const referer = request.headers.referer;
-  try {
-    return referer ? new URL(referer).origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Credentialed CORS, for whitelisted origins only: the answer names the one origin that asked
- * (never `*`, which browsers refuse with credentials) and varies by it.
- */
-async function allowOrigin(deps: WidgetDependencies, app: WidgetApplication, request: FastifyRequest, reply: FastifyReply) {
-  const origin = request.headers.origin;
-  reply.header('vary', 'Origin').header('cache-control', 'no-store');
-  if (!origin || !(await isWhitelisted(deps.database.db, app, origin))) throw domainNotWhitelisted('The calling page', 'origin');
-  reply.header('access-control-allow-origin', origin).header('access-control-allow-credentials', 'true');
-}
-
-/** What the widget may tell the page about the signed-in fan: profile only, never tokens. */
-async function publicUser(deps: WidgetDependencies, app: WidgetApplication, memberId: number) {
-  const db = deps.database.db;
-  const [member, services] = await Promise.all([requireMember(db, app.accountId, memberId), servicesOfMembers(db, app.accountId, [memberId])]);
-  return {
-    ID: member.id,
-    Email: member.email,
-    FirstName: member.firstName,
-    Surname: member.surname,
-    Username: member.username,
-    AvatarURL: member.avatarUrl,
-    City: member.city,
-    Country: member.country,
-    Services: services.map((service) => service.network),
-  };
 }
 
 /**
@@ -105,16 +66,19 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
           .type('text/javascript; charset=utf-8')
           .header('cache-control', 'private, max-age=300')
           .header('x-content-type-options', 'nosniff');
-        return widgetScript(row.id, widgetUrls(hostedBaseUrl(deps.config, request), row.id));
+        // `Widget.URL?segment=<id>`: the page's opt-ins go to that segment (checked when used).
+        const segment = (request.query as { segment?: unknown }).segment;
+        return widgetScript(row.id, widgetUrls(hostedBaseUrl(deps.config, request), row.id), typeof segment === 'string' && /^\d{1,18}$/.test(segment) ? segment : undefined);
       }),
     );
 
     app.get('/framework/session/:applicationId', { config: { kind: 'rest' } }, (request, reply) =>
       runCounted(request.roundTrips, async () => {
         const { app: widgetApp } = await applicationOf(request);
-        await allowOrigin(deps, widgetApp, request, reply);
-        const memberId = await sessionMemberId(db, widgetApp, request.cookies[sessionCookieName(widgetApp.applicationId)]);
-        return { user: memberId === undefined ? null : await publicUser(deps, widgetApp, memberId) };
+        await allowOrigin(db, widgetApp, request, reply);
+        const session = await findSession(db, widgetApp, request.cookies[sessionCookieName(widgetApp.applicationId)]);
+        if (!session) return { user: null };
+        return { user: await widgetUser(db, widgetApp, session.memberId), beganWith: session.beganWith };
       }),
     );
 
@@ -122,7 +86,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
     app.post('/framework/session/:applicationId/logout', { config: { kind: 'rest' } }, (request, reply) =>
       runCounted(request.roundTrips, async () => {
         const { app: widgetApp } = await applicationOf(request);
-        await allowOrigin(deps, widgetApp, request, reply);
+        await allowOrigin(db, widgetApp, request, reply);
         const name = sessionCookieName(widgetApp.applicationId);
         await endSession(db, widgetApp, request.cookies[name]);
         reply.clearCookie(name, policy.session);
@@ -135,7 +99,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
 
     const emailScopeOf = async (request: FastifyRequest, reply: FastifyReply) => {
       const { row, app: widgetApp } = await applicationOf(request);
-      await allowOrigin(deps, widgetApp, request, reply);
+      await allowOrigin(db, widgetApp, request, reply);
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const back = body.return ?? body.return_url;
       const returnUrl = back ? await checkedReturnUrl(db, widgetApp, back) : undefined;
@@ -156,12 +120,13 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
     app.post('/framework/:applicationId/verify-email/send', { config: { kind: 'rest' } }, (request, reply) =>
       runCounted(request.roundTrips, async () => {
         const { row, widgetApp, scope } = await emailScopeOf(request, reply);
-        const memberId = await sessionMemberId(db, widgetApp, request.cookies[sessionCookieName(row.id)]);
-        if (memberId === undefined) throw new AppError('INVALID_TOKEN', 'No fan is signed in to this application in this browser.', 'session');
-        return { sent: true, EmailAddress: await sendVerificationEmail(scope, memberId) };
+        const session = await findSession(db, widgetApp, request.cookies[sessionCookieName(row.id)]);
+        if (!session) throw new AppError('INVALID_TOKEN', 'No fan is signed in to this application in this browser.', 'session');
+        return { sent: true, EmailAddress: await sendVerificationEmail(scope, session.memberId) };
       }),
     );
 
+    registerOnPageRoutes(app, deps, policy);
     await app.register(async (flow) => registerFlowRoutes(flow, deps, policy));
   });
 }

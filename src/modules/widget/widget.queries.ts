@@ -47,7 +47,7 @@ export async function insertSession(db: Executor, values: Omit<typeof widgetSess
 
 export async function findSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
   const [row] = await db
-    .select({ memberId: widgetSessions.memberId })
+    .select({ memberId: widgetSessions.memberId, beganWith: widgetSessions.beganWith })
     .from(widgetSessions)
     .where(
       and(

@@ -85,17 +85,25 @@ export async function exchangeSignInToken(db: Executor, app: WidgetApplication, 
   return spent.memberId;
 }
 
+/** How a session began: the page's `onLogin(user, type)` says `registration` or `login`. */
+export type SessionStart = 'registration' | 'login';
+
 /** A new session for the fan; the returned value goes into the session cookie. */
-export async function startSession(db: Executor, app: WidgetApplication, memberId: number, now = new Date()): Promise<string> {
+export async function startSession(db: Executor, app: WidgetApplication, memberId: number, beganWith: SessionStart = 'login', now = new Date()): Promise<string> {
   const value = newSecret();
-  await q.insertSession(db, { ...app, memberId, sessionHash: digestToken(value), expiresAt: new Date(now.getTime() + sessionTtlMs) });
+  await q.insertSession(db, { ...app, memberId, beganWith, sessionHash: digestToken(value), expiresAt: new Date(now.getTime() + sessionTtlMs) });
   return value;
 }
 
-export async function sessionMemberId(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<number | undefined> {
+/** The live session of the cookie: its member and how it began. */
+export async function findSession(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<{ memberId: number; beganWith: SessionStart } | undefined> {
   if (!cookie) return undefined;
   const session = await q.findSession(db, app, digestToken(cookie), new Date());
-  return session?.memberId;
+  return session && { memberId: session.memberId, beganWith: session.beganWith === 'registration' ? 'registration' : 'login' };
+}
+
+export async function sessionMemberId(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<number | undefined> {
+  return (await findSession(db, app, cookie))?.memberId;
 }
 
 /** Ends the session (and sweeps the application's expired ones). */

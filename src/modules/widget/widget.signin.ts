@@ -77,11 +77,18 @@ export async function registerWithEmail(
   password: string,
   profile: MemberProfileInput,
   visit: VisitInput,
-): Promise<MemberRow> {
-  const result = await members
-    .registerMember(scope, { credentials: { network: 'email', email, password }, profile, visit })
-    .catch(refusal);
-  return result.member;
+): Promise<{ member: MemberRow; created: boolean }> {
+  return members.registerMember(scope, { credentials: { network: 'email', email, password }, profile, visit }).catch(refusal);
+}
+
+/**
+ * The reason behind a refusal as the on-page flow tells it (AE's codes: 13 no such account, 18 wrong
+ * password). A registration meeting an address registered with another password is a wrong password.
+ */
+export function onPageReason(refused: SignInRefused): AppError {
+  const { code, param } = refused.reason.extensions;
+  if (code === 'CONFLICT' && param === 'email') return new AppError('WRONG_PASSWORD', 'This email address is registered with another password.', 'password');
+  return refused.reason;
 }
 
 /**
@@ -94,7 +101,7 @@ export async function signInWithNetwork(
   profile: ProviderProfile,
   signedInMemberId: number | undefined,
   visit: VisitInput,
-): Promise<MemberRow> {
+): Promise<{ member: MemberRow; created: boolean }> {
   const credentials = {
     network,
     uid: profile.uid,
@@ -104,10 +111,10 @@ export async function signInWithNetwork(
   };
   const names: MemberProfileInput = { firstName: profile.firstName, surname: profile.surname };
   if (await findService(scope.db, scope.accountId, network, profile.uid)) {
-    return (await members.login(scope, { credentials, visit, strictSso: false })).member;
+    return { member: (await members.login(scope, { credentials, visit, strictSso: false })).member, created: false };
   }
   if (signedInMemberId !== undefined) {
-    return (await members.attachService(scope, signedInMemberId, credentials, undefined, visit)).member;
+    return { member: (await members.attachService(scope, signedInMemberId, credentials, undefined, visit)).member, created: false };
   }
-  return (await members.registerMember(scope, { credentials, profile: names, visit })).member;
+  return members.registerMember(scope, { credentials, profile: names, visit });
 }

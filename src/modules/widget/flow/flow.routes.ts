@@ -18,6 +18,7 @@ import {
   sessionMemberId,
   sessionTtlMs,
   startSession,
+  type SessionStart,
   widgetApplication,
   withAccessToken,
 } from '../widget.service.js';
@@ -69,11 +70,11 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   const cookieOf = (request: FastifyRequest, flow: Flow) => request.cookies[sessionCookieName(flow.row.id)];
   const visitOf = (request: FastifyRequest, returnUrl: URL) => ({ domain: returnUrl.hostname, ip: request.ip, userAgent: request.headers['user-agent'] });
 
-  async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL) {
+  async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL, beganWith: SessionStart = 'login') {
     const name = sessionCookieName(flow.row.id);
     if ((await sessionMemberId(db, flow.widgetApp, request.cookies[name])) !== member.id) {
       await endSession(db, flow.widgetApp, request.cookies[name]);
-      reply.setCookie(name, await startSession(db, flow.widgetApp, member.id), { ...policy.session, maxAge: sessionTtlMs / 1000 });
+      reply.setCookie(name, await startSession(db, flow.widgetApp, member.id, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
     }
     if (missingFields(member, flow.row.settings.requiredFields).length) {
       return reply.redirect(withQuery(flow.urls.complete, { return: returnUrl.toString() }), 303);
@@ -131,8 +132,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const form = readProfileForm(embedded ? fields.map((field): FormField => ({ ...field, required: false })) : fields, body);
     if (form.error !== undefined) return again(form.error, form.field);
     try {
-      const member = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', form.input, visitOf(request, returnUrl));
-      return await finish(request, reply, flow, member, returnUrl);
+      const { member, created } = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', form.input, visitOf(request, returnUrl));
+      return await finish(request, reply, flow, member, returnUrl, created ? 'registration' : 'login');
     } catch (error) {
       if (error instanceof SignInRefused) {
         return again(error.aboutPassword ? `Choose a password of at least ${minPasswordLength} characters.` : registerRefused);
@@ -270,7 +271,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
       return failed();
     }
     const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
-    const member = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, returnUrl));
-    return finish(request, reply, flow, member, returnUrl);
+    const { member, created } = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, returnUrl));
+    return finish(request, reply, flow, member, returnUrl, created ? 'registration' : 'login');
   });
 }

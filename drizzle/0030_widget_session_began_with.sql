@@ -1,0 +1,1 @@
+ALTER TABLE "widget_sessions" ADD COLUMN "began_with" text DEFAULT 'login' NOT NULL;
