@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, loadEnvFile } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
+import { citusRole, distribute, placementProblems } from './db/citus.js';
 import { lockDataDir } from './db/lock.js';
 import {
   createAccount,
@@ -247,6 +248,23 @@ key
       const revoked = await revokeApiKey(db, keyId);
       if (!revoked) throw new Error(`No live key ${keyId}.`);
       printer(options)({ keyId, revoked: true }, () => `key ${keyId} revoked`);
+    }),
+  );
+
+const database = program.command('db').description('the database');
+database
+  .command('distribute')
+  .description('distribute the tables on a Citus coordinator (docs/scaling.md), after applying the migrations')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      if ((await citusRole(db)) !== 'coordinator') throw new Error('DATABASE_URL is not a Citus coordinator: the citus extension is not in this database (docs/scaling.md, "Distributing on Citus").');
+      const placed = await distribute(db);
+      const problems = await placementProblems(db);
+      if (problems.length) throw new Error(`some tables are still not placed:\n  ${problems.join('\n  ')}`);
+      printer(options)({ placed }, () =>
+        placed.length ? placed.map((placement) => `${placement.table}: ${placement.kind}`).join('\n') + `\n${placed.length} tables placed` : 'every table was already placed',
+      );
     }),
   );
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, loadEnvFile, type Config } from './config.js';
+import { placementRefusal } from './db/citus.js';
 import { openDatabase } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { buildGateway } from './http/server.js';
@@ -28,6 +29,12 @@ async function main(): Promise<void> {
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
   if (envFile) logger.info({ file: envFile }, 'settings read from the env file (the environment wins)');
   const database = await openDatabase(config.database, { progress: (message, details) => logger.info(details ?? {}, message) });
+  // On a Citus coordinator, a table left undistributed fails at its first write: say so now.
+  const refusal = database.kind === 'postgres' ? await placementRefusal(database.db) : undefined;
+  if (refusal) {
+    await database.close();
+    throw new Error(refusal);
+  }
   const demo = config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
   const gateway = await buildGateway({ config, database, logger, demoApiKey: demo?.apiKey });
   const address = await gateway.app.listen({ host: config.host, port: config.port });

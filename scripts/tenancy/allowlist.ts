@@ -78,9 +78,9 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the same worker (brand-members.queries.ts accountsToSettle) lists the accounts with brand members to settle, then settles each alone',
   },
   {
-    contains: 'from "activity_queue" where ("activity_queue"."account_id", "activity_queue"."id") = ( select next.account_id, next.id from (values ($1::int + 1, 2147483647), (0, $2::int)) as turn(low, high) cross join lateral ( select q.account_id, q.id from "activity_queue" q where q.account_id between turn.low and turn.high',
+    contains: 'from "activity_queue" where ("activity_queue"."account_id" between $1::int and $2::int and "activity_queue"."attempts" < $3) order by "activity_queue"."account_id"',
     tables: ['activity_queue'],
-    reason: 'the asynchronous recording queue (activities.queue.queries.ts claimNext) takes the oldest queued record of the next account in turn, whichever it is; its account comes with the row',
+    reason: 'the asynchronous recording queue (activities.queue.queries.ts nextQueuedAccount) reads which account is next in turn, without a lock; the claim then locks a row of that account alone',
   },
   {
     contains: 'select count(*)::int as depth from (select 1 from "activity_queue" limit $1) as waiting',

@@ -44,6 +44,31 @@ type AstNode = Record<string, any>;
 
 const queryTypes = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 
+/**
+ * Functions PostgreSQL marks volatile that a gateway statement might call: Citus refuses them in
+ * an UPDATE of a distributed table (each shard would call them on its own).
+ */
+const volatileFunctions = new Set(['clock_timestamp', 'timeofday', 'random', 'gen_random_uuid', 'uuid_generate_v4', 'nextval', 'setval', 'txid_current', 'pg_advisory_xact_lock', 'pg_advisory_lock', 'pg_try_advisory_xact_lock', 'pg_try_advisory_lock', 'pg_notify']);
+
+/** Every function called anywhere in a parse tree, by its last name part. */
+function functionNames(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) functionNames(item, found);
+  else if (node && typeof node === 'object') {
+    const call = (node as AstNode).FuncCall;
+    if (call) found.push(call.funcname?.at(-1)?.String?.sval);
+    for (const value of Object.values(node)) functionNames(value, found);
+  }
+  return found;
+}
+
+/** Whether a node of this type appears anywhere in a parse tree. */
+function containsType(node: unknown, type: string): boolean {
+  if (Array.isArray(node)) return node.some((item) => containsType(item, type));
+  if (!node || typeof node !== 'object') return false;
+  if (type in node) return true;
+  return Object.values(node).some((value) => containsType(value, type));
+}
+
 function typeOf(node: AstNode): string {
   return Object.keys(node)[0];
 }
@@ -139,6 +164,13 @@ class StatementChecker {
     level.addConditions(body.whereClause, 'inner');
     this.checkConditionSubqueries(body.whereClause, level);
     this.report(level);
+    const table: string = (body.relation.RangeVar ?? body.relation).relname;
+    if (type === 'UpdateStmt' && this.tables.tenant.has(table) && !ctes.has(table)) {
+      // Citus: "functions used in UPDATE queries on distributed tables must not be VOLATILE".
+      for (const name of functionNames({ targetList: body.targetList, whereClause: body.whereClause })) {
+        if (volatileFunctions.has(name)) this.violations.push({ table, reference: table, problem: `volatile function ${name}() in an UPDATE of a distributed table (read it first, pass it as a parameter)` });
+      }
+    }
     const { relation: _r, fromClause: _f, usingClause: _u, withClause: _w, ...rest } = body;
     this.checkNested(rest, level.scope, ctes);
   }
@@ -157,6 +189,8 @@ class StatementChecker {
       const values: AstNode[][] | undefined = source.SelectStmt?.valuesLists?.map((row: AstNode) => row.List.items);
       if (values) {
         const level = new Level(this.tables, this.read, parent, ctes);
+        // Citus: "subqueries are not supported within INSERT queries".
+        if (tenant && containsType(values, 'SubLink')) this.violations.push({ table, reference: table, problem: 'subquery in an INSERT\'s values (read it first, pass it as a parameter)' });
         if (tenant && position >= 0 && values.some((row) => level.term(row[position]) !== 'bound')) {
           this.violations.push({ table, reference: table, problem: 'INSERT … VALUES gives account_id something other than a parameter or a constant' });
         }

@@ -12,6 +12,7 @@ import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip, currentRequestStatements } from './roundtrips.js';
 import type { CancellableStatement } from './request-statements.js';
 import { recordStatement } from './statement-log.js';
+import { citusRole, workerRefusal } from './citus.js';
 import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
@@ -118,6 +119,8 @@ async function openPglite(dataDir: string | undefined, progress?: Progress): Pro
 async function migrateUnderLock(url: string, progress?: Progress): Promise<void> {
   const migrator = postgres(url, { ...resilience, max: 1 });
   try {
+    // Before any migration: on a Citus worker it would make tables outside the cluster's.
+    if ((await citusRole(drizzlePostgres(migrator) as unknown as Database)) === 'worker') throw new Error(workerRefusal('DATABASE_URL'));
     await migrator`select pg_advisory_lock(7305861)`;
     await applyMigrations(drizzlePostgres(migrator), progress);
     await migrator`select pg_advisory_unlock(7305861)`;

@@ -23,11 +23,17 @@ export const distributionColumn = 'account_id';
 /** The distributed table the others are colocated with (it depends only on reference tables). */
 export const colocationAnchor = 'members';
 
+/** How one table is placed on a cluster. */
+export interface Placement {
+  table: string;
+  kind: 'reference' | 'distributed';
+}
+
 /**
- * The statements that distribute the schema on a Citus coordinator, in an order Citus accepts: a
- * table comes after every table its foreign keys name, reference tables first.
+ * Every table of the schema and how it is placed, in an order Citus accepts: a table comes after
+ * every table its foreign keys name, reference tables first, then the colocation anchor.
  */
-export function distributionStatements(): string[] {
+export function distributionPlan(): Placement[] {
   // By name: the order of a module's exports differs between Node and the test runner.
   const tables = (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
@@ -48,11 +54,42 @@ export function distributionStatements(): string[] {
     if (!next) throw new Error(`foreign keys form a cycle among ${wanted.filter((name) => !placed.includes(name)).join(', ')}`);
     placed.push(next);
   }
-  return placed.map((name) => {
-    if (isReference(name)) return `select create_reference_table('${name}');`;
-    if (name === colocationAnchor) return `select create_distributed_table('${name}', '${distributionColumn}');`;
-    return `select create_distributed_table('${name}', '${distributionColumn}', colocate_with => '${colocationAnchor}');`;
-  });
+  return placed.map((table) => ({ table, kind: isReference(table) ? 'reference' : 'distributed' }));
+}
+
+/**
+ * The setting the procedure turns off for its own transaction. On by default, it makes
+ * `create_reference_table` turn every plain table with a foreign key to the new reference table
+ * into a coordinator-local ("Citus local") table, and such a table with an identity column can then
+ * never be distributed ("cannot complete operation on a table with identity column": Citus cannot
+ * re-create an identity column when it converts a table, citusdata/citus#7750 and #7888). Every
+ * such table is distributed a few statements later in the same transaction, where its foreign keys
+ * to the reference tables are checked and kept: the conversion would only be undone. No table is
+ * left local, and the setting only changes what Citus does to plain tables, which there are none
+ * of once the transaction commits.
+ */
+export const keepLinkedTablesPlain = 'set local citus.enable_local_reference_table_foreign_keys = off;';
+
+/** The statement that places one table. */
+export function placementStatement({ table, kind }: Placement): string {
+  if (kind === 'reference') return `select create_reference_table('${table}');`;
+  if (table === colocationAnchor) return `select create_distributed_table('${table}', '${distributionColumn}');`;
+  return `select create_distributed_table('${table}', '${distributionColumn}', colocate_with => '${colocationAnchor}');`;
+}
+
+/**
+ * The statements that distribute the schema on a Citus coordinator, as one transaction: the setting
+ * above, every table's placement, and the removal of the rows the coordinator's own tables kept
+ * (`create_distributed_table` copies them to the shards and leaves the originals on disk, unseen).
+ */
+export function distributionStatements(): string[] {
+  return [
+    'begin;',
+    keepLinkedTablesPlain,
+    ...distributionPlan().map(placementStatement),
+    'select truncate_local_data_after_distributing_table(logicalrelid) from pg_dist_partition;',
+    'commit;',
+  ];
 }
 
 interface TableRow {
@@ -64,6 +101,14 @@ interface UniqueRow {
   index: string;
   columns: string[];
 }
+interface IdentityRow {
+  table: string;
+  column: string;
+}
+interface TriggerRow {
+  table: string;
+  trigger: string;
+}
 interface ForeignKeyRow {
   table: string;
   name: string;
@@ -72,6 +117,34 @@ interface ForeignKeyRow {
   foreignColumns: string[];
   onDelete: string;
   onUpdate: string;
+}
+
+/**
+ * Triggers still on tables to distribute, each with why it is there. Citus refuses to distribute a
+ * table with a trigger (short of `citus.enable_unsafe_triggers`, which this project does not use):
+ * a trigger runs on the shard's node, where a transition table cannot meet other distributed
+ * tables and an advisory lock protects nothing the coordinator sees. Until a trigger listed here
+ * is gone, the procedure stops at its table, naming it.
+ */
+export const triggersToRemove: Readonly<Record<string, string>> = {
+  'member_activity_daily.brand_members_rollup_inserted': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
+  'member_activity_daily.brand_members_rollup_deleted': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
+  'member_activity_daily.brand_members_rollup_moved': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
+  'member_activity_daily.timeline_days_inserted': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
+  'member_activity_daily.timeline_days_updated': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
+  'member_activity_daily.timeline_days_deleted': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
+  'optins.brand_members_optins_inserted': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
+  'optins.brand_members_optins_updated': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
+  'optins.brand_members_optins_deleted': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
+};
+
+/** What the catalog check compares the database with; the defaults are the project's. */
+export interface DistributionRules {
+  references?: readonly string[];
+  /** The procedure's statements: whether they keep tables linked to reference tables plain. */
+  statements?: readonly string[];
+  /** `table.trigger` names tolerated on distributed tables (see `triggersToRemove`). */
+  allowedTriggers?: Readonly<Record<string, string>>;
 }
 
 /** pg_constraint's action codes: set null, set default, cascade. */
@@ -84,9 +157,12 @@ const setsColumns = ['n', 'd'];
  * distributed tables that does not pair `account_id` with `account_id`; a foreign key through
  * `account_id` that sets columns on delete or update (Citus refuses `set null` and `set default`
  * there, even PostgreSQL 15's `set null (column)`); a reference table with a foreign key to a
- * distributed one. Empty when the schema distributes.
+ * distributed one; a table with an identity column linked to a reference table, when the procedure
+ * lets `create_reference_table` make it coordinator-local first (see `keepLinkedTablesPlain`); a
+ * trigger on a table to distribute, unless listed with its reason. Empty when the schema distributes.
  */
-export async function distributionProblems(db: Executor, references: readonly string[] = referenceTables): Promise<string[]> {
+export async function distributionProblems(db: Executor, rules: DistributionRules = {}): Promise<string[]> {
+  const { references = referenceTables, statements = distributionStatements(), allowedTriggers = triggersToRemove } = rules;
   const tables = await executeRows<TableRow>(db, sql`
     select t.table_name as "table", c.data_type as "accountType"
     from information_schema.tables t
@@ -116,6 +192,17 @@ export async function distributionProblems(db: Executor, references: readonly st
     join pg_class r on r.oid = c.confrelid
     join pg_namespace n on n.oid = t.relnamespace
     where n.nspname = 'public' and c.contype = 'f'
+    order by 1, 2`);
+
+  const identities = await executeRows<IdentityRow>(db, sql`
+    select table_name as "table", column_name as "column" from information_schema.columns
+    where table_schema = 'public' and is_identity = 'YES' order by 1, 2`);
+  const triggers = await executeRows<TriggerRow>(db, sql`
+    select t.relname as "table", g.tgname as "trigger"
+    from pg_trigger g
+    join pg_class t on t.oid = g.tgrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    where n.nspname = 'public' and not g.tgisinternal
     order by 1, 2`);
 
   const problems: string[] = [];
@@ -148,6 +235,17 @@ export async function distributionProblems(db: Executor, references: readonly st
     }
     if (position >= 0 && setsColumns.includes(key.onDelete)) problems.push(`${key.table}: foreign key ${key.name} sets columns on delete through ${distributionColumn}`);
     if (position >= 0 && [...setsColumns, 'c'].includes(key.onUpdate)) problems.push(`${key.table}: foreign key ${key.name} changes ${distributionColumn} on update`);
+  }
+  if (!statements.includes(keepLinkedTablesPlain)) {
+    for (const { table, column } of identities) {
+      if (isReference(table)) continue;
+      const link = foreignKeys.find((key) => key.table === table && isReference(key.references));
+      if (link) problems.push(`${table}: identity column ${column} and a foreign key (${link.name}) to the reference table ${link.references}: create_reference_table('${link.references}') makes it coordinator-local, and Citus cannot then distribute it`);
+    }
+  }
+  for (const { table, trigger } of triggers) {
+    if (isReference(table) || unplaced.has(table)) continue;
+    if (!allowedTriggers[`${table}.${trigger}`]) problems.push(`${table}: trigger ${trigger}, and Citus does not distribute a table with triggers`);
   }
   return problems;
 }

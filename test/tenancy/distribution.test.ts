@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { distributionProblems, distributionStatements, referenceTables } from '../../src/db/distribution.js';
+import { distributionPlan, distributionProblems, distributionStatements, keepLinkedTablesPlain, referenceTables, triggersToRemove } from '../../src/db/distribution.js';
 import { projectRoot } from '../../src/db/paths.js';
 import { executeRows } from '../../src/db/rows.js';
 import { createTestDatabase } from '../support/database.js';
@@ -30,7 +30,7 @@ describe('the schema on Citus', () => {
 
   it('distributes every table of the database, once', async () => {
     const tables = await executeRows<{ name: string }>(database.db, sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
-    const distributed = distributionStatements().map((statement) => /'(\w+)'/.exec(statement)![1]);
+    const distributed = distributionPlan().map((placement) => placement.table);
     expect([...distributed].sort()).toEqual(tables.map((table) => table.name).sort());
   });
 
@@ -53,8 +53,10 @@ describe('the schema on Citus', () => {
           brand_id integer,
           foreign key (member_id, account_id) references members (account_id, id),
           foreign key (account_id, brand_id) references brands (account_id, id) on delete set null (brand_id))`);
+        await tx.execute(sql`create function probe_touch() returns trigger language plpgsql as $$ begin return null; end $$`);
+        await tx.execute(sql`create trigger probe_touched after insert on probe_tenant for each statement execute function probe_touch()`);
         await tx.execute(sql`create table probe_lookup (account_id integer, member_id integer, foreign key (account_id, member_id) references members (account_id, id))`);
-        problems = await distributionProblems(tx, [...referenceTables, 'probe_lookup', 'probe_missing']);
+        problems = await distributionProblems(tx, { references: [...referenceTables, 'probe_lookup', 'probe_missing'] });
         tx.rollback();
       })
       .catch((error: unknown) => {
@@ -66,9 +68,28 @@ describe('the schema on Citus', () => {
       'probe_missing: listed as a reference table, but there is no such table',
       'probe_tenant: foreign key probe_tenant_account_id_brand_id_fkey sets columns on delete through account_id',
       'probe_tenant: foreign key probe_tenant_member_id_account_id_fkey to members does not pair account_id with account_id',
+      'probe_tenant: trigger probe_touched, and Citus does not distribute a table with triggers',
       'probe_tenant: unique index probe_tenant_pkey (id) lacks account_id',
       'probe_tenant: unique index probe_tenant_token_key (token) lacks account_id',
     ]);
     expect(await distributionProblems(database.db)).toEqual([]);
+  });
+
+  it('finds the tables that create_reference_table would make coordinator-local for good, when the procedure lets it', async () => {
+    const statements = distributionStatements().filter((statement) => statement !== keepLinkedTablesPlain);
+    const problems = await distributionProblems(database.db, { statements });
+    const tables = distributionPlan().filter((placement) => placement.kind === 'distributed').map((placement) => placement.table);
+    // Every distributed table with an identity id links to accounts or applications.
+    expect(problems).toContain("members: identity column id and a foreign key (members_account_id_accounts_id_fk) to the reference table accounts: create_reference_table('accounts') makes it coordinator-local, and Citus cannot then distribute it");
+    expect(problems.length).toBeGreaterThanOrEqual(12);
+    for (const problem of problems) expect(tables).toContain(problem.split(':')[0]);
+  });
+
+  it('finds every trigger on a table to distribute that is not listed with its reason', async () => {
+    const problems = await distributionProblems(database.db, { allowedTriggers: {} });
+    expect(problems.sort()).toEqual(Object.keys(triggersToRemove).map((name) => {
+      const [table, trigger] = name.split('.');
+      return `${table}: trigger ${trigger}, and Citus does not distribute a table with triggers`;
+    }).sort());
   });
 });

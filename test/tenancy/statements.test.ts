@@ -72,3 +72,22 @@ describe('statements that reach other accounts', () => {
     expect(checkStatement('insert into brand_members (account_id, brand_id, member_id) select b.id, b.id, $2 from brands b where b.account_id = $1', tables)[0].problem).toMatch(/INSERT … SELECT/);
   });
 });
+
+describe('statement shapes Citus refuses on distributed tables', () => {
+  const problems = (text: string) => checkStatement(text, tables).map((violation) => violation.problem);
+
+  it('rejects a volatile function in an UPDATE of a tenant table, as the opt-out was written', () => {
+    expect(problems('update "optins" set "opted_out_at" = greatest(clock_timestamp(), "optins"."opted_in_at") where ("optins"."account_id" = $1 and "optins"."member_id" = $2)')).toEqual([
+      'volatile function clock_timestamp() in an UPDATE of a distributed table (read it first, pass it as a parameter)',
+    ]);
+    expect(problems('update "optins" set "opted_out_at" = greatest($3::timestamptz, "optins"."opted_in_at") where ("optins"."account_id" = $1 and "optins"."member_id" = $2)')).toEqual([]);
+    expect(problems('update "members" set "last_seen_at" = now() where "members"."account_id" = $1 and "members"."id" = $2')).toEqual([]);
+  });
+
+  it('rejects a subquery in an INSERT\'s values, as the opt-in was written', () => {
+    expect(problems('insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, greatest(clock_timestamp(), (select max("optins"."opted_out_at") from "optins" where "optins"."account_id" = $4))) on conflict do nothing')).toEqual([
+      'subquery in an INSERT\'s values (read it first, pass it as a parameter)',
+    ]);
+    expect(problems('insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, $4::timestamptz) on conflict do nothing')).toEqual([]);
+  });
+});

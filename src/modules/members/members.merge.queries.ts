@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
 import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
+import { databaseClock } from '../../db/timestamps.js';
 import type { MemberRow } from './members.queries.js';
 
 /**
@@ -31,10 +32,12 @@ export async function moveOwnedRows(tx: Transaction, accountId: number, fromId: 
  * then gives all its opt-ins to `keeperId`.
  */
 export async function moveOptIns(tx: Transaction, accountId: number, memberId: number, keeperId: number): Promise<void> {
+  // The database's clock, and never before the opt-in began (the optins check rule); read first,
+  // as a volatile function may not be in an UPDATE of a distributed table (databaseClock).
+  const at = await databaseClock(tx);
   await tx
     .update(optins)
-    // The database's clock, and never before the opt-in began (the optins check rule).
-    .set({ optedOutAt: sql`greatest(clock_timestamp(), ${optins.optedInAt})` })
+    .set({ optedOutAt: sql`greatest(${at}::timestamptz, ${optins.optedInAt})` })
     .where(
       and(
         eq(optins.accountId, accountId),

@@ -351,7 +351,9 @@ export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window
     .select({ record: latest._.selectedFields, definition: activityDefinitions })
     .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
     .innerJoinLateral(latest, sql`true`)
-    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, latest.accountId), eq(activityDefinitions.id, latest.activityId)));
+    // The account itself, not the lateral's column: Citus routes a statement to one shard only when
+    // every distributed table it reads is held to the account by a value.
+    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, filter.accountId), eq(activityDefinitions.id, latest.activityId)));
 }
 
 const recordColumns = columnsOf(activityRecords);
@@ -377,12 +379,13 @@ function lastRecordText(withBrand: boolean, one = false): string {
   const newest = withBrand
     ? `(select max(n.completed_at) from activity_records n where ${inWindow('n')})`
     : `(select n.completed_at from activity_records n where ${inWindow('n')} order by n.completed_at desc limit 1)`;
+  // Definitions held by $1 itself, not by the lateral's column: see lastRecordsOf.
   return `select ${recordColumns.from('latest')}, ${definitionColumns.jsonObject('d')} as "definition"
     from unnest(${one ? 'array[$2::int]' : '$2::int[]'}) as page(member_id)
     cross join lateral (select * from activity_records r
       where ${inWindow('r')} and r.completed_at = ${newest}
       order by r.id desc limit 1) latest
-    join activity_definitions d on d.account_id = latest.account_id and d.id = latest.activity_id`;
+    join activity_definitions d on d.account_id = $1 and d.id = latest.activity_id`;
 }
 const lastRecordTexts = { brand: lastRecordText(true), any: lastRecordText(false), oneMember: lastRecordText(false, true) };
 

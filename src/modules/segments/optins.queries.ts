@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { preparedRows } from '../../db/statements.js';
 import { executeRows } from '../../db/rows.js';
+import { databaseClock } from '../../db/timestamps.js';
 import { brands, optins, segments } from '../../db/schema/index.js';
 import type { OptInRow } from '../members/member-optins.queries.js';
 
@@ -69,9 +70,11 @@ export async function holdMemberOnList(db: Executor, accountId: number, memberId
 /**
  * A new current opt-in, unless one is current already (the partial unique index decides). Its time
  * is the database's clock when it is written (not the transaction's start, which may precede the
- * lock), and never before the member's last opt-out of the list.
+ * lock), and never before the member's last opt-out of the list: read first, then given to the
+ * insert (databaseClock says why).
  */
 export async function insertOptInIfAbsent(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
+  const at = await databaseClock(db, sql`select max(${optins.optedOutAt}) from ${optins} where ${onList(accountId, memberId, list)}`);
   await db
     .insert(optins)
     .values({
@@ -80,16 +83,17 @@ export async function insertOptInIfAbsent(db: Executor, accountId: number, membe
       kind: list.kind,
       brandId: list.kind === 'brand' ? list.brandId : null,
       segmentId: list.kind === 'segment' ? list.segmentId : null,
-      optedInAt: sql`greatest(clock_timestamp(), (select max(${optins.optedOutAt}) from ${optins} where ${onList(accountId, memberId, list)}))`,
+      optedInAt: sql`${at}::timestamptz`,
     })
     .onConflictDoNothing();
 }
 
 /** Stamps the current opt-in as ended, by the database's clock and never before it began; false when there was none. */
 export async function endOptIn(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<boolean> {
+  const at = await databaseClock(db);
   const rows = await db
     .update(optins)
-    .set({ optedOutAt: sql`greatest(clock_timestamp(), ${optins.optedInAt})` })
+    .set({ optedOutAt: sql`greatest(${at}::timestamptz, ${optins.optedInAt})` })
     .where(and(onList(accountId, memberId, list), isNull(optins.optedOutAt)))
     .returning({ id: optins.id });
   return rows.length > 0;
