@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../../db/client.js';
-import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
+import { advanceSpans, catchUpOrder, coverageDistanceMs, maxCorrectionMs, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
@@ -24,12 +25,18 @@ export const maxStepRecords = 20_000;
  * first coverage of years of records never holds the lock for long. Answers whether every window
  * has reached its target.
  *
+ * Windows far from their target (more than `maxCorrectionMs` of ends to move) take the whole step
+ * one at a time, in `catchUpOrder`, and the others wait: a ranking reads a window's totals again
+ * as soon as that window is near, whereas steps shared by all five windows kept every ranking on
+ * the daily rollup until the last step of a long catch-up.
+ *
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
 export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false } = {}): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
     await holdCoverageLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
@@ -41,7 +48,11 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
       moves.push({ now, target });
     }
-    const ends = moves.flatMap(({ now, target }) => [
+    const far = moves
+      .filter(({ now, target }) => coverageDistanceMs(now, target) > maxCorrectionMs)
+      .sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
+    const moving = far.length ? far.slice(0, 1) : moves;
+    const ends = moving.flatMap(({ now, target }) => [
       { from: now.until, to: target.until },
       { from: now.from, to: target.from },
     ]).filter((end) => end.from.getTime() !== end.to.getTime());
@@ -55,8 +66,8 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
     };
     const next: CoveredWindow[] = [];
     const spans: { windowId: number; span: SignedSpan }[] = [];
-    let done = true;
-    for (const { now, target } of moves) {
+    let done = moving.length === moves.length;
+    for (const { now, target } of moving) {
       const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
       if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
       spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
