@@ -2,6 +2,7 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import {
   activityRecords,
   scoreWindowActivityTotals,
@@ -53,6 +54,7 @@ export async function saveCoverage(tx: Transaction, accountId: number, windows: 
  */
 export async function claimCoverage(db: Database, accountId: number, until: Date, { unlessMoving = false } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return false;
     await holdClaimsLock(tx, accountId);
     await tx
