@@ -111,7 +111,7 @@ async function main() {
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
   await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));
 
-  const samples: { at: number; ranking: string; ms: number; ok: boolean }[] = [];
+  const samples: { at: number; ranking: string; ms: number; ok: boolean; status: number }[] = [];
   const lags: { at: number; lagSeconds: number; windows: Record<string, number> }[] = [];
   let gateway: ChildProcess | undefined;
   const instances: autocannon.Instance[] = [];
@@ -127,7 +127,7 @@ async function main() {
             { url, connections: share, duration: Number(args.limit), requests: [{ method: 'GET', path: `${ranking.path}${ranking.path.includes('?') ? '&' : '?'}apikey=${args['api-key']}` }] },
             (error) => (error ? reject(error) : resolve()),
           );
-          instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400 }));
+          instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400, status }));
           instances.push(instance);
         }),
     );
@@ -182,6 +182,8 @@ async function main() {
     setBackSeconds: Math.round(setback.seconds * 10) / 10,
     secondsToCaughtUp: caughtUpAt === undefined ? null : Math.round((caughtUpAt - started) / 100) / 10,
     errors: samples.filter((sample) => !sample.ok).length,
+    /** Failed answers by status code. */
+    errorStatuses: Object.fromEntries([...new Set(samples.filter((sample) => !sample.ok).map((sample) => sample.status))].map((status) => [status, samples.filter((sample) => sample.status === status).length])),
     whileCatchingUp: phase(false),
     caughtUp: phase(true),
     buckets,
