@@ -14,6 +14,41 @@ import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
  */
 export const maxStepRecords = 20_000;
 
+interface Move {
+  now: CoveredWindow;
+  target: CoveredWindow;
+}
+
+/**
+ * Where one step takes the windows of `moves`: each end moves only as far as its share of
+ * `maxRecords` records takes it (stepEnd, ends shared by several windows read once), with the
+ * spans to fold, and whether every one of them reaches its target.
+ */
+async function planStep(tx: Executor, accountId: number, moves: readonly Move[], maxRecords: number) {
+  const ends = moves.flatMap(({ now, target }) => [
+    { from: now.until, to: target.until },
+    { from: now.from, to: target.from },
+  ]).filter((end) => end.from.getTime() !== end.to.getTime());
+  const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
+  const stepped = new Map<string, Promise<Date>>();
+  const stepOf = (from: Date, to: Date) => {
+    if (from.getTime() === to.getTime()) return Promise.resolve(to);
+    const key = `${from.getTime()}:${to.getTime()}`;
+    if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
+    return stepped.get(key)!;
+  };
+  const next: CoveredWindow[] = [];
+  const spans: { windowId: number; span: SignedSpan }[] = [];
+  let done = true;
+  for (const { now, target } of moves) {
+    const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
+    if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
+    spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
+    next.push(step);
+  }
+  return { next, spans, done };
+}
+
 /**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
  * move and the totals take in the records that entered and give back those that left, in one
@@ -25,10 +60,11 @@ export const maxStepRecords = 20_000;
  * first coverage of years of records never holds the lock for long. Answers whether every window
  * has reached its target.
  *
- * Windows far from their target (more than `maxCorrectionMs` of ends to move) take the whole step
- * one at a time, in `catchUpOrder`, and the others wait: a ranking reads a window's totals again
- * as soon as that window is near, whereas steps shared by all five windows kept every ranking on
- * the daily rollup until the last step of a long catch-up.
+ * When one step cannot take every window to its target, the windows far from it (more than
+ * `maxCorrectionMs` of ends to move) take the whole step one at a time, in `catchUpOrder`, and
+ * the others wait: a ranking reads a window's totals again as soon as that window is near,
+ * whereas steps shared by all five windows kept every ranking on the daily rollup until the last
+ * step of a long catch-up.
  *
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
@@ -40,7 +76,7 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
     await holdCoverageLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
-    const moves: { now: CoveredWindow; target: CoveredWindow }[] = [];
+    const moves: Move[] = [];
     for (const target of targetCoverage(until)) {
       const now = current.get(target.windowId) ?? { windowId: target.windowId, from: target.until, until: target.until };
       // Another gateway (a clock ahead of ours) may have moved further: never move back.
@@ -48,31 +84,14 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
       moves.push({ now, target });
     }
+    // Every window together when one step takes them all to their target (a short stop, the
+    // worker's usual pass); otherwise the first window far behind alone, with the whole step.
+    let step = await planStep(tx, accountId, moves, maxRecords);
     const far = moves
       .filter(({ now, target }) => coverageDistanceMs(now, target) > maxCorrectionMs)
       .sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
-    const moving = far.length ? far.slice(0, 1) : moves;
-    const ends = moving.flatMap(({ now, target }) => [
-      { from: now.until, to: target.until },
-      { from: now.from, to: target.from },
-    ]).filter((end) => end.from.getTime() !== end.to.getTime());
-    const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
-    const stepped = new Map<string, Promise<Date>>();
-    const stepOf = (from: Date, to: Date) => {
-      if (from.getTime() === to.getTime()) return Promise.resolve(to);
-      const key = `${from.getTime()}:${to.getTime()}`;
-      if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
-      return stepped.get(key)!;
-    };
-    const next: CoveredWindow[] = [];
-    const spans: { windowId: number; span: SignedSpan }[] = [];
-    let done = moving.length === moves.length;
-    for (const { now, target } of moving) {
-      const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
-      if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
-      spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
-      next.push(step);
-    }
+    if (!step.done && far.length) step = { ...(await planStep(tx, accountId, far.slice(0, 1), maxRecords)), done: false };
+    const { next, spans, done } = step;
     await foldSpans(tx, accountId, spans);
     await saveCoverage(tx, accountId, next);
     return done;
