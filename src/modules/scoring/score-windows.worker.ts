@@ -1,8 +1,8 @@
 import type { Database, Executor } from '../../db/client.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
-import { advanceSpans, catchUpOrder, coverageDistanceMs, maxCorrectionMs, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
+import { advanceSpans, catchUpOrder, coverageDistanceMs, maxCorrectionMs, maxCorrectionRecords, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
+import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, recordsAtMost, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
 import { holdCoverageLock, holdTimelineDaysLock, holdTotalsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
 import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
@@ -50,6 +50,20 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
 }
 
 /**
+ * The first window, in `catchUpOrder`, that a ranking could not serve from its totals now: more
+ * than `maxCorrectionMs` from its target and more than `maxCorrectionRecords` records to correct
+ * (the rankings' own rule, score-windows.ranking.ts). Each count stops past the bound.
+ */
+async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[]): Promise<Move | undefined> {
+  const ordered = [...moves].sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
+  for (const move of ordered) {
+    if (coverageDistanceMs(move.now, move.target) <= maxCorrectionMs) continue;
+    if (!(await recordsAtMost(tx, accountId, advanceSpans(move.now, move.target), maxCorrectionRecords))) return move;
+  }
+  return undefined;
+}
+
+/**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
  * move and the totals take in the records that entered and give back those that left, in one
  * transaction holding the coverage lock exclusively, after a short one that claims the time before
@@ -60,9 +74,9 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
  * first coverage of years of records never holds the lock for long. Answers whether every window
  * has reached its target.
  *
- * When one step cannot take every window to its target, the windows far from it (more than
- * `maxCorrectionMs` of ends to move) take the whole step one at a time, in `catchUpOrder`, and
- * the others wait: a ranking reads a window's totals again as soon as that window is near,
+ * When one step cannot take every window to its target, the windows that rankings cannot serve
+ * from their totals meanwhile (firstUnservedWindow) take the whole step one at a time, in
+ * `catchUpOrder`, and the others wait: a ranking reads a window's totals again as soon as that window is near,
  * whereas steps shared by all five windows kept every ranking on the daily rollup until the last
  * step of a long catch-up.
  *
@@ -84,13 +98,14 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
       moves.push({ now, target });
     }
-    // Every window together when one step takes them all to their target (a short stop, the
-    // worker's usual pass); otherwise the first window far behind alone, with the whole step.
+    // Every window together when one step takes them all to their target (the worker's usual
+    // pass) or rankings can serve them all meanwhile (a short stop); otherwise the first window
+    // they cannot serve alone, with the whole step.
     let step = await planStep(tx, accountId, moves, maxRecords);
-    const far = moves
-      .filter(({ now, target }) => coverageDistanceMs(now, target) > maxCorrectionMs)
-      .sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
-    if (!step.done && far.length) step = { ...(await planStep(tx, accountId, far.slice(0, 1), maxRecords)), done: false };
+    if (!step.done) {
+      const first = await firstUnservedWindow(tx, accountId, moves);
+      if (first) step = { ...(await planStep(tx, accountId, [first], maxRecords)), done: false };
+    }
     const { next, spans, done } = step;
     await foldSpans(tx, accountId, spans);
     await saveCoverage(tx, accountId, next);
