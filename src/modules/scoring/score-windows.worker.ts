@@ -54,11 +54,11 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
  * than `maxCorrectionMs` from its target and more than `maxCorrectionRecords` records to correct
  * (the rankings' own rule, score-windows.ranking.ts). Each count stops past the bound.
  */
-async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[]): Promise<Move | undefined> {
+async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[], correctionRecords: number): Promise<Move | undefined> {
   const ordered = [...moves].sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
   for (const move of ordered) {
     if (coverageDistanceMs(move.now, move.target) <= maxCorrectionMs) continue;
-    if (!(await recordsAtMost(tx, accountId, advanceSpans(move.now, move.target), maxCorrectionRecords))) return move;
+    if (!(await recordsAtMost(tx, accountId, advanceSpans(move.now, move.target), correctionRecords))) return move;
   }
   return undefined;
 }
@@ -80,10 +80,17 @@ async function firstUnservedWindow(tx: Executor, accountId: number, moves: reado
  * whereas steps shared by all five windows kept every ranking on the daily rollup until the last
  * step of a long catch-up.
  *
+ * `correctionRecords` is the rankings' bound (a test of small data sets it lower).
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false } = {}): Promise<boolean> {
+export async function advanceWindows(
+  db: Database,
+  accountId: number,
+  until: Date,
+  maxRecords = maxStepRecords,
+  { unlessMoving = false, correctionRecords = maxCorrectionRecords } = {},
+): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
@@ -103,7 +110,7 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
     // they cannot serve alone, with the whole step.
     let step = await planStep(tx, accountId, moves, maxRecords);
     if (!step.done) {
-      const first = await firstUnservedWindow(tx, accountId, moves);
+      const first = await firstUnservedWindow(tx, accountId, moves, correctionRecords);
       if (first) step = { ...(await planStep(tx, accountId, [first], maxRecords)), done: false };
     }
     const { next, spans, done } = step;
