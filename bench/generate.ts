@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 /**
  * Fills a PostgreSQL database, through the project's own schema, with one realistic account:
  * brands, activity definitions, members with 1–3 linked services and opt-ins, and six months of

@@ -5,10 +5,10 @@
  * Records, per `--bucket` seconds, each ranking's p50/p95 and the windows' lag, and the time until
  * every window ends within a minute of now; then drives `--after` seconds more, caught up.
  *
- *   npm run bench:recovery -- --account-id N --api-key K --lag 1h|2h|24h [--database URL] [--connections 10] [--bucket 5] [--after 10] [--limit 900] [--scale medium]
+ *   npm run bench:recovery -- --account-id N --api-key K --lag 1h|2h|24h [--database URL] [--connections 10] [--bucket 5] [--after 10] [--limit 900] [--scale medium] [--label before]
  *
  * The account and key are those bench:generate printed. Results go to
- * bench/results/<date>-recovery-<scale>-<lag>.json, with the PostgreSQL settings the run had.
+ * bench/results/<date>-recovery-<scale>-<lag>[-<label>].json, with the PostgreSQL settings the run had.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +37,9 @@ const { values: args } = parseArgs({
     limit: { type: 'string', default: '900' },
     scale: { type: 'string', default: 'medium' },
     port: { type: 'string', default: '4490' },
+    label: { type: 'string' },
+    /** Seconds the gateway may take to answer /readyz: on a loaded machine its start took over 30. */
+    'ready-within': { type: 'string', default: '120' },
   },
 });
 
@@ -78,7 +81,7 @@ async function setBack(databaseUrl: string): Promise<{ until: Date; seconds: num
 }
 
 async function startGateway(): Promise<ChildProcess> {
-  return startBenchGateway({ port: Number(args.port), database: args.database!, readyWithinMs: 30_000 });
+  return startBenchGateway({ port: Number(args.port), database: args.database!, readyWithinMs: Number(args['ready-within']) * 1000 });
 }
 
 function percentiles(values: number[]) {
@@ -100,13 +103,18 @@ async function main() {
     const [row] = await sql`select extract(epoch from now() - min(covered_until))::float8 as lag from score_windows where account_id = ${accountId}`;
     return Number(row.lag);
   };
+  /** Each window's lag, by window id: the windows far behind catch up one at a time. */
+  const eachWindowLag = async () => {
+    const rows = await sql`select window_id, extract(epoch from now() - covered_until)::float8 as lag from score_windows where account_id = ${accountId} order by window_id`;
+    return Object.fromEntries(rows.map((row) => [String(row.window_id), Math.round(Number(row.lag))]));
+  };
   const [{ records }] = await sql`select count(*)::int as records from activity_records where account_id = ${accountId}`;
   const setback = await setBack(args.database!);
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
   await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));
 
-  const samples: { at: number; ranking: string; ms: number; ok: boolean }[] = [];
-  const lags: { at: number; lagSeconds: number }[] = [];
+  const samples: { at: number; ranking: string; ms: number; ok: boolean; status: number }[] = [];
+  const lags: { at: number; lagSeconds: number; windows: Record<string, number> }[] = [];
   let gateway: ChildProcess | undefined;
   const instances: autocannon.Instance[] = [];
   const started = Date.now();
@@ -121,7 +129,7 @@ async function main() {
             { url, connections: share, duration: Number(args.limit), requests: [{ method: 'GET', path: `${ranking.path}${ranking.path.includes('?') ? '&' : '?'}apikey=${args['api-key']}` }] },
             (error) => (error ? reject(error) : resolve()),
           );
-          instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400 }));
+          instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400, status }));
           instances.push(instance);
         }),
     );
@@ -129,7 +137,7 @@ async function main() {
     while (Date.now() - started < Number(args.limit) * 1000) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const lagSeconds = await windowsLag();
-      lags.push({ at: Date.now(), lagSeconds });
+      lags.push({ at: Date.now(), lagSeconds, windows: await eachWindowLag() });
       if (caughtUpAt === undefined && lagSeconds <= 60) {
         caughtUpAt = Date.now();
         console.error(`caught up after ${((caughtUpAt - started) / 1000).toFixed(1)} s`);
@@ -148,10 +156,11 @@ async function main() {
   const buckets = [];
   for (let from = started; from < (lags.at(-1)?.at ?? started); from += bucketMs) {
     const inBucket = samples.filter((sample) => sample.at >= from && sample.at < from + bucketMs);
-    const lag = lags.filter((row) => row.at < from + bucketMs).at(-1)?.lagSeconds;
+    const last = lags.filter((row) => row.at < from + bucketMs).at(-1);
     buckets.push({
       fromSeconds: (from - started) / 1000,
-      windowsLagSeconds: lag === undefined ? null : Math.round(lag),
+      windowsLagSeconds: last === undefined ? null : Math.round(last.lagSeconds),
+      lagSecondsByWindow: last?.windows ?? null,
       ...Object.fromEntries(rankings.map((ranking) => [ranking.name, percentiles(inBucket.filter((sample) => sample.ranking === ranking.name).map((sample) => sample.ms))])),
       errors: inBucket.filter((sample) => !sample.ok).length,
     });
@@ -175,11 +184,13 @@ async function main() {
     setBackSeconds: Math.round(setback.seconds * 10) / 10,
     secondsToCaughtUp: caughtUpAt === undefined ? null : Math.round((caughtUpAt - started) / 100) / 10,
     errors: samples.filter((sample) => !sample.ok).length,
+    /** Failed answers by status code. */
+    errorStatuses: Object.fromEntries([...new Set(samples.filter((sample) => !sample.ok).map((sample) => sample.status))].map((status) => [status, samples.filter((sample) => sample.status === status).length])),
     whileCatchingUp: phase(false),
     caughtUp: phase(true),
     buckets,
   };
-  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-recovery-${args.scale}-${args.lag}.json`);
+  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-recovery-${args.scale}-${args.lag}${args.label ? `-${args.label}` : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.error(JSON.stringify({ ...result, buckets: undefined }));

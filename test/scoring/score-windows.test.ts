@@ -14,7 +14,7 @@ import { ScoreWindowsWorker } from '../../src/modules/lifecycle/kept-data.worker
 import { createMetrics } from '../../src/http/metrics.js';
 import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
-import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
+import { catchUpOrder, standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { advanceWindows, buildWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { holdCoverageLock, tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
@@ -566,4 +566,67 @@ describe('a stop of more than a day', () => {
     expect(lag).toBeLessThan(60);
     expect(metrics).toMatch(/score_window_lag_seconds\{account="max"\} [0-9.e+-]+/);
   });
+
+  it('catches up the windows far behind one at a time, one week first, and a step aborted half way leaves the last step committed, resumed exactly', async () => {
+    const other = await t.tenant('enterprise');
+    const brandId = await insertBrand(t, other, 'East Records');
+    const activities = [
+      await createActivity(t, other, { name: 'Listen', type: 'Listened', brandid: brandId, points: 2, service: 'spotify' }),
+      await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
+    ];
+    const ids = await insertMembers(t, other, Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const now = Date.now();
+    const times = new Set<number>();
+    while (times.size < 300) times.add(Math.floor(now - (random() < 0.6 ? random() * 3 * day : random() * 210 * day)));
+    await record(t, other, [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })));
+    // A stop of 30 hours.
+    await buildWindows(t.database.db, other.accountId, new Date(now - 30 * 60 * minute));
+    const windowsOf = async () =>
+      executeRows<{ window_id: number; from: string; until: string }>(t.database.db, sql`select window_id, covered_from::text as from, covered_until::text as until
+        from score_windows where account_id = ${other.accountId} order by window_id`);
+    const target = new Date(Date.now() - 5000);
+    // Rankings correct at most 30 records here: every window is beyond that, so the week moves alone first.
+    const step = () => advanceWindows(t.database.db, other.accountId, target, 40, { correctionRecords: 30 });
+    const start = await windowsOf();
+    expect(await step()).toBe(false);
+    const first = await windowsOf();
+    expect(first.filter((w, index) => w.until !== start[index].until).map((w) => Number(w.window_id))).toEqual([2]);
+    await keptTotalsExact(t.database.db, other.accountId);
+
+    // A step whose transaction fails after its fold, as it saves the coverage (a process killed
+    // there leaves the same: the server rolls its transaction back): nothing of it stays.
+    await t.database.db.execute(sql.raw(`create function test_refuse_coverage() returns trigger language plpgsql as $$
+      begin raise exception 'coverage refused'; end $$`));
+    await t.database.db.execute(sql.raw(`create trigger test_refuse_coverage before update on score_windows
+      for each row when (new.account_id = ${other.accountId}) execute function test_refuse_coverage()`));
+    try {
+      const failure = await step().then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(String((failure?.cause as Error | undefined)?.message ?? failure?.message)).toMatch(/coverage refused/);
+    } finally {
+      await t.database.db.execute(sql.raw('drop trigger test_refuse_coverage on score_windows'));
+      await t.database.db.execute(sql.raw('drop function test_refuse_coverage()'));
+    }
+    expect(await windowsOf()).toEqual(first);
+    await keptTotalsExact(t.database.db, other.accountId);
+
+    // Resumed: the six months next, then the others, exact after every step, until all reach the target.
+    const moved: number[][] = [];
+    for (;;) {
+      const before = await windowsOf();
+      const done = await step();
+      const after = await windowsOf();
+      moved.push(after.filter((w, index) => w.until !== before[index].until || w.from !== before[index].from).map((w) => Number(w.window_id)));
+      await keptTotalsExact(t.database.db, other.accountId);
+      if (done) break;
+    }
+    // The steps that moved one window took them in the catch-up order, the week first; the last steps moved all of them.
+    const alone = [...new Set(moved.filter((ids) => ids.length === 1).map(([id]) => id))];
+    expect(alone[0]).toBe(2);
+    expect(alone).toEqual(catchUpOrder.filter((id) => alone.includes(id)));
+    expect(moved.at(-1)!.length).toBeGreaterThan(1);
+    for (const w of await windowsOf()) expect(Date.parse(w.until)).toBe(target.getTime());
+  }, 300_000);
 });

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { tryTransactionLock } from '../../db/transaction-lock.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 
@@ -69,6 +70,7 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
  */
 export async function settleBrandMembers(db: Database, accountId: number): Promise<void> {
   await db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     if (await tryTransactionLock(tx, `brand-members:${accountId}`)) {
       await tx.execute(sql`
         with due as (delete from ${brandMemberRechecks} where account_id = ${accountId} returning brand_id, member_id),

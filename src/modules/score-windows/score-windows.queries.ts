@@ -2,6 +2,7 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import {
   activityRecords,
   scoreWindowActivityTotals,
@@ -53,6 +54,7 @@ export async function saveCoverage(tx: Transaction, accountId: number, windows: 
  */
 export async function claimCoverage(db: Database, accountId: number, until: Date, { unlessMoving = false } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return false;
     await holdClaimsLock(tx, accountId);
     await tx
@@ -110,6 +112,20 @@ export async function recordsAtMost(db: Executor, accountId: number, spans: read
   );
   const [row] = await executeRows<{ n: number }>(db, sql`select (${sql.join(counts, sql` + `)})::int as n`);
   return Number(row.n) <= limit;
+}
+
+/**
+ * Per group of spans (a window's), whether they hold at most `limit` repeatable records: as
+ * recordsAtMost, the groups counted in one statement.
+ */
+export async function spanGroupsAtMost(db: Executor, accountId: number, groups: readonly (readonly SignedSpan[])[], limit: number): Promise<boolean[]> {
+  if (!groups.length) return [];
+  const r = activityRecords;
+  const count = (span: SignedSpan) => sql`(select count(*) from (select 1 from ${r} where ${r.accountId} = ${accountId} and not ${r.oneTime}
+      and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)} limit ${limit + 1}) s)`;
+  const sums = groups.map((spans, index) => sql`(${spans.length ? sql.join(spans.map(count), sql` + `) : sql`0`})::int as ${sql.raw(`g${index}`)}`);
+  const [row] = await executeRows<Record<string, number>>(db, sql`select ${sql.join(sums, sql`, `)}`);
+  return groups.map((_, index) => Number(row[`g${index}`]) <= limit);
 }
 
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */

@@ -13,6 +13,12 @@ export const standardWindows: readonly { id: number; period: Period }[] = [
   { id: 5, period: { amount: 6, unit: 'MONTH' } },
 ];
 
+/**
+ * The order in which windows far behind catch up (see advanceWindows): one week first, the period
+ * rankings default to, then six months, the longest a ranking may ask for, then the others.
+ */
+export const catchUpOrder: readonly number[] = [2, 5, 1, 3, 4];
+
 /** The totals of one standard window count the records completed in [from, until). */
 export interface CoveredWindow {
   windowId: number;
@@ -82,6 +88,11 @@ export function closestWindow(covered: readonly CoveredWindow[], window: Resolve
     .map(forwards)
     .filter((span) => span.start < span.end);
   return { windowId: candidate.windowId, near: best.length <= maxCorrectionMs, spans };
+}
+
+/** How far a window's coverage lies from another, both ends together: the span a ranking would correct. */
+export function coverageDistanceMs(a: CoveredWindow, b: CoveredWindow): number {
+  return Math.abs(a.from.getTime() - b.from.getTime()) + Math.abs(a.until.getTime() - b.until.getTime());
 }
 
 /** Where each standard window's totals should stand once they count everything before `until`. */

@@ -1,7 +1,8 @@
 import type { Database, Executor } from '../../db/client.js';
-import { advanceSpans, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
+import { advanceSpans, catchUpOrder, coverageDistanceMs, maxCorrectionMs, maxCorrectionRecords, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
-import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
+import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, spanGroupsAtMost, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
 import { holdCoverageLock, holdTimelineDaysLock, holdTotalsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
 import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
@@ -12,6 +13,54 @@ import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
  * rows, whatever span of time they take, and a pass that fails resumes from the last step committed.
  */
 export const maxStepRecords = 20_000;
+
+interface Move {
+  now: CoveredWindow;
+  target: CoveredWindow;
+}
+
+/**
+ * Where one step takes the windows of `moves`: each end moves only as far as its share of
+ * `maxRecords` records takes it (stepEnd, ends shared by several windows read once), with the
+ * spans to fold, and whether every one of them reaches its target.
+ */
+async function planStep(tx: Executor, accountId: number, moves: readonly Move[], maxRecords: number) {
+  const ends = moves.flatMap(({ now, target }) => [
+    { from: now.until, to: target.until },
+    { from: now.from, to: target.from },
+  ]).filter((end) => end.from.getTime() !== end.to.getTime());
+  const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
+  const stepped = new Map<string, Promise<Date>>();
+  const stepOf = (from: Date, to: Date) => {
+    if (from.getTime() === to.getTime()) return Promise.resolve(to);
+    const key = `${from.getTime()}:${to.getTime()}`;
+    if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
+    return stepped.get(key)!;
+  };
+  const next: CoveredWindow[] = [];
+  const spans: { windowId: number; span: SignedSpan }[] = [];
+  let done = true;
+  for (const { now, target } of moves) {
+    const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
+    if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
+    spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
+    next.push(step);
+  }
+  return { next, spans, done };
+}
+
+/**
+ * The first window, in `catchUpOrder`, that a ranking could not serve from its totals now: more
+ * than `maxCorrectionMs` from its target and more than `maxCorrectionRecords` records to correct
+ * (the rankings' own rule, score-windows.ranking.ts). One statement; each count stops past the bound.
+ */
+async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[], correctionRecords: number): Promise<Move | undefined> {
+  const far = moves
+    .filter((move) => coverageDistanceMs(move.now, move.target) > maxCorrectionMs)
+    .sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
+  const served = await spanGroupsAtMost(tx, accountId, far.map((move) => advanceSpans(move.now, move.target)), correctionRecords);
+  return far.find((_, index) => !served[index]);
+}
 
 /**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
@@ -24,16 +73,30 @@ export const maxStepRecords = 20_000;
  * first coverage of years of records never holds the lock for long. Answers whether every window
  * has reached its target.
  *
+ * When one step cannot take every window to its target, the windows that rankings cannot serve
+ * from their totals meanwhile (firstUnservedWindow) take the whole step one at a time, in
+ * `catchUpOrder`, and the others wait: a ranking reads a window's totals again as soon as that window is near,
+ * whereas steps shared by all five windows kept every ranking on the daily rollup until the last
+ * step of a long catch-up.
+ *
+ * `correctionRecords` is the rankings' bound (a test of small data sets it lower).
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false } = {}): Promise<boolean> {
+export async function advanceWindows(
+  db: Database,
+  accountId: number,
+  until: Date,
+  maxRecords = maxStepRecords,
+  { unlessMoving = false, correctionRecords = maxCorrectionRecords } = {},
+): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return true;
     await holdCoverageLock(tx, accountId, 'exclusive');
     const current = new Map((await coveredWindows(tx, accountId)).map((w) => [w.windowId, w]));
-    const moves: { now: CoveredWindow; target: CoveredWindow }[] = [];
+    const moves: Move[] = [];
     for (const target of targetCoverage(until)) {
       const now = current.get(target.windowId) ?? { windowId: target.windowId, from: target.until, until: target.until };
       // Another gateway (a clock ahead of ours) may have moved further: never move back.
@@ -41,27 +104,15 @@ export async function advanceWindows(db: Database, accountId: number, until: Dat
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
       moves.push({ now, target });
     }
-    const ends = moves.flatMap(({ now, target }) => [
-      { from: now.until, to: target.until },
-      { from: now.from, to: target.from },
-    ]).filter((end) => end.from.getTime() !== end.to.getTime());
-    const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
-    const stepped = new Map<string, Promise<Date>>();
-    const stepOf = (from: Date, to: Date) => {
-      if (from.getTime() === to.getTime()) return Promise.resolve(to);
-      const key = `${from.getTime()}:${to.getTime()}`;
-      if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
-      return stepped.get(key)!;
-    };
-    const next: CoveredWindow[] = [];
-    const spans: { windowId: number; span: SignedSpan }[] = [];
-    let done = true;
-    for (const { now, target } of moves) {
-      const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
-      if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
-      spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
-      next.push(step);
+    // Every window together when one step takes them all to their target (the worker's usual
+    // pass) or rankings can serve them all meanwhile (a short stop); otherwise the first window
+    // they cannot serve alone, with the whole step.
+    let step = await planStep(tx, accountId, moves, maxRecords);
+    if (!step.done) {
+      const first = await firstUnservedWindow(tx, accountId, moves, correctionRecords);
+      if (first) step = { ...(await planStep(tx, accountId, [first], maxRecords)), done: false };
     }
+    const { next, spans, done } = step;
     await foldSpans(tx, accountId, spans);
     await saveCoverage(tx, accountId, next);
     return done;

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
+import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, timelineDaysStale } from '../../db/schema/index.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
@@ -38,6 +39,7 @@ const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => s
 export async function keepTimelineDaysStep(db: Database, accountId: number, until: Date, limit = 14): Promise<boolean> {
   const range = keptDays(until);
   return db.transaction(async (tx) => {
+    await nameTransaction(tx, keptDataWorkName);
     await holdTimelineDaysLock(tx, accountId, 'exclusive');
     const stale = await executeRows<{ day: string }>(tx, sql`delete from ${timelineDaysStale} where account_id = ${accountId} returning day::text`);
     const missing = await executeRows<{ day: string }>(tx, sql`
