@@ -64,7 +64,7 @@ describe('usernames of members registered without one', () => {
     });
     expect(response.statusCode, response.body).toBe(303);
     const session = await t.request({ url: `/framework/session/${app.applicationId}`, headers: { origin: 'https://fans.example.com', cookie: jar.header() } });
-    expect(session.json().user.Username).toBe(name);
+    expect(session.json().user.data.Username).toBe(name);
     const auth = await t.rest(app, 'POST', '/auth', { accesstoken: tokenOf(response.headers.location as string) });
     expect(auth.json.data.Username).toBe(name);
   });

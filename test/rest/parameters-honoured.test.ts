@@ -262,14 +262,16 @@ describe('limit as offset,n', () => {
       items: [{ ActivityID: String(act.share), BrandID: String(music), SegmentName: null, Activity: 'Share', ServiceType: 'twitter', Count: '2', DistinctMembers: '2' }],
       TotalCount: '2',
       TotalMembers: '2',
+      clamped: false,
+      notice: null,
     });
     const [past] = await ok(get(app, `/brand/${music}/stats/activity`, { limit: '2,5' }));
-    expect(past).toEqual({ totalSize: 0, items: [], TotalCount: '0', TotalMembers: '0' });
+    expect(past).toEqual({ totalSize: 0, items: [], TotalCount: '0', TotalMembers: '0', clamped: false, notice: null });
   });
 
   it("pages the members report's Groups", async () => {
     const body = await ok(get(app, `/brand/${music}/stats/members`, { limit: '1,1' }));
-    expect(body).toEqual({ ActiveMembers: 2, InactiveMembers: 1, TotalMembers: 3, Groups: [{ ActivityID: String(act.share), Activity: 'Share', ActiveMembers: 2 }] });
+    expect(body).toEqual({ ActiveMembers: 2, InactiveMembers: 1, TotalMembers: 3, Groups: [{ ActivityID: String(act.share), Activity: 'Share', ActiveMembers: 2 }], clamped: false, notice: null });
   });
 
   it('pages the top domains and the registration domains', async () => {
