@@ -119,6 +119,9 @@ async function openPglite(dataDir: string | undefined, progress?: Progress): Pro
 async function migrateUnderLock(url: string, progress?: Progress): Promise<void> {
   const migrator = postgres(url, { ...resilience, max: 1 });
   try {
+    // The first statement is the driver's own, so a server that cannot be reached fails with the
+    // driver's connection error (named by its setting above), not wrapped by the query builder.
+    await migrator`select 1`;
     // Before any migration: on a Citus worker it would make tables outside the cluster's.
     if ((await citusRole(drizzlePostgres(migrator) as unknown as Database)) === 'worker') throw new Error(workerRefusal('DATABASE_URL'));
     await migrator`select pg_advisory_lock(7305861)`;

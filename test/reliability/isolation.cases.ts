@@ -133,6 +133,11 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   setRequiredFields: { vars: () => ({ fields: [] }) },
   setNetworkVerification: { vars: () => ({ mode: 'TRUST' }) },
   setBrandCustomFields: { vars: () => ({ enabled: false }) },
+  setEmailSettings: { vars: () => ({ input: { senderName: 'Edited sender' } }) },
+  requestPasswordReset: { vars: ({ own }) => ({ email: own.email }) },
+  sendVerificationEmail: { kinds: { id: 'member' }, vars: async ({ make }) => ({ id: (await make.member()).id }) },
+  completePasswordReset: { vars: async ({ make }) => ({ token: await make.emailLink('reset'), password: 'another-password' }) },
+  completeEmailVerification: { vars: async ({ make }) => ({ token: await make.emailLink('verify') }) },
   exchangeSignInToken: { vars: async ({ own, make }) => ({ accessToken: await make.signInToken(own.ids.member) }) },
 };
 

@@ -56,7 +56,7 @@ async function asMember(jwt: string, query: string, variables?: Record<string, u
 }
 
 const viewer = (jwt: string) => asMember(jwt, '{ viewer { id email } }');
-const widgetUser = async (jar: CookieJar) => (await t.request({ url: sessionUrl(), headers: { cookie: jar.header(), origin } })).json().user;
+const widgetUser = async (jar: CookieJar) => (await t.request({ url: sessionUrl(), headers: { cookie: jar.header(), origin } })).json().user?.data ?? null;  // the widget's user has the REST envelope's shape
 
 /** Everything the fan held still answers. */
 async function expectLive(fan: Fan) {

@@ -6,6 +6,7 @@ import { executeRows } from '../../src/db/rows.js';
 import { issueSignInToken } from '../../src/modules/widget/widget.service.js';
 import type { Tenant, TestGateway } from '../support/gateway.js';
 import type { IdKind } from './surface.js';
+import { issueEmailLink } from '../../src/modules/email/email-links.js';
 
 /**
  * Two accounts filled with one of everything an id can name, for suites that call the whole surface
@@ -82,6 +83,12 @@ export function makers(t: TestGateway, tenant: Tenant, marker: string) {
     },
     signInToken(memberId: string) {
       return issueSignInToken(t.database.db, { accountId: tenant.accountId, applicationId: tenant.applicationId }, Number(memberId));
+    },
+    /** A reset or verification link of a new member, as its email would carry it. */
+    async emailLink(purpose: 'reset' | 'verify') {
+      const member = await make.member();
+      const owner = { accountId: tenant.accountId, applicationId: tenant.applicationId, memberId: Number(member.id), email: member.email };
+      return issueEmailLink(t.database.db, owner, purpose);
     },
   };
   return make;

@@ -177,9 +177,10 @@ async function bruteForce(test: Case, window: { start: Date; end: Date }): Promi
   if (!f.includeOneTime) recordConditions.push(sql`not r.one_time`);
   const memberConditions: SQL[] = [sql`m.merged_into_id is null`];
   if (f.countries) memberConditions.push(sql`upper(m.country) in (${list(f.countries)})`);
-  if (f.services || f.paidOnly) {
-    memberConditions.push(sql`exists (select 1 from member_services s where s.account_id = m.account_id and s.member_id = m.id
-      ${f.services ? sql`and s.network in (${list(f.services)})` : sql``} ${f.paidOnly ? sql`and s.paid_account` : sql``})`);
+  // `services` names the records' network only (docs/filters.md); `paidOnly` asks for a paid
+  // identity on any network.
+  if (f.paidOnly) {
+    memberConditions.push(sql`exists (select 1 from member_services s where s.account_id = m.account_id and s.member_id = m.id and s.paid_account)`);
   }
   if (f.optedIn) {
     memberConditions.push(sql`exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id
