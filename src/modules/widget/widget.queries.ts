@@ -1,15 +1,20 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { applications, members, signInTokens, widgetSessions, type ApplicationSettings } from '../../db/schema/index.js';
-import { currentSessionGeneration } from '../members/members.sessions.queries.js';
 
 /** A row issued under the member's current session generation (the member's sessions not ended since). */
 const stillCurrent = (table: typeof signInTokens | typeof widgetSessions) =>
   sql`exists (select 1 from ${members} where ${members.accountId} = ${table.accountId} and ${members.id} = ${table.memberId} and ${members.sessionGeneration} = ${table.sessionGeneration})`;
 
-/** A token issued under the member's current session generation, read by the insert itself. */
-export async function insertSignInToken(db: Executor, values: Omit<typeof signInTokens.$inferInsert, 'sessionGeneration'>) {
-  await db.insert(signInTokens).values({ ...values, sessionGeneration: currentSessionGeneration(values.accountId, values.memberId) });
+/**
+ * A token issued under the member's current session generation, read by the insert itself: an
+ * `insert … select` from the member's row rather than a subquery among the values, which Citus
+ * cannot route (docs/scaling.md, "Statements on a cluster").
+ */
+export async function insertSignInToken(db: Executor, values: { accountId: number; applicationId: number; memberId: number; tokenHash: string; expiresAt: Date }) {
+  await db.execute(sql`insert into ${signInTokens} (account_id, application_id, member_id, token_hash, session_generation, expires_at)
+    select ${values.accountId}, ${values.applicationId}, ${values.memberId}, ${values.tokenHash}, ${members.sessionGeneration}, ${values.expiresAt.toISOString()}::timestamptz
+    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId}`);
 }
 
 /**
@@ -40,9 +45,14 @@ export async function deleteStaleSignInTokens(db: Executor, accountId: number, b
   await db.delete(signInTokens).where(and(eq(signInTokens.accountId, accountId), lt(signInTokens.expiresAt, before)));
 }
 
-/** A session started under the member's current session generation, read by the insert itself. */
-export async function insertSession(db: Executor, values: Omit<typeof widgetSessions.$inferInsert, 'sessionGeneration'>) {
-  await db.insert(widgetSessions).values({ ...values, sessionGeneration: currentSessionGeneration(values.accountId, values.memberId) });
+/** A session started under the member's current session generation, read as a sign-in token's is. */
+export async function insertSession(
+  db: Executor,
+  values: { accountId: number; applicationId: number; memberId: number; sessionHash: string; beganWith: string; expiresAt: Date },
+) {
+  await db.execute(sql`insert into ${widgetSessions} (account_id, application_id, member_id, session_hash, session_generation, began_with, expires_at)
+    select ${values.accountId}, ${values.applicationId}, ${values.memberId}, ${values.sessionHash}, ${members.sessionGeneration}, ${values.beganWith}, ${values.expiresAt.toISOString()}::timestamptz
+    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId}`);
 }
 
 export async function findSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
