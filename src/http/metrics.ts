@@ -44,6 +44,8 @@ export function createMetrics(sources: MetricSources = {}) {
       backlogRead = undefined;
     }));
   };
+  // One scale for HTTP and GraphQL latency, so the two histograms compare bucket for bucket.
+  const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
   const metrics = {
     registry,
     requests: new Counter({
@@ -56,7 +58,7 @@ export function createMetrics(sources: MetricSources = {}) {
       name: 'marquee_http_request_duration_seconds',
       help: 'HTTP request duration by route',
       labelNames: ['route', 'method'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      buckets: latencyBuckets,
       registers: [registry],
     }),
     roundTrips: new Histogram({
@@ -94,7 +96,7 @@ export function createMetrics(sources: MetricSources = {}) {
       name: 'marquee_graphql_operation_duration_seconds',
       help: 'GraphQL operation duration on /graphql, from parsing to the answer, by operation name and type',
       labelNames: ['operation', 'type'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      buckets: latencyBuckets,
       registers: [registry],
     }),
     errors: new Counter({
