@@ -151,7 +151,7 @@ function constraintOf(error: unknown, sqlstate: string): { name: string; detail:
 
 /**
  * SQLSTATE of a statement that found a member it writes for merged into another since it resolved
- * the member (the `members_hold_for_records` function, migration 0027): it stored nothing, and
+ * the member (recordGate, src/modules/kept-data/kept-writes.ts): it stored nothing, and
  * resolving the member again names the survivor.
  */
 export const memberMergedMeanwhileState = 'MQM01';

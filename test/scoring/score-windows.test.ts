@@ -106,8 +106,10 @@ async function settledOrWaiting(work: Promise<unknown>): Promise<'settled' | 'wa
   );
   for (;;) {
     if (settled) return 'settled';
-    const [waiting] = await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_locks
-      where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`);
+    // Any lock not granted to a session of this database: an advisory lock, or a row lock (the claim
+    // row a batch holds `for share`), whose wait is on the holder's transaction id, of no database.
+    const [waiting] = await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_locks l
+      join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`);
     if (Number(waiting.n) > 0) return 'waiting';
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -18,8 +18,8 @@ export const scoreWindows = pgTable('score_windows', {
  * How far a worker may be moving an account's windows now (`src/modules/scoring/score-windows.worker.ts`):
  * before it folds records into the totals it claims the stretch it will cover, up to
  * `claimed_until`, in a transaction of its own. A record stored without the coverage lock (one
- * statement, `score_windows_admit_records`) must complete at or after the claim, so the fold's
- * snapshot always holds it; earlier records go through a transaction that waits for the fold.
+ * statement, which holds this row `for share`: recordGate in src/modules/kept-data/kept-writes.ts)
+ * must complete at or after the claim, so the fold's snapshot always holds it; earlier records go through a transaction that waits for the fold.
  * Claims only grow; coverage never passes its account's claim.
  */
 export const scoreWindowClaims = pgTable('score_window_claims', {

@@ -8,6 +8,7 @@ import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
 import { holdCoverageLock } from '../score-windows/score-windows.locks.js';
 import { countRecordsIn } from '../score-windows/score-windows.queries.js';
+import { addBrandMembers, beforeClaimState, gateColumns, gateResult, keptOfInserted, markDaysStale, recheckBrandMembers, recordGate } from '../kept-data/kept-writes.js';
 
 export type DefinitionRow = typeof activityDefinitions.$inferSelect;
 export type NewDefinitionRow = typeof activityDefinitions.$inferInsert;
@@ -201,9 +202,18 @@ export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) 
       target: [daily.accountId, daily.memberId, daily.day, daily.activityId, daily.brandId, daily.service],
       set: { count: sql`${daily.count} + excluded.count`, points: sql`${daily.points} + excluded.points` },
     });
+  const accountId = deltas[0].accountId;
+  // The kept data follows (kept-data/kept-writes.ts): the days changed, the pairs that appeared,
+  // and the pairs of rows that may have gone.
+  const branded = deltas.filter((delta) => delta.brandId !== null);
+  await markDaysStale(tx, accountId, branded.filter((delta) => !delta.oneTime).map((delta) => delta.day));
+  await addBrandMembers(tx, accountId, branded.filter((delta) => delta.count > 0).map((delta) => ({ brandId: delta.brandId!, memberId: delta.memberId })));
   if (deltas.some((delta) => delta.count < 0)) {
-    const accountId = deltas[0].accountId;
-    await tx.delete(daily).where(and(eq(daily.accountId, accountId), sql`${daily.count} <= 0`, inArray(daily.memberId, [...new Set(deltas.map((d) => d.memberId))])));
+    const gone = await tx
+      .delete(daily)
+      .where(and(eq(daily.accountId, accountId), sql`${daily.count} <= 0`, inArray(daily.memberId, [...new Set(deltas.map((d) => d.memberId))])))
+      .returning({ brandId: daily.brandId, memberId: daily.memberId });
+    await recheckBrandMembers(tx, accountId, gone.filter((row) => row.brandId !== null).map((row) => ({ brandId: row.brandId!, memberId: row.memberId })));
   }
 }
 
@@ -253,55 +263,44 @@ type AnsweredColumns = (typeof answeredColumns)[keyof typeof answeredColumns];
  * whose marker (or one-time activity) is already stored, or repeated earlier in the batch, is
  * skipped by the unique indexes, so concurrent repeats store it once; only inserted records reach
  * the rollup. All rows share the account and application of the first. Answers the inserted
- * records ordered by id (ids grow in input order), with the `answered` columns. With `admitted`,
- * the stored repeatable records must complete at or after the kept windows' claim (see
- * rollupOfInserted).
+ * records ordered by id (ids grow in input order), with the `answered` columns. The members are
+ * held first (recordGate); with `admitted`, the repeatable records must complete at or after the
+ * kept windows' claim, or nothing is stored (gateResult throws).
  */
 function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColumns, { admitted }: { admitted: boolean }): SQL {
   const { accountId, applicationId } = rows[0];
   const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
+  const memberIds = sql`${arrayLiteral([...new Set(rows.map((row) => row.memberId))])}::int[]`;
+  const repeatable = sql`${arrayLiteral(rows.filter((row) => !row.oneTime).map((row) => (row.completedAt as Date).toISOString()))}::timestamptz[]`;
   return sql`
     with input as (
       select * from unnest(${sql.join(columns, sql`, `)}) with ordinality
         as i(member_id, activity_id, brand_id, service, marker, points, one_time, link, media, category, content, value,
              geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at, ord)
     ),
+    ${recordGate(accountId, memberIds, admitted ? { admitted, repeatable } : { admitted })},
     inserted as (
       insert into ${activityRecords} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
       select ${accountId}::int, ${applicationId ?? null}::int, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
-      from input where ${holdMembers(accountId, sql`select member_id from input`)} order by ord
+      from input cross join gate where gate.held and gate.admitted order by ord
       on conflict do nothing
       returning *
     ),
-    ${rollupOfInserted(accountId, { admitted })}
-    select ${sql.raw(answered.from('inserted'))} from inserted${admitted ? sql`, admitted` : sql``} order by inserted.id`;
+    ${rollupOfInserted(accountId)}
+    select ${gateColumns}, ${sql.raw(answered.from('inserted'))} from gate left join inserted on true order by inserted.id`;
 }
 
 /**
- * The condition that holds the members of a statement's records before it writes anything (their
- * ids: `ids`, a query): each `for key share` until the transaction ends, ascending, as merges lock
- * them (`members_hold_for_records`, migration 0027). A merge of one of them waits for the records
- * and moves them; a merge that finished since the members were resolved fails the statement
- * (SQLSTATE MQM01, memberMergedMeanwhile), before anything is stored. It is an uncorrelated
- * subquery, so it is evaluated once, before the first row is inserted.
+ * The common tail of the statements that store records, after their `gate` and `inserted` CTEs
+ * (`insert … returning *`): `rolled_up` sums the inserted records per rollup key and upserts them
+ * into `member_activity_daily`, in the rollup's key order; then the kept data follows the new rows
+ * (keptOfInserted: stale timeline days, new brand members).
  */
-export function holdMembers(accountId: number | Placeholder, ids: SQL): SQL {
-  return sql`(select members_hold_for_records(${accountId}::int, array(${ids})))`;
-}
-
-/**
- * The common tail of the statements that store records, after their `inserted` CTE (`insert …
- * returning *`): `rolled_up` sums the inserted records per rollup key and upserts them into
- * `member_activity_daily`, in the rollup's key order. With `admitted`, `admitted` passes the
- * stored repeatable records' times to `score_windows_admit_records` (migration 0025), which holds
- * the claims lock and fails the statement when one completes before the kept windows' claim; the
- * statement's select must name `admitted` for it to run.
- */
-export function rollupOfInserted(accountId: number | Placeholder, { admitted }: { admitted: boolean }): SQL {
+export function rollupOfInserted(accountId: number | Placeholder): SQL {
   const daily = memberActivityDaily;
-  const rollup = sql`
+  return sql`
     rolled_up as (
       insert into ${daily} (account_id, member_id, day, activity_id, brand_id, service, one_time, count, points)
       select ${accountId}::int, member_id, day, activity_id, brand_id, service, one_time, count, points from (
@@ -312,12 +311,8 @@ export function rollupOfInserted(accountId: number | Placeholder, { admitted }: 
       ${rollupOrder}
       on conflict (account_id, member_id, day, activity_id, brand_id, service) do update
         set count = ${daily}.count + excluded.count, points = ${daily}.points + excluded.points
-    )`;
-  if (!admitted) return rollup;
-  return sql`${rollup},
-    admitted as (
-      select score_windows_admit_records(${accountId}::int, array(select completed_at from inserted where not one_time)) as done
-    )`;
+    ),
+    ${keptOfInserted(accountId)}`;
 }
 
 /**
@@ -333,7 +328,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
   const { accountId } = rows[0];
   const answered = full ? answeredColumns.full : answeredColumns.stored;
   // Prepared: its text is the same for every batch (one array parameter per column).
-  const statement = preparedRowsOf<Record<string, unknown>>(tx, recordsStatement(rows, answered, { admitted: false }));
+  const statement = preparedRowsOf<Record<string, unknown>>(tx, recordsStatement(rows, answered, { admitted: false })).then(gateResult);
   // Issued together, so the driver sends them in one write: the statement, the coverage lock, the
   // coverage. A connection runs its statements in the order they are issued, each after the one
   // before it ends, so the coverage is read under the lock, as score-windows.locks.ts requires.
@@ -371,11 +366,11 @@ export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], opt
 export async function insertRecordsAlone(db: Executor, rows: NewRecordRow[], { full = false } = {}): Promise<StoredRecord[]> {
   if (!rows.length) return [];
   const answered = full ? answeredColumns.full : answeredColumns.stored;
-  return answered.read(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true })));
+  return answered.read(gateResult(await preparedRowsOf<Record<string, unknown>>(db, recordsStatement(rows, answered, { admitted: true }))));
 }
 
 /** True when insertRecordsAlone refused a batch because a record completes before the kept windows' claim. */
-export const beforeWindowsClaim = (error: unknown) => hasSqlState(error, 'MQW01');
+export const beforeWindowsClaim = (error: unknown) => hasSqlState(error, beforeClaimState);
 
 /** The stored record a repeat refers to: by marker, or the member's one-time record. */
 export async function findExistingRecord(db: Executor, row: Pick<NewRecordRow, 'accountId' | 'marker' | 'memberId' | 'activityId'>): Promise<RecordRow | undefined> {
@@ -477,7 +472,11 @@ export async function moveRecords(tx: Transaction, accountId: number, fromId: nu
 }
 
 /** Deletes a member's daily rollup rows; returns them. */
-export function deleteDailyRollupsOf(tx: Transaction, accountId: number, memberId: number) {
+export async function deleteDailyRollupsOf(tx: Transaction, accountId: number, memberId: number) {
   const daily = memberActivityDaily;
-  return tx.delete(daily).where(and(eq(daily.accountId, accountId), eq(daily.memberId, memberId))).returning();
+  const deleted = await tx.delete(daily).where(and(eq(daily.accountId, accountId), eq(daily.memberId, memberId))).returning();
+  const branded = deleted.filter((row) => row.brandId !== null);
+  await markDaysStale(tx, accountId, branded.filter((row) => !row.oneTime).map((row) => row.day));
+  await recheckBrandMembers(tx, accountId, branded.map((row) => ({ brandId: row.brandId!, memberId })));
+  return deleted;
 }

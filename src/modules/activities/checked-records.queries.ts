@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { fixedStatement } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
-import { answeredColumns, arrayLiteral, driverValue, holdMembers, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+import { answeredColumns, arrayLiteral, driverValue, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+import { gateColumns, gateResult, recordGate } from '../kept-data/kept-writes.js';
 
 /** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */
 export type InputColumns = Pick<
@@ -53,6 +54,14 @@ const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: stri
   // the rest of the statement.
   const array = (name: keyof StatementValues, type: string) => sql`(select ${sql.placeholder(name)}::${sql.raw(type)}[])::${sql.raw(type)}[]`;
   const own = inputColumns.map(([key, type]) => array(key, type));
+  // The members the records may name, read from the parameters alone (recordGate): by id (or the
+  // member it was merged into) and by partner reference.
+  const heldIds = sql`array(
+      select coalesce(m.merged_into_id, m.id) from ${members} m where m.account_id = ${accountId}::int and m.id = any(${array('memberIds', 'int')})
+      union
+      select s.member_id from ${memberServices} s
+        join unnest(${array('partnerCodes', 'text')}, ${array('partnerIds', 'text')}) as p(code, id) on s.partner_code = p.code and s.partner_id = p.id
+      where s.account_id = ${accountId}::int)`;
   return sql`
     with input as (
       select * from unnest(${array('activityIds', 'int')}, ${array('memberIds', 'int')}, ${array('partnerCodes', 'text')},
@@ -74,6 +83,7 @@ const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: stri
       left join ${members} m on m.account_id = ${accountId} and m.id = i.member_id
       left join ${brands} b on b.account_id = ${accountId} and b.id = i.brand_id and b.deleted_at is null
     ),
+    ${recordGate(accountId, heldIds, { admitted: true, repeatable: sql`array(select completed_at from looked_up where checked and activity_found and not one_time)` })},
     inserted as (
       insert into ${activityRecords} (account_id, application_id, member_id, activity_id, brand_id, service, marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at)
@@ -81,21 +91,21 @@ const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: stri
         coalesce(service, activity_service), marker, points, one_time, link, media,
         category, content, value, geo_country, geo_city, geo_region, geo_lat, geo_long, completed_at
       from looked_up
-      where checked and activity_found and found_member_id is not null and brand_found
-        and ${holdMembers(accountId, sql`select found_member_id from looked_up where found_member_id is not null`)}
+      cross join gate
+      where gate.held and gate.admitted and checked and activity_found and found_member_id is not null and brand_found
       order by ord
       on conflict do nothing
       returning *
     ),
-    ${rollupOfInserted(accountId, { admitted: true })},
+    ${rollupOfInserted(accountId)},
     verdicts as (
       select json_agg(json_build_array(
           case when not activity_found then 'Activity' when found_member_id is null then 'Member' when not brand_found then 'Brand' end,
           found_member_id, one_time) order by ord)::text as verdicts
       from looked_up
     )
-    select verdicts.verdicts, ${sql.raw(answeredColumns.full.from('inserted'))}
-    from verdicts left join (inserted cross join admitted) on true
+    select verdicts.verdicts, ${gateColumns}, ${sql.raw(answeredColumns.full.from('inserted'))}
+    from verdicts cross join gate left join inserted on true
     order by inserted.id`;
 });
 
@@ -131,8 +141,8 @@ export async function insertCheckedRecords(
     accountId,
     applicationId,
   });
+  const stored = gateResult(rows);
   const verdicts = (JSON.parse(rows[0].verdicts) as [RowVerdict['refused'], number | null, boolean | null][]).map(([refused, memberId, oneTime]) => ({ refused, memberId, oneTime }));
-  // With nothing stored, the one row left-joined to no record carries the verdicts alone.
-  const stored = rows.filter((row) => row.id !== null).map(({ verdicts: _, ...row }) => row);
-  return { verdicts, inserted: answeredColumns.full.read(stored) };
+  // With nothing stored, the one row left-joined to no record carries the verdicts alone (gateResult leaves it out).
+  return { verdicts, inserted: answeredColumns.full.read(stored.map(({ verdicts: _, ...row }) => row)) };
 }

@@ -2,16 +2,15 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
-import { tryTransactionLock } from '../../db/transaction-lock.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
 
 /**
  * A brand's members: opted into it now, or active on it at any time (a daily rollup row on it).
- * `brand_members` keeps them (see src/db/schema/catalogue.ts and the triggers of migration
- * `0017_brand_members_triggers`): new pairs are added as they appear, pairs that may have ended are
- * queued for a recheck. So the kept set holds every member of the brand, and possibly some queued
+ * `brand_members` keeps them (see src/db/schema/catalogue.ts and docs/kept-data.md): the writers of
+ * the rollup and the opt-ins add new pairs as they appear and queue pairs that may have ended for a
+ * recheck. So the kept set holds every member of the brand, and possibly some queued
  * pairs that no longer hold; readers leave those out, and `settleBrandMembers` removes them.
  */
 
@@ -62,25 +61,35 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
 
 /**
  * Settles an account's queued pairs (removing those that no longer hold, with their count rows)
- * and sums each brand's count rows into one. Run by the score windows worker. The removal holds the
- * account's `brand-members` lock exclusively, which every transaction adding pairs holds shared
- * until it commits: no pair is removed while a rollup row or opt-in that keeps it is uncommitted.
- * It only tries the lock: when recordings hold it, the queue waits for the next pass (readers
- * correct for it meanwhile) rather than making recordings queue behind the worker.
+ * and sums each brand's count rows into one. Run by the kept-data worker. Every transaction that
+ * adds pairs holds their member's row (`for key share` or stronger) until it commits
+ * (kept-data/kept-writes.ts), so the removal first locks the queued pairs' members `for update
+ * skip locked`: a member some writer holds is left for the next pass (readers correct for its
+ * queued pairs meanwhile) rather than making recordings wait, and a writer that comes after waits
+ * for this transaction, then adds its pair again. The removal then reads, in a snapshot taken
+ * after the locks, whether each pair still holds. A pair whose member is gone has no writer.
  */
 export async function settleBrandMembers(db: Database, accountId: number): Promise<void> {
   await db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
-    if (await tryTransactionLock(tx, `brand-members:${accountId}`)) {
-      await tx.execute(sql`
-        with due as (delete from ${brandMemberRechecks} where account_id = ${accountId} returning brand_id, member_id),
-        gone as (
-          delete from ${brandMembers} bm using due
-          where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm')}
-          returning bm.brand_id)
-        insert into ${brandMemberCounts} (account_id, brand_id, members)
-        select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
-    }
+    const free = await executeRows<{ id: number }>(tx, sql`
+      select m.id from ${members} m
+      where m.account_id = ${accountId} and m.id in (select r.member_id from ${brandMemberRechecks} r where r.account_id = ${accountId})
+      order by m.id for update of m skip locked`);
+    const ids = `{${free.map((row) => Number(row.id)).join(',')}}`;
+    await tx.execute(sql`
+      with due as (
+        delete from ${brandMemberRechecks} r
+        where r.account_id = ${accountId}
+          and (r.member_id = any(${ids}::int[])
+            or not exists (select 1 from ${members} m where m.account_id = ${accountId} and m.id = r.member_id))
+        returning brand_id, member_id),
+      gone as (
+        delete from ${brandMembers} bm using due
+        where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm')}
+        returning bm.brand_id)
+      insert into ${brandMemberCounts} (account_id, brand_id, members)
+      select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
     // Count rows removed by a concurrent summing are skipped by this one, so each is summed once.
     await tx.execute(sql`
       with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Transaction } from '../../db/client.js';
+import { addBrandMembers, recheckBrandMembers } from '../kept-data/kept-writes.js';
 import { loginEvents, memberDomains, members, memberServices, optins, segmentMembers } from '../../db/schema/index.js';
 import { databaseClock } from '../../db/timestamps.js';
 import type { MemberRow } from './members.queries.js';
@@ -48,7 +49,16 @@ export async function moveOptIns(tx: Transaction, accountId: number, memberId: n
           and coalesce(kept.segment_id, 0) = coalesce(${optins.segmentId}, 0) and kept.opted_out_at is null)`,
       ),
     );
-  await tx.update(optins).set({ memberId: keeperId }).where(and(eq(optins.accountId, accountId), eq(optins.memberId, memberId)));
+  const moved = await tx
+    .update(optins)
+    .set({ memberId: keeperId })
+    .where(and(eq(optins.accountId, accountId), eq(optins.memberId, memberId)))
+    .returning({ brandId: optins.brandId, optedOutAt: optins.optedOutAt });
+  // The brand members follow (kept-data/kept-writes.ts): the keeper's current brand opt-ins, and
+  // every brand the merged member was on, to recheck.
+  const onBrand = moved.filter((row) => row.brandId !== null);
+  await addBrandMembers(tx, accountId, onBrand.filter((row) => row.optedOutAt === null).map((row) => ({ brandId: row.brandId!, memberId: keeperId })));
+  await recheckBrandMembers(tx, accountId, onBrand.map((row) => ({ brandId: row.brandId!, memberId })));
 }
 
 /** Puts `keeperId` in every computed segment `memberId` was in, and takes `memberId` out of them. */

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { columnsOf, preparedRows } from '../../db/statements.js';
 import { holdTransactionLock } from '../../db/transaction-lock.js';
 import { loginEvents, memberDomains, members, memberServices } from '../../db/schema/index.js';
+import { markMemberDaysStale, recheckMemberPairs } from '../kept-data/kept-writes.js';
 import { currentOptInsJson, type OptInRow } from './member-optins.queries.js';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -399,7 +400,12 @@ export async function insertLoginEvent(db: Executor, values: typeof loginEvents.
 
 /** Deletes a member, what is theirs (by cascade), and the shells of members merged into it. */
 export async function deleteMember(db: Executor, accountId: number, id: number) {
+  // Before the rollup rows go (by cascade), their timeline days are marked; after, the member's
+  // brand pairs, which stay (no key links them to the member), are queued for a recheck, those of
+  // records that committed while the delete waited for them included (kept-data/kept-writes.ts).
+  await markMemberDaysStale(db, accountId, [id]);
   await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.mergedIntoId, id), ne(members.id, id)));
   const deleted = await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.id, id))).returning({ id: members.id });
+  await recheckMemberPairs(db, accountId, [id]);
   return deleted.length > 0;
 }

@@ -2,22 +2,25 @@ import type { Transaction } from '../../db/client.js';
 import { holdTransactionLock, tryTransactionLock } from '../../db/transaction-lock.js';
 
 /**
- * The locks that keep an account's kept data exact while records arrive. Always taken in this
- * order (a transaction may skip any), and after any member row lock the transaction takes:
+ * The advisory locks that keep an account's kept data exact while records arrive (docs/kept-data.md).
+ * Each is taken by a statement of its own, which names no table, so on a Citus cluster it is taken
+ * on the coordinator, where every gateway's statements take it: never inside a statement on a
+ * tenant table, which would run on a shard. Always taken in this order (a transaction may skip
+ * any), and after any member row lock the transaction takes:
  *
- * 1. `timeline-days` (readers–writer): every change to the daily rollup takes it shared (a trigger,
- *    drizzle/0025_kept_windows_claims_and_locks.sql); the worker holds it exclusively while it makes
- *    kept timeline days, so no rollup change is in flight then.
+ * 1. `timeline-days` (readers–writer): the worker holds it exclusively while it makes kept timeline
+ *    days; transactions that count records take it shared with the coverage lock. Rollup changes no
+ *    longer need it: they mark their days stale unconditionally (kept-data/kept-writes.ts).
  * 2. `score-coverage` (readers–writer): the worker holds it exclusively while it folds records into
  *    the totals and moves the windows' coverage. A transaction that counts records into the totals
  *    (records stored late, deleted records, merges, deleted members) holds it shared from before it
  *    reads the coverage until it commits: the worker never folds in a stretch of time while a record
  *    inside it is still uncommitted, and that transaction always sees the coverage it must correct.
- * 3. `score-claims` (readers–writer): before each fold the worker claims the stretch it will cover
- *    (`score_window_claims`), holding this lock exclusively for a moment in a transaction of its
- *    own. A batch stored in one statement takes it shared in `score_windows_admit_records`, which
- *    admits the batch only when every repeatable record completes at or after the claim. So records
- *    of now never wait for a fold: a later claim waits for them, and the fold after it sees them.
+ * 3. The claim is a row lock, not an advisory one: before each fold the worker claims the stretch it
+ *    will cover by updating the account's `score_window_claims` row, in a transaction of its own.
+ *    A batch stored in one statement holds that row `for share` (recordGate) and is admitted only
+ *    when every repeatable record completes at or after the claim. So records of now never wait for
+ *    a fold: a later claim waits for them, and the fold after it sees them.
  * 4. `score-totals` (exclusive): whoever changes totals or their groups (the worker, a late record,
  *    a deletion, a merge, a profile change) takes turns, so counts computed from "before" and
  *    "after" stay right.
@@ -40,8 +43,6 @@ export function holdCoverageLock(tx: Transaction, accountId: number, mode: 'excl
   const days = mode === 'shared' ? holdTimelineDaysLock(tx, accountId, 'shared') : undefined;
   return Promise.all([days, holdTransactionLock(tx, `score-coverage:${accountId}`, mode)]);
 }
-
-export const holdClaimsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-claims:${accountId}`);
 
 export const holdTotalsLock = (tx: Transaction, accountId: number) => holdTransactionLock(tx, `score-totals:${accountId}`);
 

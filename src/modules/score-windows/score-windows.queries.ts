@@ -15,7 +15,7 @@ import {
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupsDelta, roomToAggregate } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
-import { holdClaimsLock, holdCoverageLock, holdTotalsLock, tryMoverLock } from './score-windows.locks.js';
+import { holdCoverageLock, holdTotalsLock, tryMoverLock } from './score-windows.locks.js';
 
 /**
  * Keeping the totals of the standard windows: their coverage, the worker's steps (foldSpans, a first
@@ -47,16 +47,16 @@ export async function saveCoverage(tx: Transaction, accountId: number, windows: 
 
 /**
  * Claims the stretch of time before `until` for the folds about to run (`score_window_claims`; a
- * claim only grows), in a transaction of its own: holding the claims lock exclusively, it waits for
- * the batches being stored in one statement now, so a fold that starts after it sees them, and
- * later batches see the claim. Answers whether it claimed: with `unlessMoving`, not when another
+ * claim only grows), in a transaction of its own: its update of the account's claim row waits for
+ * the batches being stored in one statement now, which hold that row `for share` (recordGate in
+ * kept-data/kept-writes.ts), so a fold that starts after it sees them, and later batches see the
+ * claim. Answers whether it claimed: with `unlessMoving`, not when another
  * worker is moving the account's windows now (score-windows.locks.ts).
  */
 export async function claimCoverage(db: Database, accountId: number, until: Date, { unlessMoving = false } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
     if (unlessMoving && !(await tryMoverLock(tx, accountId))) return false;
-    await holdClaimsLock(tx, accountId);
     await tx
       .insert(scoreWindowClaims)
       .values({ accountId, claimedUntil: until })
@@ -67,12 +67,18 @@ export async function claimCoverage(db: Database, accountId: number, until: Date
 
 /** Accounts with records and no covered windows yet, and accounts whose windows the worker should move. */
 export async function accountsToCover(db: Executor): Promise<number[]> {
-  const rows = await executeRows<{ account_id: number }>(db, sql`
-    select a.id as account_id from accounts a
-    where exists (select 1 from ${activityRecords} r where r.account_id = a.id)
-       or exists (select 1 from ${scoreWindows} w where w.account_id = a.id)
-    order by a.id`);
-  return rows.map((row) => Number(row.account_id));
+  // Account by account, each statement naming its account: on a Citus cluster a subquery on
+  // tenant tables correlated to the accounts (a reference table) is refused, and one over every
+  // account's records would read them all.
+  const accounts = await executeRows<{ id: number }>(db, sql`select id from accounts order by id`);
+  const wanted: number[] = [];
+  for (const { id } of accounts) {
+    const [row] = await executeRows<{ wanted: boolean }>(db, sql`
+      select exists (select 1 from ${activityRecords} where account_id = ${Number(id)}::int)
+        or exists (select 1 from ${scoreWindows} where account_id = ${Number(id)}::int) as wanted`);
+    if (row.wanted) wanted.push(Number(id));
+  }
+  return wanted;
 }
 
 /**

@@ -5,7 +5,7 @@ import { forgetCoverage } from './score-windows.ranking.js';
 import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, saveCoverage, spanGroupsAtMost, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
 import { holdCoverageLock, holdTimelineDaysLock, holdTotalsLock, tryMoverLock } from '../score-windows/score-windows.locks.js';
-import { keptDayList, makeTimelineDays } from './timeline-days.queries.js';
+import { keptDayList, makeTimelineDays, takeStaleMarks } from './timeline-days.queries.js';
 
 /**
  * How many records one transaction folds into the totals, over all the ends it moves: a window far
@@ -144,7 +144,10 @@ export async function buildWindows(db: Database, accountId: number, until: Date,
     [[(s) => buildMemberTotals(s, accountId, windows)]],
     [[(s) => buildActivityTotals(s, accountId, windowStarts(windows), until)], activityDimensions.map((dimension) => (s: Executor) => buildActivityGroups(s, accountId, dimension))],
     // Two weeks a statement: each one's distinct members are counted in memory.
+    // The marks of changes already made are taken first, then the days made in later statements
+    // (later snapshots), as keepTimelineDaysStep does: a change the days miss keeps its mark.
     [[async (s) => {
+      await takeStaleMarks(s, accountId);
       for (let at = 0; at < days.length; at += 14) await makeTimelineDays(s, accountId, days.slice(at, at + 14));
     }]],
   ];

@@ -33,15 +33,18 @@ const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => s
 
 /**
  * One step of an account's kept days toward `until`: the stale days and up to `limit` days not kept
- * yet are made from the rollup, days older than the longest window dropped. Holds the timeline-days
- * lock exclusively, so no rollup change is in flight (see the trigger). Answers whether every day is kept.
+ * yet are made from the rollup, days older than the longest window dropped. Every rollup change
+ * marks its days stale in its own transaction (kept-data/kept-writes.ts), and the marks are taken
+ * (deleted) before the rollup is read, in an earlier snapshot: a change this step does not see
+ * left its mark, and the next step makes its day again. Marks of days not kept are dropped.
+ * Answers whether every day is kept.
  */
 export async function keepTimelineDaysStep(db: Database, accountId: number, until: Date, limit = 14): Promise<boolean> {
   const range = keptDays(until);
   return db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
     await holdTimelineDaysLock(tx, accountId, 'exclusive');
-    const stale = await executeRows<{ day: string }>(tx, sql`delete from ${timelineDaysStale} where account_id = ${accountId} returning day::text`);
+    const stale = await takeStaleMarks(tx, accountId);
     const missing = await executeRows<{ day: string }>(tx, sql`
       select d::date::text as day from generate_series(${range.from}::date, ${range.until}::date - 1, interval '1 day') d
       where not exists (select 1 from ${timelineDaysKept} k where k.account_id = ${accountId} and k.day = d::date)
@@ -54,10 +57,18 @@ export async function keepTimelineDaysStep(db: Database, accountId: number, unti
   });
 }
 
+/** Deletes an account's stale marks and answers their days: before the days are made, in an earlier statement. */
+export async function takeStaleMarks(db: Executor, accountId: number): Promise<{ day: string }[]> {
+  // Days since 2000-01-01 rather than `day::text`: Citus refuses a RETURNING that is not immutable
+  // (a date's text depends on DateStyle).
+  const rows = await executeRows<{ n: number }>(db, sql`delete from ${timelineDaysStale} where account_id = ${accountId} returning day - date '2000-01-01' as n`);
+  return rows.map((row) => ({ day: formatDay(new Date(Date.UTC(2000, 0, 1) + Number(row.n) * 86_400_000)) }));
+}
+
 /**
- * Makes (again) the kept days `days` of an account from the daily rollup. The caller holds the
- * timeline-days lock exclusively, so no rollup change is in flight: its own transaction's, or, in an
- * account's first coverage, the one it runs for (see buildWindows).
+ * Makes (again) the kept days `days` of an account from the daily rollup. The caller took the
+ * account's stale marks in an earlier statement (takeStaleMarks): a rollup change this statement's
+ * snapshot misses left its mark, and the day is made again.
  */
 export async function makeTimelineDays(db: Executor, accountId: number, days: readonly string[]): Promise<void> {
   if (!days.length) return;

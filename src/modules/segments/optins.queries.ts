@@ -4,6 +4,7 @@ import { preparedRows } from '../../db/statements.js';
 import { executeRows } from '../../db/rows.js';
 import { databaseClock } from '../../db/timestamps.js';
 import { brands, optins, segments } from '../../db/schema/index.js';
+import { addBrandMembers, recheckBrandMembers } from '../kept-data/kept-writes.js';
 import type { OptInRow } from '../members/member-optins.queries.js';
 
 /** One list a member can be on. */
@@ -75,7 +76,7 @@ export async function holdMemberOnList(db: Executor, accountId: number, memberId
  */
 export async function insertOptInIfAbsent(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<void> {
   const at = await databaseClock(db, sql`select max(${optins.optedOutAt}) from ${optins} where ${onList(accountId, memberId, list)}`);
-  await db
+  const added = await db
     .insert(optins)
     .values({
       accountId,
@@ -85,7 +86,10 @@ export async function insertOptInIfAbsent(db: Executor, accountId: number, membe
       segmentId: list.kind === 'segment' ? list.segmentId : null,
       optedInAt: sql`${at}::timestamptz`,
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ id: optins.id });
+  // A brand's new member (kept-data/kept-writes.ts); the caller holds the member (holdSurvivor).
+  if (added.length && list.kind === 'brand') await addBrandMembers(db, accountId, [{ brandId: list.brandId, memberId }]);
 }
 
 /** Stamps the current opt-in as ended, by the database's clock and never before it began; false when there was none. */
@@ -96,6 +100,7 @@ export async function endOptIn(db: Executor, accountId: number, memberId: number
     .set({ optedOutAt: sql`greatest(${at}::timestamptz, ${optins.optedInAt})` })
     .where(and(onList(accountId, memberId, list), isNull(optins.optedOutAt)))
     .returning({ id: optins.id });
+  if (rows.length && list.kind === 'brand') await recheckBrandMembers(db, accountId, [{ brandId: list.brandId, memberId }]);
   return rows.length > 0;
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { accounts, apiKeys, applications, whitelistedDomains, type ApplicationSettings, type Plan } from '../../db/schema/index.js';
+import { accounts, apiKeys, applications, scoreWindowClaims, whitelistedDomains, type ApplicationSettings, type Plan } from '../../db/schema/index.js';
 
 export async function findAccountByName(db: Executor, name: string) {
   const [row] = await db.select().from(accounts).where(eq(accounts.name, name));
@@ -18,6 +18,13 @@ export async function insertAccount(db: Executor, name: string) {
     .values({ name })
     .onConflictDoUpdate({ target: accounts.name, set: { name } })
     .returning();
+  // The kept windows' claim row, claiming nothing yet: a statement that stores records holds it
+  // `for share` (recordGate in kept-data/kept-writes.ts), so even the first fold's claim waits for
+  // them and a new account's records are stored in one statement, not sent to a transaction.
+  await db
+    .insert(scoreWindowClaims)
+    .values({ accountId: row.id, claimedUntil: sql`'-infinity'::timestamptz` })
+    .onConflictDoNothing();
   return row;
 }
 
