@@ -1,0 +1,18 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../../src/db/client.js';
+import { executeRows } from '../../src/db/rows.js';
+
+/**
+ * How many locks sessions of this database are waiting for: advisory locks, and row locks (whose
+ * wait is on the holder's transaction id, of no database). On a Citus cluster a statement's row
+ * locks are taken on the workers, where the coordinator's `pg_locks` does not see them:
+ * `citus_lock_waits` adds the waits of every node.
+ */
+export async function lockWaits(db: Executor): Promise<number> {
+  const [{ citus }] = await executeRows<{ citus: boolean }>(db, sql`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
+  const [local] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from pg_locks l
+    join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`);
+  if (!citus) return Number(local.n);
+  const [cluster] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from citus_lock_waits`);
+  return Number(local.n) + Number(cluster.n);
+}
