@@ -297,3 +297,36 @@ describe('required fields and the session', () => {
     expect((await t.request({ url: sessionUrl, headers: { cookie: jar.header(), origin } })).json()).toEqual({ user: null });
   });
 });
+
+describe('what AE Connect for WordPress finds its user by', () => {
+  // The plugin's ae_login_flow looks the WordPress user up by the meta ae_connect_ID = data.ID
+  // (exactly one user), then by ae_connect_<Service>_service = services[].ID, and creates one named
+  // data.Username; jQuery posts every value as text. Signing in again works only while these stay
+  // the same from registration on, and agree with what /v1.1/auth gives the site's server.
+  it('gives the same data.ID, services[].ID and Username in aeJS.user after registration and after signing in again', async () => {
+    const origin = 'https://fans.example.com';
+    const sessionUrl = `/framework/session/${app.applicationId}`;
+    const email = `Wp.Fan+${++counter}@Example.com`;
+    const { jar } = await registered(app, email);
+    const registration = (await t.request({ url: sessionUrl, headers: { cookie: jar.header(), origin } })).json();
+    expect(registration.beganWith).toBe('registration');
+
+    const again = new CookieJar();
+    const signedIn = await submitForm(t, again, loginUrl(app), { email, password: 'correct horse' });
+    expect(signedIn.statusCode).toBe(303);
+    const login = (await t.request({ url: sessionUrl, headers: { cookie: again.header(), origin } })).json();
+    expect(login.beganWith).toBe('login');
+    const server = (await auth(app, { accessToken: tokenOf(signedIn.headers.location as string), details: '1' })).json;
+
+    for (const { user } of [registration, login]) {
+      expect(user.data.ID).toEqual(expect.any(Number));
+      expect(user.data.ID).toBe(server.data.ID);
+      expect(user.data.Username).toMatch(/^wp\.fan\d+(-\d+)?$/);
+      expect(user.data.Username).toBe(server.data.Username);
+      expect(user.services).toEqual([expect.objectContaining({ Service: 'email', ID: expect.any(String) })]);
+      expect(user.services[0].ID).toBe(String(server.services[0].ID));
+    }
+    expect(login.user.data).toEqual(registration.user.data);
+    expect(login.user.services).toEqual(registration.user.services);
+  });
+});
