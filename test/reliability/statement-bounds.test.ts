@@ -278,7 +278,8 @@ async function holdRow(db: postgres.Sql, memberId: number): Promise<{ release():
   let locked!: () => void;
   const held = new Promise<void>((resolve) => (locked = resolve));
   const transaction = db.begin(async (tx) => {
-    await tx`select id from members where id = ${memberId} for update`;
+    // The account named, as every statement does: Citus locks rows only in a statement routed to one shard.
+    await tx`select id from members where account_id = ${tenant.accountId} and id = ${memberId} for update`;
     locked();
     await released;
   });
@@ -312,10 +313,17 @@ describe.runIf(onPostgres)('statements on PostgreSQL', () => {
     await bounded?.gateway.close();
   });
 
-  /** The backends of the gateway's database waiting on a lock with an update of `members`. */
-  const waitingUpdates = (db: postgres.Sql) =>
-    db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+  /**
+   * The backends of the gateway's database waiting on a lock with an update of `members`. On a
+   * Citus cluster the wait is on a worker, where the shard's statement runs: `citus_lock_waits`
+   * names the coordinator's session that sent it (its global pid) and its statement.
+   */
+  const waitingUpdates = async (db: postgres.Sql) => {
+    const [{ citus }] = await db<{ citus: boolean }[]>`select exists (select 1 from pg_extension where extname = 'citus') as citus`;
+    if (citus) return db<{ pid: string }[]>`select distinct waiting_gpid::text as pid from citus_lock_waits where blocked_statement ilike 'update "members"%'`;
+    return db<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
       and wait_event_type = 'Lock' and query ilike 'update "members"%'`;
+  };
 
   it('answers STATEMENT_TIMEOUT (503, code 20) when a statement runs past STATEMENT_TIMEOUT_MS, and the statement is gone', async () => {
     const db = testConnection();
