@@ -119,32 +119,11 @@ interface ForeignKeyRow {
   onUpdate: string;
 }
 
-/**
- * Triggers still on tables to distribute, each with why it is there. Citus refuses to distribute a
- * table with a trigger (short of `citus.enable_unsafe_triggers`, which this project does not use):
- * a trigger runs on the shard's node, where a transition table cannot meet other distributed
- * tables and an advisory lock protects nothing the coordinator sees. Until a trigger listed here
- * is gone, the procedure stops at its table, naming it.
- */
-export const triggersToRemove: Readonly<Record<string, string>> = {
-  'member_activity_daily.brand_members_rollup_inserted': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
-  'member_activity_daily.brand_members_rollup_deleted': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
-  'member_activity_daily.brand_members_rollup_moved': 'the brand members\' settlement (0017_brand_members_triggers), moving to the recording statements',
-  'member_activity_daily.timeline_days_inserted': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
-  'member_activity_daily.timeline_days_updated': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
-  'member_activity_daily.timeline_days_deleted': 'the timeline\'s kept days (0015_timeline_days_trigger), moving to the recording statements',
-  'optins.brand_members_optins_inserted': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
-  'optins.brand_members_optins_updated': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
-  'optins.brand_members_optins_deleted': 'the brand members\' opt-ins (0017_brand_members_triggers), moving to the opt-in statements',
-};
-
 /** What the catalog check compares the database with; the defaults are the project's. */
 export interface DistributionRules {
   references?: readonly string[];
   /** The procedure's statements: whether they keep tables linked to reference tables plain. */
   statements?: readonly string[];
-  /** `table.trigger` names tolerated on distributed tables (see `triggersToRemove`). */
-  allowedTriggers?: Readonly<Record<string, string>>;
 }
 
 /** pg_constraint's action codes: set null, set default, cascade. */
@@ -159,10 +138,13 @@ const setsColumns = ['n', 'd'];
  * there, even PostgreSQL 15's `set null (column)`); a reference table with a foreign key to a
  * distributed one; a table with an identity column linked to a reference table, when the procedure
  * lets `create_reference_table` make it coordinator-local first (see `keepLinkedTablesPlain`); a
- * trigger on a table to distribute, unless listed with its reason. Empty when the schema distributes.
+ * trigger on a table to distribute (Citus refuses such a table, short of `citus.enable_unsafe_triggers`,
+ * which this project does not use: a trigger would run on the shard's node, where a transition table
+ * cannot meet other distributed tables and an advisory lock protects nothing the coordinator sees).
+ * Empty when the schema distributes.
  */
 export async function distributionProblems(db: Executor, rules: DistributionRules = {}): Promise<string[]> {
-  const { references = referenceTables, statements = distributionStatements(), allowedTriggers = triggersToRemove } = rules;
+  const { references = referenceTables, statements = distributionStatements() } = rules;
   const tables = await executeRows<TableRow>(db, sql`
     select t.table_name as "table", c.data_type as "accountType"
     from information_schema.tables t
@@ -245,7 +227,7 @@ export async function distributionProblems(db: Executor, rules: DistributionRule
   }
   for (const { table, trigger } of triggers) {
     if (isReference(table) || unplaced.has(table)) continue;
-    if (!allowedTriggers[`${table}.${trigger}`]) problems.push(`${table}: trigger ${trigger}, and Citus does not distribute a table with triggers`);
+    problems.push(`${table}: trigger ${trigger}, and Citus does not distribute a table with triggers`);
   }
   return problems;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { distributionPlan, distributionProblems, distributionStatements, keepLinkedTablesPlain, referenceTables, triggersToRemove } from '../../src/db/distribution.js';
+import { distributionPlan, distributionProblems, distributionStatements, keepLinkedTablesPlain, referenceTables } from '../../src/db/distribution.js';
 import { projectRoot } from '../../src/db/paths.js';
 import { executeRows } from '../../src/db/rows.js';
 import { createTestDatabase } from '../support/database.js';
@@ -85,11 +85,4 @@ describe('the schema on Citus', () => {
     for (const problem of problems) expect(tables).toContain(problem.split(':')[0]);
   });
 
-  it('finds every trigger on a table to distribute that is not listed with its reason', async () => {
-    const problems = await distributionProblems(database.db, { allowedTriggers: {} });
-    expect(problems.sort()).toEqual(Object.keys(triggersToRemove).map((name) => {
-      const [table, trigger] = name.split('.');
-      return `${table}: trigger ${trigger}, and Citus does not distribute a table with triggers`;
-    }).sort());
-  });
 });
