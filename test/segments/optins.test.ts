@@ -155,7 +155,8 @@ describe('opt-in history under concurrency', () => {
     const error = await t.database.db
       .update(optins)
       .set({ optedOutAt: sql`${optins.optedInAt} - interval '1 second'` })
-      .where(eq(optins.id, Number(current.ID)))
+      // The account named, as the gateway's statements do: Citus routes the update to its shard.
+      .where(and(eq(optins.accountId, app.accountId), eq(optins.id, Number(current.ID))))
       .then(
         () => undefined,
         (failure: unknown) => failure as { code?: string; cause?: { code?: string } },
