@@ -3,7 +3,7 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20] [--label name]
  *
  * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
@@ -47,6 +47,8 @@ const { values: args } = parseArgs({
     'peer-indexes': { type: 'boolean', default: false },
     gateways: { type: 'string', default: '1' },
     'pool-size': { type: 'string', default: '20' },
+    // Names the results file (`<date>-<scale>-<label>.json`), so runs of one sitting keep their own.
+    label: { type: 'string' },
   },
 });
 
@@ -247,7 +249,7 @@ async function main() {
   };
   const ratios = { marqueeOverPostgraphileP50: ratio('postgraphile'), marqueeOverRawP50: ratio('raw') };
   console.error(JSON.stringify(ratios));
-  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}.json`);
+  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}${args.label ? `-${args.label}` : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
   fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, ratios, results }, null, 2)}\n`);
