@@ -67,7 +67,13 @@ async function accountIdOf(db: Database, reference: string): Promise<number> {
 }
 
 function printer(options: { json?: boolean }): Print {
+  if (options.json && npmPrintedItsBanner()) console.error('note: npm printed its own lines on stdout before the JSON; run `npm run -s cli -- …` for the JSON alone');
   return (value, text) => console.log(options.json ? JSON.stringify(value) : text());
+}
+
+/** Started by `npm run cli` without `-s`: npm wrote `> marquee@… cli` and the command on stdout first. */
+function npmPrintedItsBanner(): boolean {
+  return process.env.npm_lifecycle_event === 'cli' && process.env.npm_config_loglevel !== 'silent';
 }
 
 const program = new Command('marquee').description('Marquee administration').showHelpAfterError();
