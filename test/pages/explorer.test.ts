@@ -155,7 +155,8 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
     expect(box.width).toBeGreaterThan(250);
     expect(box.height).toBeGreaterThan(300);
     expect(box.x + box.width).toBeLessThanOrEqual(390 + 1);
-    const onTop = await page.evaluate(({ x, y }) => Boolean(document.elementFromPoint(x, y)?.closest('.graphiql-query-editor')), { x: box.x + box.width / 2, y: box.y + Math.min(box.height / 2, 100) });
+    const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + Math.min(box.height / 2, 100))];
+    const onTop = await page.evaluate(`Boolean(document.elementFromPoint(${x}, ${y})?.closest('.graphiql-query-editor'))`);
     expect(onTop).toBe(true);
     await page.screenshot({ path: `${screenshots}/explorer-phone.png` });
 
