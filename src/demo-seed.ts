@@ -68,8 +68,11 @@ export async function seedDemoAccount(
   progress(`starting an in-process gateway for the demo application ${application.id}`);
   // This gateway serves the run alone: its key's rate limit would only slow a larger seed down.
   const gateway = await buildGateway({ config: { ...config, rateLimitPerMinute: 1_000_000 }, database, logger: pino({ level: 'silent' }) });
-  const { keyId, apiKey } = await createApplicationKey(database.db, application.id);
+  let keyId: number | undefined;
   try {
+    const issued = await createApplicationKey(database.db, application.id);
+    keyId = issued.keyId;
+    const apiKey = issued.apiKey;
     const call = async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
       const response = await gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { query, variables } });
       const body = response.json() as { data?: T; errors?: { message: string }[] };
@@ -156,7 +159,7 @@ export async function seedDemoAccount(
       throw new Error(`${(error as Error).message}\nThe seed stopped half-way; brand ${brands[0].id} ("${seedBrandName}") marks the account as seeded: delete it to run the seed again.`, { cause: error });
     }
   } finally {
-    await revokeApiKey(database.db, keyId);
+    if (keyId !== undefined) await revokeApiKey(database.db, keyId);
     await gateway.close();
   }
 }
