@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, loadEnvFile } from './config.js';
-import { openDatabase, type Database } from './db/client.js';
+import { loadConfig, loadEnvFile, type Config } from './config.js';
+import { openDatabase, type Database, type DatabaseHandle } from './db/client.js';
 import { citusRole, distribute, placementProblems } from './db/citus.js';
 import { lockDataDir } from './db/lock.js';
 import {
@@ -26,9 +26,11 @@ import type { EmailSettings } from './db/schema/index.js';
 import { readSenderName, readTemplate } from './modules/email/templates.js';
 import { findApplicationById } from './modules/tenancy/tenancy.queries.js';
 import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
+import { withSecretKey } from './secret.js';
+import type { SeedSize } from './demo-seed.js';
 
 /**
- * The operators' tool: accounts, applications and keys. It opens the same database as the server
+ * The operators' tool: accounts, applications, keys and the demo account's data. It opens the same database as the server
  * (DATABASE_URL, or the embedded one in DATA_DIR) and applies pending migrations first.
  * `--json` prints one JSON value on stdout for scripts; otherwise a readable line or table.
  */
@@ -47,13 +49,26 @@ function onOff(value: string): boolean {
   throw new InvalidArgumentError('expected on or off');
 }
 
+/** What the CLI is doing, on stderr and only for a person at a terminal: stdout stays the answer. */
+function note(message: string): void {
+  if (process.stderr.isTTY) console.error(message);
+}
+
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  return withDatabaseHandle((database) => work(database.db));
+}
+
+async function withDatabaseHandle<T>(work: (database: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
   loadEnvFile();
   const config = loadConfig();
   const release = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the CLI') : () => {};
-  const database = await openDatabase(config.database);
+  const started = Date.now();
+  // Opening PGlite is most of a command's time (its WebAssembly start and recovery, about 2 s).
+  note(config.database.kind === 'pglite' ? `opening the embedded database in ${config.database.dataDir}…` : 'connecting to DATABASE_URL…');
+  const database = await openDatabase(config.database, { progress: (message) => note(message) });
+  note(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   try {
-    return await work(database.db);
+    return await work(database, config);
   } finally {
     await database.close();
     release();
@@ -67,7 +82,13 @@ async function accountIdOf(db: Database, reference: string): Promise<number> {
 }
 
 function printer(options: { json?: boolean }): Print {
+  if (options.json && npmPrintedItsBanner()) console.error('note: npm printed its own lines on stdout before the JSON; run `npm run -s cli -- …` for the JSON alone');
   return (value, text) => console.log(options.json ? JSON.stringify(value) : text());
+}
+
+/** Started by `npm run cli` without `-s`: npm wrote `> marquee@… cli` and the command on stdout first. */
+function npmPrintedItsBanner(): boolean {
+  return process.env.npm_lifecycle_event === 'cli' && process.env.npm_config_loglevel !== 'silent';
 }
 
 const program = new Command('marquee').description('Marquee administration').showHelpAfterError();
@@ -248,6 +269,30 @@ key
       const revoked = await revokeApiKey(db, keyId);
       if (!revoked) throw new Error(`No live key ${keyId}.`);
       printer(options)({ keyId, revoked: true }, () => `key ${keyId} revoked`);
+    }),
+  );
+
+/** As demo-seed.ts's defaultSeedSize, which is loaded only when the command runs. */
+const seedSize: SeedSize = { members: 40, records: 600, days: 42 };
+
+const demo = program.command('demo').description("the demo account's data");
+demo
+  .command('seed')
+  .description('fill the demo account with brands, activities, members, opt-ins and records over the last weeks, for the dashboard; refused when it has them already')
+  .option('--members <n>', 'members to register', positiveId, seedSize.members)
+  .option('--records <n>', 'records to store', positiveId, seedSize.records)
+  .option('--days <n>', 'how many days back the records go', positiveId, seedSize.days)
+  .option('--json', 'print JSON (progress goes to stderr)')
+  .action((options) =>
+    withDatabaseHandle(async (database, config) => {
+      // Progress on stderr, so stdout holds the summary alone with --json.
+      const progress = (message: string) => console.error(message);
+      // Its own bundle (scripts/build.mjs): the gateway's code is loaded by this command only.
+      const { seedDemoAccount } = await import('./demo-seed.js');
+      const summary = await seedDemoAccount(withSecretKey(config), database, { size: { members: options.members, records: options.records, days: options.days }, progress });
+      printer(options)(summary, () =>
+        `demo account ${summary.accountId} seeded: ${summary.brands.length} brands, ${summary.activities} activities, ${summary.members} members, ${summary.optIns} opt-ins, ${summary.records} records\nOpen /dashboard?brand=${summary.brands[0].id}&window=3m with the demo key.`,
+      );
     }),
   );
 

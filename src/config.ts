@@ -37,6 +37,7 @@ const environmentSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   API_KEY_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   USAGE_FLUSH_SECONDS: z.coerce.number().positive().default(10),
@@ -94,6 +95,8 @@ export interface Config {
     | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number };
   redisUrl: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
+  /** `json` or `pretty` when LOG_FORMAT forces one; unset, the logger decides (logger.ts, logFormatOf). */
+  logFormat: Environment['LOG_FORMAT'];
   rateLimitPerMinute: number;
   /** How long a looked-up API key is trusted before it is read again (revocation by another gateway). */
   apiKeyCacheMs: number;
@@ -210,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
     usageFlushMs: e.USAGE_FLUSH_SECONDS * 1000,

@@ -1,8 +1,39 @@
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
-/** JSON logs with the request id on every request line (Fastify adds `reqId`); secrets redacted. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'env'>>;
+
+/**
+ * How log lines are written: LOG_FORMAT when set; otherwise pretty (pino-pretty: one coloured line
+ * per entry) for a person watching a terminal outside production, JSON for everything else (a
+ * pipe, a file, a container's log collector, production).
+ */
+export function logFormatOf(config: Partial<Pick<Config, 'logFormat' | 'env'>>, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  if (config.logFormat) return config.logFormat;
+  return stdoutIsTerminal && config.env !== 'production' ? 'pretty' : 'json';
+}
+
+/**
+ * pino-pretty, a development dependency, as a stream in this process (no worker thread), writing to
+ * `destination` or stdout; undefined where it is not installed (an image built without development
+ * dependencies), and the logs stay JSON.
+ */
+function prettyStream(colorize: boolean, destination?: DestinationStream): DestinationStream | undefined {
+  try {
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => DestinationStream;
+    return pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', ...(destination ? { destination } : { sync: true }) });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Log lines with the request id on every request line (Fastify adds `reqId`), secrets redacted:
+ * JSON, or pretty as logFormatOf decides (a given destination is not a terminal: JSON unless
+ * LOG_FORMAT=pretty).
+ */
+export function createLogger(config: LogSettings, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     serializers: {
@@ -20,6 +51,13 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       censor: '[redacted]',
     },
   };
+  if (logFormatOf(config, destination ? false : Boolean(process.stdout.isTTY)) === 'pretty') {
+    const pretty = prettyStream(!destination && Boolean(process.stdout.isTTY), destination);
+    if (pretty) return pino(options, pretty);
+    const logger = destination ? pino(options, destination) : pino(options);
+    logger.warn('LOG_FORMAT=pretty needs pino-pretty, which is not installed: logging JSON');
+    return logger;
+  }
   return destination ? pino(options, destination) : pino(options);
 }
 

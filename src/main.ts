@@ -7,7 +7,9 @@ import { buildGateway } from './http/server.js';
 import { createLogger } from './logger.js';
 import { installProcessHandlers } from './process-handlers.js';
 import { withSecretKey } from './secret.js';
-import { ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
+import { demoWhitelist, ensureDemoAccount, type DemoCredentials } from './modules/tenancy/demo.js';
+import { listWhitelist } from './modules/tenancy/tenancy.service.js';
+import { widgetUrls } from './modules/widget/widget.urls.js';
 import { startMetricsListener } from './http/metrics-endpoint.js';
 
 async function main(): Promise<void> {
@@ -35,10 +37,12 @@ async function main(): Promise<void> {
     await database.close();
     throw new Error(refusal);
   }
-  const demo = config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir) : undefined;
+  const demo = config.demoAccount ? await ensureDemoAccount(database.db, config.dataDir, { whitelist: demoWhitelist(config.env) }) : undefined;
+  // The hosted sign-in page opens for a return page whose host the demo application whitelists.
+  const demoHosts = demo ? await listWhitelist(database.db, demo.accountId, demo.applicationId) : [];
   const gateway = await buildGateway({ config, database, logger, demoApiKey: demo?.apiKey });
   const address = await gateway.app.listen({ host: config.host, port: config.port });
-  printBanner(config, address, demo);
+  printBanner(config, address, demo, demoHosts);
   const metricsListener = config.metrics.address
     ? await startMetricsListener(gateway.metrics, { ...config.metrics.address, token: config.metrics.token })
     : undefined;
@@ -73,7 +77,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-function printBanner(config: Config, address: string, demo: DemoCredentials | undefined): void {
+function printBanner(config: Config, address: string, demo: DemoCredentials | undefined, demoHosts: string[]): void {
   const base = config.publicUrl ?? address.replace('://127.0.0.1', '://localhost');
   const lines = [
     '',
@@ -84,6 +88,7 @@ function printBanner(config: Config, address: string, demo: DemoCredentials | un
     `  REST:     ${base}/v1.1/...  (reference: ${base}/v1.1/docs)`,
     demo ? `  Demo API key${demo.created ? ' (new)' : ''}: ${demo.apiKey}` : undefined,
     demo ? `  Try:      curl '${base}/v1.1/app/info?apiKey=${demo.apiKey}'` : undefined,
+    demo && demoHosts.includes(new URL(base).hostname) ? `  Sign-in:  ${widgetUrls(base, demo.applicationId).login}?return=${encodeURIComponent(`${base}/`)}` : undefined,
     '',
   ];
   console.log(lines.filter((line) => line !== undefined).join('\n'));

@@ -7,15 +7,16 @@ import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.
 import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
- * The CLI exactly as operators and scripts call it: `npm run cli -- … --json`, one JSON value on
- * stdout, against the embedded database of a temporary DATA_DIR.
+ * The CLI exactly as operators and scripts call it: `npm run -s cli -- … --json`, one JSON value on
+ * stdout, against the embedded database of a temporary DATA_DIR. (Without `-s`, npm prints its own
+ * lines on stdout first: the last case.)
  */
 const run = promisify(execFile);
 const dataDir = temporaryDirectory('cli');
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
 
 async function cli(...args: string[]) {
-  const { stdout } = await run('npm', ['run', 'cli', '--', ...args, '--json'], { env, cwd: process.cwd() });
+  const { stdout } = await run('npm', ['run', '-s', 'cli', '--', ...args, '--json'], { env, cwd: process.cwd() });
   return JSON.parse(stdout);
 }
 
@@ -88,5 +89,12 @@ describe('npm run cli', { timeout: 180_000 }, () => {
       stderr: expect.stringMatching(/plan/i),
     });
     await expect(cli('key', 'global', '--account', '999999')).rejects.toMatchObject({ stderr: expect.stringMatching(/999999/) });
+  });
+
+  it('without -s, npm prints its own lines first, and the CLI says how to get the JSON alone', async () => {
+    const { stdout, stderr } = await run('npm', ['run', 'cli', '--', 'account', 'list', '--json'], { env, cwd: process.cwd() });
+    expect(stdout).toMatch(/^\s*> marquee@/);
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Label One' })]));
+    expect(stderr).toContain('npm run -s cli');
   });
 });

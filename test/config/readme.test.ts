@@ -18,17 +18,17 @@ const run = promisify(execFile);
 const dataDir = temporaryDirectory('readme');
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ENV_FILE: '' };
 
-/** `npm run cli -- a "b c" --d  # comment` → its arguments and the comment. */
+/** `npm run cli -- a "b c" --d  # comment` (or `npm run -s cli -- …`) → its arguments and the comment. */
 function exampleLines() {
   const readme = fs.readFileSync(path.resolve('README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Administer it'), readme.indexOf('## Scripts'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
   return block
     .split('\n')
-    .filter((line) => line.startsWith('npm run cli -- '))
+    .filter((line) => /^npm run (-s )?cli -- /.test(line))
     .map((line) => {
       const [command, comment = ''] = line.split(/\s+#\s/);
-      const args = [...command.slice('npm run cli -- '.length).matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
+      const args = [...command.replace(/^npm run (-s )?cli -- /, '').matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
       return { line, args, comment };
     });
 }

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
 import { applyMigrations } from '../../src/db/migrations.js';
 import { migrationsFolder } from '../../src/db/paths.js';
-import { ensureDemoAccount } from '../../src/modules/tenancy/demo.js';
-import { listAccounts } from '../../src/modules/tenancy/tenancy.queries.js';
+import { demoWhitelist, ensureDemoAccount } from '../../src/modules/tenancy/demo.js';
+import { listAccounts, listWhitelist } from '../../src/modules/tenancy/tenancy.queries.js';
 import { resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { createTestDatabase } from '../support/database.js';
+import { startTestGateway } from '../support/gateway.js';
 import { temporaryDirectory } from '../support/leftovers.js';
 
 /** What the first start on a database does: migrations with progress, the demo account, and errors that name the setting. */
@@ -93,5 +95,47 @@ describe('the demo account', () => {
     fs.writeFileSync(path.join(stranger, 'demo-key.json'), JSON.stringify({ accountId: 9, applicationId: 9, apiKey: 'mq_from_elsewhere' }));
     expect(await ensureDemoAccount(database.db, stranger)).toBeUndefined();
     expect(await listAccounts(database.db)).toHaveLength(1);
+  });
+});
+
+describe("the demo application's whitelist", () => {
+  it('holds this machine outside production, so the sign-in page app/info advertises opens for a page here; nothing in production', { timeout: 60_000 }, async () => {
+    expect(demoWhitelist('development')).toEqual(['localhost', '127.0.0.1']);
+    expect(demoWhitelist('test')).toEqual(['localhost', '127.0.0.1']);
+    expect(demoWhitelist('production')).toEqual([]);
+
+    const database = await createTestDatabase();
+    const t = await startTestGateway({}, database);
+    try {
+      const demo = (await ensureDemoAccount(database.db, temporaryDirectory('demo'), { whitelist: demoWhitelist('development') }))!;
+      expect(await listWhitelist(database.db, demo.accountId, demo.applicationId)).toEqual(['127.0.0.1', 'localhost']);
+      const info = (await t.rest(demo, 'GET', '/app/info')).json;
+      expect(info.Whitelist).toEqual(['127.0.0.1', 'localhost']);
+      const loginUrl = new URL(info.LoginURL);
+      expect(loginUrl.pathname).toBe(`/framework/flow/${demo.applicationId}/login`);
+      const page = await t.request({ url: `${loginUrl.pathname}?return=${encodeURIComponent('http://localhost:4000/')}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<form');
+      // Another site's page is still refused: only this machine was added.
+      expect((await t.request({ url: `${loginUrl.pathname}?return=${encodeURIComponent('https://example.com/')}` })).statusCode).toBe(403);
+      // Only the account made at first start: a later start finds the key and changes nothing.
+      await database.db.execute(sql`delete from whitelisted_domains`);
+      expect(await ensureDemoAccount(database.db, temporaryDirectory('demo'), { whitelist: demoWhitelist('development') })).toBeUndefined();
+      expect(await listWhitelist(database.db, demo.accountId, demo.applicationId)).toEqual([]);
+    } finally {
+      await t.close();
+      await database.close();
+    }
+  });
+
+  it('stays empty for a demo account made in production (DEMO_ACCOUNT=1)', async () => {
+    const database = await createTestDatabase();
+    try {
+      const demo = (await ensureDemoAccount(database.db, temporaryDirectory('demo'), { whitelist: demoWhitelist('production') }))!;
+      expect(demo.created).toBe(true);
+      expect(await listWhitelist(database.db, demo.accountId, demo.applicationId)).toEqual([]);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -91,6 +91,9 @@ describe('the explorer page', () => {
 
 describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
   let browser: Browser;
+  // The gateway listens once for the cases below.
+  let listening: Promise<string> | undefined;
+  const gatewayBase = () => (listening ??= listen(t));
   beforeAll(async () => {
     browser = await launchBrowser();
   });
@@ -99,7 +102,7 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
   });
 
   it('loads with only the gateway reachable, runs a query with the prefilled key, and shows the answer', { timeout: 60_000 }, async () => {
-    const base = await listen(t);
+    const base = await gatewayBase();
     const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -130,6 +133,39 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
     await page.waitForURL(`${base}/graphql/sandbox`);
     await expect.poll(() => blocked).toEqual(['https://embeddable-sandbox.cdn.apollographql.com/v2/embeddable-sandbox.umd.production.min.js']);
     expect(await page.locator('#sandbox-fallback').innerText()).toContain('cannot be reached');
+    await context.close();
+  });
+
+  it('at phone width (390×844) shows the query editor, the Explorer panel closed until asked for', { timeout: 60_000 }, async () => {
+    const base = await gatewayBase();
+    const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+
+    await page.goto(`${base}/graphql`);
+    const editor = page.locator('.graphiql-query-editor');
+    await editor.waitFor();
+    await expect.poll(() => page.locator('.graphiql-query-editor').innerText()).toContain('application');
+    // Visible: most of the screen's width, and what is drawn at its middle is the editor itself, not a panel over it.
+    const box = (await editor.boundingBox())!;
+    expect(box.width).toBeGreaterThan(250);
+    expect(box.height).toBeGreaterThan(300);
+    expect(box.x + box.width).toBeLessThanOrEqual(390 + 1);
+    const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + Math.min(box.height / 2, 100))];
+    const onTop = await page.evaluate(`Boolean(document.elementFromPoint(${x}, ${y})?.closest('.graphiql-query-editor'))`);
+    expect(onTop).toBe(true);
+    await page.screenshot({ path: `${screenshots}/explorer-phone.png` });
+
+    // The Explorer is one tap away in the sidebar.
+    expect(await page.locator('.graphiql-explorer-root').count()).toBe(0);
+    await page.locator('.graphiql-sidebar button[aria-label="Show GraphiQL Explorer"]').click();
+    await page.locator('.graphiql-explorer-root').getByText('brandStats', { exact: true }).first().waitFor();
+    expect(blocked).toEqual([]);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

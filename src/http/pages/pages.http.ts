@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { registerAssets } from './assets.js';
 import { dashboardPage } from './dashboard/page.js';
+import { favicon, indexLinks, indexPage } from './index/index.js';
 import { sandboxPage, sandboxPath, sandboxPolicy } from './explorer/sandbox.js';
 import { sendPage } from './shell.js';
 
@@ -12,7 +13,7 @@ export interface PageOptions {
 }
 
 /**
- * The gateway's own pages: the statistics dashboard, Apollo Sandbox's page (outside production)
+ * The gateway's own pages: the index at `/` and its icon, the statistics dashboard, Apollo Sandbox's page (outside production)
  * and their bundles. The GraphQL explorer itself is Apollo's landing page (explorer/landing.ts).
  * Pages take no key and are not metered; the queries they send go through /graphql like any other.
  */
@@ -20,6 +21,20 @@ export async function registerPages(app: FastifyInstance, { config, demoApiKey }
   const production = config.env === 'production';
   const apiKey = production ? undefined : demoApiKey;
   registerAssets(app, production ? ['dashboard'] : ['dashboard', 'explorer', 'sandbox']);
+
+  // `/`: where everything is, as HTML for a browser or JSON for a client that asks for it.
+  const links = indexLinks(production);
+  const index = indexPage(links);
+  app.get('/', { config: { kind: 'plain' } }, async (request, reply) => {
+    reply.header('vary', 'Accept');
+    const accept = request.headers.accept ?? '';
+    // A browser names text/html; a client that asks for JSON and not HTML gets the links as JSON.
+    if (accept.includes('application/json') && !accept.includes('text/html')) return { name: 'Marquee', links };
+    return sendPage(reply, index);
+  });
+  app.get('/favicon.ico', { config: { kind: 'plain' } }, async (_request, reply) =>
+    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon),
+  );
 
   const dashboard = dashboardPage({ apiKey });
   app.get('/dashboard', { config: { kind: 'plain' } }, async (_request, reply) => sendPage(reply, dashboard));

@@ -16,12 +16,16 @@ const fetcher = createGraphiQLFetcher({ url: config.endpoint });
 const explorer = explorerPlugin({ showAttribution: false });
 const headers = config.apiKey ? JSON.stringify({ 'x-api-key': config.apiKey }, null, 2) : '{\n  "x-api-key": ""\n}';
 
+/** Below this width the Explorer panel would take the screen from the query editor: it stays closed (one tap opens it). */
+const narrowScreen = '(max-width: 720px)';
+
 /**
  * GraphiQL 4 lays its plugin pane out hidden when no plugin is visible at its first render, and the
  * visiblePlugin prop only takes effect after that; so the Explorer is opened as a click opens it,
  * once its button exists (GraphiQL renders its interface after its providers are ready).
  */
 function openExplorerPanel(): void {
+  if (window.matchMedia(narrowScreen).matches) return;
   const selector = `.graphiql-sidebar button[aria-label="Show ${explorer.title}"]`;
   const open = () => {
     const button = document.querySelector<HTMLButtonElement>(selector);
