@@ -1,10 +1,15 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { traceFields } from './tracing.js';
 
-/** JSON logs with the request id on every request line (Fastify adds `reqId`); secrets redacted. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+/**
+ * JSON logs with the request id on every request line (Fastify adds `reqId`); secrets redacted.
+ * With tracing on, a line logged inside a trace carries its `trace_id` and `span_id`.
+ */
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'tracing'>>, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
+    ...(config.tracing ? { mixin: traceFields } : {}),
     serializers: {
       err: boundedError,
       error: boundedError,
