@@ -14,6 +14,9 @@ import { tracer } from '../tracing.js';
  * and the answer finishes in events of the socket, outside any request's context otherwise, and
  * the log line of a finished request should carry the trace too.
  */
+/** Probes and scrapes: a trace every few seconds from each prober, of nothing worth following. */
+const untraced = new Set(['/healthz', '/readyz', '/metrics']);
+
 export function registerHttpTracing(app: FastifyInstance): void {
   const current = tracer();
   if (!current) return;
@@ -21,8 +24,9 @@ export function registerHttpTracing(app: FastifyInstance): void {
 
   // Callback hooks: `done` runs the next hooks inside the span's context, which an async hook cannot do.
   app.addHook('onRequest', (request, reply, done) => {
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const route = request.routeOptions.url;
+    if (route && untraced.has(route)) return done();
+    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const span = current.startSpan(
       route ? `${request.method} ${route}` : request.method,
       {

@@ -4,6 +4,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { buildGateway } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import { startTracing, type StartedTracing } from '../../src/tracing.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
@@ -113,6 +114,17 @@ describe('tracing on', () => {
     expect(operation.status.code).toBe(2);
   });
 
+  it('leaves the probes and the scrape untraced', async () => {
+    const before = exporter.getFinishedSpans().length;
+    for (const url of ['/healthz', '/readyz', '/metrics']) expect((await t.request({ url, headers: { 'x-request-id': `probe-${url.slice(1)}` } })).statusCode).toBe(200);
+    await t.rest(tenant, 'GET', '/app/info', {}, { headers: { 'x-request-id': 'after-probes' } });
+    await spansOfRequest('after-probes');
+    const spans = exporter.getFinishedSpans().slice(before);
+    expect(spans.some((span) => String(span.attributes['marquee.request_id']).startsWith('probe-'))).toBe(false);
+    // /readyz pings the database: no statement span either, as no trace is current.
+    expect(spans.filter((span) => span.attributes['db.query.text'] === 'select 1')).toHaveLength(0);
+  });
+
   it('continues the trace of an incoming traceparent', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parentId = '00f067aa0ba902b7';
@@ -171,6 +183,35 @@ describe('tracing on', () => {
     const [inside, outside] = lines.map((line) => JSON.parse(line));
     expect(inside).toMatchObject({ trace_id: span.spanContext().traceId, span_id: span.spanContext().spanId });
     expect(outside.trace_id).toBeUndefined();
+  });
+
+  it('the log lines of a request carry the trace of its span, the completed request’s line too (not the incoming one)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(JSON.parse(String(chunk)));
+        callback();
+      },
+    });
+    const logger = createLogger({ logLevel: 'info', tracing: t.config.tracing }, destination);
+    const logged = await buildGateway({ config: t.config, database: t.database, logger, networks: {} });
+    try {
+      const requestId = 'trace-logged-1';
+      const answer = await logged.app.inject({ method: 'GET', url: `/v1.1/app/info?apiKey=${tenant.apiKey}`, headers: { 'x-request-id': requestId } });
+      expect(answer.statusCode).toBe(200);
+      const { http } = await spansOfRequest(requestId);
+      const ofRequest = await vi.waitFor(() => {
+        const found = lines.filter((line) => line.reqId === requestId);
+        if (!found.some((line) => line.msg === 'request completed')) throw new Error('not completed yet');
+        return found;
+      });
+      // Fastify logs `incoming request` before the first hook, so before the span: its reqId is the span's marquee.request_id.
+      const traced = ofRequest.filter((line) => line.msg !== 'incoming request');
+      expect(traced.map((line) => line.msg)).toContain('request completed');
+      for (const line of traced) expect(line, String(line.msg)).toMatchObject({ trace_id: http.spanContext().traceId });
+    } finally {
+      await logged.close();
+    }
   });
 });
 
