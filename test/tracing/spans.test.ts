@@ -78,6 +78,25 @@ describe('tracing on', () => {
     for (const span of all) if (span !== http) expect(all.map(idOf)).toContain(parentOf(span));
   });
 
+  it('the statements of DataLoader batches are children of the operation', async () => {
+    const registered = await t.graphql(tenant.apiKey, 'mutation { registerMember(input: { credentials: { network: "email", email: "loaded@tracing.example.com", password: "correct horse" } }) { member { id } } }');
+    const memberId = registered.body.data.registerMember.member.id;
+    const requestId = 'trace-loaders-1';
+    const answer = await t.graphql(
+      tenant.apiKey,
+      'query Loaded($id: ID!) { member(lookup: { id: $id }) { id services { network valid } score { points activityCount } lastActivity { id } } }',
+      { id: memberId },
+      { headers: { 'x-request-id': requestId } },
+    );
+    expect(answer.body.errors).toBeUndefined();
+    const { http, all } = await spansOfRequest(requestId);
+    const [operation] = childrenOf(http, all);
+    expect(operation.name).toBe('query Loaded');
+    const statements = all.filter((span) => span.attributes['db.system'] === 'postgresql');
+    expect(statements.length).toBeGreaterThan(1);
+    for (const statement of statements) expect(parentOf(statement)).toBe(idOf(operation));
+  });
+
   it('a REST request is an HTTP span with the route’s operation beneath it, and its statements beneath that', async () => {
     const requestId = 'trace-rest-1';
     const answer = await t.rest(tenant, 'GET', '/app/info', {}, { headers: { 'x-request-id': requestId } });
