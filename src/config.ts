@@ -72,6 +72,19 @@ const environmentSchema = z.object({
     .regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL (for example smtp://user:password@mail.example.com:587)')
     .optional(),
   MAIL_FROM: z.email('must be an email address (the sender of verification and password-reset emails)').optional(),
+  OTEL_SDK_DISABLED: booleanFlag.optional(),
+  OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none'], 'expected otlp, console or none (one exporter)').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .refine((value) => value.split(',').every((pair) => !pair.trim() || /^[^=]+=.*$/.test(pair.trim())), 'expected name=value pairs separated by commas')
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('marquee'),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -136,6 +149,21 @@ export interface Config {
    * outside production the worker prints each message and its link to the log instead.
    */
   mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * Tracing with OpenTelemetry (tracing.ts, docs/observability.md); undefined: off. On when
+   * OTEL_TRACES_EXPORTER is otlp or console, or when an OTLP endpoint is set and the exporter is not
+   * `none`; OTEL_SDK_DISABLED=true turns it off whatever the rest says.
+   */
+  tracing:
+    | {
+        exporter: 'otlp' | 'console';
+        /** Where spans are posted: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+        url: string;
+        headers: Record<string, string>;
+        serviceName: string;
+        sampler: { kind: 'always_on' | 'always_off' | 'ratio'; ratio: number; parentBased: boolean };
+      }
+    | undefined;
 }
 
 /**
@@ -234,6 +262,42 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
     secretKey: e.SECRET_KEY,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? 'no-reply@localhost' },
+    tracing: tracingOf(e),
+  };
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The OTEL_* settings as the gateway uses them (only these: nothing else of OpenTelemetry's environment is read). */
+function tracingOf(e: Environment): Config['tracing'] {
+  if (e.OTEL_SDK_DISABLED) return undefined;
+  const exporter = e.OTEL_TRACES_EXPORTER ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'none');
+  if (exporter === 'none') return undefined;
+  const url = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318').replace(/\/$/, '')}/v1/traces`;
+  const headers = Object.fromEntries(
+    (e.OTEL_EXPORTER_OTLP_HEADERS ?? '')
+      .split(',')
+      .map((pair) => pair.trim())
+      .filter(Boolean)
+      .map((pair) => {
+        const split = pair.indexOf('=');
+        return [decoded(pair.slice(0, split).trim()), decoded(pair.slice(split + 1).trim())];
+      }),
+  );
+  const name = e.OTEL_TRACES_SAMPLER;
+  const kind = name.endsWith('always_off') ? 'always_off' : name.endsWith('traceidratio') ? 'ratio' : 'always_on';
+  return {
+    exporter,
+    url,
+    headers,
+    serviceName: e.OTEL_SERVICE_NAME,
+    sampler: { kind, ratio: e.OTEL_TRACES_SAMPLER_ARG, parentBased: name.startsWith('parentbased_') },
   };
 }
 

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { traceFields } from './tracing.js';
 
-type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'env'>>;
+type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'env' | 'tracing'>>;
 
 /**
  * How log lines are written: LOG_FORMAT when set; otherwise pretty (pino-pretty: one coloured line
@@ -31,11 +32,13 @@ function prettyStream(colorize: boolean, destination?: DestinationStream): Desti
 /**
  * Log lines with the request id on every request line (Fastify adds `reqId`), secrets redacted:
  * JSON, or pretty as logFormatOf decides (a given destination is not a terminal: JSON unless
- * LOG_FORMAT=pretty).
+ * LOG_FORMAT=pretty). With tracing on, a line logged inside a trace carries its `trace_id` and
+ * `span_id`.
  */
 export function createLogger(config: LogSettings, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
+    ...(config.tracing ? { mixin: traceFields } : {}),
     serializers: {
       err: boundedError,
       error: boundedError,

@@ -11,6 +11,7 @@ import { demoWhitelist, ensureDemoAccount, type DemoCredentials } from './module
 import { listWhitelist } from './modules/tenancy/tenancy.service.js';
 import { widgetUrls } from './modules/widget/widget.urls.js';
 import { startMetricsListener } from './http/metrics-endpoint.js';
+import { startTracing } from './tracing.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -25,7 +26,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before the database opens and the gateway is built: both wrap what they trace only when it is on.
+  const tracing = config.tracing ? startTracing(config.tracing) : undefined;
   const logger = createLogger(config);
+  if (config.tracing) {
+    const { exporter, url, serviceName } = config.tracing;
+    logger.info({ exporter, url: exporter === 'otlp' ? url : undefined, serviceName }, 'tracing on (OpenTelemetry)');
+  }
   // A rejection nobody awaited is logged and survived; an uncaught exception ends the process (see there).
   installProcessHandlers(logger);
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
@@ -65,6 +72,8 @@ async function main(): Promise<void> {
       await gateway.close();
       await metricsListener?.close();
       await database.close();
+      // The spans of the last requests leave before the process does.
+      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'the last spans could not be exported'));
       releaseLock();
       logger.info('stopped');
       process.exit(0);

@@ -12,6 +12,8 @@ import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip, currentRequestStatements } from './roundtrips.js';
 import type { CancellableStatement } from './request-statements.js';
 import { recordStatement } from './statement-log.js';
+import { traceStatement, tracedPglite } from './statement-spans.js';
+import { tracer } from '../tracing.js';
 import { citusRole, workerRefusal } from './citus.js';
 import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
@@ -95,7 +97,8 @@ async function openPglite(dataDir: string | undefined, progress?: Progress): Pro
   const template = isNew ? readTemplate() : undefined;
   const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   const { logger, migrated } = handleLogger();
-  const db = drizzlePglite(client, { schema, logger, casing: 'snake_case' }) as unknown as Database;
+  // With tracing on, each statement a request sends is a span (db/statement-spans.ts).
+  const db = drizzlePglite(tracer() ? tracedPglite(client) : client, { schema, logger, casing: 'snake_case' }) as unknown as Database;
   await applyMigrations(db, progress);
   migrated();
   return {
@@ -205,7 +208,8 @@ type Sends = (...args: unknown[]) => unknown;
 
 /**
  * A member of a postgres.js client (the pool, a transaction's, a savepoint's) with the statements
- * it creates registered with the current request (db/request-statements.ts): Drizzle sends every
+ * it creates registered with the current request (db/request-statements.ts), and traced when
+ * tracing is on (db/statement-spans.ts): Drizzle sends every
  * statement through `unsafe`, and a transaction's through the client `begin` or `savepoint` hands
  * its callback, which gets the same treatment.
  */
@@ -215,6 +219,8 @@ function tracked(client: object, property: string | symbol, usage: PoolUsage | u
   if (property === 'unsafe') {
     return (...args: unknown[]) => {
       const statement = (member as Sends)(...args) as CancellableStatement;
+      // With tracing on, a span per statement of a traced request (db/statement-spans.ts).
+      if (tracer()) traceStatement(statement, args[0]);
       if (usage) holdUntilSettled(statement, usage);
       return currentRequestStatements()?.track(statement) ?? statement;
     };

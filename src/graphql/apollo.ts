@@ -5,6 +5,7 @@ import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { context } from '@opentelemetry/api';
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { classifyError } from '../core/errors.js';
@@ -15,6 +16,7 @@ import type { HeavyRequests } from './heavy-requests.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { executedRequestStatusPlugin } from './http-status.js';
 import { databaseUnavailablePlugin } from './unavailable.js';
+import { operationContext } from './tracing-plugin.js';
 
 /**
  * The error as classifyError (core/errors.ts) decides: a known or document error keeps its message
@@ -71,15 +73,20 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
   return {
     async load() {
       return {
-        executor: async (request) =>
-          documents.execute({
-            key: `${request.queryHash}:${request.request.operationName ?? ''}`,
-            document: request.document,
-            operation: request.operation,
-            operationName: request.request.operationName,
-            contextValue: request.context,
-            variableValues: request.request.variables,
-          }),
+        executor: async (request) => {
+          const run = () =>
+            documents.execute({
+              key: `${request.queryHash}:${request.request.operationName ?? ''}`,
+              document: request.document,
+              operation: request.operation,
+              operationName: request.request.operationName,
+              contextValue: request.context,
+              variableValues: request.request.variables,
+            });
+          // Traced: the resolvers and their statements run inside the operation's span (graphql/tracing-plugin.ts).
+          const traced = operationContext(request.context);
+          return traced ? context.with(traced, run) : run();
+        },
       };
     },
     onSchemaLoadOrUpdate(callback) {

@@ -43,6 +43,9 @@ import { registerCompression } from './compression.js';
 import { explorerLandingPage } from './pages/explorer/landing.js';
 import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from '../lib/rate-limit.js';
+import { tracer } from '../tracing.js';
+import { tracingPlugin } from '../graphql/tracing-plugin.js';
+import { registerHttpTracing } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -126,6 +129,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   });
   const exposeRoundTrips = config.env !== 'production';
 
+  // First of the hooks, so the request's span is current in every other (nothing when tracing is off).
+  registerHttpTracing(app);
   await app.register(formbody);
   // Before the routes, which it applies to as they are added.
   await registerCompression(app);
@@ -202,6 +207,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const operationNames = new OperationNames(operationNamesOf(restRoutes.map((route) => route.document as DocumentNode)));
   const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) }, heavyRequests, [
     operationMetricsPlugin(metrics, operationNames),
+    ...(tracer() ? [tracingPlugin()] : []),
   ]);
   await apollo.start();
   subscriptionSlots = registerSubscriptions(app, { schema, config, database, logger, identity, activityQueue, liveFeed, limiter, meter });

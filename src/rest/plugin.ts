@@ -3,6 +3,7 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Limits } from '../graphql/limits.js';
 import { heavyRetryAfterSeconds, type HeavyRequests } from '../graphql/heavy-requests.js';
 import { runCounted } from '../db/roundtrips.js';
+import { tracedOperation } from '../graphql/tracing-plugin.js';
 import { assertAccess } from '../core/auth.js';
 import { AppError } from '../core/errors.js';
 import { restParam } from './error-params.js';
@@ -38,7 +39,8 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
             })
           : () => {};
         // The slot is given back once the document has run (its statements and execution); shaping is light next to it.
-        const data = await runCounted(request.roundTrips, () => runRoute(schema, route, request.context, variables)).finally(release).catch((error: unknown) => {
+        const data = await runCounted(request.roundTrips, () => tracedOperation(route.document as DocumentNode, () => runRoute(schema, route, request.context, variables)))
+          .finally(release).catch((error: unknown) => {
           if (error instanceof AppError && error.extensions.param) {
             const graphqlParam = error.extensions.param;
             error.extensions.param = route.errorParam?.(graphqlParam, params, error) ?? restParam(graphqlParam);
