@@ -139,12 +139,21 @@ export function reportDriverSocketFault(error: unknown): boolean {
 
 // ——— races between clients ———
 
-/** The constraint a failure names, looking through the chain (postgres.js: `constraint_name`; PGlite: `constraint`), for one SQLSTATE. */
+/**
+ * The constraint a failure names, as the schema names it, looking through the chain (postgres.js:
+ * `constraint_name`; PGlite: `constraint`), for one SQLSTATE. On a Citus cluster the failure is a
+ * shard's, raised again by the coordinator with its message and detail but without the constraint
+ * field: the name is read from the message, and carries the shard's id (`…_member_fk_102044`), which
+ * is removed (no constraint of the schema ends in digits; test/tenancy/distribution.test.ts).
+ */
 function constraintOf(error: unknown, sqlstate: string): { name: string; detail: string } | undefined {
   for (const link of chain(error)) {
     if (link.code !== sqlstate) continue;
+    const detail = typeof link.detail === 'string' ? link.detail : '';
     const name = link.constraint_name ?? link.constraint;
-    if (typeof name === 'string') return { name, detail: typeof link.detail === 'string' ? link.detail : '' };
+    if (typeof name === 'string') return { name, detail };
+    const shard = typeof link.message === 'string' ? /constraint "([^"]+?)_\d+"/.exec(link.message)?.[1] : undefined;
+    if (shard) return { name: shard, detail };
   }
   return undefined;
 }

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { classifyError } from '../../src/core/errors.js';
-import { databaseUnavailable, isDriverSocketFault } from '../../src/db/errors.js';
+import { databaseUnavailable, isDriverSocketFault, raceFailure } from '../../src/db/errors.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';
 import { toRestFailure } from '../../src/rest/errors.js';
 
@@ -45,6 +45,20 @@ describe('database error classifier', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("names the schema's constraint of a race, as PostgreSQL reports it and as a Citus coordinator raises a shard's", () => {
+    // PostgreSQL and PGlite: the constraint in its own field.
+    expect(raceFailure(wrapped(Object.assign(coded('23503'), { constraint_name: 'activity_records_member_fk' })))).toEqual({ kind: 'member-gone' });
+    // Citus: the shard's failure raised again with its message and detail, without the field, and the shard's id on the name.
+    const shardForeignKey = coded('23503', 'insert or update on table "activity_records_102044" violates foreign key constraint "activity_records_member_fk_102044"');
+    expect(raceFailure(wrapped(shardForeignKey))).toEqual({ kind: 'member-gone' });
+    const shardUnique = Object.assign(coded('23505', 'duplicate key value violates unique constraint "member_services_account_network_uid_key_102020"'), {
+      detail: 'Key (account_id, network, uid)=(1, email, ann@example.com) already exists.',
+    });
+    expect(raceFailure(wrapped(shardUnique))).toEqual({ kind: 'identity-taken', network: 'email' });
+    // Another constraint's violation is no race.
+    expect(raceFailure(wrapped(coded('23503', 'violates foreign key constraint "activity_records_brand_fk_102044"')))).toBeUndefined();
   });
 
   it("recognises only postgres.js's null-socket write as the driver socket fault", () => {

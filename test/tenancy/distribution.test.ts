@@ -76,6 +76,14 @@ describe('the schema on Citus', () => {
     expect(await distributionProblems(database.db)).toEqual([]);
   });
 
+  it('names no constraint or index with a number at its end: a name read from a shard loses its shard id that way (raceFailure)', async () => {
+    const numbered = await executeRows<{ name: string }>(database.db, sql`
+      select c.conname as name from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public' and c.conname ~ '_[0-9]+$'
+      union all
+      select indexname from pg_indexes where schemaname = 'public' and indexname ~ '_[0-9]+$'`);
+    expect(numbered).toEqual([]);
+  });
+
   it('finds the tables that create_reference_table would make coordinator-local for good, when the procedure lets it', async () => {
     const statements = distributionStatements().filter((statement) => statement !== keepLinkedTablesPlain);
     const problems = await distributionProblems(database.db, { statements });
