@@ -69,14 +69,15 @@ describe.skipIf(!fs.existsSync(chromiumPath) || !fs.existsSync('/usr/bin/openssl
       if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
+    // Any violation is reported to the console as well as by Chromium itself.
+    await page.addInitScript("document.addEventListener('securitypolicyviolation', (event) => console.error('violation ' + event.violatedDirective))");
     await page.goto(`${gatewayBase}/framework/flow/${tenant.applicationId}/login?return=${encodeURIComponent('http://www.fans.localhost/club')}`);
-    await page.evaluate(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`violation ${event.violatedDirective}`));
-    });
     const image = page.getByRole('img', { name: 'Look Club' });
-    await expect.poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(2);
-    expect(await page.getByRole('button', { name: 'Sign in' }).evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(10, 110, 49)');
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(253, 246, 227)');
+    await expect.poll(() => image.isVisible()).toBe(true);
+    await expect.poll(() => page.evaluate("document.querySelector('img.logo').complete && document.querySelector('img.logo').naturalWidth")).toBe(2);
+    expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await page.evaluate("getComputedStyle(document.querySelector('button[type=submit]')).backgroundColor")).toBe('rgb(10, 110, 49)');
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(253, 246, 227)');
     expect(await page.getByRole('link', { name: 'Privacy policy' }).getAttribute('href')).toBe('https://www.fans.localhost/privacy');
     await page.screenshot({ path: path.join(screenshots, 'login-look.png'), fullPage: true });
     expect(problems).toEqual([]);
