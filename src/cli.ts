@@ -26,6 +26,7 @@ import type { EmailSettings } from './db/schema/index.js';
 import { readSenderName, readTemplate } from './modules/email/templates.js';
 import { findApplicationById } from './modules/tenancy/tenancy.queries.js';
 import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
+import { pageLook, readLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
 import type { SeedSize } from './demo-seed.js';
 
@@ -197,6 +198,43 @@ app
       if (!application) throw new Error(`No application ${options.application}.`);
       await mergeApplicationSettings(db, application.accountId, application.id, { email });
       printer(options)({ applicationId: application.id, email }, () => `application ${application.id} email settings: ${Object.keys(email).join(', ') || 'the defaults'}`);
+    }),
+  );
+
+app
+  .command('look')
+  .description("the hosted sign-in pages' title, colours, logo and footer link (docs/widget.md, \"The pages' look\"); what is left out returns to the default")
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .option('--title <text>', "the name the pages show (the application's name by default)")
+  .option('--accent-color <#rrggbb>', 'buttons and links')
+  .option('--background-color <#rrggbb>', 'the page around the form')
+  .option('--logo-url <url>', 'an https URL on one of the application\'s whitelisted domains')
+  .option('--footer-link-url <url>', 'an https URL on a whitelisted domain, linked below the form')
+  .option('--footer-link-text <text>', 'the footer link\'s text ("Privacy policy" by default)')
+  .option('--show', 'print the current look and change nothing')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const application = await findApplicationById(db, options.application);
+      if (!application) throw new Error(`No application ${options.application}.`);
+      let stored = application.settings.signInPageLook;
+      if (!options.show) {
+        const app = { accountId: application.accountId, applicationId: application.id };
+        stored = await readLook(db, app, {
+          title: options.title,
+          accentColor: options.accentColor,
+          backgroundColor: options.backgroundColor,
+          logoUrl: options.logoUrl,
+          footerLinkUrl: options.footerLinkUrl,
+          footerLinkText: options.footerLinkText,
+        });
+        await mergeApplicationSettings(db, application.accountId, application.id, { signInPageLook: stored });
+      }
+      const look = pageLook(stored, application.name);
+      const shown = { title: look.title, accentColor: look.accentColor, accentTextColor: look.accentTextColor, backgroundColor: look.backgroundColor, logoUrl: look.logoUrl ?? null, footerLinkUrl: look.footerLink?.url ?? null, footerLinkText: look.footerLink?.text ?? null };
+      printer(options)({ applicationId: application.id, signInPageLook: shown }, () =>
+        [`application ${application.id} sign-in page look:`, ...Object.entries(shown).map(([name, value]) => `  ${name}: ${value ?? '(none)'}`)].join('\n'),
+      );
     }),
   );
 

@@ -15,8 +15,9 @@ import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
 import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 import { EmailResolver } from '../modules/widget/email.resolver.js';
+import { SignInPageLookResolver } from '../modules/widget/look.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, MemberDomainResolver, MemberLifecycleResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, LiveFeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
-  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver, EmailResolver];
+  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver, EmailResolver, SignInPageLookResolver];

@@ -134,6 +134,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   setNetworkVerification: { vars: () => ({ mode: 'TRUST' }) },
   setBrandCustomFields: { vars: () => ({ enabled: false }) },
   setEmailSettings: { vars: () => ({ input: { senderName: 'Edited sender' } }) },
+  setSignInPageLook: { vars: () => ({ input: { title: 'Edited title', accentColor: '#123456' } }) },
   requestPasswordReset: { vars: ({ own }) => ({ email: own.email }) },
   sendVerificationEmail: { kinds: { id: 'member' }, vars: async ({ make }) => ({ id: (await make.member()).id }) },
   completePasswordReset: { vars: async ({ make }) => ({ token: await make.emailLink('reset'), password: 'another-password' }) },

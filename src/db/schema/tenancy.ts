@@ -34,6 +34,24 @@ export interface ApplicationSettings {
   signInNetworks?: Record<string, SignInNetworkSettings>;
   /** The emails sent to fans for this application: sender name and templates (docs/members.md). */
   email?: EmailSettings;
+  /** The hosted sign-in pages' title, colours, logo and footer link (docs/widget.md, "The pages' look"). */
+  signInPageLook?: SignInPageLook;
+}
+
+/** Each value checked when set (modules/widget/look.ts); what is unset is the default. */
+export interface SignInPageLook {
+  /** Shown as the application's name on the pages; default: the application's name. */
+  title?: string;
+  /** `#rrggbb`: buttons and links. */
+  accentColor?: string;
+  /** `#rrggbb`: the page around the form. */
+  backgroundColor?: string;
+  /** An https URL on one of the application's whitelisted domains. */
+  logoUrl?: string;
+  /** An https URL on one of the application's whitelisted domains, linked below the form. */
+  footerLinkUrl?: string;
+  /** The footer link's text; default "Privacy policy". */
+  footerLinkText?: string;
 }
 
 /** A message's subject and plain-text body, with `{{placeholders}}` (modules/email/templates.ts). */

@@ -11,6 +11,7 @@ import {
 import { minPasswordLength } from '../../identity/passwords.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { emailScope } from '../widget.emails.js';
+import { hostedPageLook } from '../look.js';
 import { checkedReturnUrl, widgetApplication } from '../widget.service.js';
 import { flowScope } from '../widget.signin.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
@@ -41,22 +42,22 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     const baseUrl = hostedBaseUrl(deps.config, request);
     const urls = widgetUrls(baseUrl, row.id);
     const scope = emailScope(flowScope(db, row, deps.identity, request.ip), row, baseUrl, returnUrl);
-    return { row, urls, scope, returnUrl };
+    return { row, urls, scope, returnUrl, look: await hostedPageLook(db, row) };
   }
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
   /** Where a finished page leads: back to the site, or to the sign-in page that returns there. */
   const signInNext = (flow: Flow) => (flow.returnUrl ? { url: withQuery(flow.urls.login, { return: flow.returnUrl.toString() }), label: 'Sign in' } : undefined);
 
-  function refusedLink(reply: FastifyReply, error: LinkRefused) {
+  function refusedLink(reply: FastifyReply, flow: Flow, error: LinkRefused) {
     const status = error.reason === 'invalid' ? 400 : 410;
-    return sendPage(reply, status, messagePage(error.reason === 'expired' ? 'This link has expired' : 'This link does not work', error.message, error.extensions.aeCode));
+    return sendPage(reply, status, messagePage(error.reason === 'expired' ? 'This link has expired' : 'This link does not work', error.message, error.extensions.aeCode, flow.look));
   }
 
   // ——— forgot password ———
 
   function forgotForm(reply: FastifyReply, flow: Flow, status: number, error?: string, email?: string) {
-    const page = { applicationName: flow.row.name, action: flow.urls.forgotPassword, csrfToken: reply.generateCsrf(), returnUrl: flow.returnUrl?.toString(), error, values: { email } };
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.forgotPassword, csrfToken: reply.generateCsrf(), returnUrl: flow.returnUrl?.toString(), error, values: { email } };
     return sendPage(reply, status, forgotPasswordPage(page));
   }
 
@@ -78,13 +79,13 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     }
     // The same page, as fast, whether or not the address is registered: the work is done after it.
     deps.identity.mail.later(() => sendPasswordReset(flow.scope, recipient));
-    return sendPage(reply, 200, noticePage('Check your email', checkInbox(recipient)));
+    return sendPage(reply, 200, noticePage('Check your email', checkInbox(recipient), undefined, flow.look));
   });
 
   // ——— the reset link ———
 
   function resetForm(reply: FastifyReply, flow: Flow, token: string, status = 200, error?: string) {
-    const page = { applicationName: flow.row.name, action: flow.urls.resetPassword, csrfToken: reply.generateCsrf(), returnUrl: flow.returnUrl?.toString(), token, error };
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.resetPassword, csrfToken: reply.generateCsrf(), returnUrl: flow.returnUrl?.toString(), token, error };
     return sendPage(reply, status, resetPasswordPage(page));
   }
 
@@ -94,7 +95,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     try {
       await checkResetLink(flow.scope, query.token);
     } catch (error) {
-      if (error instanceof LinkRefused) return refusedLink(reply, error);
+      if (error instanceof LinkRefused) return refusedLink(reply, flow, error);
       throw error;
     }
     return resetForm(reply, flow, query.token!);
@@ -106,13 +107,13 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     try {
       await completePasswordReset(flow.scope, body.token, body.password ?? '');
     } catch (error) {
-      if (error instanceof LinkRefused) return refusedLink(reply, error);
+      if (error instanceof LinkRefused) return refusedLink(reply, flow, error);
       if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER' && error.extensions.param === 'password') {
         return resetForm(reply, flow, body.token ?? '', 400, `Choose a password of at least ${minPasswordLength} characters.`);
       }
       throw error;
     }
-    return sendPage(reply, 200, noticePage('Your password is changed', 'Sign in with your new password. You have been signed out everywhere else.', signInNext(flow)));
+    return sendPage(reply, 200, noticePage('Your password is changed', 'Sign in with your new password. You have been signed out everywhere else.', signInNext(flow), flow.look));
   });
 
   // ——— the verification link ———
@@ -125,10 +126,10 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     try {
       await completeEmailVerification(flow.scope, query.token);
     } catch (error) {
-      if (error instanceof LinkRefused) return refusedLink(reply, error);
+      if (error instanceof LinkRefused) return refusedLink(reply, flow, error);
       throw error;
     }
     if (flow.returnUrl) return reply.redirect(withQuery(flow.returnUrl.toString(), { email_verified: '1' }), 303);
-    return sendPage(reply, 200, noticePage('Your email address is confirmed', `Thank you: ${flow.row.name} knows your address is yours.`));
+    return sendPage(reply, 200, noticePage('Your email address is confirmed', `Thank you: ${flow.look.title} knows your address is yours.`, undefined, flow.look));
   });
 }

@@ -3,24 +3,27 @@ import type { applications } from '../../../db/schema/index.js';
 import { displayName, type Network } from '../../networks/networks.js';
 import type { widgetUrls } from '../widget.urls.js';
 import { withQuery } from '../widget.urls.js';
-import type { FormPage } from './pages.js';
+import type { PageLook } from '../look.js';
+import type { FormPage, HostedPage } from './pages.js';
 
 type Urls = ReturnType<typeof widgetUrls>;
 
 /**
  * Headers of every hosted page: never cached (they carry CSRF tokens), never framed (clickjacking),
- * no scripts at all, inline styles only. No form-action rule: a form's redirect to the return URL
- * would count against it.
+ * no scripts at all, the page's own stylesheet only (by its hash), images only from the logo's
+ * origin when the page shows one. No form-action rule: a form's redirect to the return URL would
+ * count against it.
  */
-export function sendPage(reply: FastifyReply, status: number, page: string) {
+export function sendPage(reply: FastifyReply, status: number, page: HostedPage) {
+  const images = page.imageOrigin ? `; img-src ${page.imageOrigin}` : '';
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
     .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
-    .send(page);
+    .header('content-security-policy', `default-src 'none'; style-src '${page.styleHash}'${images}; frame-ancestors 'none'; base-uri 'none'`)
+    .send(page.markup);
 }
 
 /** The common parts of the sign-in and registration forms. */
@@ -30,12 +33,14 @@ export function formPage(
   reply: FastifyReply,
   kind: 'login' | 'register',
   returnUrl: URL,
+  look: PageLook,
   extra: Partial<FormPage> = {},
 ): FormPage {
   const back = { return: returnUrl.toString() };
   const networks = Object.keys(application.settings.signInNetworks ?? {}).sort() as Network[];
   return {
-    applicationName: application.name,
+    applicationName: look.title,
+    look,
     action: kind === 'login' ? urls.login : urls.register,
     csrfToken: reply.generateCsrf(),
     returnUrl: returnUrl.toString(),

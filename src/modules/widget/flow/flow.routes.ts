@@ -8,6 +8,7 @@ import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget
 import type { WidgetDependencies } from '../widget.http.js';
 import { authorizationRequest, completeAuthorization, type PendingAuthorization } from '../widget.oauth.js';
 import { checkAuthorizationEndpoint } from '../sign-in-providers.js';
+import { hostedPageLook } from '../look.js';
 import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
   checkedReturnUrl,
@@ -63,7 +64,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function flowOf(request: FastifyRequest) {
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
-    return { row, widgetApp, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity, request.ip) };
+    const look = await hostedPageLook(db, row);
+    return { row, widgetApp, look, urls: widgetUrls(hostedBaseUrl(deps.config, request), row.id), scope: flowScope(db, row, deps.identity, request.ip) };
   }
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
@@ -90,7 +92,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     // Signed in on this application already: straight back with a new token.
     const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
     if (signedIn !== undefined) return finish(request, reply, flow, await requireMember(db, flow.row.accountId, signedIn), returnUrl);
-    return sendPage(reply, 200, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl)));
+    return sendPage(reply, 200, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look)));
   });
 
   app.post(`${prefix}/login`, { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -98,7 +100,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const body = (request.body ?? {}) as Body;
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
     const again = (status: number, error: string) =>
-      sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, { error, values: { email: body.email } })));
+      sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
     try {
       const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, returnUrl));
       return await finish(request, reply, flow, member, returnUrl);
@@ -117,7 +119,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const fields = registrationFields(flow.row.settings.requiredFields);
     // The country the registration would record from the fan's address anyway, shown so it can be changed.
     const country = fields.some((field) => field.name === 'country') ? (await locate(request.ip))?.country : undefined;
-    return sendPage(reply, 200, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { fields, values: { country } })));
+    return sendPage(reply, 200, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, flow.look, { fields, values: { country } })));
   });
 
   async function register(request: FastifyRequest, reply: FastifyReply, embedded: boolean) {
@@ -126,7 +128,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     const again = (error: string, invalidField?: string, status = 400) =>
-      sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, { error, invalidField, fields, values: { ...body, password: undefined } })));
+      sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, flow.look, { error, invalidField, fields, values: { ...body, password: undefined } })));
     // The application's own form (embedded) shows what it likes: nothing is enforced from it, and
     // the completion step asks for what it did not send.
     const form = readProfileForm(embedded ? fields.map((field): FormField => ({ ...field, required: false })) : fields, body);
@@ -164,7 +166,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   }
 
   function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL, fields: FormField[], values: Body, error?: string, invalidField?: string) {
-    const page = { applicationName: flow.row.name, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), fields, values, error, invalidField };
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), fields, values, error, invalidField };
     return sendPage(reply, error ? 400 : 200, completePage(page));
   }
 
@@ -213,7 +215,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     reply.clearCookie(name, policy.session);
     // The parsed URL, as the login's return is: its serialisation is always a valid header value.
     if (back) return reply.redirect(new URL(back).toString(), 303);
-    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.row.name}.`));
+    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
   });
 
   registerEmailFlowRoutes(app, deps);
@@ -252,14 +254,14 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     try {
       saved = JSON.parse(deps.identity.cipher.open(sealed ?? ''));
     } catch {
-      return sendPage(reply, 400, messagePage('This sign-in has expired', 'It took too long, or was started in another browser. Go back and try again.'));
+      return sendPage(reply, 400, messagePage('This sign-in has expired', 'It took too long, or was started in another browser. Go back and try again.', undefined, flow.look));
     }
-    if (saved.network !== network) return sendPage(reply, 400, messagePage('This sign-in has expired', 'Go back and try again.'));
+    if (saved.network !== network) return sendPage(reply, 400, messagePage('This sign-in has expired', 'Go back and try again.', undefined, flow.look));
     const returnUrl = await checkedReturnUrl(db, flow.widgetApp, saved.returnUrl);
     const name = displayName(network as Network);
     const query = request.query as Body;
     const failed = () =>
-      sendPage(reply, 401, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, { error: `Signing in with ${name} did not work. Try again, or use your email address.` })));
+      sendPage(reply, 401, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error: `Signing in with ${name} did not work. Try again, or use your email address.` })));
     if (query.error) return failed();
     const callbackUrl = new URL(flow.urls.callback(network));
     callbackUrl.search = new URL(request.url, 'http://callback').search;

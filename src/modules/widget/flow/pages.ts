@@ -1,6 +1,8 @@
 import { minPasswordLength } from '../../identity/passwords.js';
 import { requirableFields, type FormField } from '../widget.profile.js';
 import { countryOptions } from './countries.js';
+import { createHash } from 'node:crypto';
+import { lookProperties, pageLook, type PageLook } from '../look.js';
 import { Html, html } from './html.js';
 import { styles } from './styles.js';
 
@@ -23,19 +25,41 @@ export interface FormPage {
   switchUrl: string;
   /** The sign-in page's "Forgot your password?" link, with the same return URL. */
   forgotUrl?: string;
+  /** The application's look (look.ts); the default one when unset. */
+  look?: PageLook;
 }
 
-export function layout(title: string, body: Html): string {
-  return `<!doctype html>${html`<html lang="en">
+/**
+ * A drawn page and what its Content-Security-Policy must allow: its one stylesheet, by hash, and
+ * the origin of its logo, when it shows one (flow.pages.ts's sendPage writes the policy).
+ */
+export class HostedPage {
+  constructor(
+    readonly markup: string,
+    readonly styleHash: string,
+    readonly imageOrigin?: string,
+  ) {}
+}
+
+const defaultLook = pageLook(undefined, '');
+
+export function layout(title: string, body: Html, look: PageLook = defaultLook): HostedPage {
+  // The colours come from look.ts's pattern only; nothing else of the look enters the stylesheet.
+  const css = `${styles}${lookProperties(look)}`;
+  const styleHash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
+  const logo = look.logoUrl ? html`<img class="logo" src="${look.logoUrl}" alt="${look.title}">` : '';
+  const footer = look.footerLink ? html`<footer class="page-footer"><a href="${look.footerLink.url}">${look.footerLink.text}</a></footer>` : '';
+  const markup = `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
-<style>${new Html(styles)}</style>
+<style>${new Html(css)}</style>
 </head>
-<body><main>${body}</main></body>
+<body><main>${logo}${body}${footer}</main></body>
 </html>`}`;
+  return new HostedPage(markup, styleHash, look.logoUrl ? new URL(look.logoUrl).origin : undefined);
 }
 
 export function errorSummary(error: string | undefined): Html {
@@ -58,7 +82,7 @@ function socialButtons(page: FormPage, verb: string): Html {
 ${page.networks.map((network) => html`<a class="button social" href="${network.url}">${verb} with ${network.name}</a>`)}`;
 }
 
-export function loginPage(page: FormPage): string {
+export function loginPage(page: FormPage): HostedPage {
   return layout(`Sign in · ${page.applicationName}`, html`<div class="card">
 <h1>Sign in</h1>
 <p class="lead">to ${page.applicationName}</p>
@@ -74,10 +98,10 @@ ${hiddenFields(page)}
 ${page.forgotUrl ? html`<p class="switch"><a href="${page.forgotUrl}">Forgot your password?</a></p>` : ''}
 ${socialButtons(page, 'Continue')}
 <p class="switch">New here? <a href="${page.switchUrl}">Create an account</a></p>
-</div>`);
+</div>`, page.look);
 }
 
-export function registerPage(page: FormPage): string {
+export function registerPage(page: FormPage): HostedPage {
   // First name before the credentials, as people expect; whatever else the application requires after them.
   const fields = page.fields ?? [];
   const first = fields.filter((field) => field.name === 'firstName');
@@ -98,7 +122,7 @@ ${rest.map((field) => profileField(page, field, false))}
 </form>
 ${socialButtons(page, 'Sign up')}
 <p class="switch">Already registered? <a href="${page.switchUrl}">Sign in</a></p>
-</div>`);
+</div>`, page.look);
 }
 
 function countrySelect(field: FormField, value: string | undefined, attributes: Html): Html {
@@ -129,7 +153,7 @@ ${countrySelect(field, value, attributes)}`;
 <input id="${field.name}" name="${field.name}" type="${spec.type}" value="${value}"${attributes}>`;
 }
 
-export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>): string {
+export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>): HostedPage {
   return layout(`A few more details · ${page.applicationName}`, html`<div class="card">
 <h1>A few more details</h1>
 <p class="lead">${page.applicationName} asks for these before you continue.</p>
@@ -139,14 +163,14 @@ ${errorSummary(page.error)}
 ${(page.fields ?? []).map((field, index) => profileField(page, field, index === 0 && !page.error))}
 <button type="submit">Continue</button>
 </form>
-</div>`);
+</div>`, page.look);
 }
 
 /** A page that only tells something: refusals (with the interface's error code) and plain notices. */
-export function messagePage(title: string, message: string, code?: number): string {
+export function messagePage(title: string, message: string, code?: number, look?: PageLook): HostedPage {
   return layout(title, html`<div class="card" role="${code ? 'alert' : 'status'}">
 <h1>${title}</h1>
 <p>${message}</p>
 ${code ? html`<p class="hint">Error code ${code}</p>` : ''}
-</div>`);
+</div>`, look);
 }
