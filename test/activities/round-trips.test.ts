@@ -112,8 +112,11 @@ describe('SQL round trips', () => {
       expect(node.activities.edges.every((edge) => edge.node.memberId === node.id)).toBe(true);
     }
     expect(hundred.count).toBe(ten.count);
-    // the records of the page's members, their counts, and the records' definitions: three statements
-    expect(ten.count).toBe((await roundTrips(withoutActivities, { first: 10 })).count + 3);
+    // the records of the page's members, their counts, and the records' definitions: three statements.
+    // Each side the fewer of two runs: a cache the process refreshes now and then (a busy machine
+    // can make a refresh fall into one of them) is no cost of the selection.
+    const fewest = async (query: string) => Math.min((await roundTrips(query, { first: 10 })).count, (await roundTrips(query, { first: 10 })).count);
+    expect(await fewest(withActivities)).toBe((await fewest(withoutActivities)) + 3);
   });
 
   it("REST pages by brand membership, with dotted Extended fields or by a custom field cost the same for 10 and 100 members", async () => {

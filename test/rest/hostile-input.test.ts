@@ -168,7 +168,7 @@ describe('sign-in guessing without the ip parameter', () => {
     } finally {
       await gateway.gateway.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('the request log', () => {

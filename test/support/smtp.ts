@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** One message as the SMTP server received it, its text decoded. */
@@ -26,7 +27,8 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
 }
 
 /**
- * A real SMTP server for tests (the `smtp-server` package), on a port of its own: no TLS, no
+ * A real SMTP server for tests (the `smtp-server` package), on a port the system picks (so runs
+ * side by side never meet), known once started: no TLS, no
  * authentication, every message kept. `failNext` makes the next message(s) be refused with a
  * temporary error, as a server under load does.
  */
@@ -34,8 +36,9 @@ export class TestSmtpServer {
   readonly received: ReceivedMail[] = [];
   failNext = 0;
   private readonly server: SMTPServer;
+  private port = 0;
 
-  constructor(readonly port: number) {
+  constructor() {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
@@ -56,14 +59,19 @@ export class TestSmtpServer {
     });
   }
 
+  /** The server's address; read after `start`. */
   get url(): string {
+    if (!this.port) throw new Error('the SMTP server has not started');
     return `smtp://127.0.0.1:${this.port}`;
   }
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.port, '127.0.0.1', () => resolve());
+      this.server.listen(0, '127.0.0.1', () => {
+        this.port = (this.server.server.address() as AddressInfo).port;
+        resolve();
+      });
     });
   }
 

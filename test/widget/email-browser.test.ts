@@ -24,7 +24,7 @@ let pageUrl: string;
 
 describe.skipIf(!fs.existsSync(chromiumPath))('emailed links in a browser', () => {
   beforeAll(async () => {
-    smtp = new TestSmtpServer(2526);
+    smtp = new TestSmtpServer();
     await smtp.start();
     t = await startTestGateway({ SMTP_URL: smtp.url, MAIL_FROM: 'fans@marquee.test' });
     await t.gateway.app.listen({ port: 0, host: '127.0.0.1' });

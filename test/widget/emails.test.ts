@@ -14,7 +14,7 @@ const site = `${origin}/welcome`;
 const bodies: string[] = [];
 
 beforeAll(async () => {
-  smtp = new TestSmtpServer(2525);
+  smtp = new TestSmtpServer();
   await smtp.start();
   t = await startTestGateway({ SMTP_URL: smtp.url, MAIL_FROM: 'fans@marquee.test' });
 });

@@ -58,12 +58,17 @@ export const pageInfoFields: ReadonlySet<string> = new Set(['__typename', 'hasNe
 const objectOf = (picks: readonly JsonPick[], value: (pick: JsonPick) => string) =>
   `json_build_object(${picks.map((pick) => `'${pick.key}', ${value(pick)}`).join(', ')})`;
 
+/**
+ * A member's list as a JSON array. Its rows are held to the account by the statement's parameter
+ * `$1`, not by the page's column: on a Citus cluster a subquery correlated to a CTE's column is
+ * refused, while one naming the account is routed to its shard with the rest of the statement.
+ */
 function memberListSql(pick: JsonPick): string {
   const columns = memberLists[pick.field];
   const item = objectOf(pick.picks!, (field) => columns[field.field]);
   if (pick.field === 'services') {
     return `(select coalesce(json_agg(${item} order by s.id), '[]'::json) from member_services s
-      where s.account_id = p.account_id and s.member_id = p.id)`;
+      where s.account_id = $1 and s.member_id = p.id)`;
   }
   // The current opt-ins, as currentOptInsJson reads them: lists of deleted brands and segments are
   // gone. The lists are joined for their names only; otherwise each is one index probe, which
@@ -78,7 +83,7 @@ function memberListSql(pick: JsonPick): string {
     : `(o.brand_id is null or exists (select from brands b where b.account_id = o.account_id and b.id = o.brand_id and b.deleted_at is null))
         and (o.segment_id is null or exists (select from segments s where s.account_id = o.account_id and s.id = o.segment_id and s.deleted_at is null))`;
   return `(select coalesce(json_agg(${item} order by o.id), '[]'::json) from optins o ${lists}
-      where o.account_id = p.account_id and o.member_id = p.id and o.opted_out_at is null and ${live})`;
+      where o.account_id = $1 and o.member_id = p.id and o.opted_out_at is null and ${live})`;
 }
 
 export interface PlainPage {
