@@ -31,7 +31,7 @@ import { buildWindows, coverUntil } from '../src/modules/scoring/score-windows.w
 import { keepTimelineDaysStep } from '../src/modules/scoring/timeline-days.queries.js';
 import { buildBrandMembers } from '../src/modules/brands/brand-members.queries.js';
 import { benchDefaults, scales, type ScaleName } from './settings.js';
-import { createRandom } from './random.js';
+import { createRandom } from '../src/core/random.js';
 import { checkIndexes, dropIndexes, restoreIndex, secondaryIndexes } from './indexes.js';
 import { inParallel, Progress } from './progress.js';
 import { dayWeight, recordsStatement, repeatableKinds } from './records-sql.js';

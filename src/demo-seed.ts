@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { Config } from './config.js';
+import { createRandom } from './core/random.js';
 import type { DatabaseHandle } from './db/client.js';
 import { buildGateway } from './http/server.js';
 import { createApplicationKey, findAccountByName, listApplications, revokeApiKey } from './modules/tenancy/tenancy.service.js';
@@ -38,18 +39,6 @@ export const seedBrandName = 'Aurora Skies';
 
 export class SeedRefused extends Error {}
 
-/** A small deterministic generator (mulberry32), so every run draws the same data set. */
-function generator(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] };
-}
-
 const day = 86_400_000;
 const countries = ['GB', 'GB', 'US', 'US', 'US', 'FR', 'DE', 'ES', 'BR', 'JP', 'CA', 'SE'] as const;
 const genders = ['M', 'F', 'F', 'M', 'OTHER', undefined] as const;
@@ -84,7 +73,7 @@ export async function seedDemoAccount(
     const found = existing.brands.nodes.find((brand) => brand.name === seedBrandName);
     if (found) throw new SeedRefused(`The demo account already has the demo data (brand ${found.id}, "${seedBrandName}"): nothing was changed. Delete that brand to seed again.`);
 
-    const random = generator(26);
+    const random = createRandom(26);
     const brands: { id: number; name: string }[] = [];
     try {
       for (const [name, type] of [[seedBrandName, 'Music'], ['Night Drive', 'Music']]) {
@@ -108,9 +97,9 @@ export async function seedDemoAccount(
       for (let index = 0; index < size.members; index += 1) {
         const profile = {
           firstName: firstNames[index % firstNames.length],
-          country: random.next() < 0.9 ? random.pick(countries) : undefined,
+          country: random() < 0.9 ? random.pick(countries) : undefined,
           gender: random.pick(genders),
-          birthDate: random.next() < 0.85 ? `${1960 + Math.floor(random.next() * 48)}-0${1 + Math.floor(random.next() * 9)}-15` : undefined,
+          birthDate: random() < 0.85 ? `${1960 + Math.floor(random() * 48)}-0${1 + Math.floor(random() * 9)}-15` : undefined,
         };
         const network = random.pick(['spotify', 'youtube'] as const);
         const { registerMember } = await call<{ registerMember: { member: { id: string } } }>(
@@ -124,7 +113,7 @@ export async function seedDemoAccount(
       let optIns = 0;
       for (const memberId of memberIds) {
         for (const [brand, share] of [[main, 0.7], [other, 0.3]] as const) {
-          if (random.next() >= share) continue;
+          if (random() >= share) continue;
           await call('mutation($input: OptInInput!) { optIn(input: $input) { optedInAt } }', { input: { memberId: String(memberId), brandId: String(brand.id) } });
           optIns += 1;
         }
@@ -132,15 +121,15 @@ export async function seedDemoAccount(
       progress(`opt-ins: ${optIns}`);
 
       // Each member active from a day of the window on, some far more than others; more records recently.
-      const since = memberIds.map(() => Math.floor(random.next() ** 0.7 * size.days));
-      const zeal = memberIds.map(() => random.next() ** 2 + 0.05);
+      const since = memberIds.map(() => Math.floor(random() ** 0.7 * size.days));
+      const zeal = memberIds.map(() => random() ** 2 + 0.05);
       const zealTotal = zeal.reduce((sum, value) => sum + value, 0);
       const records = Array.from({ length: size.records }, () => {
-        let draw = random.next() * zealTotal;
+        let draw = random() * zealTotal;
         const found = zeal.findIndex((value) => (draw -= value) < 0);
         const member = found < 0 ? memberIds.length - 1 : found;
-        const completedAt = new Date(now - Math.min(since[member], size.days - 1) * random.next() ** 1.6 * day - random.next() * 3_600_000).toISOString();
-        return { activityId: String(random.next() < 0.08 ? elsewhere : random.pick(weighted)), memberId: String(memberIds[member]), completedAt };
+        const completedAt = new Date(now - Math.min(since[member], size.days - 1) * random() ** 1.6 * day - random() * 3_600_000).toISOString();
+        return { activityId: String(random() < 0.08 ? elsewhere : random.pick(weighted)), memberId: String(memberIds[member]), completedAt };
       });
       let stored = 0;
       for (let start = 0; start < records.length; start += 200) {

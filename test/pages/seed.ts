@@ -1,18 +1,7 @@
+import { createRandom } from '../../src/core/random.js';
 import { loginEvents } from '../../src/db/schema/index.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
 import type { Tenant, TestGateway } from '../support/gateway.js';
-
-/** A small deterministic generator (mulberry32), so every run draws the same data set. */
-function generator(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] };
-}
 
 const day = 86_400_000;
 const hour = 3_600_000;
@@ -45,7 +34,7 @@ export interface DashboardSeed {
  * sign-ins: a data set the dashboard's every chart has something to show for.
  */
 export async function seedDashboard(t: TestGateway, tenant: Tenant, size = { members: 48, records: 700 }): Promise<DashboardSeed> {
-  const random = generator(18);
+  const random = createRandom(18);
   const now = Date.now();
   const starts = windowStarts(now);
   const brandId = await insertBrand(t, tenant, 'Aurora Skies');
@@ -62,29 +51,29 @@ export async function seedDashboard(t: TestGateway, tenant: Tenant, size = { mem
     t,
     tenant,
     Array.from({ length: size.members }, () => ({
-      country: random.next() < 0.9 ? random.pick(countries) : undefined,
+      country: random() < 0.9 ? random.pick(countries) : undefined,
       gender: random.pick(genders),
-      birthDate: random.next() < 0.85 ? `${1955 + Math.floor(random.next() * 53)}-0${1 + Math.floor(random.next() * 9)}-15` : undefined,
+      birthDate: random() < 0.85 ? `${1955 + Math.floor(random() * 53)}-0${1 + Math.floor(random() * 9)}-15` : undefined,
       network: random.pick(['spotify', 'youtube', 'email'] as const),
     })),
   );
 
   // Each member is active from a day of the last 175 days on; some members far more than others.
   const specs: RecordSpec[] = [];
-  const since = memberIds.map(() => Math.floor(random.next() ** 0.7 * 175));
-  const zeal = memberIds.map(() => random.next() ** 2 + 0.05);
+  const since = memberIds.map(() => Math.floor(random() ** 0.7 * 175));
+  const zeal = memberIds.map(() => random() ** 2 + 0.05);
   const zealTotal = zeal.reduce((sum, value) => sum + value, 0);
   let brandRecords = 0;
   while (specs.length < size.records) {
-    let draw = random.next() * zealTotal;
+    let draw = random() * zealTotal;
     const index = zeal.findIndex((value) => (draw -= value) < 0);
     const member = index < 0 ? memberIds.length - 1 : index;
     // Days back from now, more records recently: skewed towards 0, never before the member started.
-    const daysBack = Math.min(since[member], 174) * random.next() ** 1.6;
-    const at = now - daysBack * day - random.next() * hour;
+    const daysBack = Math.min(since[member], 174) * random() ** 1.6;
+    const at = now - daysBack * day - random() * hour;
     if (starts.some((start) => Math.abs(at - start) < hour)) continue;
     const completedAt = new Date(at).toISOString();
-    const onOtherBrand = random.next() < 0.08;
+    const onOtherBrand = random() < 0.08;
     if (!onOtherBrand) brandRecords += 1;
     specs.push({ activityId: onOtherBrand ? elsewhere : random.pick(weighted), memberId: memberIds[member], completedAt });
   }
@@ -92,14 +81,14 @@ export async function seedDashboard(t: TestGateway, tenant: Tenant, size = { mem
 
   // Fans who registered in the last three weeks and have done nothing on a brand yet.
   const newcomers = await insertMembers(t, tenant, Array.from({ length: Math.round(size.members / 4) }, () => ({ country: random.pick(countries), network: 'email' })));
-  const newcomerSince = newcomers.map(() => Math.floor(random.next() * 21));
+  const newcomerSince = newcomers.map(() => Math.floor(random() * 21));
 
   // Every member registered on the day they started; some signed in again since.
   const events = [...memberIds, ...newcomers].flatMap((memberId, index) => {
     const registered = now - (index < memberIds.length ? since[index] : newcomerSince[index - memberIds.length]) * day - 5 * hour;
     const visit = (kind: 'register' | 'login', at: number) =>
       ({ accountId: tenant.accountId, memberId, kind, network: 'spotify', domain: 'fans.example.com', createdAt: new Date(at) }) as const;
-    return [visit('register', registered), ...Array.from({ length: Math.floor(random.next() * 4) }, () => visit('login', registered + random.next() * (now - registered)))];
+    return [visit('register', registered), ...Array.from({ length: Math.floor(random() * 4) }, () => visit('login', registered + random() * (now - registered)))];
   });
   await t.database.db.insert(loginEvents).values(events);
   return { brandId, otherBrandId, memberIds, brandRecords, registrations: memberIds.length + newcomers.length };

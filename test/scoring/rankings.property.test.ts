@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRandom, type Random } from '../../bench/random.js';
+import { createRandom, type Random } from '../../src/core/random.js';
 import { listingWindow, memberWindow, resolveWindow } from '../../src/filters/window.js';
 import type { PeriodUnit, WindowInput } from '../../src/filters/window.types.js';
 import { compileFilter } from '../../src/filters/compile.js';

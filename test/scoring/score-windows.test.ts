@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRandom } from '../../bench/random.js';
+import { createRandom } from '../../src/core/random.js';
 import { executeRows } from '../../src/db/rows.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';

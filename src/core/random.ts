@@ -1,4 +1,4 @@
-/** A seeded generator (mulberry32), so two runs at one scale build the same data set. */
+/** A seeded generator (mulberry32): the same seed draws the same sequence, so the benchmark's data sets, the demo seed and the tests' data are the same run after run. */
 export interface Random {
   (): number;
   pick<T>(items: readonly T[]): T;
