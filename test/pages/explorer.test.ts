@@ -101,15 +101,21 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
     await browser?.close();
   });
 
-  it('loads with only the gateway reachable, runs a query with the prefilled key, and shows the answer', { timeout: 60_000 }, async () => {
-    const base = await gatewayBase();
-    const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 1440, height: 900 } });
+  /** A new page of the context, and the page errors and console errors it shows from its start. */
+  async function pageWatchingErrors(context: Awaited<ReturnType<typeof offlineContext>>['context']) {
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
+    return { page, problems };
+  }
+
+  it('loads with only the gateway reachable, runs a query with the prefilled key, and shows the answer', { timeout: 60_000 }, async () => {
+    const base = await gatewayBase();
+    const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 1440, height: 900 } });
+    const { page, problems } = await pageWatchingErrors(context);
 
     await page.goto(`${base}/graphql`);
     await page.locator('.graphiql-container').waitFor();
@@ -139,12 +145,7 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
   it('at phone width (390×844) shows the query editor, the Explorer panel closed until asked for', { timeout: 60_000 }, async () => {
     const base = await gatewayBase();
     const { context, blocked } = await offlineContext(browser, base, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
+    const { page, problems } = await pageWatchingErrors(context);
 
     await page.goto(`${base}/graphql`);
     const editor = page.locator('.graphiql-query-editor');
