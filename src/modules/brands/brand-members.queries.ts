@@ -14,11 +14,16 @@ import type { CompiledFilter } from '../../filters/compile.js';
  * pairs that no longer hold; readers leave those out, and `settleBrandMembers` removes them.
  */
 
-/** Whether the pair in `alias` still holds: a rollup row on the brand, or a current opt-in to it. */
-const stillMember = (alias: string): SQL => {
+/**
+ * Whether the pair in `alias` still holds: a rollup row on the brand, or a current opt-in to it.
+ * The account is the statement's value, not the pair's column: on a Citus cluster a statement that
+ * also reads a set-returning function (a filter's activity list) is refused when a subquery reaches
+ * a distributed table only through another table's column.
+ */
+const stillMember = (alias: string, accountId: number): SQL => {
   const pair = sql.raw(alias);
-  return sql`(exists (select 1 from ${memberActivityDaily} d where d.account_id = ${pair}.account_id and d.member_id = ${pair}.member_id and d.brand_id = ${pair}.brand_id)
-    or exists (select 1 from ${optins} o where o.account_id = ${pair}.account_id and o.brand_id = ${pair}.brand_id and o.member_id = ${pair}.member_id and o.opted_out_at is null))`;
+  return sql`(exists (select 1 from ${memberActivityDaily} d where d.account_id = ${accountId} and d.member_id = ${pair}.member_id and d.brand_id = ${pair}.brand_id)
+    or exists (select 1 from ${optins} o where o.account_id = ${accountId} and o.brand_id = ${pair}.brand_id and o.member_id = ${pair}.member_id and o.opted_out_at is null))`;
 };
 
 /**
@@ -33,7 +38,7 @@ export async function brandMemberTotal(db: Executor, accountId: number, brandId:
       (select coalesce(sum(members), 0) from ${brandMemberCounts} where account_id = ${accountId} and brand_id = ${brandId})::int
       - (select count(*) from ${brandMemberRechecks} r
           join ${brandMembers} bm on bm.account_id = r.account_id and bm.brand_id = r.brand_id and bm.member_id = r.member_id
-          where r.account_id = ${accountId} and r.brand_id = ${brandId} and not ${stillMember('r')})::int as total`,
+          where r.account_id = ${accountId} and r.brand_id = ${brandId} and not ${stillMember('r', accountId)})::int as total`,
   );
   return Number(row.total);
 }
@@ -42,7 +47,7 @@ export async function brandMemberTotal(db: Executor, accountId: number, brandId:
 export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter, brandId: number): Promise<number> {
   const { accountId } = filter;
   const queued = sql`exists (select 1 from ${brandMemberRechecks} r
-    where r.account_id = ${brandMembers.accountId} and r.brand_id = ${brandMembers.brandId} and r.member_id = ${brandMembers.memberId})`;
+    where r.account_id = ${accountId} and r.brand_id = ${brandMembers.brandId} and r.member_id = ${brandMembers.memberId})`;
   const [row] = await db
     .select({ total: sql<number>`count(*)::int` })
     .from(brandMembers)
@@ -53,7 +58,7 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
         eq(brandMembers.brandId, brandId),
         isNull(members.mergedIntoId),
         filter.member(),
-        sql`(not ${queued} or ${stillMember('brand_members')})`,
+        sql`(not ${queued} or ${stillMember('brand_members', accountId)})`,
       ),
     );
   return row.total;
@@ -86,7 +91,7 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
         returning brand_id, member_id),
       gone as (
         delete from ${brandMembers} bm using due
-        where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm')}
+        where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm', accountId)}
         returning bm.brand_id)
       insert into ${brandMemberCounts} (account_id, brand_id, members)
       select ${accountId}, brand_id, -count(*) from gone group by brand_id`);

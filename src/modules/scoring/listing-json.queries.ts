@@ -59,9 +59,10 @@ const objectOf = (picks: readonly JsonPick[], value: (pick: JsonPick) => string)
   `json_build_object(${picks.map((pick) => `'${pick.key}', ${value(pick)}`).join(', ')})`;
 
 /**
- * A member's list as a JSON array. Its rows are held to the account by the statement's parameter
- * `$1`, not by the page's column: on a Citus cluster a subquery correlated to a CTE's column is
- * refused, while one naming the account is routed to its shard with the rest of the statement.
+ * A member's list as a JSON array. Its rows, and the brands and segments they name, are held to the
+ * account by the statement's parameter `$1`, not by another table's column: on a Citus cluster a
+ * statement over a CTE refuses a subquery correlated through a column, while one naming the
+ * account is routed to its shard with the rest of the statement.
  */
 function memberListSql(pick: JsonPick): string {
   const columns = memberLists[pick.field];
@@ -75,13 +76,13 @@ function memberListSql(pick: JsonPick): string {
   // costs the page a fifth less than joining them.
   const named = pick.picks!.some((field) => field.field === 'name' || field.field === 'label');
   const lists = named
-    ? `left join brands b on b.id = o.brand_id and b.account_id = o.account_id
-      left join segments s on s.id = o.segment_id and s.account_id = o.account_id`
+    ? `left join brands b on b.id = o.brand_id and b.account_id = $1
+      left join segments s on s.id = o.segment_id and s.account_id = $1`
     : '';
   const live = named
     ? '(o.brand_id is null or b.deleted_at is null) and (o.segment_id is null or s.deleted_at is null)'
-    : `(o.brand_id is null or exists (select from brands b where b.account_id = o.account_id and b.id = o.brand_id and b.deleted_at is null))
-        and (o.segment_id is null or exists (select from segments s where s.account_id = o.account_id and s.id = o.segment_id and s.deleted_at is null))`;
+    : `(o.brand_id is null or exists (select from brands b where b.account_id = $1 and b.id = o.brand_id and b.deleted_at is null))
+        and (o.segment_id is null or exists (select from segments s where s.account_id = $1 and s.id = o.segment_id and s.deleted_at is null))`;
   return `(select coalesce(json_agg(${item} order by o.id), '[]'::json) from optins o ${lists}
       where o.account_id = $1 and o.member_id = p.id and o.opted_out_at is null and ${live})`;
 }
