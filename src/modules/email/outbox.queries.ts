@@ -1,7 +1,7 @@
 import { and, eq, lt, lte, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema/index.js';
-import { executeRows } from '../../db/rows.js';
+import { accountsWhere } from '../tenancy/tenancy.queries.js';
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 export type NewOutboxRow = typeof emailOutbox.$inferInsert;
@@ -12,18 +12,9 @@ export async function insertOutboxMessage(db: Executor, values: NewOutboxRow): P
 }
 
 /** The accounts with a message due: the worker then claims each account's messages on their own. */
-export async function accountsWithDueMail(db: Executor, now: Date): Promise<number[]> {
-  // Account by account, each statement naming its account: on a Citus cluster a subquery on the
-  // outbox correlated to the accounts (a reference table) is refused (docs/scaling.md).
-  const accounts = await executeRows<{ id: number }>(db, sql`select id from accounts order by id`);
-  const due: number[] = [];
-  for (const { id } of accounts) {
-    const [row] = await executeRows<{ due: boolean }>(db, sql`
-      select exists (select 1 from ${emailOutbox} where account_id = ${Number(id)}::int and status = 'pending'
-        and next_attempt_at <= ${now.toISOString()}::timestamptz) as due`);
-    if (row.due) due.push(Number(id));
-  }
-  return due;
+export function accountsWithDueMail(db: Executor, now: Date): Promise<number[]> {
+  return accountsWhere(db, (accountId) => sql`exists (select 1 from ${emailOutbox} where account_id = ${accountId}::int
+    and status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz)`);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupsDelta, roomToAggregate } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
 import { holdCoverageLock, holdTotalsLock, tryMoverLock } from './score-windows.locks.js';
+import { accountsWhere } from '../tenancy/tenancy.queries.js';
 
 /**
  * Keeping the totals of the standard windows: their coverage, the worker's steps (foldSpans, a first
@@ -66,19 +67,9 @@ export async function claimCoverage(db: Database, accountId: number, until: Date
 }
 
 /** Accounts with records and no covered windows yet, and accounts whose windows the worker should move. */
-export async function accountsToCover(db: Executor): Promise<number[]> {
-  // Account by account, each statement naming its account: on a Citus cluster a subquery on
-  // tenant tables correlated to the accounts (a reference table) is refused, and one over every
-  // account's records would read them all.
-  const accounts = await executeRows<{ id: number }>(db, sql`select id from accounts order by id`);
-  const wanted: number[] = [];
-  for (const { id } of accounts) {
-    const [row] = await executeRows<{ wanted: boolean }>(db, sql`
-      select exists (select 1 from ${activityRecords} where account_id = ${Number(id)}::int)
-        or exists (select 1 from ${scoreWindows} where account_id = ${Number(id)}::int) as wanted`);
-    if (row.wanted) wanted.push(Number(id));
-  }
-  return wanted;
+export function accountsToCover(db: Executor): Promise<number[]> {
+  return accountsWhere(db, (accountId) => sql`exists (select 1 from ${activityRecords} where account_id = ${accountId}::int)
+    or exists (select 1 from ${scoreWindows} where account_id = ${accountId}::int)`);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
 import { accounts, apiKeys, applications, scoreWindowClaims, whitelistedDomains, type ApplicationSettings, type Plan } from '../../db/schema/index.js';
 
 export async function findAccountByName(db: Executor, name: string) {
@@ -30,6 +31,21 @@ export async function insertAccount(db: Executor, name: string) {
 
 export async function listAccounts(db: Executor) {
   return db.select().from(accounts).orderBy(asc(accounts.id));
+}
+
+/**
+ * The accounts, in id order, for which `holds` (a boolean expression naming the one account it is
+ * given) is true: a statement per account, each naming its account, for the background workers
+ * that look for work. On a Citus cluster a subquery on tenant tables correlated to `accounts` (a
+ * reference table) is refused, and one over every account's rows would read them all.
+ */
+export async function accountsWhere(db: Executor, holds: (accountId: number) => SQL): Promise<number[]> {
+  const found: number[] = [];
+  for (const { id } of await db.select({ id: accounts.id }).from(accounts).orderBy(asc(accounts.id))) {
+    const [row] = await executeRows<{ holds: boolean }>(db, sql`select ${holds(Number(id))} as holds`);
+    if (row.holds) found.push(Number(id));
+  }
+  return found;
 }
 
 export async function insertApplication(db: Executor, accountId: number, name: string, plan: Plan) {
