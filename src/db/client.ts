@@ -219,6 +219,7 @@ function tracked(client: object, property: string | symbol, usage: PoolUsage | u
   if (property === 'unsafe') {
     return (...args: unknown[]) => {
       const statement = (member as Sends)(...args) as CancellableStatement;
+      closeRowGaps(statement);
       // With tracing on, a span per statement of a traced request (db/statement-spans.ts).
       if (tracer()) traceStatement(statement, args[0]);
       if (usage) holdUntilSettled(statement, usage);
@@ -238,6 +239,27 @@ function tracked(client: object, property: string | symbol, usage: PoolUsage | u
     };
   }
   return member;
+}
+
+/**
+ * postgres.js (3.4.9) counts a connection's rows from the last statement that completed: after a
+ * statement that failed once it had sent rows (cancelled, timed out, an error in a later row), the
+ * next statement on that connection gets its rows after as many empty places (porsager/postgres#795,
+ * reproduced in test/db/driver-row-gaps.test.ts). Every row is still there, in order, after the
+ * gap: closing it in place gives the statement's exact rows. Seen on a Citus cluster, where
+ * statements cancelled mid-stream are common, as `Cannot read properties of undefined` in mapping.
+ */
+function closeRowGaps(statement: CancellableStatement): void {
+  const { resolve } = statement;
+  statement.resolve = (value) => resolve(withoutRowGaps(value));
+}
+
+function withoutRowGaps(value: unknown): unknown {
+  if (!Array.isArray(value) || value.length === 0 || value[0] !== undefined) return value;
+  let kept = 0;
+  for (const row of value) if (row !== undefined) value[kept++] = row;
+  value.length = kept;
+  return value;
 }
 
 /** Counts the statement as holding a connection of the pool until it settles (postgres.js settles a query through these two). */

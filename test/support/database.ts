@@ -18,7 +18,7 @@ import { migrationsFolder } from '../../src/db/paths.js';
  * tables are distributed as docs/scaling.md says (`db distribute`), so every test runs on shards;
  * `distribute: false` leaves them as the migrations made them.
  */
-export async function createTestDatabase(options: { progress?: Progress; distribute?: boolean } = {}): Promise<DatabaseHandle> {
+export async function createTestDatabase(options: { progress?: Progress; distribute?: boolean; poolSize?: number } = {}): Promise<DatabaseHandle> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) return openDatabase({ kind: 'pglite-memory' }, options);
   const name = `marquee_test_${randomBytes(6).toString('hex')}`;
@@ -29,7 +29,7 @@ export async function createTestDatabase(options: { progress?: Progress; distrib
   else for (const admin of admins) await admin.unsafe(`create database ${name}`);
   const url = databaseUrl(adminUrl, name);
   if (!fromTemplate && (nodes.length > 1 || process.env.TEST_CITUS === '1')) await prepareCluster(name, nodes);
-  const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 5 }, options);
+  const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: options.poolSize ?? 5 }, options);
   if (process.env.TEST_CITUS === '1' && options.distribute !== false) await distribute(handle.db);
   return {
     ...handle,
