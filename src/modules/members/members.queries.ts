@@ -38,17 +38,30 @@ export interface NarrowPageReads {
   optins: boolean;
 }
 
-/** `serviceSummariesOfMembers` for the row of `members` being read, as a JSON array. */
-const serviceSummariesJson = `select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
-  from member_services s where s.account_id = members.account_id and s.member_id = members.id`;
-const optInsJson = currentOptInsJson('members.account_id', 'members.id');
+/*
+ * The subqueries below read the tables of the member being read, and name its account by the
+ * statement's own value (`account`: `$1` in the texts of this file, a parameter in Drizzle's), not
+ * by `members.account_id`: on a Citus cluster a subquery held to the account only through the outer
+ * row's column is planned on every shard (32 tasks for one member), where one naming the value goes
+ * to the member's shard alone (docs/scaling.md, "Statements on a cluster").
+ */
 
-/** The select list of a narrow page (Drizzle): the columns, and the JSON of what the page reads with them. */
-export function narrowMemberSelection(reads: NarrowPageReads) {
+/** `serviceSummariesOfMembers` for the row of `members` being read, as a JSON array. */
+const serviceSummariesJson = (account: string) => `select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
+  from member_services s where s.account_id = ${account} and s.member_id = members.id`;
+const optInsJson = (account: string) => currentOptInsJson(account, 'members.id');
+
+/** Where the account goes in a subquery's text before it is made a Drizzle parameter. */
+const accountMark = '\u0000account\u0000';
+
+/** The select list of a narrow page (Drizzle) of the account's members: the columns, and the JSON of what the page reads with them. */
+export function narrowMemberSelection(accountId: number, reads: NarrowPageReads) {
+  // The texts with the account as a Drizzle parameter where they name it.
+  const withAccount = (text: (account: string) => string) => sql.join(text(accountMark).split(accountMark).map((part) => sql.raw(part)), sql`${accountId}::int`);
   return {
     ...narrowMemberColumns,
-    ...(reads.services ? { services: sql<ServiceSummaryRow[]>`(${sql.raw(serviceSummariesJson)})` } : {}),
-    ...(reads.optins ? { optins: sql<NonNullable<NarrowMemberRow['optins']>>`(${sql.raw(optInsJson)})` } : {}),
+    ...(reads.services ? { services: sql<ServiceSummaryRow[]>`(${withAccount(serviceSummariesJson)})` } : {}),
+    ...(reads.optins ? { optins: sql<NonNullable<NarrowMemberRow['optins']>>`(${withAccount(optInsJson)})` } : {}),
   };
 }
 
@@ -70,8 +83,8 @@ export async function narrowMembersById(
   let text = narrowPageTexts.get(key);
   if (!text) {
     text = `select id, email, first_name as "firstName", surname, username
-      ${reads.services ? `, (${serviceSummariesJson}) as services` : ''}
-      ${reads.optins ? `, (${optInsJson}) as optins` : ''}
+      ${reads.services ? `, (${serviceSummariesJson('$1')}) as services` : ''}
+      ${reads.optins ? `, (${optInsJson('$1')}) as optins` : ''}
       from members where account_id = $1 and merged_into_id is null
       ${from === 'after' ? 'and id > $4' : from === 'before' ? 'and id < $4' : ''}
       order by id ${page.direction === 'ASC' ? 'asc' : 'desc'} limit $2 offset $3`;
@@ -118,23 +131,24 @@ export interface MemberReads {
 }
 
 const serviceLinksJson = `select coalesce(json_agg(${serviceLinkColumns.jsonObject('s')} order by s.id), '[]'::json)
-  from member_services s where s.account_id = members.account_id and s.member_id = members.id`;
+  from member_services s where s.account_id = $1 and s.member_id = members.id`;
 const domainsJson = `select coalesce(json_agg(${domainColumns.jsonObject('d')} order by d.first_visit, d.domain), '[]'::json)
-  from member_domains d where d.account_id = members.account_id and d.member_id = members.id`;
+  from member_domains d where d.account_id = $1 and d.member_id = members.id`;
 
 /**
  * The select list of a member row read from `members` (which may be joined with other tables), and,
  * with `reads`, the JSON of what its fields will ask for, read by the database in the same statement.
+ * The statement's first parameter is the account (`$1`), which the subqueries name.
  */
 export function memberSelectList(reads?: MemberReads): string {
   const key = `${reads?.services ?? ''}:${Boolean(reads?.domains)}:${Boolean(reads?.optins)}`;
   let list = memberSelectLists.get(key);
   if (!list) {
     list = `${memberColumns.from('members')}
-      ${reads?.services === 'summary' ? `, (${serviceSummariesJson}) as "readServiceSummaries"` : ''}
+      ${reads?.services === 'summary' ? `, (${serviceSummariesJson('$1')}) as "readServiceSummaries"` : ''}
       ${reads?.services === 'whole' ? `, (${serviceLinksJson}) as "readServices"` : ''}
       ${reads?.domains ? `, (${domainsJson}) as "readDomains"` : ''}
-      ${reads?.optins ? `, (${optInsJson}) as "readOptins"` : ''}`;
+      ${reads?.optins ? `, (${optInsJson('$1')}) as "readOptins"` : ''}`;
     memberSelectLists.set(key, list);
   }
   return list;

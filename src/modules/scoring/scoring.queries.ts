@@ -190,7 +190,7 @@ export async function membersInOrder(
     if (backwards) plain.reverse();
     return plain.map((member) => ({ member }));
   }
-  const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberSelection(narrow)) : db.select())
+  const rows: (MemberRow | NarrowMemberRow)[] = await (narrow ? db.select(narrowMemberSelection(filter.accountId, narrow)) : db.select())
     .from(members)
     .where(
       and(
