@@ -9,6 +9,11 @@ import type { TenancyTables } from './tenant-tables.js';
  *
  *   alias.account_id = $1 | constant | an outer query's column | another held reference's account_id
  *
+ * Held by an outer query's column only, a reference in a subquery is of one account, but Citus
+ * plans such a subquery on every shard of the table (a select-list subquery, a LATERAL join, an
+ * IN): it is reported as a cluster problem, to be held by the statement's value instead. EXISTS
+ * is the exception: PostgreSQL turns it into a join, which Citus routes to the account's shard.
+ *
  * References to `accounts` are held by their `id` the same way. An equality only counts when it
  * must hold (a conjunct: not under OR or NOT), and an outer join's ON clause only holds the side it
  * may leave empty. INSERT … VALUES must give `account_id` a parameter or a constant in each row.
@@ -85,14 +90,20 @@ interface Entry {
 interface Scope {
   entries: Entry[];
   parent?: Scope;
+  /** This level is an EXISTS (or NOT EXISTS) test of its parent, which PostgreSQL makes a join. */
+  exists?: boolean;
 }
 
-/** One side of an equality: a level's reference (its key column), a value that is one account, or neither. */
-type Term = Entry | 'bound' | undefined;
+/**
+ * One side of an equality: a level's reference (its key column), a value that is one account
+ * ('bound'), an outer query's account column that Citus cannot route by ('outer'), or neither.
+ */
+type Term = Entry | Value | undefined;
+type Value = 'bound' | 'outer';
 
 /** `from` holding one account makes `to` hold it. */
 interface Edge {
-  from: Entry | 'bound';
+  from: Entry | Value;
   to: Entry;
 }
 
@@ -112,14 +123,14 @@ class StatementChecker {
   }
 
   /** Checks a query; answers the levels whose select lists give its rows (several for UNION and the like). */
-  checkQuery(node: AstNode, parent: Scope | undefined, outerCtes: ReadonlySet<string>): Level[] {
+  checkQuery(node: AstNode, parent: Scope | undefined, outerCtes: ReadonlySet<string>, exists = false): Level[] {
     const type = typeOf(node);
     const body = node[type];
     this.checked.add(body);
     const ctes = this.withCtes(body.withClause, parent, outerCtes);
     switch (type) {
       case 'SelectStmt':
-        return this.checkSelect(body, parent, ctes);
+        return this.checkSelect(body, parent, ctes, exists);
       case 'UpdateStmt':
       case 'DeleteStmt':
         this.checkChange(type, body, parent, ctes);
@@ -142,11 +153,11 @@ class StatementChecker {
     return ctes;
   }
 
-  private checkSelect(body: AstNode, parent: Scope | undefined, ctes: ReadonlySet<string>): Level[] {
+  private checkSelect(body: AstNode, parent: Scope | undefined, ctes: ReadonlySet<string>, exists = false): Level[] {
     if (body.op && body.op !== 'SETOP_NONE') {
       return [...this.checkQuery({ SelectStmt: body.larg }, parent, ctes), ...this.checkQuery({ SelectStmt: body.rarg }, parent, ctes)];
     }
-    const level = new Level(this.tables, this.read, parent, ctes);
+    const level = new Level(this.tables, this.read, parent, ctes, exists);
     level.targets = body.targetList ?? [];
     for (const item of body.fromClause ?? []) this.addFromItem(item, level);
     level.addConditions(body.whereClause, 'inner');
@@ -243,7 +254,7 @@ class StatementChecker {
       const tested: AstNode[] = link.testexpr.RowExpr?.args ?? [link.testexpr];
       tested.forEach((expression, index) => {
         const term = level.term(expression);
-        if (term === undefined || term === 'bound') return;
+        if (term === undefined || isValue(term)) return;
         if (inner.every((arm) => arm.targets[index] && arm.holds(arm.targets[index]))) level.edges.push({ from: 'bound', to: term });
       });
     }
@@ -257,7 +268,10 @@ class StatementChecker {
       return;
     }
     for (const [key, value] of Object.entries(node)) {
-      if (queryTypes.has(key)) {
+      const link = key === 'SubLink' ? (value as AstNode) : undefined;
+      if (link?.subLinkType === 'EXISTS_SUBLINK' && !this.checked.has(link.subselect.SelectStmt)) {
+        this.checkQuery(link.subselect, scope, ctes, true);
+      } else if (queryTypes.has(key)) {
         const wrapped = { [key]: value };
         if (!this.checked.has(value as object)) this.checkQuery(wrapped, scope, ctes);
         this.checked.add(value as object);
@@ -267,12 +281,17 @@ class StatementChecker {
 
   private report(level: Level): void {
     const held = level.held();
+    const routed = level.held(['bound']);
     for (const entry of level.scope.entries) {
-      if (held.has(entry) || (entry.kind !== 'tenant' && entry.kind !== 'accounts')) continue;
+      if (routed.has(entry) || (entry.kind !== 'tenant' && entry.kind !== 'accounts')) continue;
       this.violations.push({
         table: entry.table!,
         reference: entry.name,
-        problem: entry.kind === 'accounts' ? 'no condition on its id' : 'no condition on its account_id',
+        problem: held.has(entry)
+          ? "held to one account only by an outer query's column, which Citus plans on every shard (name the account by the statement's value)"
+          : entry.kind === 'accounts'
+            ? 'no condition on its id'
+            : 'no condition on its account_id',
       });
     }
   }
@@ -308,8 +327,9 @@ class Level {
     private readonly read: WeakSet<object>,
     parent: Scope | undefined,
     readonly ctes: ReadonlySet<string>,
+    exists = false,
   ) {
-    this.scope = { entries: [], parent };
+    this.scope = { entries: [], parent, exists };
   }
 
   addRangeVar(range: AstNode): Entry {
@@ -362,8 +382,8 @@ class Level {
 
   private addEquality(a: Term, b: Term, allow: (entry: Entry) => boolean): void {
     if (!a || !b) return;
-    if (b !== 'bound' && allow(b)) this.edges.push({ from: a, to: b });
-    if (a !== 'bound' && allow(a)) this.edges.push({ from: b, to: a });
+    if (!isValue(b) && allow(b)) this.edges.push({ from: a, to: b });
+    if (!isValue(a) && allow(a)) this.edges.push({ from: b, to: a });
   }
 
   /** What an expression is to this level: a reference's key, one account for sure, or neither. */
@@ -380,9 +400,9 @@ class Level {
     return undefined;
   }
 
-  /** The references held to one account, following the equalities from the bound values. */
-  held(): Set<Entry | 'bound'> {
-    const held = new Set<Entry | 'bound'>(['bound']);
+  /** The references held to one account, following the equalities from the values given (by default, any). */
+  held(values: Value[] = ['bound', 'outer']): Set<Entry | Value> {
+    const held = new Set<Entry | Value>(values);
     for (let grew = true; grew; ) {
       grew = false;
       for (const edge of this.edges) {
@@ -406,14 +426,16 @@ class Level {
     const column = names[names.length - 1];
     if (!column) return undefined;
     const qualifier = names.length >= 2 ? names[names.length - 2] : undefined;
-    for (let scope: Scope | undefined = this.scope, depth = 0; scope; scope = scope.parent, depth++) {
+    // Whether every level between here and the column's is an EXISTS test (PostgreSQL joins them).
+    let joined = true;
+    for (let scope: Scope | undefined = this.scope, depth = 0; scope; joined &&= Boolean(scope.exists), scope = scope.parent, depth++) {
       const entry = qualifier
         ? scope.entries.find((candidate) => candidate.name === qualifier)
         : this.unqualified(scope, column);
       if (!entry) continue;
       const key = keyOf(entry, column);
       // A column of an outer level is one value for each run of this level: its own level holds it (or is reported).
-      return key && depth > 0 ? 'bound' : key;
+      return key && depth > 0 ? (joined ? 'bound' : 'outer') : key;
     }
     return undefined;
   }
@@ -433,6 +455,10 @@ function keyOf(entry: Entry, column: string): Term {
   if (entry.kind === 'accounts' && column === 'id') return entry;
   if (entry.kind === 'derived' && column === 'account_id') return 'bound';
   return undefined;
+}
+
+function isValue(term: Term): term is Value {
+  return term === 'bound' || term === 'outer';
 }
 
 /** The conditions that must all hold: the arguments of top-level ANDs. */
