@@ -16,9 +16,9 @@ app.get('/members', async (_request, reply) => {
     select coalesce(json_agg(page order by page.id), '[]')::text as body from (
       select m.id, m.email, m.first_name as "firstName",
         (select coalesce(json_agg(json_build_object('network', s.network, 'userId', s.uid, 'valid', s.valid) order by s.id), '[]')
-           from member_services s where s.account_id = m.account_id and s.member_id = m.id) as services,
+           from member_services s where s.account_id = ${Number(accountId)} and s.member_id = m.id) as services,
         (select coalesce(json_agg(json_build_object('id', o.id, 'kind', o.kind) order by o.id), '[]')
-           from optins o where o.account_id = m.account_id and o.member_id = m.id and o.opted_out_at is null) as optins
+           from optins o where o.account_id = ${Number(accountId)} and o.member_id = m.id and o.opted_out_at is null) as optins
       from members m
       where m.account_id = ${Number(accountId)} and m.merged_into_id is null
       order by m.id
