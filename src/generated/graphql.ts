@@ -84,18 +84,24 @@ export type EditActivityInput = {
 
 /** As the member gave it: M, F or Other. */
 export type Gender =
+  /** Female (REST F). */
   | 'F'
+  /** Male (REST M). */
   | 'M'
+  /** Other (REST Other). */
   | 'OTHER';
 
 export type LibraryItemKind =
   | 'ALBUM'
   | 'TRACK';
 
+/** A sign-in with an identity the account has. */
 export type LoginInput = {
+  /** email and password, or a network token and user id (the login set of networks). */
   credentials: ServiceCredentialsInput;
-  /** The member must have registered on visit.domain before. */
+  /** The member must have registered on visit.domain before (which is then required); otherwise any registration in the account will do. */
   strictSso?: boolean;
+  /** Where the login came from; recorded as a login event, and its ip places the member. */
   visit?: VisitInput | null | undefined;
 };
 
@@ -145,12 +151,19 @@ export type MemberKeyset = {
 
 /** Exactly one way to find a member. */
 export type MemberLookupInput = {
+  /** The member's email address (any case); the oldest such member when several have it. */
   email?: string | null | undefined;
+  /** The member's id; a merged member's id finds the survivor. 0 counts as not given. */
   id?: string | number | null | undefined;
+  /** A network identifier (REST service); with username. */
   network?: string | null | undefined;
+  /** A partner code of one of the member's identities; with partnerId. */
   partnerCode?: string | null | undefined;
+  /** The member's id at that partner; with partnerCode. */
   partnerId?: string | null | undefined;
+  /** The member's username on that network (any case); with network. */
   username?: string | null | undefined;
+  /** The member's verified address (any case); the oldest such member when several have it. */
   verifiedEmail?: string | null | undefined;
 };
 
@@ -162,17 +175,25 @@ export type MemberOrder =
   | 'LAST_LOGIN'
   | 'SCORE';
 
+/** Profile fields; a field left out, null or empty leaves the stored value as it is. Text is trimmed, and refused above 500 characters unless said otherwise. */
 export type MemberProfileInput = {
+  /** Date of birth: a real date, in the past, from 1900. */
   birthDate?: string | null | undefined;
+  /** City. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2. */
   country?: string | null | undefined;
+  /** Given name. */
   firstName?: string | null | undefined;
+  /** M, F or OTHER. */
   gender?: Gender | null | undefined;
+  /** Postal code, at most 20 characters. */
   postCode?: string | null | undefined;
   /** State, province or region. */
   state?: string | null | undefined;
+  /** Family name. */
   surname?: string | null | undefined;
+  /** The member's name; stored as given. At registration, left out, one is made from the email address. */
   username?: string | null | undefined;
 };
 
@@ -261,15 +282,19 @@ export type RecordActivityInput = {
   value?: number | null | undefined;
 };
 
+/** A registration: the identity, and what to store with a new member. */
 export type RegisterMemberInput = {
+  /** The identity to register; an identity the account already has answers its member (created false). */
   credentials: ServiceCredentialsInput;
-  /** The caller's consistent import code. */
+  /** The caller's consistent import code (REST code), stored on a new member. */
   importCode?: string | null | undefined;
   /** An existing member: the identity is attached to it instead. */
   memberId?: string | number | null | undefined;
+  /** Profile of the new member; not applied when the identity already has a member. */
   profile?: MemberProfileInput | null | undefined;
   /** A list segment of the account the member is opted into. */
   segmentId?: string | number | null | undefined;
+  /** Where the registration came from; recorded as a registration event. */
   visit?: VisitInput | null | undefined;
 };
 
@@ -282,8 +307,11 @@ export type RegistrationFilter = {
   validOnly?: boolean | null | undefined;
 };
 
+/** The member's email identity, named twice as a check, and its new password. */
 export type ResetPasswordInput = {
+  /** The address of the email identity; must match it. */
   email: string;
+  /** The new password: 8 to 1024 characters, taken exactly as sent. */
   password: string;
   /** The id of the email service record. */
   serviceId: string | number;
@@ -307,9 +335,13 @@ export type SegmentKind =
 
 /** email + password, or a network token and user id. */
 export type ServiceCredentialsInput = {
+  /** Whether the member shares activity on this network; left out, a new identity shares and an existing one keeps its setting. */
   activitySharing?: boolean | null | undefined;
+  /** The secret or refresh token some networks give besides the token; stored sealed. */
   authSecret?: string | null | undefined;
+  /** The network's access token, for any other network (required there); stored sealed. */
   authToken?: string | null | undefined;
+  /** The address, for network email (required there). */
   email?: string | null | undefined;
   /** email, or a network identifier. */
   network: string;
@@ -317,7 +349,9 @@ export type ServiceCredentialsInput = {
   partnerCode?: string | null | undefined;
   /** The member's id at that partner. */
   partnerId?: string | null | undefined;
+  /** The password, for network email (required there): 8 to 1024 characters for a new one, taken exactly as sent (never trimmed). */
   password?: string | null | undefined;
+  /** The member's user id on the network, for any network but email (required there). */
   uid?: string | null | undefined;
 };
 
@@ -325,26 +359,41 @@ export type SortDirection =
   | 'ASC'
   | 'DESC';
 
+/** The profile fields to change; a field left out, null or empty keeps its value. */
 export type UpdateMemberInput = {
+  /** Postal address, first line. */
   address?: string | null | undefined;
+  /** Postal address, second line. */
   addressLine2?: string | null | undefined;
+  /** Free text about the member, at most 5,000 characters. */
   bio?: string | null | undefined;
+  /** Date of birth: a real date, in the past, from 1900. */
   birthDate?: string | null | undefined;
+  /** City. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2. */
   country?: string | null | undefined;
+  /** A new contact address; the member's email identity moves to it too (refused when another member signs in with it). */
   email?: string | null | undefined;
   /** Custom fields merged into the Extended node. */
   extended?: Record<string, unknown> | null | undefined;
+  /** Given name. */
   firstName?: string | null | undefined;
+  /** M, F or OTHER. */
   gender?: Gender | null | undefined;
+  /** Home phone number, at most 40 characters. */
   homePhone?: string | null | undefined;
+  /** Mobile phone number, at most 40 characters. */
   mobilePhone?: string | null | undefined;
+  /** Postal code, at most 20 characters. */
   postCode?: string | null | undefined;
   /** State, province or region. */
   state?: string | null | undefined;
+  /** Family name. */
   surname?: string | null | undefined;
+  /** The member's name; stored as given. At registration, left out, one is made from the email address. */
   username?: string | null | undefined;
+  /** The member's website. */
   website?: string | null | undefined;
 };
 
@@ -357,9 +406,13 @@ export type UsageScope =
   | 'ACCOUNT'
   | 'APP';
 
+/** The address to record as verified, and the member's identity that proved it. */
 export type VerifyEmailInput = {
+  /** The network of the identity that proved the address (email, or a network identifier); the member's identity on it is used unless serviceId is given. */
   network: string;
+  /** The id of the member's identity that proved it (ServiceLink.id); default: the member's identity on network. */
   serviceId?: string | number | null | undefined;
+  /** The verified address. */
   verifiedEmail: string;
 };
 
@@ -367,7 +420,9 @@ export type VerifyEmailInput = {
 export type VisitInput = {
   /** Website; API when absent. */
   domain?: string | null | undefined;
+  /** The fan's IP address: places the member (geo) and counts toward the fan's own failed-login budget; kept with the event only. */
   ip?: string | null | undefined;
+  /** The fan's browser user agent (REST useragent), kept with the event. */
   userAgent?: string | null | undefined;
 };
 
