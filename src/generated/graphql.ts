@@ -30,7 +30,9 @@ export type ActivityInput = {
 
 /** An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`). */
 export type ActivityRefInput = {
+  /** The activity definition's id. */
   activityId: string | number;
+  /** Only records of the activity on this brand; left out, on any brand. */
   brandId?: string | number | null | undefined;
 };
 
@@ -105,6 +107,7 @@ export type LoginInput = {
   visit?: VisitInput | null | undefined;
 };
 
+/** The shared filter (REST filter parameters, docs/filters.md). Activity conditions (brandId, activityIds, services, includeOneTime) decide which records count; member conditions decide which members take part. Every condition given applies. */
 export type MemberFilter = {
   /** Only these activities count. */
   activityIds?: Array<string | number> | null | undefined;
@@ -118,10 +121,13 @@ export type MemberFilter = {
   countries?: Array<string> | null | undefined;
   /** Members who registered on this website. */
   domain?: string | null | undefined;
+  /** Members with one of these addresses, as email or verified email (any case). */
   emails?: Array<string> | null | undefined;
+  /** Not these members (REST exclude_members). */
   excludeMemberIds?: Array<string | number> | null | undefined;
   /** One-time activities (follows, likes) count too. */
   includeOneTime?: boolean | null | undefined;
+  /** Only these members (REST members). */
   memberIds?: Array<string | number> | null | undefined;
   /** Members of this segment, whatever the activity. */
   membersFromSegment?: string | number | null | undefined;
@@ -167,12 +173,17 @@ export type MemberLookupInput = {
   verifiedEmail?: string | null | undefined;
 };
 
-/** SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField). */
+/** The order of a members listing, and with it which members it lists. */
 export type MemberOrder =
+  /** Members who joined in the window, by when they joined. */
   | 'CREATED'
+  /** Every member the filter keeps, by the custom field orderField: JSON numbers first (as numbers), then other values as text; members without it last. */
   | 'EXTENDED'
+  /** Every member the filter keeps, whatever the window, by id (REST members/all). */
   | 'ID'
+  /** Members who signed in during the window, by their latest login (REST members/login). */
   | 'LAST_LOGIN'
+  /** Members with counted activity in the window under the filter, by points; ties by member id, ascending (REST members/active). */
   | 'SCORE';
 
 /** Profile fields; a field left out, null or empty leaves the stored value as it is. Text is trimmed, and refused above 500 characters unless said otherwise. */
@@ -222,15 +233,21 @@ export type OptInKind =
 
 /** A relative span such as 2 WEEK (REST: period=2 Week). */
 export type PeriodInput = {
+  /** How many units: a whole number from 1 to 10,000. */
   amount: number;
+  /** The unit (REST: Day, Week or Month). */
   unit: PeriodUnit;
 };
 
-/** Unit of a relative time span. */
+/** Unit of a relative time span, counted in UTC. */
 export type PeriodUnit =
+  /** A day: the same time of day, one UTC day apart. */
   | 'DAY'
+  /** An hour. */
   | 'HOUR'
+  /** A calendar month: the same day of the month (or the month's last day, when it is shorter). */
   | 'MONTH'
+  /** Seven days. */
   | 'WEEK';
 
 /** What an application may do: advanced and enterprise operations need those plans. */
@@ -428,9 +445,13 @@ export type VisitInput = {
 
 /** A time window. It ends at `end`, or `periodEnd` before now, or now; it starts at `start` or `period` before its end. Each operation has a default period and a maximum span, to which it is clamped. */
 export type WindowInput = {
+  /** The first instant after the window: it ends just before (REST end_date). Default: periodEnd before now, or now. */
   end?: string | Date | null | undefined;
+  /** The window's length before its end when start is not given (REST period); default the operation's, usually one week. */
   period?: PeriodInput | null | undefined;
+  /** Ends the window this long before now, when end is not given (REST period_end). */
   periodEnd?: PeriodInput | null | undefined;
+  /** The first instant inside the window (REST start_date); when given, period is not used. Must be before the end. */
   start?: string | Date | null | undefined;
 };
 
