@@ -6,7 +6,9 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** Daily counts per activity or per network. */
 export type ActivityCountGrouping =
+  /** A count per UTC day and activity (REST activities/count/daily). */
   | 'ACTIVITY'
+  /** A count per UTC day and network (REST activities/count/services). */
   | 'SERVICE';
 
 /** Brand activity totals per activity, per type (Listened, Shared, …) or per network. */
@@ -15,16 +17,23 @@ export type ActivityGrouping =
   | 'SERVICE'
   | 'TYPE';
 
+/** A new activity definition. */
 export type ActivityInput = {
+  /** The brand it belongs to; left out, it belongs to the whole account. */
   brandId?: string | number | null | undefined;
+  /** The activity's name, at most 200 characters. */
   name: string;
-  /** Fixed at creation. */
+  /** Performed at most once per member (a follow, a like): stored once per member and counted only with includeOneTime. Default false; fixed at creation. */
   oneTime?: boolean | null | undefined;
-  /** Default 1. */
+  /** Points per record, a whole number from 0 to 1,000,000; default 1. */
   points?: number | null | undefined;
+  /** The network identifier it happens on (spotify, youtube, …); recorded activity takes it by default. */
   service?: string | null | undefined;
+  /** A short label, at most 100 characters. */
   shortName?: string | null | undefined;
+  /** The page, tracks and albums it concerns. */
   tracking?: ActivityTrackingInput | null | undefined;
+  /** One of Listened, Watched, Shared, Liked, Followed, Visited, Social, Commented, Purchased, Attended, Custom (any case). */
   type: string;
 };
 
@@ -36,9 +45,13 @@ export type ActivityRefInput = {
   brandId?: string | number | null | undefined;
 };
 
+/** The page, tracks and albums an activity concerns (REST url, trackids, albumids). */
 export type ActivityTrackingInput = {
+  /** Album ids on the activity's network, each at most 200 characters. */
   albumIds?: Array<string> | null | undefined;
+  /** Track ids on the activity's network, each at most 200 characters. */
   trackIds?: Array<string> | null | undefined;
+  /** An http or https URL, at most 2,000 characters. */
   url?: string | null | undefined;
 };
 
@@ -74,13 +87,19 @@ export type CrossoverFilter = {
 
 /** Only the fields given change. */
 export type EditActivityInput = {
+  /** Moves the activity to this brand; cannot be cleared. */
   brandId?: string | number | null | undefined;
+  /** A new name, at most 200 characters; cannot be cleared. */
   name?: string | null | undefined;
   /** Applies to activity recorded from now on. */
   points?: number | null | undefined;
+  /** A new network identifier; null or empty clears it. */
   service?: string | null | undefined;
+  /** A new short label; null or empty clears it. */
   shortName?: string | null | undefined;
+  /** Replaces the tracking details. */
   tracking?: ActivityTrackingInput | null | undefined;
+  /** A new type (as ActivityInput.type); the reports count its members under the new type. */
   type?: string | null | undefined;
 };
 
@@ -276,26 +295,35 @@ export type PresaveStatus =
   | 'QUEUED'
   | 'RUNNING';
 
+/** One activity to record: what, who, and what it carried. */
 export type RecordActivityInput = {
+  /** The activity definition; a deleted one is not found. */
   activityId: string | number;
   /** Defaults to the activity's brand. */
   brandId?: string | number | null | undefined;
+  /** A category, at most 200 characters. */
   category?: string | null | undefined;
-  /** When it happened; default now. */
+  /** When it happened; default now. Not in the future (five minutes' grace). */
   completedAt?: string | Date | null | undefined;
+  /** What the activity carried: a JSON object nested at most 32 levels. */
   content?: Record<string, unknown> | null | undefined;
   /** The member's IP address: the record's geo is found from it (not stored). */
   ip?: string | null | undefined;
+  /** A link, at most 2,000 characters. */
   link?: string | null | undefined;
-  /** Unique per account: a repeat with the same marker is a no-op. */
+  /** Unique per account: a repeat with the same marker is a no-op. At most 200 characters. */
   marker?: string | null | undefined;
+  /** A media reference, at most 2,000 characters. */
   media?: string | null | undefined;
   /** The member; or partnerCode + partnerId. */
   memberId?: string | number | null | undefined;
+  /** With partnerId, finds the member by a partner reference when memberId is not given. */
   partnerCode?: string | null | undefined;
+  /** The member's id at that partner. */
   partnerId?: string | null | undefined;
   /** Defaults to the activity's network. */
   service?: string | null | undefined;
+  /** Any finite number. */
   value?: number | null | undefined;
 };
 
@@ -372,8 +400,11 @@ export type ServiceCredentialsInput = {
   uid?: string | null | undefined;
 };
 
+/** The direction of an order. */
 export type SortDirection =
+  /** Ascending: the lowest score, earliest time or smallest value first. */
   | 'ASC'
+  /** Descending: the highest score, latest time or largest value first. */
   | 'DESC';
 
 /** The profile fields to change; a field left out, null or empty keeps its value. */
