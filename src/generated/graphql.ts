@@ -57,18 +57,25 @@ export type ActivityTrackingInput = {
 
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type BrandInput = {
-  /** Merged into the custom fields; a null value removes that field. */
+  /** Merged into the custom fields; a null value removes that field. At most 16 KiB; needs Application.brandCustomFields. */
   custom?: Record<string, unknown> | null | undefined;
+  /** One hashtag of letters, digits and underscores, at most 100; a leading # is dropped. */
   hashTag?: string | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   imageUrl?: string | null | undefined;
+  /** The brand's name, at most 200 characters (required on create); a rename moves the slug with it. */
   name?: string | null | undefined;
+  /** URLs on networks: each given one is set (and read again), the others stay. */
   networks?: Array<BrandNetworkInput> | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   officialWebsiteUrl?: string | null | undefined;
   /** One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music. */
   type?: string | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   wikipediaUrl?: string | null | undefined;
 };
 
+/** The brand's URL on one network (REST <network>url). */
 export type BrandNetworkInput = {
   /** A network of BrandNetwork.network. */
   network: string;
@@ -76,12 +83,13 @@ export type BrandNetworkInput = {
   url?: string | null | undefined;
 };
 
+/** What crossover counts: the base's members and activity, and the brands listed. */
 export type CrossoverFilter = {
-  /** Only brands of this type are listed. */
+  /** Only brands of this type are listed; the base stays the same. */
   brandType?: string | null | undefined;
   /** ISO 3166-1 alpha-2 codes of the members’ countries. */
   countries?: Array<string> | null | undefined;
-  /** Only activity through these networks counts. */
+  /** Only activity through these networks counts, by members linked to one of them. */
   services?: Array<string> | null | undefined;
 };
 
