@@ -120,8 +120,11 @@ export type Gender =
   /** Other (REST Other). */
   | 'OTHER';
 
+/** What a presave saves. */
 export type LibraryItemKind =
+  /** An album. */
   | 'ALBUM'
+  /** A track. */
   | 'TRACK';
 
 /** A sign-in with an identity the account has. */
@@ -242,20 +245,27 @@ export type NetworkVerification =
 
 /** A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list. */
 export type OptInInput = {
+  /** The brand whose list it is; not with segmentId. */
   brandId?: string | number | null | undefined;
+  /** The member's email address, when memberId is not given. */
   email?: string | null | undefined;
+  /** The member's id; used first when given. */
   memberId?: string | number | null | undefined;
   /** The partner the member registered through (with partnerId). */
   partnerCode?: string | null | undefined;
   /** The member's id at that partner (sourceuid at registration). */
   partnerId?: string | null | undefined;
+  /** The list segment (REST segmentid or segment); a FILTER segment is refused. Not with brandId. */
   segmentId?: string | number | null | undefined;
 };
 
 /** A brand's list, a segment, or the account's global list. */
 export type OptInKind =
+  /** A brand's list (REST Type Brand). */
   | 'BRAND'
+  /** The account's global list (REST Type Global). */
   | 'GLOBAL'
+  /** A list segment (REST Type Segment). */
   | 'SEGMENT';
 
 /** A relative span such as 2 WEEK (REST: period=2 Week). */
@@ -285,22 +295,32 @@ export type Plan =
 
 /** The track or album on each network: a URL, a URI (spotify:track:…) or a bare id. */
 export type PresaveInput = {
+  /** The item on Deezer: a URL, a URI or a bare id. */
   deezer?: string | null | undefined;
   /** What bare ids name; default TRACK. */
   kind?: LibraryItemKind | null | undefined;
+  /** The item on Spotify: a URL, a spotify:track: or spotify:album: URI, or a bare id. */
   spotify?: string | null | undefined;
 };
 
-/** PENDING: being saved (or a run stopped during the call: never repeated). FAILED members are tried again by a retry. */
+/** What happened to one member on one network. */
 export type PresaveResultStatus =
+  /** The network refused or was unavailable (reason says which); a retry tries again. */
   | 'FAILED'
+  /** Being saved, or a run stopped during the call to the network: never repeated. */
   | 'PENDING'
+  /** Saved to the member's library. */
   | 'SAVED'
+  /** Not attempted: no valid link with a token, or saved already by an earlier job (reason says which). */
   | 'SKIPPED';
 
+/** Where a presave job stands. */
 export type PresaveStatus =
+  /** The latest run finished; FAILED results can be tried again with retryPresaveJob. */
   | 'DONE'
+  /** Waiting to run, first or after a retry. */
   | 'QUEUED'
+  /** Being run; a job whose gateway stopped stays here until a retry 15 minutes after its run started. */
   | 'RUNNING';
 
 /** One activity to record: what, who, and what it carried. */
@@ -372,18 +392,23 @@ export type ResetPasswordInput = {
 
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type SegmentInput = {
+  /** A brand of the account to tie the segment to. */
   brandId?: string | number | null | undefined;
-  /** Required for FILTER segments: a MemberFilter as JSON. */
+  /** Required for FILTER segments: a MemberFilter as JSON, optionally with window (default one week); at most 16 KiB. Not for LIST segments. */
   filter?: Record<string, unknown> | null | undefined;
   /** Default LIST; fixed at creation. */
   kind?: SegmentKind | null | undefined;
+  /** A label, at most 200 characters. */
   label?: string | null | undefined;
+  /** The segment's name, at most 200 characters; cannot be cleared. */
   name?: string | null | undefined;
 };
 
 /** LIST: members opt in. FILTER: a saved member filter; its members are computed into segment_members. */
 export type SegmentKind =
+  /** Its members are computed from a saved MemberFilter when it is created or its filter edited, and for one member by member(refresh: true) (REST type filter). */
   | 'FILTER'
+  /** Its members are those currently opted into it (REST type list). */
   | 'LIST';
 
 /** email + password, or a network token and user id. */
