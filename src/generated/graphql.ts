@@ -13,8 +13,11 @@ export type ActivityCountGrouping =
 
 /** Brand activity totals per activity, per type (Listened, Shared, …) or per network. */
 export type ActivityGrouping =
+  /** A group per activity definition (REST group_by=activities). */
   | 'ACTIVITY'
+  /** A group per network; records on no network form one group (REST group_by=service). */
   | 'SERVICE'
+  /** A group per activity type: Listened, Shared, … (REST group_by=type). */
   | 'TYPE';
 
 /** A new activity definition. */
@@ -371,8 +374,11 @@ export type RegisterMemberInput = {
   visit?: VisitInput | null | undefined;
 };
 
+/** Which sign-ups the channels count: by the identity (network, validity, paid) and by the member (country). */
 export type RegistrationFilter = {
+  /** ISO 3166-1 alpha-2 codes of the members’ countries. */
   countries?: Array<string> | null | undefined;
+  /** Only identities that are paid accounts on their network. */
   paidOnly?: boolean | null | undefined;
   /** One network. */
   service?: string | null | undefined;
