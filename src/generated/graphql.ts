@@ -243,7 +243,9 @@ export type MemberProfileInput = {
 
 /** How network tokens given to registration and login are trusted: VERIFY checks each with its network; TRUST takes the application at its word. */
 export type NetworkVerification =
+  /** The calling back end vouches for the token; nothing is checked with the network (the default). */
   | 'TRUST'
+  /** Each token is checked with its network at registration and login, and the network's profile (username, URL, followers, paid account, verified email) is stored. */
   | 'VERIFY';
 
 /** A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list. */
@@ -292,8 +294,11 @@ export type PeriodUnit =
 
 /** What an application may do: advanced and enterprise operations need those plans. */
 export type Plan =
+  /** Also the advanced operations: recording activity, editing activities, brands and segments, presave, activity counts, the whitelist, sign-in settings, … */
   | 'ADVANCED'
+  /** The operations without a plan requirement; the others answer PLAN_REQUIRED. */
   | 'BASIC'
+  /** Every operation, the enterprise ones (custom fields on brands) included. */
   | 'ENTERPRISE';
 
 /** The track or album on each network: a URL, a URI (spotify:track:…) or a bare id. */
@@ -484,13 +489,20 @@ export type UpdateMemberInput = {
   website?: string | null | undefined;
 };
 
+/** The size of a usage bucket, and with it the longest range served. */
 export type UsageInterval =
+  /** Per UTC day; at most 90 days. */
   | 'DAY'
+  /** Per UTC hour; at most 7 days. */
   | 'HOUR'
+  /** Per UTC calendar month; at most 12 months. */
   | 'MONTH';
 
+/** Whose calls usage counts. */
 export type UsageScope =
+  /** Every application of the account (REST app_scope=businessunit); the global key always reads this. */
   | 'ACCOUNT'
+  /** The calling application only (REST app_scope=app). */
   | 'APP';
 
 /** The address to record as verified, and the member's identity that proved it. */
