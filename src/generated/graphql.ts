@@ -430,7 +430,7 @@ export type ServiceCredentialsInput = {
   authSecret?: string | null | undefined;
   /** The network's access token, for any other network (required there); stored sealed. */
   authToken?: string | null | undefined;
-  /** The address, for network email (required there). */
+  /** The address, for network email (required there); with another network, the new member's contact address. */
   email?: string | null | undefined;
   /** email, or a network identifier. */
   network: string;

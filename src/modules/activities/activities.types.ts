@@ -17,7 +17,7 @@ export class Activity {
   @Field(() => String, { description: 'The activity\'s name.' }) name!: string;
   @Field(() => String, { nullable: true, description: 'A short label; null when none was given.' }) shortName!: string | null;
   @Field(() => String, { description: 'Listened, Watched, Shared, Liked, Followed, Visited, Social, …' }) type!: string;
-  @Field(() => String, { nullable: true, description: 'The network it happens on.' }) service!: string | null;
+  @Field(() => String, { nullable: true, description: 'The network it happens on; null for none.' }) service!: string | null;
   @Field(() => ID, { nullable: true, description: 'The brand it belongs to; null for an activity of the whole account.' }) brandId!: number | null;
   @Field(() => Int, { description: 'Points a record of it earns, copied onto each record when it is stored (an edit changes later records only).' }) points!: number;
   @Field(() => Boolean, { description: 'Performed once per member (a follow, a like); counted only on request.' }) oneTime!: boolean;
@@ -65,8 +65,8 @@ export class EditActivityInput {
 export class ActivityRecord {
   @Field(() => ID, { description: 'The record\'s id (REST RecordID).' }) id!: number;
   @Field(() => String, { nullable: true, description: 'The caller\'s marker, unique per account; null when none was given.' }) marker!: string | null;
-  @Field(() => ID, { description: 'The member who did it.' }) memberId!: number;
-  @Field(() => ID, { description: 'The activity definition.' }) activityId!: number;
+  @Field(() => ID, { description: 'The id of the member who did it.' }) memberId!: number;
+  @Field(() => ID, { description: 'The activity definition\'s id.' }) activityId!: number;
   @Field(() => ID, { nullable: true, description: 'The brand it counts for: the one given when recorded, else the activity\'s; null for none.' }) brandId!: number | null;
   @Field(() => String, { nullable: true, description: 'The network it happened on: the one given when recorded, else the activity\'s; null for none.' }) service!: string | null;
   @Field(() => Int, { description: 'The points it earns: the activity\'s points when it was recorded.' }) points!: number;

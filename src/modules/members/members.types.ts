@@ -134,7 +134,7 @@ export class MemberProfileInput {
 @InputType('ServiceCredentialsInput', { description: 'email + password, or a network token and user id.' })
 export class ServiceCredentialsInput {
   @Field(() => String, { description: 'email, or a network identifier.' }) network!: string;
-  @Field(() => String, { nullable: true, description: 'The address, for network email (required there).' }) email?: string;
+  @Field(() => String, { nullable: true, description: 'The address, for network email (required there); with another network, the new member\'s contact address.' }) email?: string;
   @Field(() => String, {
     nullable: true,
     description: 'The password, for network email (required there): 8 to 1024 characters for a new one, taken exactly as sent (never trimmed).',

@@ -20,9 +20,9 @@ registerEnumType(OptInKind, {
 export class OptIn {
   @Field(() => ID, { description: 'The opt-in\'s own id; opting in again after an opt-out starts a new one.' }) id!: number;
   @Field(() => OptInKind, { description: 'Which kind of list.' }) kind!: OptInKind;
-  @Field(() => ID, { nullable: true, description: 'The brand, for a brand\'s list; null otherwise.' }) brandId!: number | null;
-  @Field(() => ID, { nullable: true, description: 'The segment, for a segment; null otherwise.' }) segmentId!: number | null;
-  @Field(() => String, { nullable: true, description: "The segment's label." }) label!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The brand\'s id, for a brand\'s list; null otherwise.' }) brandId!: number | null;
+  @Field(() => ID, { nullable: true, description: 'The segment\'s id, for a segment; null otherwise.' }) segmentId!: number | null;
+  @Field(() => String, { nullable: true, description: "The segment's label; null for other lists." }) label!: string | null;
   @Field(() => String, { nullable: true, description: 'The name of the brand or segment.' }) name!: string | null;
   @Field(() => GraphQLDateTime, { description: 'When the member opted in (the database\'s clock).' }) optedInAt!: Date;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When the member opted out; null while the opt-in is current.' }) optedOutAt!: Date | null;

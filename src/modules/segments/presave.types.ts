@@ -56,7 +56,7 @@ export class PresaveItem {
 @ObjectType('PresaveResult', { description: 'What a job did for one member on one network.' })
 export class PresaveResult {
   @Field(() => ID, { description: 'The member.' }) memberId!: number;
-  @Field(() => String, { nullable: true, description: 'Null when the member has no usable music network.' }) network!: string | null;
+  @Field(() => String, { nullable: true, description: 'spotify or deezer; null when the member has no usable music network.' }) network!: string | null;
   @Field(() => PresaveResultStatus, { description: 'What happened.' }) status!: PresaveResultStatus;
   @Field(() => String, { nullable: true, description: 'Why it was skipped or failed, in words; null when saved.' }) reason!: string | null;
 }
