@@ -10,11 +10,19 @@ import { WindowInput } from './window.types.js';
  */
 @ArgsType()
 export class WindowArgs {
-  @Field(() => WindowInput, { nullable: true }) window!: WindowInput | null;
+  @Field(() => WindowInput, {
+    nullable: true,
+    description: 'The time window (WindowInput); left out, the week ending now unless the field says otherwise. Clamped to the operation\'s longest span.',
+  })
+  window!: WindowInput | null;
 }
 
 /** The member filter and the time window, as `filter` and `window`. */
 @ArgsType()
 export class FilteredWindowArgs extends WindowArgs {
-  @Field(() => MemberFilter, { nullable: true }) filter!: MemberFilter | null;
+  @Field(() => MemberFilter, {
+    nullable: true,
+    description: 'Which records count and which members take part (MemberFilter, docs/filters.md); left out, all of the account\'s, unless the field says otherwise.',
+  })
+  filter!: MemberFilter | null;
 }

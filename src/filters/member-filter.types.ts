@@ -2,8 +2,8 @@ import { Field, ID, InputType } from 'type-graphql';
 
 @InputType('ActivityRefInput', { description: 'An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`).' })
 export class ActivityRefInput {
-  @Field(() => ID) activityId!: string;
-  @Field(() => ID, { nullable: true }) brandId?: string;
+  @Field(() => ID, { description: 'The activity definition\'s id.' }) activityId!: string;
+  @Field(() => ID, { nullable: true, description: 'Only records of the activity on this brand; left out, on any brand.' }) brandId?: string;
 }
 
 /**
@@ -11,7 +11,11 @@ export class ActivityRefInput {
  * and the statistics. Activity filters (brand, activities, services, one-time) decide which
  * records count; member filters decide which members take part. See docs/filters.md.
  */
-@InputType('MemberFilter')
+@InputType('MemberFilter', {
+  description:
+    'The shared filter (REST filter parameters, docs/filters.md). Activity conditions (brandId, activityIds, services, includeOneTime) decide which records count; ' +
+    'member conditions decide which members take part. Every condition given applies.',
+})
 export class MemberFilter {
   @Field(() => ID, { nullable: true, description: 'Only activity of this brand counts.' })
   brandId?: string;
@@ -40,9 +44,9 @@ export class MemberFilter {
   @Field(() => String, { nullable: true, description: 'Members who registered on this website.' })
   domain?: string;
 
-  @Field(() => [ID], { nullable: true }) memberIds?: string[];
-  @Field(() => [ID], { nullable: true }) excludeMemberIds?: string[];
-  @Field(() => [String], { nullable: true }) emails?: string[];
+  @Field(() => [ID], { nullable: true, description: 'Only these members (REST members).' }) memberIds?: string[];
+  @Field(() => [ID], { nullable: true, description: 'Not these members (REST exclude_members).' }) excludeMemberIds?: string[];
+  @Field(() => [String], { nullable: true, description: 'Members with one of these addresses, as email or verified email (any case).' }) emails?: string[];
 
   @Field(() => [ActivityRefInput], { nullable: true, description: 'Members who performed at least one of these in the window.' })
   anyOfActivities?: ActivityRefInput[];

@@ -7,14 +7,23 @@ export enum PeriodUnit {
   WEEK = 'WEEK',
   MONTH = 'MONTH',
 }
-registerEnumType(PeriodUnit, { name: 'PeriodUnit', description: 'Unit of a relative time span.' });
+registerEnumType(PeriodUnit, {
+  name: 'PeriodUnit',
+  description: 'Unit of a relative time span, counted in UTC.',
+  valuesConfig: {
+    HOUR: { description: 'An hour.' },
+    DAY: { description: 'A day: the same time of day, one UTC day apart.' },
+    WEEK: { description: 'Seven days.' },
+    MONTH: { description: 'A calendar month: the same day of the month (or the month\'s last day, when it is shorter).' },
+  },
+});
 
 @InputType('PeriodInput', { description: 'A relative span such as 2 WEEK (REST: period=2 Week).' })
 export class PeriodInput {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many units: a whole number from 1 to 10,000.' })
   amount!: number;
 
-  @Field(() => PeriodUnit)
+  @Field(() => PeriodUnit, { description: 'The unit (REST: Day, Week or Month).' })
   unit!: PeriodUnit;
 }
 
@@ -24,15 +33,15 @@ export class PeriodInput {
     'before its end. Each operation has a default period and a maximum span, to which it is clamped.',
 })
 export class WindowInput {
-  @Field(() => GraphQLDateTime, { nullable: true })
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'The first instant inside the window (REST start_date); when given, period is not used. Must be before the end.' })
   start?: Date;
 
-  @Field(() => GraphQLDateTime, { nullable: true })
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'The first instant after the window: it ends just before (REST end_date). Default: periodEnd before now, or now.' })
   end?: Date;
 
-  @Field(() => PeriodInput, { nullable: true })
+  @Field(() => PeriodInput, { nullable: true, description: 'The window\'s length before its end when start is not given (REST period); default the operation\'s, usually one week.' })
   period?: PeriodInput;
 
-  @Field(() => PeriodInput, { nullable: true })
+  @Field(() => PeriodInput, { nullable: true, description: 'Ends the window this long before now, when end is not given (REST period_end).' })
   periodEnd?: PeriodInput;
 }

@@ -6,54 +6,79 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** Daily counts per activity or per network. */
 export type ActivityCountGrouping =
+  /** A count per UTC day and activity (REST activities/count/daily). */
   | 'ACTIVITY'
+  /** A count per UTC day and network (REST activities/count/services). */
   | 'SERVICE';
 
 /** Brand activity totals per activity, per type (Listened, Shared, …) or per network. */
 export type ActivityGrouping =
+  /** A group per activity definition (REST group_by=activities). */
   | 'ACTIVITY'
+  /** A group per network; records on no network form one group (REST group_by=service). */
   | 'SERVICE'
+  /** A group per activity type: Listened, Shared, … (REST group_by=type). */
   | 'TYPE';
 
+/** A new activity definition. */
 export type ActivityInput = {
+  /** The brand it belongs to; left out, it belongs to the whole account. */
   brandId?: string | number | null | undefined;
+  /** The activity's name, at most 200 characters. */
   name: string;
-  /** Fixed at creation. */
+  /** Performed at most once per member (a follow, a like): stored once per member and counted only with includeOneTime. Default false; fixed at creation. */
   oneTime?: boolean | null | undefined;
-  /** Default 1. */
+  /** Points per record, a whole number from 0 to 1,000,000; default 1. */
   points?: number | null | undefined;
+  /** The network identifier it happens on (spotify, youtube, …); recorded activity takes it by default. */
   service?: string | null | undefined;
+  /** A short label, at most 100 characters. */
   shortName?: string | null | undefined;
+  /** The page, tracks and albums it concerns. */
   tracking?: ActivityTrackingInput | null | undefined;
+  /** One of Listened, Watched, Shared, Liked, Followed, Visited, Social, Commented, Purchased, Attended, Custom (any case). */
   type: string;
 };
 
 /** An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`). */
 export type ActivityRefInput = {
+  /** The activity definition's id. */
   activityId: string | number;
+  /** Only records of the activity on this brand; left out, on any brand. */
   brandId?: string | number | null | undefined;
 };
 
+/** The page, tracks and albums an activity concerns (REST url, trackids, albumids). */
 export type ActivityTrackingInput = {
+  /** Album ids on the activity's network, each at most 200 characters. */
   albumIds?: Array<string> | null | undefined;
+  /** Track ids on the activity's network, each at most 200 characters. */
   trackIds?: Array<string> | null | undefined;
+  /** An http or https URL, at most 2,000 characters. */
   url?: string | null | undefined;
 };
 
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type BrandInput = {
-  /** Merged into the custom fields; a null value removes that field. */
+  /** Merged into the custom fields; a null value removes that field. At most 16 KiB; needs Application.brandCustomFields. */
   custom?: Record<string, unknown> | null | undefined;
+  /** One hashtag of letters, digits and underscores, at most 100; a leading # is dropped. */
   hashTag?: string | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   imageUrl?: string | null | undefined;
+  /** The brand's name, at most 200 characters (required on create); a rename moves the slug with it. */
   name?: string | null | undefined;
+  /** URLs on networks: each given one is set (and read again), the others stay. */
   networks?: Array<BrandNetworkInput> | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   officialWebsiteUrl?: string | null | undefined;
   /** One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music. */
   type?: string | null | undefined;
+  /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   wikipediaUrl?: string | null | undefined;
 };
 
+/** The brand's URL on one network (REST <network>url). */
 export type BrandNetworkInput = {
   /** A network of BrandNetwork.network. */
   network: string;
@@ -61,44 +86,61 @@ export type BrandNetworkInput = {
   url?: string | null | undefined;
 };
 
+/** What crossover counts: the base's members and activity, and the brands listed. */
 export type CrossoverFilter = {
-  /** Only brands of this type are listed. */
+  /** Only brands of this type are listed; the base stays the same. */
   brandType?: string | null | undefined;
   /** ISO 3166-1 alpha-2 codes of the members’ countries. */
   countries?: Array<string> | null | undefined;
-  /** Only activity through these networks counts. */
+  /** Only activity through these networks counts, by members linked to one of them. */
   services?: Array<string> | null | undefined;
 };
 
 /** Only the fields given change. */
 export type EditActivityInput = {
+  /** Moves the activity to this brand; cannot be cleared. */
   brandId?: string | number | null | undefined;
+  /** A new name, at most 200 characters; cannot be cleared. */
   name?: string | null | undefined;
   /** Applies to activity recorded from now on. */
   points?: number | null | undefined;
+  /** A new network identifier; null or empty clears it. */
   service?: string | null | undefined;
+  /** A new short label; null or empty clears it. */
   shortName?: string | null | undefined;
+  /** Replaces the tracking details. */
   tracking?: ActivityTrackingInput | null | undefined;
+  /** A new type (as ActivityInput.type); the reports count its members under the new type. */
   type?: string | null | undefined;
 };
 
 /** As the member gave it: M, F or Other. */
 export type Gender =
+  /** Female (REST F). */
   | 'F'
+  /** Male (REST M). */
   | 'M'
+  /** Other (REST Other). */
   | 'OTHER';
 
+/** What a presave saves. */
 export type LibraryItemKind =
+  /** An album. */
   | 'ALBUM'
+  /** A track. */
   | 'TRACK';
 
+/** A sign-in with an identity the account has. */
 export type LoginInput = {
+  /** email and password, or a network token and user id (the login set of networks). */
   credentials: ServiceCredentialsInput;
-  /** The member must have registered on visit.domain before. */
+  /** The member must have registered on visit.domain before (which is then required); otherwise any registration in the account will do. */
   strictSso?: boolean;
+  /** Where the login came from; recorded as a login event, and its ip places the member. */
   visit?: VisitInput | null | undefined;
 };
 
+/** The shared filter (REST filter parameters, docs/filters.md). Activity conditions (brandId, activityIds, services, includeOneTime) decide which records count; member conditions decide which members take part. Every condition given applies. */
 export type MemberFilter = {
   /** Only these activities count. */
   activityIds?: Array<string | number> | null | undefined;
@@ -112,10 +154,13 @@ export type MemberFilter = {
   countries?: Array<string> | null | undefined;
   /** Members who registered on this website. */
   domain?: string | null | undefined;
+  /** Members with one of these addresses, as email or verified email (any case). */
   emails?: Array<string> | null | undefined;
+  /** Not these members (REST exclude_members). */
   excludeMemberIds?: Array<string | number> | null | undefined;
   /** One-time activities (follows, likes) count too. */
   includeOneTime?: boolean | null | undefined;
+  /** Only these members (REST members). */
   memberIds?: Array<string | number> | null | undefined;
   /** Members of this segment, whatever the activity. */
   membersFromSegment?: string | number | null | undefined;
@@ -145,136 +190,200 @@ export type MemberKeyset = {
 
 /** Exactly one way to find a member. */
 export type MemberLookupInput = {
+  /** The member's email address (any case); the oldest such member when several have it. */
   email?: string | null | undefined;
+  /** The member's id; a merged member's id finds the survivor. 0 counts as not given. */
   id?: string | number | null | undefined;
+  /** A network identifier (REST service); with username. */
   network?: string | null | undefined;
+  /** A partner code of one of the member's identities; with partnerId. */
   partnerCode?: string | null | undefined;
+  /** The member's id at that partner; with partnerCode. */
   partnerId?: string | null | undefined;
+  /** The member's username on that network (any case); with network. */
   username?: string | null | undefined;
+  /** The member's verified address (any case); the oldest such member when several have it. */
   verifiedEmail?: string | null | undefined;
 };
 
-/** SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField). */
+/** The order of a members listing, and with it which members it lists. */
 export type MemberOrder =
+  /** Members who joined in the window, by when they joined. */
   | 'CREATED'
+  /** Every member the filter keeps, by the custom field orderField: JSON numbers first (as numbers), then other values as text; members without it last. */
   | 'EXTENDED'
+  /** Every member the filter keeps, whatever the window, by id (REST members/all). */
   | 'ID'
+  /** Members who signed in during the window, by their latest login (REST members/login). */
   | 'LAST_LOGIN'
+  /** Members with counted activity in the window under the filter, by points; ties by member id, ascending (REST members/active). */
   | 'SCORE';
 
+/** Profile fields; a field left out, null or empty leaves the stored value as it is. Text is trimmed, and refused above 500 characters unless said otherwise. */
 export type MemberProfileInput = {
+  /** Date of birth: a real date, in the past, from 1900. */
   birthDate?: string | null | undefined;
+  /** City. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2. */
   country?: string | null | undefined;
+  /** Given name. */
   firstName?: string | null | undefined;
+  /** M, F or OTHER. */
   gender?: Gender | null | undefined;
+  /** Postal code, at most 20 characters. */
   postCode?: string | null | undefined;
   /** State, province or region. */
   state?: string | null | undefined;
+  /** Family name. */
   surname?: string | null | undefined;
+  /** The member's name; stored as given. At registration, left out, one is made from the email address. */
   username?: string | null | undefined;
 };
 
 /** How network tokens given to registration and login are trusted: VERIFY checks each with its network; TRUST takes the application at its word. */
 export type NetworkVerification =
+  /** The calling back end vouches for the token; nothing is checked with the network (the default). */
   | 'TRUST'
+  /** Each token is checked with its network at registration and login, and the network's profile (username, URL, followers, paid account, verified email) is stored. */
   | 'VERIFY';
 
 /** A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list. */
 export type OptInInput = {
+  /** The brand whose list it is; not with segmentId. */
   brandId?: string | number | null | undefined;
+  /** The member's email address, when memberId is not given. */
   email?: string | null | undefined;
+  /** The member's id; used first when given. */
   memberId?: string | number | null | undefined;
   /** The partner the member registered through (with partnerId). */
   partnerCode?: string | null | undefined;
   /** The member's id at that partner (sourceuid at registration). */
   partnerId?: string | null | undefined;
+  /** The list segment (REST segmentid or segment); a FILTER segment is refused. Not with brandId. */
   segmentId?: string | number | null | undefined;
 };
 
 /** A brand's list, a segment, or the account's global list. */
 export type OptInKind =
+  /** A brand's list (REST Type Brand). */
   | 'BRAND'
+  /** The account's global list (REST Type Global). */
   | 'GLOBAL'
+  /** A list segment (REST Type Segment). */
   | 'SEGMENT';
 
 /** A relative span such as 2 WEEK (REST: period=2 Week). */
 export type PeriodInput = {
+  /** How many units: a whole number from 1 to 10,000. */
   amount: number;
+  /** The unit (REST: Day, Week or Month). */
   unit: PeriodUnit;
 };
 
-/** Unit of a relative time span. */
+/** Unit of a relative time span, counted in UTC. */
 export type PeriodUnit =
+  /** A day: the same time of day, one UTC day apart. */
   | 'DAY'
+  /** An hour. */
   | 'HOUR'
+  /** A calendar month: the same day of the month (or the month's last day, when it is shorter). */
   | 'MONTH'
+  /** Seven days. */
   | 'WEEK';
 
 /** What an application may do: advanced and enterprise operations need those plans. */
 export type Plan =
+  /** Also the advanced operations: recording activity, editing activities, brands and segments, presave, activity counts, the whitelist, sign-in settings, … */
   | 'ADVANCED'
+  /** The operations without a plan requirement; the others answer PLAN_REQUIRED. */
   | 'BASIC'
+  /** Every operation, the enterprise ones (custom fields on brands) included. */
   | 'ENTERPRISE';
 
 /** The track or album on each network: a URL, a URI (spotify:track:…) or a bare id. */
 export type PresaveInput = {
+  /** The item on Deezer: a URL, a URI or a bare id. */
   deezer?: string | null | undefined;
   /** What bare ids name; default TRACK. */
   kind?: LibraryItemKind | null | undefined;
+  /** The item on Spotify: a URL, a spotify:track: or spotify:album: URI, or a bare id. */
   spotify?: string | null | undefined;
 };
 
-/** PENDING: being saved (or a run stopped during the call: never repeated). FAILED members are tried again by a retry. */
+/** What happened to one member on one network. */
 export type PresaveResultStatus =
+  /** The network refused or was unavailable (reason says which); a retry tries again. */
   | 'FAILED'
+  /** Being saved, or a run stopped during the call to the network: never repeated. */
   | 'PENDING'
+  /** Saved to the member's library. */
   | 'SAVED'
+  /** Not attempted: no valid link with a token, or saved already by an earlier job (reason says which). */
   | 'SKIPPED';
 
+/** Where a presave job stands. */
 export type PresaveStatus =
+  /** The latest run finished; FAILED results can be tried again with retryPresaveJob. */
   | 'DONE'
+  /** Waiting to run, first or after a retry. */
   | 'QUEUED'
+  /** Being run; a job whose gateway stopped stays here until a retry 15 minutes after its run started. */
   | 'RUNNING';
 
+/** One activity to record: what, who, and what it carried. */
 export type RecordActivityInput = {
+  /** The activity definition; a deleted one is not found. */
   activityId: string | number;
   /** Defaults to the activity's brand. */
   brandId?: string | number | null | undefined;
+  /** A category, at most 200 characters. */
   category?: string | null | undefined;
-  /** When it happened; default now. */
+  /** When it happened; default now. Not in the future (five minutes' grace). */
   completedAt?: string | Date | null | undefined;
+  /** What the activity carried: a JSON object nested at most 32 levels. */
   content?: Record<string, unknown> | null | undefined;
   /** The member's IP address: the record's geo is found from it (not stored). */
   ip?: string | null | undefined;
+  /** A link, at most 2,000 characters. */
   link?: string | null | undefined;
-  /** Unique per account: a repeat with the same marker is a no-op. */
+  /** Unique per account: a repeat with the same marker is a no-op. At most 200 characters. */
   marker?: string | null | undefined;
+  /** A media reference, at most 2,000 characters. */
   media?: string | null | undefined;
   /** The member; or partnerCode + partnerId. */
   memberId?: string | number | null | undefined;
+  /** With partnerId, finds the member by a partner reference when memberId is not given. */
   partnerCode?: string | null | undefined;
+  /** The member's id at that partner. */
   partnerId?: string | null | undefined;
   /** Defaults to the activity's network. */
   service?: string | null | undefined;
+  /** Any finite number. */
   value?: number | null | undefined;
 };
 
+/** A registration: the identity, and what to store with a new member. */
 export type RegisterMemberInput = {
+  /** The identity to register; an identity the account already has answers its member (created false). */
   credentials: ServiceCredentialsInput;
-  /** The caller's consistent import code. */
+  /** The caller's consistent import code (REST code), stored on a new member. */
   importCode?: string | null | undefined;
   /** An existing member: the identity is attached to it instead. */
   memberId?: string | number | null | undefined;
+  /** Profile of the new member; not applied when the identity already has a member. */
   profile?: MemberProfileInput | null | undefined;
   /** A list segment of the account the member is opted into. */
   segmentId?: string | number | null | undefined;
+  /** Where the registration came from; recorded as a registration event. */
   visit?: VisitInput | null | undefined;
 };
 
+/** Which sign-ups the channels count: by the identity (network, validity, paid) and by the member (country). */
 export type RegistrationFilter = {
+  /** ISO 3166-1 alpha-2 codes of the members’ countries. */
   countries?: Array<string> | null | undefined;
+  /** Only identities that are paid accounts on their network. */
   paidOnly?: boolean | null | undefined;
   /** One network. */
   service?: string | null | undefined;
@@ -282,8 +391,11 @@ export type RegistrationFilter = {
   validOnly?: boolean | null | undefined;
 };
 
+/** The member's email identity, named twice as a check, and its new password. */
 export type ResetPasswordInput = {
+  /** The address of the email identity; must match it. */
   email: string;
+  /** The new password: 8 to 1024 characters, taken exactly as sent. */
   password: string;
   /** The id of the email service record. */
   serviceId: string | number;
@@ -291,25 +403,34 @@ export type ResetPasswordInput = {
 
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type SegmentInput = {
+  /** A brand of the account to tie the segment to. */
   brandId?: string | number | null | undefined;
-  /** Required for FILTER segments: a MemberFilter as JSON. */
+  /** Required for FILTER segments: a MemberFilter as JSON, optionally with window (default one week); at most 16 KiB. Not for LIST segments. */
   filter?: Record<string, unknown> | null | undefined;
   /** Default LIST; fixed at creation. */
   kind?: SegmentKind | null | undefined;
+  /** A label, at most 200 characters. */
   label?: string | null | undefined;
+  /** The segment's name, at most 200 characters; cannot be cleared. */
   name?: string | null | undefined;
 };
 
 /** LIST: members opt in. FILTER: a saved member filter; its members are computed into segment_members. */
 export type SegmentKind =
+  /** Its members are computed from a saved MemberFilter when it is created or its filter edited, and for one member by member(refresh: true) (REST type filter). */
   | 'FILTER'
+  /** Its members are those currently opted into it (REST type list). */
   | 'LIST';
 
 /** email + password, or a network token and user id. */
 export type ServiceCredentialsInput = {
+  /** Whether the member shares activity on this network; left out, a new identity shares and an existing one keeps its setting. */
   activitySharing?: boolean | null | undefined;
+  /** The secret or refresh token some networks give besides the token; stored sealed. */
   authSecret?: string | null | undefined;
+  /** The network's access token, for any other network (required there); stored sealed. */
   authToken?: string | null | undefined;
+  /** The address, for network email (required there); with another network, the new member's contact address. */
   email?: string | null | undefined;
   /** email, or a network identifier. */
   network: string;
@@ -317,49 +438,80 @@ export type ServiceCredentialsInput = {
   partnerCode?: string | null | undefined;
   /** The member's id at that partner. */
   partnerId?: string | null | undefined;
+  /** The password, for network email (required there): 8 to 1024 characters for a new one, taken exactly as sent (never trimmed). */
   password?: string | null | undefined;
+  /** The member's user id on the network, for any network but email (required there). */
   uid?: string | null | undefined;
 };
 
+/** The direction of an order. */
 export type SortDirection =
+  /** Ascending: the lowest score, earliest time or smallest value first. */
   | 'ASC'
+  /** Descending: the highest score, latest time or largest value first. */
   | 'DESC';
 
+/** The profile fields to change; a field left out, null or empty keeps its value. */
 export type UpdateMemberInput = {
+  /** Postal address, first line. */
   address?: string | null | undefined;
+  /** Postal address, second line. */
   addressLine2?: string | null | undefined;
+  /** Free text about the member, at most 5,000 characters. */
   bio?: string | null | undefined;
+  /** Date of birth: a real date, in the past, from 1900. */
   birthDate?: string | null | undefined;
+  /** City. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2. */
   country?: string | null | undefined;
+  /** A new contact address; the member's email identity moves to it too (refused when another member signs in with it). */
   email?: string | null | undefined;
   /** Custom fields merged into the Extended node. */
   extended?: Record<string, unknown> | null | undefined;
+  /** Given name. */
   firstName?: string | null | undefined;
+  /** M, F or OTHER. */
   gender?: Gender | null | undefined;
+  /** Home phone number, at most 40 characters. */
   homePhone?: string | null | undefined;
+  /** Mobile phone number, at most 40 characters. */
   mobilePhone?: string | null | undefined;
+  /** Postal code, at most 20 characters. */
   postCode?: string | null | undefined;
   /** State, province or region. */
   state?: string | null | undefined;
+  /** Family name. */
   surname?: string | null | undefined;
+  /** The member's name; stored as given. At registration, left out, one is made from the email address. */
   username?: string | null | undefined;
+  /** The member's website. */
   website?: string | null | undefined;
 };
 
+/** The size of a usage bucket, and with it the longest range served. */
 export type UsageInterval =
+  /** Per UTC day; at most 90 days. */
   | 'DAY'
+  /** Per UTC hour; at most 7 days. */
   | 'HOUR'
+  /** Per UTC calendar month; at most 12 months. */
   | 'MONTH';
 
+/** Whose calls usage counts. */
 export type UsageScope =
+  /** Every application of the account (REST app_scope=businessunit); the global key always reads this. */
   | 'ACCOUNT'
+  /** The calling application only (REST app_scope=app). */
   | 'APP';
 
+/** The address to record as verified, and the member's identity that proved it. */
 export type VerifyEmailInput = {
+  /** The network of the identity that proved the address (email, or a network identifier); the member's identity on it is used unless serviceId is given. */
   network: string;
+  /** The id of the member's identity that proved it (ServiceLink.id); default: the member's identity on network. */
   serviceId?: string | number | null | undefined;
+  /** The verified address. */
   verifiedEmail: string;
 };
 
@@ -367,15 +519,21 @@ export type VerifyEmailInput = {
 export type VisitInput = {
   /** Website; API when absent. */
   domain?: string | null | undefined;
+  /** The fan's IP address: places the member (geo) and counts toward the fan's own failed-login budget; kept with the event only. */
   ip?: string | null | undefined;
+  /** The fan's browser user agent (REST useragent), kept with the event. */
   userAgent?: string | null | undefined;
 };
 
 /** A time window. It ends at `end`, or `periodEnd` before now, or now; it starts at `start` or `period` before its end. Each operation has a default period and a maximum span, to which it is clamped. */
 export type WindowInput = {
+  /** The first instant after the window: it ends just before (REST end_date). Default: periodEnd before now, or now. */
   end?: string | Date | null | undefined;
+  /** The window's length before its end when start is not given (REST period); default the operation's, usually one week. */
   period?: PeriodInput | null | undefined;
+  /** Ends the window this long before now, when end is not given (REST period_end). */
   periodEnd?: PeriodInput | null | undefined;
+  /** The first instant inside the window (REST start_date); when given, period is not used. Must be before the end. */
   start?: string | Date | null | undefined;
 };
 

@@ -33,8 +33,22 @@ export function getSchema(): Promise<GraphQLSchema> {
     // type-graphql asks for a PubSub once there is a subscription; activityRecorded names its own
     // source instead (the gateway's live feed, from the context), so this one carries nothing.
     pubSub: createPubSub(),
-  }).then((schema) => withDirectFieldResolvers(withPlainFieldsRead(schema)));
+  }).then((schema) => withDirectFieldResolvers(withPlainFieldsRead(withRootDescriptions(schema))));
   return built;
+}
+
+/** type-graphql names the root types but takes no description for them: the explorer shows these. */
+const rootDescriptions = {
+  Query: 'Reads: call with an application\'s API key; a member JWT reads viewer only, and the account\'s global key usage only.',
+  Mutation: 'Writes: call with an application\'s API key; some need an advanced or enterprise plan.',
+  Subscription: 'Live events, over graphql-ws at /graphql: call with an application\'s API key.',
+};
+
+function withRootDescriptions(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    if (type) type.description = rootDescriptions[type.name as keyof typeof rootDescriptions];
+  }
+  return schema;
 }
 
 /**

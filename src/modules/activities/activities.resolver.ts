@@ -40,25 +40,38 @@ function requiredId(value: string | undefined, param: string): number {
 export class ActivityResolver {
   @Authorized()
   @Query(() => [Activity], { description: "The account's activity definitions, or one brand's." })
-  async activities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Activity[]> {
+  async activities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true, description: 'Only this brand\'s activities; left out, every live definition of the account.' }) brandId: string | null): Promise<Activity[]> {
     return (await activities.listActivities(scopeOf(context, caller), brandId ?? undefined)).map(toActivity);
   }
 
   @Authorized()
-  @Mutation(() => Activity)
-  async createActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => ActivityInput) input: ActivityInput): Promise<Activity> {
+  @Mutation(() => Activity, { description: 'Creates an activity definition that records can then name.' })
+  async createActivity(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => ActivityInput, { description: 'The definition.' }) input: ActivityInput,
+  ): Promise<Activity> {
     return toActivity(await activities.createActivity(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
-  @Mutation(() => Activity)
-  async editActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => EditActivityInput) input: EditActivityInput) {
+  @Mutation(() => Activity, { description: 'Changes the fields given of a live activity definition (advanced plan); oneTime cannot change.' })
+  async editActivity(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The activity definition\'s id.' }) id: string,
+    @Arg('input', () => EditActivityInput, { description: 'The fields to change.' }) input: EditActivityInput,
+  ) {
     return toActivity(await activities.editActivity(scopeOf(context, caller), requiredId(id, 'id'), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Retires a definition; its records keep counting.' })
-  deleteActivity(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+  deleteActivity(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The activity definition\'s id; it is no longer listed or recordable.' }) id: string,
+  ): Promise<boolean> {
     return activities.deleteActivity(scopeOf(context, caller), requiredId(id, 'id'));
   }
 
@@ -67,8 +80,12 @@ export class ActivityResolver {
   async recordActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('input', () => RecordActivityInput) input: RecordActivityInput,
-    @Arg('async', () => Boolean, { defaultValue: false }) queued: boolean,
+    @Arg('input', () => RecordActivityInput, { description: 'The record.' }) input: RecordActivityInput,
+    @Arg('async', () => Boolean, {
+      defaultValue: false,
+      description: 'true: check the record, queue it and answer at once (record null, queued true); a worker stores it once, in the background.',
+    })
+    queued: boolean,
   ): Promise<RecordResult> {
     const scope = scopeOf(context, caller);
     if (queued) {
@@ -81,7 +98,12 @@ export class ActivityResolver {
 
   @Authorized('advanced')
   @Mutation(() => RecordBatchResult, { description: 'Records up to 1000 activities in one transaction.' })
-  recordActivities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => [RecordActivityInput]) input: RecordActivityInput[]) {
+  recordActivities(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => [RecordActivityInput], { description: 'At most 1000 records; one that fails its checks refuses the whole batch, before anything is stored.' })
+    input: RecordActivityInput[],
+  ) {
     return activities.recordActivities(scopeOf(context, caller), input);
   }
 
@@ -90,9 +112,10 @@ export class ActivityResolver {
   deleteMemberActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID) memberId: string,
-    @Arg('recordId', () => ID, { nullable: true }) recordId: string | null,
-    @Arg('activityId', () => ID, { nullable: true }) activityId: string | null,
+    @Arg('memberId', () => ID, { description: 'The member; a merged member\'s id acts on the survivor.' }) memberId: string,
+    @Arg('recordId', () => ID, { nullable: true, description: 'The record to delete (not found when it is not the member\'s); give this or activityId.' }) recordId: string | null,
+    @Arg('activityId', () => ID, { nullable: true, description: 'Deletes every record of this activity of the member; with recordId, only that record if it is of this activity.' })
+    activityId: string | null,
   ): Promise<number> {
     return activities.deleteMemberActivity(scopeOf(context, caller), requiredId(memberId, 'memberId'), {
       recordId: filterId(recordId, 'recordId', maxBigintId),
@@ -105,9 +128,9 @@ export class ActivityResolver {
   async activityCheck(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID) memberId: string,
-    @Arg('activityId', () => ID) activityId: string,
-    @Arg('window', () => WindowInput, { nullable: true }) window: WindowInput | null,
+    @Arg('memberId', () => ID, { description: 'The member; a merged member\'s id answers for the survivor.' }) memberId: string,
+    @Arg('activityId', () => ID, { description: 'The activity definition (deleted ones too).' }) activityId: string,
+    @Arg('window', () => WindowInput, { nullable: true, description: 'The window; left out, the member\'s whole history.' }) window: WindowInput | null,
   ): Promise<ActivityCheck> {
     const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });

@@ -6,93 +6,100 @@ import { Geo } from '../members/members.types.js';
 
 @ObjectType('ActivityTracking', { description: 'Where a tracked activity happens.' })
 export class ActivityTracking {
-  @Field(() => String, { nullable: true }) url!: string | null;
-  @Field(() => [String]) trackIds!: string[];
-  @Field(() => [String]) albumIds!: string[];
+  @Field(() => String, { nullable: true, description: 'The web page the activity concerns; null when none was given.' }) url!: string | null;
+  @Field(() => [String], { description: 'Ids of the tracks the activity concerns on its network; empty when none.' }) trackIds!: string[];
+  @Field(() => [String], { description: 'Ids of the albums the activity concerns on its network; empty when none.' }) albumIds!: string[];
 }
 
 @ObjectType('Activity', { description: 'Something members do that the account scores.' })
 export class Activity {
-  @Field(() => ID) id!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) shortName!: string | null;
+  @Field(() => ID, { description: 'The activity definition\'s id (REST activityid).' }) id!: number;
+  @Field(() => String, { description: 'The activity\'s name.' }) name!: string;
+  @Field(() => String, { nullable: true, description: 'A short label; null when none was given.' }) shortName!: string | null;
   @Field(() => String, { description: 'Listened, Watched, Shared, Liked, Followed, Visited, Social, …' }) type!: string;
-  @Field(() => String, { nullable: true, description: 'The network it happens on.' }) service!: string | null;
-  @Field(() => ID, { nullable: true }) brandId!: number | null;
-  @Field(() => Int) points!: number;
+  @Field(() => String, { nullable: true, description: 'The network it happens on; null for none.' }) service!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The brand it belongs to; null for an activity of the whole account.' }) brandId!: number | null;
+  @Field(() => Int, { description: 'Points a record of it earns, copied onto each record when it is stored (an edit changes later records only).' }) points!: number;
   @Field(() => Boolean, { description: 'Performed once per member (a follow, a like); counted only on request.' }) oneTime!: boolean;
-  @Field(() => ActivityTracking) tracking!: ActivityTracking;
-  @Field(() => GraphQLDateTime) createdAt!: Date;
+  @Field(() => ActivityTracking, { description: 'The page, tracks and albums the activity concerns.' }) tracking!: ActivityTracking;
+  @Field(() => GraphQLDateTime, { description: 'When the definition was created.' }) createdAt!: Date;
 }
 
-@InputType('ActivityTrackingInput')
+@InputType('ActivityTrackingInput', { description: 'The page, tracks and albums an activity concerns (REST url, trackids, albumids).' })
 export class ActivityTrackingInput {
-  @Field(() => String, { nullable: true }) url?: string;
-  @Field(() => [String], { nullable: true }) trackIds?: string[];
-  @Field(() => [String], { nullable: true }) albumIds?: string[];
+  @Field(() => String, { nullable: true, description: 'An http or https URL, at most 2,000 characters.' }) url?: string;
+  @Field(() => [String], { nullable: true, description: 'Track ids on the activity\'s network, each at most 200 characters.' }) trackIds?: string[];
+  @Field(() => [String], { nullable: true, description: 'Album ids on the activity\'s network, each at most 200 characters.' }) albumIds?: string[];
 }
 
-@InputType('ActivityInput')
+@InputType('ActivityInput', { description: 'A new activity definition.' })
 export class ActivityInput {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) shortName?: string;
-  @Field(() => String) type!: string;
-  @Field(() => String, { nullable: true }) service?: string;
-  @Field(() => ID, { nullable: true }) brandId?: string;
-  @Field(() => Int, { nullable: true, description: 'Default 1.' }) points?: number;
-  @Field(() => Boolean, { nullable: true, description: 'Fixed at creation.' }) oneTime?: boolean;
-  @Field(() => ActivityTrackingInput, { nullable: true }) tracking?: ActivityTrackingInput;
+  @Field(() => String, { description: 'The activity\'s name, at most 200 characters.' }) name!: string;
+  @Field(() => String, { nullable: true, description: 'A short label, at most 100 characters.' }) shortName?: string;
+  @Field(() => String, { description: 'One of Listened, Watched, Shared, Liked, Followed, Visited, Social, Commented, Purchased, Attended, Custom (any case).' })
+  type!: string;
+  @Field(() => String, { nullable: true, description: 'The network identifier it happens on (spotify, youtube, …); recorded activity takes it by default.' })
+  service?: string;
+  @Field(() => ID, { nullable: true, description: 'The brand it belongs to; left out, it belongs to the whole account.' }) brandId?: string;
+  @Field(() => Int, { nullable: true, description: 'Points per record, a whole number from 0 to 1,000,000; default 1.' }) points?: number;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Performed at most once per member (a follow, a like): stored once per member and counted only with includeOneTime. Default false; fixed at creation.',
+  })
+  oneTime?: boolean;
+  @Field(() => ActivityTrackingInput, { nullable: true, description: 'The page, tracks and albums it concerns.' }) tracking?: ActivityTrackingInput;
 }
 
 @InputType('EditActivityInput', { description: 'Only the fields given change.' })
 export class EditActivityInput {
-  @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true }) shortName?: string;
-  @Field(() => String, { nullable: true }) type?: string;
-  @Field(() => String, { nullable: true }) service?: string;
-  @Field(() => ID, { nullable: true }) brandId?: string;
+  @Field(() => String, { nullable: true, description: 'A new name, at most 200 characters; cannot be cleared.' }) name?: string;
+  @Field(() => String, { nullable: true, description: 'A new short label; null or empty clears it.' }) shortName?: string;
+  @Field(() => String, { nullable: true, description: 'A new type (as ActivityInput.type); the reports count its members under the new type.' }) type?: string;
+  @Field(() => String, { nullable: true, description: 'A new network identifier; null or empty clears it.' }) service?: string;
+  @Field(() => ID, { nullable: true, description: 'Moves the activity to this brand; cannot be cleared.' }) brandId?: string;
   @Field(() => Int, { nullable: true, description: 'Applies to activity recorded from now on.' }) points?: number;
-  @Field(() => ActivityTrackingInput, { nullable: true }) tracking?: ActivityTrackingInput;
+  @Field(() => ActivityTrackingInput, { nullable: true, description: 'Replaces the tracking details.' }) tracking?: ActivityTrackingInput;
 }
 
 @ObjectType('ActivityRecord', { description: 'One thing a member did.' })
 export class ActivityRecord {
-  @Field(() => ID) id!: number;
-  @Field(() => String, { nullable: true }) marker!: string | null;
-  @Field(() => ID) memberId!: number;
-  @Field(() => ID) activityId!: number;
-  @Field(() => ID, { nullable: true }) brandId!: number | null;
-  @Field(() => String, { nullable: true }) service!: string | null;
-  @Field(() => Int) points!: number;
-  @Field(() => String, { nullable: true }) link!: string | null;
-  @Field(() => String, { nullable: true }) media!: string | null;
-  @Field(() => String, { nullable: true }) category!: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) content!: Record<string, unknown> | null;
-  @Field(() => Float, { nullable: true }) value!: number | null;
+  @Field(() => ID, { description: 'The record\'s id (REST RecordID).' }) id!: number;
+  @Field(() => String, { nullable: true, description: 'The caller\'s marker, unique per account; null when none was given.' }) marker!: string | null;
+  @Field(() => ID, { description: 'The id of the member who did it.' }) memberId!: number;
+  @Field(() => ID, { description: 'The activity definition\'s id.' }) activityId!: number;
+  @Field(() => ID, { nullable: true, description: 'The brand it counts for: the one given when recorded, else the activity\'s; null for none.' }) brandId!: number | null;
+  @Field(() => String, { nullable: true, description: 'The network it happened on: the one given when recorded, else the activity\'s; null for none.' }) service!: string | null;
+  @Field(() => Int, { description: 'The points it earns: the activity\'s points when it was recorded.' }) points!: number;
+  @Field(() => String, { nullable: true, description: 'A link given with the record; null when none.' }) link!: string | null;
+  @Field(() => String, { nullable: true, description: 'A media reference given with the record; null when none.' }) media!: string | null;
+  @Field(() => String, { nullable: true, description: 'A category given with the record; null when none.' }) category!: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the activity carried, as given (a listen: track, artist, …); null when none.' })
+  content!: Record<string, unknown> | null;
+  @Field(() => Float, { nullable: true, description: 'A number given with the record; null when none.' }) value!: number | null;
   @Field(() => Geo, { nullable: true, description: 'Where it happened, from the ip it was recorded with; null when not known.' }) geo!: Geo | null;
-  @Field(() => GraphQLDateTime) completedAt!: Date;
-  @Field(() => GraphQLDateTime) recordedAt!: Date;
+  @Field(() => GraphQLDateTime, { description: 'When it happened (REST CompleteDate); windows and scores go by this time.' }) completedAt!: Date;
+  @Field(() => GraphQLDateTime, { description: 'When it was stored.' }) recordedAt!: Date;
 }
 
-@InputType('RecordActivityInput')
+@InputType('RecordActivityInput', { description: 'One activity to record: what, who, and what it carried.' })
 export class RecordActivityInput {
-  @Field(() => ID) activityId!: string;
+  @Field(() => ID, { description: 'The activity definition; a deleted one is not found.' }) activityId!: string;
   @Field(() => ID, { nullable: true, description: 'The member; or partnerCode + partnerId.' }) memberId?: string;
-  @Field(() => String, { nullable: true }) partnerCode?: string;
-  @Field(() => String, { nullable: true }) partnerId?: string;
+  @Field(() => String, { nullable: true, description: 'With partnerId, finds the member by a partner reference when memberId is not given.' }) partnerCode?: string;
+  @Field(() => String, { nullable: true, description: 'The member\'s id at that partner.' }) partnerId?: string;
   @Field(() => ID, { nullable: true, description: "Defaults to the activity's brand." }) brandId?: string;
   @Field(() => String, { nullable: true, description: "Defaults to the activity's network." }) service?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) content?: Record<string, unknown>;
-  @Field(() => String, { nullable: true }) link?: string;
-  @Field(() => String, { nullable: true }) media?: string;
-  @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => Float, { nullable: true }) value?: number;
-  @Field(() => String, { nullable: true, description: 'Unique per account: a repeat with the same marker is a no-op.' }) marker?: string;
-  @Field(() => GraphQLDateTime, { nullable: true, description: 'When it happened; default now.' }) completedAt?: Date;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the activity carried: a JSON object nested at most 32 levels.' }) content?: Record<string, unknown>;
+  @Field(() => String, { nullable: true, description: 'A link, at most 2,000 characters.' }) link?: string;
+  @Field(() => String, { nullable: true, description: 'A media reference, at most 2,000 characters.' }) media?: string;
+  @Field(() => String, { nullable: true, description: 'A category, at most 200 characters.' }) category?: string;
+  @Field(() => Float, { nullable: true, description: 'Any finite number.' }) value?: number;
+  @Field(() => String, { nullable: true, description: 'Unique per account: a repeat with the same marker is a no-op. At most 200 characters.' }) marker?: string;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'When it happened; default now. Not in the future (five minutes\' grace).' }) completedAt?: Date;
   @Field(() => String, { nullable: true, description: "The member's IP address: the record's geo is found from it (not stored)." }) ip?: string;
 }
 
-@ObjectType('RecordResult')
+@ObjectType('RecordResult', { description: 'What recordActivity did with the record.' })
 export class RecordResult {
   @Field(() => ActivityRecord, { nullable: true, description: 'The stored record (the earlier one on a repeat); null when queued.' })
   record!: ActivityRecord | null;
@@ -100,66 +107,80 @@ export class RecordResult {
   @Field(() => Boolean, { description: 'True when accepted for background recording.' }) queued!: boolean;
 }
 
-@ObjectType('RecordBatchResult')
+@ObjectType('RecordBatchResult', { description: 'What recordActivities stored, once the batch committed.' })
 export class RecordBatchResult {
-  @Field(() => Int) created!: number;
+  @Field(() => Int, { description: 'Records stored.' }) created!: number;
   @Field(() => Int, { description: 'Repeats of a marker or of a one-time activity.' }) repeated!: number;
   @Field(() => [ID], { description: 'Ids of the new records, in input order; repeats are left out.' }) recordIds!: number[];
 }
 
-@ObjectType('ActivityCheck')
+@ObjectType('ActivityCheck', { description: 'Whether, how often and when a member performed an activity in a window.' })
 export class ActivityCheck {
-  @Field(() => Boolean) result!: boolean;
-  @Field(() => Int) count!: number;
-  @Field(() => GraphQLDateTime, { nullable: true }) firstAt!: Date | null;
-  @Field(() => GraphQLDateTime, { nullable: true }) lastAt!: Date | null;
+  @Field(() => Boolean, { description: 'True when the member has at least one record of the activity in the window.' }) result!: boolean;
+  @Field(() => Int, { description: 'The member\'s records of the activity in the window.' }) count!: number;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'The earliest completion time among them; null without records.' }) firstAt!: Date | null;
+  @Field(() => GraphQLDateTime, { nullable: true, description: 'The latest completion time among them; null without records.' }) lastAt!: Date | null;
 }
 
 export enum ActivityCountGrouping {
   ACTIVITY = 'ACTIVITY',
   SERVICE = 'SERVICE',
 }
-registerEnumType(ActivityCountGrouping, { name: 'ActivityCountGrouping', description: 'Daily counts per activity or per network.' });
+registerEnumType(ActivityCountGrouping, {
+  name: 'ActivityCountGrouping',
+  description: 'Daily counts per activity or per network.',
+  valuesConfig: {
+    ACTIVITY: { description: 'A count per UTC day and activity (REST activities/count/daily).' },
+    SERVICE: { description: 'A count per UTC day and network (REST activities/count/services).' },
+  },
+});
 
 /** activityCounts: the window and the grouping. */
 @ArgsType()
 export class ActivityCountsArgs extends WindowArgs {
-  @Field(() => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY }) by!: ActivityCountGrouping;
+  @Field(() => ActivityCountGrouping, { defaultValue: ActivityCountGrouping.ACTIVITY, description: 'Per activity or per network.' }) by!: ActivityCountGrouping;
 }
 
-@ObjectType('ActivityCount')
+@ObjectType('ActivityCount', { description: 'The records of one UTC day and one activity or network.' })
 export class ActivityCount {
-  @Field(() => GraphQLLocalDate) day!: string;
-  @Field(() => ID, { nullable: true }) activityId!: number | null;
-  @Field(() => String, { nullable: true }) activityName!: string | null;
-  @Field(() => String, { nullable: true }) service!: string | null;
-  @Field(() => Int) count!: number;
-  @Field(() => Int) distinctMembers!: number;
-  @Field(() => Int) points!: number;
+  @Field(() => GraphQLLocalDate, { description: 'The day, in UTC.' }) day!: string;
+  @Field(() => ID, { nullable: true, description: 'The activity, when counted per activity; null per network.' }) activityId!: number | null;
+  @Field(() => String, { nullable: true, description: 'The activity\'s name, when counted per activity; null per network.' }) activityName!: string | null;
+  @Field(() => String, { nullable: true, description: 'The network, when counted per network; null per activity, and for records on no network.' }) service!: string | null;
+  @Field(() => Int, { description: 'Records that day.' }) count!: number;
+  @Field(() => Int, { description: 'Distinct members behind those records.' }) distinctMembers!: number;
+  @Field(() => Int, { description: 'The points of those records.' }) points!: number;
 }
 
 export enum SortDirection {
   ASC = 'ASC',
   DESC = 'DESC',
 }
-registerEnumType(SortDirection, { name: 'SortDirection' });
+registerEnumType(SortDirection, {
+  name: 'SortDirection',
+  description: 'The direction of an order.',
+  valuesConfig: {
+    ASC: { description: 'Ascending: the lowest score, earliest time or smallest value first.' },
+    DESC: { description: 'Descending: the highest score, latest time or largest value first.' },
+  },
+});
 
 @ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
 export class ListingBrand {
-  @Field(() => ID) id!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String) type!: string;
+  @Field(() => ID, { description: 'The brand\'s id.' }) id!: number;
+  @Field(() => String, { description: 'The brand\'s name.' }) name!: string;
+  @Field(() => String, { description: 'The brand\'s type: Music, Sport, …' }) type!: string;
 }
 
-@ObjectType('ActivityRecordEdge')
+@ObjectType('ActivityRecordEdge', { description: 'A record of a page, with its place in the list.' })
 export class ActivityRecordEdge {
-  @Field(() => String) cursor!: string;
-  @Field(() => ActivityRecord) node!: ActivityRecord;
+  @Field(() => String, { description: 'Opaque: this record\'s place in the list, to pass as after.' }) cursor!: string;
+  @Field(() => ActivityRecord, { description: 'The record.' }) node!: ActivityRecord;
 }
 
-@ObjectType('ActivityRecordConnection')
+@ObjectType('ActivityRecordConnection', { description: 'A page of activity records: of the activity feed, or of one member.' })
 export class ActivityRecordConnection {
-  @Field(() => [ActivityRecordEdge]) edges!: ActivityRecordEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => [ActivityRecordEdge], { description: 'The page\'s records, in the list\'s order.' }) edges!: ActivityRecordEdge[];
+  @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   totalCount?: () => Promise<number>;
 }

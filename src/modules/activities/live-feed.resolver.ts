@@ -35,7 +35,11 @@ export class LiveFeedResolver {
     @Root() record: RecordRow,
     @Ctx() context: Context,
     // Read by recordsOf when the subscription starts.
-    @Arg('filter', () => MemberFilter, { nullable: true }) _filter: MemberFilter | null,
+    @Arg('filter', () => MemberFilter, {
+      nullable: true,
+      description: 'Which records arrive, by the feed\'s rules; anyOfActivities and allOfActivities are read in the week before subscribing. Checked once, when subscribing.',
+    })
+    _filter: MemberFilter | null,
   ): ActivityRecord {
     // A subscription keeps one context for all its events: each record reads its member, activity
     // and brand afresh instead of from loaders filled by the records before it.

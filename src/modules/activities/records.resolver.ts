@@ -8,21 +8,21 @@ import { Activity, ActivityRecord, ListingBrand } from './activities.types.js';
 /** The related objects of a record, each through a per-request loader: a feed page costs one query per kind. */
 @Resolver(() => ActivityRecord)
 export class ActivityRecordResolver {
-  @FieldResolver(() => Activity)
+  @FieldResolver(() => Activity, { description: 'The activity definition (also when it has been deleted since).' })
   async activity(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<Activity> {
     const row = await context.loaders.activities.definitions.load(record.activityId);
     if (!row) throw new Error(`activity ${record.activityId} of record ${record.id} is missing`);
     return toActivity(row);
   }
 
-  @FieldResolver(() => Member)
+  @FieldResolver(() => Member, { description: 'The member who did it.' })
   async member(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<Member> {
     const row = await context.loaders.members.rows.load(record.memberId);
     if (!row) throw new Error(`member ${record.memberId} of record ${record.id} is missing`);
     return toMember(row);
   }
 
-  @FieldResolver(() => ListingBrand, { nullable: true })
+  @FieldResolver(() => ListingBrand, { nullable: true, description: 'The brand it counts for; null for none.' })
   async brand(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<ListingBrand | null> {
     return record.brandId ? ((await context.loaders.activities.brandSummaries.load(record.brandId)) ?? null) : null;
   }

@@ -35,7 +35,7 @@ const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBran
 export class BrandResolver {
   @Authorized()
   @Query(() => Brand, { description: 'One live brand of the account; not found otherwise (deleted brands too).' })
-  async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<Brand> {
+  async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The brand\'s id.' }) id: string): Promise<Brand> {
     const scope = scopeOf(context, caller);
     return toBrand(await brands.requireBrand(scope.db, scope.accountId, requiredId(id)));
   }
@@ -45,10 +45,11 @@ export class BrandResolver {
   async brands(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('type', () => String, { nullable: true }) type: string | null,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 10 }) first: number | null,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('type', () => String, { nullable: true, description: 'Only brands of this type (Music, Sport, …; any case).' }) type: string | null,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 10, description: 'Brands per page: at least 1; more than 1000 is cut to 1000.' }) first: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'A cursor (pageInfo.endCursor): the page continues after that brand, even if it was deleted since.' })
+    after: string | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'Brands skipped, from the cursor on (from the start without one); 0 to 100,000.' }) offset: number | null,
   ): Promise<BrandConnection> {
     const scope = scopeOf(context, caller);
     const limit = pageSize(first);
@@ -84,11 +85,12 @@ export class BrandResolver {
   async crossover(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('brandId', () => ID, { nullable: true }) brandIdValue: string | null,
-    @Arg('filter', () => CrossoverFilter, { nullable: true }) filter: CrossoverFilter | null,
-    @Arg('window', () => WindowInput, { nullable: true }) windowInput: WindowInput | null,
-    @Arg('first', () => Int, { nullable: true }) first: number | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('brandId', () => ID, { nullable: true, description: 'The brand whose active members are the base; left out, members active on any brand.' })
+    brandIdValue: string | null,
+    @Arg('filter', () => CrossoverFilter, { nullable: true, description: 'Countries and networks of the base, and the type of the brands listed.' }) filter: CrossoverFilter | null,
+    @Arg('window', () => WindowInput, { nullable: true, description: 'The window; left out, the week ending now; at most six months.' }) windowInput: WindowInput | null,
+    @Arg('first', () => Int, { nullable: true, description: 'Brands per page: 10 by default; more than 1000 is cut to 1000.' }) first: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'Brands skipped before the page, 0 to 100,000.' }) offset: number | null,
   ): Promise<Crossover> {
     const scope = scopeOf(context, caller);
     const id = filterId(brandIdValue, 'brandId');
@@ -114,19 +116,28 @@ export class BrandResolver {
 
   @Authorized('advanced')
   @Mutation(() => BrandChange, { description: 'Creates a brand; network ids are read from the URLs given.' })
-  async createBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+  async createBrand(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => BrandInput, { description: 'The brand; name is required.' }) input: BrandInput,
+  ): Promise<BrandChange> {
     return change(await brands.createBrand(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => BrandChange, { description: 'Changes the fields given; a network URL given again is read again.' })
-  async editBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => BrandInput) input: BrandInput): Promise<BrandChange> {
+  async editBrand(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The brand\'s id.' }) id: string,
+    @Arg('input', () => BrandInput, { description: 'The fields to change; null clears one.' }) input: BrandInput,
+  ): Promise<BrandChange> {
     return change(await brands.editBrand(scopeOf(context, caller), requiredId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.' })
-  deleteBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+  deleteBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The brand\'s id; it is then not found, and its slug is free.' }) id: string): Promise<boolean> {
     return brands.deleteBrand(scopeOf(context, caller), requiredId(id));
   }
 }

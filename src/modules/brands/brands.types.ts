@@ -18,49 +18,49 @@ export class BrandNetwork {
 
 @ObjectType('Brand', { description: 'An artist, club, product or show of the account.' })
 export class Brand {
-  @Field(() => ID) id!: number;
+  @Field(() => ID, { description: 'The brand\'s id (REST brandID).' }) id!: number;
   @Field(() => String, { description: 'Unique among the live brands of the account; derived from the name.' }) slug!: string;
-  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'The brand\'s name, at most 200 characters.' }) name!: string;
   @Field(() => String, { description: 'Music, Sport, Consumer, Movie, TV, Video Game, Influencer (older brands may carry others, such as Artist).' })
   type!: string;
-  @Field(() => String, { nullable: true }) officialWebsiteUrl!: string | null;
-  @Field(() => String, { nullable: true }) wikipediaUrl!: string | null;
-  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'The brand\'s own website (http or https); null when none.' }) officialWebsiteUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'The brand\'s Wikipedia page; null when none.' }) wikipediaUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'An image of the brand; null when none.' }) imageUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'Without the leading #.' }) hashTag!: string | null;
-  @Field(() => [BrandNetwork]) networks!: BrandNetwork[];
+  @Field(() => [BrandNetwork], { description: 'The brand on each network a URL was given for (REST <Network>URL, <Network>ID and name fields).' }) networks!: BrandNetwork[];
   @Field(() => GraphQLJSONObject, { description: 'Custom fields (enterprise, once brandCustomFields is switched on).' })
   custom!: Record<string, unknown>;
-  @Field(() => GraphQLDateTime) createdAt!: Date;
-  @Field(() => GraphQLDateTime) updatedAt!: Date;
+  @Field(() => GraphQLDateTime, { description: 'When the brand was created.' }) createdAt!: Date;
+  @Field(() => GraphQLDateTime, { description: 'When the brand was last edited (its creation, if never).' }) updatedAt!: Date;
 }
 
 @ObjectType('BrandWarning', { description: 'Something given that was kept but not understood; not an error.' })
 export class BrandWarning {
   @Field(() => String, { description: 'The REST parameter it concerns, such as spotifyurl.' }) param!: string;
-  @Field(() => String) message!: string;
+  @Field(() => String, { description: 'What could not be read, in words.' }) message!: string;
 }
 
 @ObjectType('BrandChange', { description: 'A created or edited brand, with what could not be read from the URLs given.' })
 export class BrandChange {
-  @Field(() => Brand) brand!: Brand;
-  @Field(() => [BrandWarning]) warnings!: BrandWarning[];
+  @Field(() => Brand, { description: 'The brand as stored.' }) brand!: Brand;
+  @Field(() => [BrandWarning], { description: 'URLs kept without an id or name read from them; empty when all were understood.' }) warnings!: BrandWarning[];
 }
 
-@ObjectType('BrandEdge')
+@ObjectType('BrandEdge', { description: 'A brand of a page, with its place in the list.' })
 export class BrandEdge {
-  @Field(() => String) cursor!: string;
-  @Field(() => Brand) node!: Brand;
+  @Field(() => String, { description: 'Opaque: stands for this brand\'s id, to pass as after.' }) cursor!: string;
+  @Field(() => Brand, { description: 'The brand.' }) node!: Brand;
 }
 
-@ObjectType('BrandConnection')
+@ObjectType('BrandConnection', { description: 'A page of the account\'s live brands, by id.' })
 export class BrandConnection {
-  @Field(() => [BrandEdge]) edges!: BrandEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => [BrandEdge], { description: 'The page\'s brands, by id.' }) edges!: BrandEdge[];
+  @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   @Field(() => Int, { description: 'Brands of the listing (of the type, when given), all pages together.' }) totalCount!: number;
   @Field(() => [Brand], { description: 'The nodes of edges, in the same order.' }) nodes!: Brand[];
 }
 
-@InputType('BrandNetworkInput')
+@InputType('BrandNetworkInput', { description: 'The brand\'s URL on one network (REST <network>url).' })
 export class BrandNetworkInput {
   @Field(() => String, { description: 'A network of BrandNetwork.network.' }) network!: string;
   @Field(() => String, { nullable: true, description: 'The brand on that network; null removes the network (on edit).' }) url?: string | null;
@@ -68,35 +68,38 @@ export class BrandNetworkInput {
 
 @InputType('BrandInput', { description: 'On create, name is required; on edit, only the fields given change and null clears one.' })
 export class BrandInput {
-  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true, description: 'The brand\'s name, at most 200 characters (required on create); a rename moves the slug with it.' }) name?: string | null;
   @Field(() => String, { nullable: true, description: 'One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music.' })
   type?: string | null;
-  @Field(() => String, { nullable: true }) officialWebsiteUrl?: string | null;
-  @Field(() => String, { nullable: true }) wikipediaUrl?: string | null;
-  @Field(() => String, { nullable: true }) imageUrl?: string | null;
-  @Field(() => String, { nullable: true }) hashTag?: string | null;
-  @Field(() => [BrandNetworkInput], { nullable: true }) networks?: BrandNetworkInput[] | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merged into the custom fields; a null value removes that field.' })
+  @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) officialWebsiteUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) wikipediaUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) imageUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'One hashtag of letters, digits and underscores, at most 100; a leading # is dropped.' }) hashTag?: string | null;
+  @Field(() => [BrandNetworkInput], { nullable: true, description: 'URLs on networks: each given one is set (and read again), the others stay.' }) networks?: BrandNetworkInput[] | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merged into the custom fields; a null value removes that field. At most 16 KiB; needs Application.brandCustomFields.' })
   custom?: Record<string, unknown> | null;
 }
 
 @ObjectType('CrossoverBrand', { description: 'A brand and how many of the base members were active on it.' })
 export class CrossoverBrand {
-  @Field(() => Brand) brand!: Brand;
+  @Field(() => Brand, { description: 'The brand.' }) brand!: Brand;
   @Field(() => Int, { description: 'Base members active on this brand in the window.' }) activeMembers!: number;
   @Field(() => Float, { description: 'activeMembers as a percentage of the base, rounded to two decimals.' }) percentage!: number;
 }
 
-@ObjectType('Crossover', { description: 'See docs/brands.md for the definition.' })
+@ObjectType('Crossover', {
+  description:
+    'Brands ranked by how many members of a base were active on them in the window (counted activity; one-time activities do not count). See docs/brands.md.',
+})
 export class Crossover {
   @Field(() => Int, { description: 'Brands with at least one base member active on them (before paging).' }) totalCount!: number;
   @Field(() => Int, { description: "The base: members active on the brand (or on any brand) in the window." }) baseMembers!: number;
-  @Field(() => [CrossoverBrand]) nodes!: CrossoverBrand[];
+  @Field(() => [CrossoverBrand], { description: 'The page of brands: most active members first, then by brand id.' }) nodes!: CrossoverBrand[];
 }
 
-@InputType('CrossoverFilter')
+@InputType('CrossoverFilter', { description: 'What crossover counts: the base\'s members and activity, and the brands listed.' })
 export class CrossoverFilter {
   @Field(() => [String], { nullable: true, description: 'ISO 3166-1 alpha-2 codes of the members’ countries.' }) countries?: string[];
-  @Field(() => [String], { nullable: true, description: 'Only activity through these networks counts.' }) services?: string[];
-  @Field(() => String, { nullable: true, description: 'Only brands of this type are listed.' }) brandType?: string;
+  @Field(() => [String], { nullable: true, description: 'Only activity through these networks counts, by members linked to one of them.' }) services?: string[];
+  @Field(() => String, { nullable: true, description: 'Only brands of this type are listed; the base stays the same.' }) brandType?: string;
 }

@@ -32,7 +32,8 @@ export class MemberLifecycleResolver {
   async member(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('lookup', () => MemberLookupInput) lookup: MemberLookupInput,
+    @Arg('lookup', () => MemberLookupInput, { description: 'How to find the member: id, email, verifiedEmail, partnerCode and partnerId, or network and username.' })
+    lookup: MemberLookupInput,
     @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Member> {
@@ -47,7 +48,11 @@ export class MemberLifecycleResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
-  async registerMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => RegisterMemberInput) input: RegisterMemberInput) {
+  async registerMember(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => RegisterMemberInput, { description: 'The identity, the profile and where the registration came from.' }) input: RegisterMemberInput,
+  ) {
     const scope = scopeOf(context, caller);
     // Checked before anything is written: an unknown segment refuses the whole registration.
     const segment = await registrationSegment(scope.db, scope.accountId, input.segmentId);
@@ -63,10 +68,11 @@ export class MemberLifecycleResolver {
   async attachService(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID) id: string,
-    @Arg('credentials', () => ServiceCredentialsInput) credentials: ServiceCredentialsInput,
-    @Arg('profile', () => MemberProfileInput, { nullable: true }) profile: MemberProfileInput | null,
-    @Arg('visit', () => VisitInput, { nullable: true }) visit: VisitInput | null,
+    @Arg('memberId', () => ID, { description: 'The member to attach the identity to.' }) id: string,
+    @Arg('credentials', () => ServiceCredentialsInput, { description: 'The identity; one that belongs to another member is a conflict (merge the members instead).' })
+    credentials: ServiceCredentialsInput,
+    @Arg('profile', () => MemberProfileInput, { nullable: true, description: 'Profile fields to change at the same time.' }) profile: MemberProfileInput | null,
+    @Arg('visit', () => VisitInput, { nullable: true, description: 'Where the call came from; recorded as a registration event, and its ip places the member.' }) visit: VisitInput | null,
     @Arg('importCode', () => String, { nullable: true, description: "The caller's consistent import code; replaces the member's." })
     importCode: string | null,
     @Arg('segmentId', () => ID, { nullable: true, description: 'A list segment of the account the member is opted into.' })
@@ -82,7 +88,12 @@ export class MemberLifecycleResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
-  async verifyEmail(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => VerifyEmailInput) input: VerifyEmailInput) {
+  async verifyEmail(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The member whose address was verified.' }) id: string,
+    @Arg('input', () => VerifyEmailInput, { description: 'The verified address and the identity that proved it.' }) input: VerifyEmailInput,
+  ) {
     return envelope(context, caller, await lifecycle.verifyEmail(scopeOf(context, caller), memberId(id), input));
   }
 
@@ -91,9 +102,9 @@ export class MemberLifecycleResolver {
   async mergeMembers(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('intoId', () => ID) intoId: string,
-    @Arg('fromId', () => ID) fromId: string,
-    @Arg('fromAccessToken', () => String) fromAccessToken: string,
+    @Arg('intoId', () => ID, { description: 'The member who survives and receives everything.' }) intoId: string,
+    @Arg('fromId', () => ID, { description: 'The member merged away; its id answers as the survivor afterwards.' }) fromId: string,
+    @Arg('fromAccessToken', () => String, { description: 'The merged member\'s current access token (Member.accessToken), as proof.' }) fromAccessToken: string,
   ) {
     return envelope(context, caller, await lifecycle.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'fromId'), fromAccessToken));
   }

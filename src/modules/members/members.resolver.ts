@@ -36,19 +36,29 @@ export class MemberResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: 'Signs a member in and records the login.' })
-  async login(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => LoginInput) input: LoginInput) {
+  async login(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => LoginInput, { description: 'The identity and where the login came from.' }) input: LoginInput) {
     return envelope(context, caller, await members.login(scopeOf(context, caller), input));
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope)
-  async updateMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput) {
+  @Mutation(() => MemberEnvelope, { description: 'Changes the member\'s profile: only the fields given, custom fields merged into the stored ones.' })
+  async updateMember(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
+    @Arg('input', () => UpdateMemberInput, { description: 'The fields to change.' }) input: UpdateMemberInput,
+  ) {
     return envelope(context, caller, await members.updateMemberProfile(scopeOf(context, caller), memberId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => MemberEnvelope, { description: 'A new password for the email identity.' })
-  async resetPassword(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => ResetPasswordInput) input: ResetPasswordInput) {
+  async resetPassword(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
+    @Arg('input', () => ResetPasswordInput, { description: 'The email identity and its new password; the member\'s sessions end.' }) input: ResetPasswordInput,
+  ) {
     return envelope(context, caller, await members.resetPassword(scopeOf(context, caller), memberId(id), input));
   }
 
@@ -58,19 +68,24 @@ export class MemberResolver {
       "Ends every session of the member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, " +
       'and the member gets a new access token. Answers the member with the new token and a new JWT.',
   })
-  async revokeMemberSessions(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string) {
+  async revokeMemberSessions(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string) {
     return envelope(context, caller, await revokeMemberSessions(scopeOf(context, caller), memberId(id)));
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
-  deleteMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+  deleteMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string): Promise<boolean> {
     return members.deleteMember(scopeOf(context, caller), memberId(id));
   }
 
   @Authorized('advanced')
   @Mutation(() => ServiceLink, { description: "New tokens for one of the member's networks, through that network." })
-  async refreshServiceTokens(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('network', () => String) network: string) {
+  async refreshServiceTokens(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
+    @Arg('network', () => String, { description: 'The network identifier of the member\'s identity to refresh (not email).' }) network: string,
+  ) {
     const row = await members.refreshServiceTokens(scopeOf(context, caller), memberId(id), network);
     return toServiceLink(row, await context.loaders.members.domains.load(row.memberId), context);
   }
@@ -90,7 +105,7 @@ export class MemberResolver {
     return member.birthDate ? ageInYears(member.birthDate) : null;
   }
 
-  @FieldResolver(() => [ServiceLink])
+  @FieldResolver(() => [ServiceLink], { description: 'The member\'s identities: email and password, and one per linked network.' })
   services(@Root() member: Member & ReadWithMember, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): ServiceLink[] | Promise<ServiceLink[]> {
     // Asking for network, user id and validity reads those columns only; domains only when asked
     // for. Read with the member (member(id), a members listing) when its statement read them.
@@ -128,7 +143,8 @@ export class MemberResolver {
   async extended(
     @Root() member: Member,
     @Ctx() context: Context,
-    @Arg('fields', () => [String], { nullable: true }) fields: string[] | null,
+    @Arg('fields', () => [String], { nullable: true, description: 'Paths to keep, dotted for nested values (profiles, extended.x); all of the node when left out or empty.' })
+    fields: string[] | null,
   ): Promise<Record<string, unknown>> {
     if (context.caller.kind !== 'application' && context.caller.kind !== 'member') return {};
     const [row, services, domains] = await Promise.all([

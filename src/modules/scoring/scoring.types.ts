@@ -13,9 +13,16 @@ export enum MemberOrder {
 }
 registerEnumType(MemberOrder, {
   name: 'MemberOrder',
-  description:
-    'SCORE: members active in the window, by score. CREATED: members who joined in the window. LAST_LOGIN: members who ' +
-    'signed in during the window. ID: every member, by id. EXTENDED: every member, by a custom field (orderField).',
+  description: 'The order of a members listing, and with it which members it lists.',
+  valuesConfig: {
+    SCORE: { description: 'Members with counted activity in the window under the filter, by points; ties by member id, ascending (REST members/active).' },
+    CREATED: { description: 'Members who joined in the window, by when they joined.' },
+    LAST_LOGIN: { description: 'Members who signed in during the window, by their latest login (REST members/login).' },
+    ID: { description: 'Every member the filter keeps, whatever the window, by id (REST members/all).' },
+    EXTENDED: {
+      description: 'Every member the filter keeps, by the custom field orderField: JSON numbers first (as numbers), then other values as text; members without it last.',
+    },
+  },
 });
 
 /**
@@ -34,47 +41,53 @@ export class MemberKeyset {
 /** The arguments of a members listing: `Query.members`, and `Brand.members` with the brand fixed. */
 @ArgsType()
 export class MemberListingArgs extends FilteredWindowArgs {
-  @Field(() => MemberOrder, { defaultValue: MemberOrder.SCORE }) orderBy!: MemberOrder;
+  @Field(() => MemberOrder, { defaultValue: MemberOrder.SCORE, description: 'The order, and which members it lists.' }) orderBy!: MemberOrder;
   @Field(() => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField!: string | null;
-  @Field(() => SortDirection, { defaultValue: SortDirection.DESC }) sort!: SortDirection;
-  @Field(() => Int, { defaultValue: 10 }) first!: number;
-  @Field(() => String, { nullable: true }) after!: string | null;
-  @Field(() => String, { nullable: true }) before!: string | null;
+  @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'DESC: the highest score, latest date, largest id or value first; ASC: the reverse.' })
+  sort!: SortDirection;
+  @Field(() => Int, { defaultValue: 10, description: 'Members per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
+  @Field(() => String, { nullable: true, description: 'A cursor (an edge\'s cursor, pageInfo.endCursor): the page continues after that member.' }) after!: string | null;
+  @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.startCursor): the page that ends just before that member (SCORE and ID orders).' })
+  before!: string | null;
   @Field(() => MemberKeyset, { nullable: true, description: 'Where the page starts, as a position rather than a cursor (SCORE and ID orders); not with after or before.' })
   from!: MemberKeyset | null;
-  @Field(() => Int, { nullable: true }) offset!: number | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Members skipped before the page, 0 to 100,000 (REST limit=offset,n); not applied when a SCORE or ID page starts from a cursor or from.',
+  })
+  offset!: number | null;
 }
 
 /** Member.topBrands: the filter and window, the least points a brand needs and how many brands. */
 @ArgsType()
 export class TopBrandsArgs extends FilteredWindowArgs {
-  @Field(() => Int, { defaultValue: 1 }) threshold!: number;
-  @Field(() => Int, { defaultValue: 3 }) first!: number;
+  @Field(() => Int, { defaultValue: 1, description: 'The least points a brand needs in the window; at least 1.' }) threshold!: number;
+  @Field(() => Int, { defaultValue: 3, description: 'How many brands, best first (ties by brand id); more than 1000 is cut to 1000.' }) first!: number;
 }
 
 /** Member.activities: the filter and window, and a page of records. */
 @ArgsType()
 export class MemberActivitiesArgs extends FilteredWindowArgs {
-  @Field(() => Int, { defaultValue: 3 }) first!: number;
-  @Field(() => String, { nullable: true }) after!: string | null;
+  @Field(() => Int, { defaultValue: 3, description: 'Records per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
+  @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.endCursor of an earlier page): the page continues after it.' }) after!: string | null;
 }
 
 @ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })
 export class Score {
-  @Field(() => Int) points!: number;
-  @Field(() => Int) activityCount!: number;
+  @Field(() => Int, { description: 'The sum of the points of the counted records (REST Score); points are those of the activity when each was recorded.' }) points!: number;
+  @Field(() => Int, { description: 'The number of the counted records (REST ActivityCount).' }) activityCount!: number;
 }
 
-@ObjectType('MemberEdge')
+@ObjectType('MemberEdge', { description: 'A member of a listing\'s page, with its place in the listing.' })
 export class MemberEdge {
-  @Field(() => String) cursor!: string;
-  @Field(() => Member) node!: Member;
+  @Field(() => String, { description: 'Opaque: this member\'s place in the listing, to pass as after or before.' }) cursor!: string;
+  @Field(() => Member, { description: 'The member; its score and position default to the listing\'s filter and window.' }) node!: Member;
 }
 
-@ObjectType('MemberConnection')
+@ObjectType('MemberConnection', { description: 'A page of a members listing, in the listing\'s order.' })
 export class MemberConnection {
-  @Field(() => [MemberEdge]) edges!: MemberEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
+  @Field(() => [MemberEdge], { description: 'The page\'s members, in order.' }) edges!: MemberEdge[];
+  @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   /** Resolved on request only: counting is a query of its own. */
   totalCount?: () => Promise<number>;
   /** The brand of the listing's filter, if any. */
@@ -83,9 +96,9 @@ export class MemberConnection {
 
 @ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })
 export class BrandAffinity {
-  @Field(() => ID) brandId!: number;
-  @Field(() => String) name!: string;
-  @Field(() => String) type!: string;
-  @Field(() => Int) points!: number;
-  @Field(() => Int) activityCount!: number;
+  @Field(() => ID, { description: 'The brand\'s id.' }) brandId!: number;
+  @Field(() => String, { description: 'The brand\'s name.' }) name!: string;
+  @Field(() => String, { description: 'The brand\'s type: Music, Sport, …' }) type!: string;
+  @Field(() => Int, { description: 'The member\'s points on this brand in the window under the filter.' }) points!: number;
+  @Field(() => Int, { description: 'The member\'s counted records on this brand in the window.' }) activityCount!: number;
 }

@@ -19,23 +19,27 @@ function scopeOf(context: Context, caller: ApplicationCaller) {
 export class OptInResolver {
   @Authorized()
   @Mutation(() => OptIn, { description: 'Opts a member into a list; a repeat while opted in answers the current opt-in.' })
-  async optIn(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+  async optIn(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => OptInInput, { description: 'The member and the list.' }) input: OptInInput): Promise<OptIn> {
     return optins.toOptIn(await optins.optIn(scopeOf(context, caller), input));
   }
 
   @Authorized()
   @Mutation(() => OptIn, { description: 'Opts a member out of a list; the opt-in is kept with optedOutAt.' })
-  async optOut(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => OptInInput) input: OptInInput): Promise<OptIn> {
+  async optOut(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => OptInInput, { description: 'The member and the list; a list the member never joined is not found.' }) input: OptInInput,
+  ): Promise<OptIn> {
     return optins.toOptIn(await optins.optOut(scopeOf(context, caller), input));
   }
 
-  @FieldResolver(() => Brand, { nullable: true })
+  @FieldResolver(() => Brand, { nullable: true, description: 'The brand, for a brand\'s list; null otherwise.' })
   async brand(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Brand | null> {
     const row = optIn.brandId ? await context.loaders.brands.byId.load(optIn.brandId) : null;
     return row ? toBrand(row) : null;
   }
 
-  @FieldResolver(() => Segment, { nullable: true })
+  @FieldResolver(() => Segment, { nullable: true, description: 'The segment, for a segment; null otherwise.' })
   async segment(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Segment | null> {
     const row = optIn.segmentId ? await context.loaders.segments.byId.load(optIn.segmentId) : null;
     return row ? toSegment(row) : null;

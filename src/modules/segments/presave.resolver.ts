@@ -17,8 +17,8 @@ export class PresaveResolver {
   async presaveToSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('segmentId', () => ID) segmentId: string,
-    @Arg('input', () => PresaveInput) input: PresaveInput,
+    @Arg('segmentId', () => ID, { description: 'A list segment of the account (not a FILTER segment).' }) segmentId: string,
+    @Arg('input', () => PresaveInput, { description: 'The track or album, on Spotify, Deezer or both.' }) input: PresaveInput,
   ): Promise<PresaveJob> {
     const job = await presave.createPresave(
       { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId },
@@ -31,7 +31,12 @@ export class PresaveResolver {
 
   @Authorized('advanced')
   @Mutation(() => PresaveJob, { description: 'Runs a finished job again: failed members are tried again; nobody is saved twice.' })
-  async retryPresaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
+  async retryPresaveJob(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('segmentId', () => ID, { description: 'The job\'s segment.' }) segmentId: string,
+    @Arg('id', () => ID, { description: 'The job; one being run is a conflict unless its run started over 15 minutes ago.' }) id: string,
+  ): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     const queued = await presave.requeue(context.database.db, job);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
@@ -40,7 +45,12 @@ export class PresaveResolver {
 
   @Authorized()
   @Query(() => PresaveJob, { description: 'A presave job of the segment, with its per-member results.' })
-  async presaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
+  async presaveJob(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('segmentId', () => ID, { description: 'The job\'s segment.' }) segmentId: string,
+    @Arg('id', () => ID, { description: 'The job\'s id.' }) id: string,
+  ): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     return presave.readJob(context.database.db, job);
   }

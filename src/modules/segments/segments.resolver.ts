@@ -17,25 +17,38 @@ function scopeOf(context: Context, caller: ApplicationCaller): SegmentScope {
 export class SegmentResolver {
   @Authorized()
   @Query(() => [Segment], { description: "The account's live segments, or one brand's." })
-  async segments(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true }) brandId: string | null): Promise<Segment[]> {
+  async segments(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true, description: 'Only the segments tied to this brand.' }) brandId: string | null): Promise<Segment[]> {
     return (await segments.listSegments(scopeOf(context, caller), brandId)).map(segments.toSegment);
   }
 
   @Authorized('advanced')
-  @Mutation(() => Segment)
-  async createSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+  @Mutation(() => Segment, { description: 'Creates a segment (advanced plan); a FILTER segment\'s members are computed at once.' })
+  async createSegment(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => SegmentInput, { description: 'The segment; name is required.' }) input: SegmentInput,
+  ): Promise<Segment> {
     return segments.toSegment(await segments.createSegment(scopeOf(context, caller), input));
   }
 
   @Authorized('advanced')
-  @Mutation(() => Segment)
-  async editSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string, @Arg('input', () => SegmentInput) input: SegmentInput): Promise<Segment> {
+  @Mutation(() => Segment, { description: 'Changes the fields given of a segment (advanced plan); a new filter recomputes its members.' })
+  async editSegment(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The segment\'s id.' }) id: string,
+    @Arg('input', () => SegmentInput, { description: 'The fields to change; the kind cannot change.' }) input: SegmentInput,
+  ): Promise<Segment> {
     return segments.toSegment(await segments.editSegment(scopeOf(context, caller), requiredId(id), input));
   }
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.' })
-  deleteSegment(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID) id: string): Promise<boolean> {
+  deleteSegment(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: 'The segment\'s id; it is then not found and takes no opt-ins.' }) id: string,
+  ): Promise<boolean> {
     return segments.deleteSegment(scopeOf(context, caller), requiredId(id));
   }
 
@@ -48,7 +61,7 @@ export class SegmentResolver {
     return context.caller.kind === 'member' ? null : segment.filter;
   }
 
-  @FieldResolver(() => Brand, { nullable: true })
+  @FieldResolver(() => Brand, { nullable: true, description: 'The brand it is tied to; null for none, or when that brand was deleted.' })
   async brand(@Root() segment: Segment, @Ctx() context: Context): Promise<Brand | null> {
     if (!segment.brandId) return null;
     const row = await context.loaders.brands.byId.load(segment.brandId);
@@ -59,7 +72,7 @@ export class SegmentResolver {
 /** Brand.segments lives here, beside the segments it lists. */
 @Resolver(() => Brand)
 export class BrandSegmentsResolver {
-  @FieldResolver(() => [Segment])
+  @FieldResolver(() => [Segment], { description: 'The brand\'s live segments.' })
   async segments(@Root() brand: Brand, @Ctx() context: Context): Promise<Segment[]> {
     return (await context.loaders.segments.byBrand.load(brand.id)).map(segments.toSegment);
   }

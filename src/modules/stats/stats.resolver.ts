@@ -75,13 +75,13 @@ async function activeMembersBy(
 export class BrandStatsResolver {
   @Authorized()
   @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
-  async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
+  async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID, { description: 'The brand of the reports.' }) brandId: string): Promise<BrandStats> {
     const id = filterId(brandId, 'brandId');
     if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
     return { brandId: id };
   }
 
-  @FieldResolver(() => ActivityTotals)
+  @FieldResolver(() => ActivityTotals, { description: 'The brand\'s records in the window, grouped by activity, type or network, most records first.' })
   async activity(
     @Root() root: BrandStats,
     @Ctx() context: Context,
@@ -104,7 +104,7 @@ export class BrandStatsResolver {
     };
   }
 
-  @FieldResolver(() => [ServiceTimeline])
+  @FieldResolver(() => [ServiceTimeline], { description: 'The brand\'s records per UTC day of the window, one timeline per network.' })
   async timeline(
     @Root() root: BrandStats,
     @Ctx() context: Context,
@@ -116,7 +116,7 @@ export class BrandStatsResolver {
     return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
   }
 
-  @FieldResolver(() => LocationStats)
+  @FieldResolver(() => LocationStats, { description: 'The brand\'s records and active members in the window, by the members\' country.' })
   async location(
     @Root() root: BrandStats,
     @Ctx() context: Context,
@@ -187,7 +187,7 @@ function checkedRegistrationFilter(filter: RegistrationFilter | null | undefined
 @Resolver(() => RegistrationStats)
 export class RegistrationStatsResolver {
   @Authorized()
-  @Query(() => RegistrationStats)
+  @Query(() => RegistrationStats, { description: 'Sign-ups per network, registrations per website and per day, and totals of registrations and sign-ins.' })
   registrationStats(@Args(() => RegistrationStatsArgs) { filter, window }: RegistrationStatsArgs): RegistrationStats {
     checkedRegistrationFilter(filter);
     resolveWindow(window, listingWindow);
@@ -195,7 +195,7 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
-  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('allTime', () => Boolean, { defaultValue: true }) allTime: boolean) {
+  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('allTime', () => Boolean, { defaultValue: true, description: 'true: every identity ever linked; false: those linked in the window.' }) allTime: boolean) {
     const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
     const channel = checkedRegistrationFilter(root.filter);
     // The members' own conditions (their countries) are the member filter's, compiled by its one compiler.
@@ -204,7 +204,7 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
-  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100 }) first: number,
+  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100, description: 'Websites returned, most members first: at least 1; more than 1000 is cut to 1000.' }) first: number,
     @Arg('offset', () => Int, { nullable: true, description: 'Websites skipped before the first one returned.' }) offset: number | null,
   ) {
     const window = resolveWindow(root.window, listingWindow);
@@ -217,7 +217,7 @@ export class RegistrationStatsResolver {
     return fillDays(scope.window, await registrations.eventsByDay(context.database.read, scope.filter, 'register', scope.window));
   }
 
-  @FieldResolver(() => RegistrationTotals)
+  @FieldResolver(() => RegistrationTotals, { description: 'Registration and sign-in events in the window, and the members behind them.' })
   totals(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller) {
     return registrations.eventTotals(context.database.read, caller.accountId, resolveWindow(root.window, listingWindow));
   }
@@ -226,7 +226,9 @@ export class RegistrationStatsResolver {
 @Resolver(() => MemberTimelines)
 export class MemberTimelinesResolver {
   @Authorized()
-  @Query(() => MemberTimelines)
+  @Query(() => MemberTimelines, {
+    description: 'Records and sign-ins per UTC day of the window for the members the filter keeps; sign-ins read no records, so the filter\'s brandId and services apply to the members (docs/filters.md).',
+  })
   async memberTimelines(
     @Ctx() context: Context,
     @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,

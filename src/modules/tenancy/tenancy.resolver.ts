@@ -11,21 +11,29 @@ async function loadApplication(context: Context, caller: ApplicationCaller): Pro
 @Resolver(() => Application)
 export class ApplicationResolver {
   @Authorized()
-  @Query(() => Application)
+  @Query(() => Application, { description: 'The application of the calling API key: its plan, settings, whitelist and hosted sign-in URLs.' })
   application(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller): Promise<Application> {
     return loadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Adds a domain (a host name or a URL) to the whitelist.' })
-  async whitelistDomain(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('domain', () => String) domain: string): Promise<Application> {
+  async whitelistDomain(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('domain', () => String, { description: 'A host name or a URL; its host is whitelisted exactly (www. included).' }) domain: string,
+  ): Promise<Application> {
     await whitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
     return loadApplication(context, caller);
   }
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Removes a domain from the whitelist; not found when it is not on it.' })
-  async unwhitelistDomain(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('domain', () => String) domain: string): Promise<Application> {
+  async unwhitelistDomain(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('domain', () => String, { description: 'A host name or a URL; its host, exactly as listed.' }) domain: string,
+  ): Promise<Application> {
     await unwhitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
     return loadApplication(context, caller);
   }
@@ -39,7 +47,7 @@ export class ApplicationResolver {
   async setNetworkVerification(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('mode', () => NetworkVerificationMode) mode: NetworkVerificationMode,
+    @Arg('mode', () => NetworkVerificationMode, { description: 'VERIFY or TRUST, for this application\'s calls from now on.' }) mode: NetworkVerificationMode,
   ): Promise<Application> {
     await setNetworkVerification(context.database.db, caller, mode);
     return loadApplication(context, caller);
@@ -52,7 +60,7 @@ export class ApplicationResolver {
   async setBrandCustomFields(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('enabled', () => Boolean) enabled: boolean,
+    @Arg('enabled', () => Boolean, { description: 'true: brands take custom fields; false: they are refused again (stored fields stay and are still shown).' }) enabled: boolean,
   ): Promise<Application> {
     await setApplicationFeature(context.database.db, caller, 'brandCustomFields', enabled);
     return loadApplication(context, caller);

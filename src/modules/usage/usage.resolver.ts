@@ -11,11 +11,12 @@ export class UsageResolver {
   @Query(() => Usage, { description: 'API hit counts of this application, or of the whole account.' })
   async usage(
     @Ctx() context: Context,
-    @Arg('interval', () => UsageInterval) interval: UsageInterval,
-    @Arg('start', () => GraphQLDateTime) start: Date,
-    @Arg('end', () => GraphQLDateTime, { nullable: true }) end: Date | null,
-    @Arg('period', () => PeriodInput, { nullable: true }) period: PeriodInput | null,
-    @Arg('scope', () => UsageScope, { defaultValue: UsageScope.APP }) scope: UsageScope,
+    @Arg('interval', () => UsageInterval, { description: 'The size of the buckets.' }) interval: UsageInterval,
+    @Arg('start', () => GraphQLDateTime, { description: 'Where the range starts (REST start_date); at most a year ago is reported.' }) start: Date,
+    @Arg('end', () => GraphQLDateTime, { nullable: true, description: 'Where the range ends, exclusive (REST end_date); this or period is required.' }) end: Date | null,
+    @Arg('period', () => PeriodInput, { nullable: true, description: 'The range\'s length after start, in HOUR, DAY or MONTH units, when end is not given.' })
+    period: PeriodInput | null,
+    @Arg('scope', () => UsageScope, { defaultValue: UsageScope.APP, description: 'The calling application or the whole account.' }) scope: UsageScope,
   ): Promise<Usage> {
     const { caller } = context;
     // The global key has no application of its own: it always reads the whole account.

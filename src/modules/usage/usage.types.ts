@@ -6,7 +6,15 @@ export enum UsageInterval {
   DAY = 'DAY',
   MONTH = 'MONTH',
 }
-registerEnumType(UsageInterval, { name: 'UsageInterval' });
+registerEnumType(UsageInterval, {
+  name: 'UsageInterval',
+  description: 'The size of a usage bucket, and with it the longest range served.',
+  valuesConfig: {
+    HOUR: { description: 'Per UTC hour; at most 7 days.' },
+    DAY: { description: 'Per UTC day; at most 90 days.' },
+    MONTH: { description: 'Per UTC calendar month; at most 12 months.' },
+  },
+});
 
 export enum UsageScope {
   /** The calling application only. */
@@ -14,44 +22,51 @@ export enum UsageScope {
   /** Every application of the account (REST: app_scope=businessunit, or the global key). */
   ACCOUNT = 'ACCOUNT',
 }
-registerEnumType(UsageScope, { name: 'UsageScope' });
+registerEnumType(UsageScope, {
+  name: 'UsageScope',
+  description: 'Whose calls usage counts.',
+  valuesConfig: {
+    APP: { description: 'The calling application only (REST app_scope=app).' },
+    ACCOUNT: { description: 'Every application of the account (REST app_scope=businessunit); the global key always reads this.' },
+  },
+});
 
-@ObjectType('UsageBucket')
+@ObjectType('UsageBucket', { description: 'API calls in one interval.' })
 export class UsageBucket {
-  @Field(() => GraphQLDateTime)
+  @Field(() => GraphQLDateTime, { description: 'Where the interval starts: an hour, a day or a month, in UTC.' })
   start!: Date;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Calls answered in it.' })
   hits!: number;
 }
 
-@ObjectType('ApplicationUsage')
+@ObjectType('ApplicationUsage', { description: 'One application\'s calls over the range.' })
 export class ApplicationUsage {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The application.' })
   applicationId!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The application\'s name.' })
   name!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Its calls over the whole range.' })
   hits!: number;
 
-  @Field(() => [UsageBucket])
+  @Field(() => [UsageBucket], { description: 'Its calls per interval, zero-filled.' })
   buckets!: UsageBucket[];
 }
 
 @ObjectType('Usage', { description: 'API hit counts per interval, zero-filled, in UTC.' })
 export class Usage {
-  @Field(() => GraphQLDateTime)
+  @Field(() => GraphQLDateTime, { description: 'Where the range starts: as asked, or the start of the day a year ago when asked earlier (older hours are not kept).' })
   start!: Date;
 
-  @Field(() => GraphQLDateTime)
+  @Field(() => GraphQLDateTime, { description: 'Where the range ends (exclusive): as asked, or cut to the interval\'s maximum.' })
   end!: Date;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The time zone of the buckets: always UTC.' })
   timezone!: string;
 
-  @Field(() => UsageInterval)
+  @Field(() => UsageInterval, { description: 'The size of the buckets.' })
   interval!: UsageInterval;
 
   @Field(() => Boolean, { description: 'True when the range asked for was longer than the interval covers and was cut to its maximum.' })
@@ -60,12 +75,12 @@ export class Usage {
   @Field(() => String, { nullable: true, description: 'Why the range differs from the one asked for, when it was clamped.' })
   notice!: string | null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Calls over the whole range, every application in scope together (REST TotalHitsForPeriod).' })
   hits!: number;
 
-  @Field(() => [UsageBucket])
+  @Field(() => [UsageBucket], { description: 'Calls per interval, every application in scope together.' })
   buckets!: UsageBucket[];
 
-  @Field(() => [ApplicationUsage])
+  @Field(() => [ApplicationUsage], { description: 'The same per application in scope.' })
   applications!: ApplicationUsage[];
 }

@@ -48,7 +48,7 @@ export class EmailResolver {
 
   @Authorized()
   @Mutation(() => Application, { description: 'Sets the sender name and templates of the emails sent to fans (docs/members.md, "Emails").' })
-  async setEmailSettings(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => EmailSettingsInput) input: EmailSettingsInput): Promise<Application> {
+  async setEmailSettings(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => EmailSettingsInput, { description: 'The sender name and templates; what is left out returns to the default.' }) input: EmailSettingsInput): Promise<Application> {
     const email: EmailSettings = {};
     const senderName = input.senderName ? readSenderName(input.senderName) : undefined;
     if (senderName) email.senderName = senderName;
@@ -67,7 +67,7 @@ export class EmailResolver {
   async requestPasswordReset(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('email', () => String) email: string,
+    @Arg('email', () => String, { description: 'The address the member signs in with.' }) email: string,
     @Arg('returnUrl', () => String, { nullable: true, description: 'A whitelisted page the reset page offers to sign in and go back to.' }) returnUrl: string | null,
   ): Promise<boolean> {
     const scope = await this.scope(context, caller, returnUrl);
@@ -80,7 +80,7 @@ export class EmailResolver {
   async sendVerificationEmail(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The member to send it to, at the member\'s email address.' }) id: string,
     @Arg('returnUrl', () => String, { nullable: true, description: 'A whitelisted page the fan is sent to once the address is confirmed.' }) returnUrl: string | null,
   ): Promise<boolean> {
     await sendVerificationEmail(await this.scope(context, caller, returnUrl), memberId(id));
@@ -94,8 +94,8 @@ export class EmailResolver {
   async completePasswordReset(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('token', () => String) token: string,
-    @Arg('password', () => String) password: string,
+    @Arg('token', () => String, { description: 'The token of the reset link (<id>.<secret>); valid 1 hour, once.' }) token: string,
+    @Arg('password', () => String, { description: 'The new password: 8 to 1024 characters, taken exactly as sent.' }) password: string,
   ): Promise<MemberEnvelope> {
     const member = await completePasswordReset(await this.scope(context, caller), token, password);
     return envelope(context, caller, { member, created: false });
@@ -103,7 +103,7 @@ export class EmailResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: "Confirms the member's address with an emailed verification link's token (single use)." })
-  async completeEmailVerification(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('token', () => String) token: string): Promise<MemberEnvelope> {
+  async completeEmailVerification(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('token', () => String, { description: 'The token of the verification link (<id>.<secret>); valid 72 hours, once.' }) token: string): Promise<MemberEnvelope> {
     const member = await completeEmailVerification(await this.scope(context, caller), token);
     return envelope(context, caller, { member, created: false });
   }

@@ -51,7 +51,7 @@ export class WidgetResolver {
     return urlsOf(context, application).logout;
   }
 
-  @FieldResolver(() => WidgetScript)
+  @FieldResolver(() => WidgetScript, { description: 'The application\'s sign-in widget script.' })
   widget(@Root() application: Application, @Ctx() context: Context): WidgetScript {
     return { url: urlsOf(context, application).script };
   }
@@ -74,7 +74,7 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Sets up (or replaces) social sign-in with one network for the hosted flow.' })
-  async configureSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SignInNetworkInput) input: SignInNetworkInput): Promise<Application> {
+  async configureSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SignInNetworkInput, { description: 'The network and the provider\'s client.' }) input: SignInNetworkInput): Promise<Application> {
     const network = input.network.trim().toLowerCase();
     if (!(externalNetworks as readonly string[]).includes(network)) {
       throw invalidParameter('network', `expected one of ${externalNetworks.join(', ')}`);
@@ -132,7 +132,7 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Stops social sign-in with one network.' })
-  async removeSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('network', () => String) network: string): Promise<Application> {
+  async removeSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('network', () => String, { description: 'The network identifier, such as google.' }) network: string): Promise<Application> {
     const { [network.trim().toLowerCase()]: _removed, ...rest } = (await context.loaders.widget.settings.load(caller.applicationId)).signInNetworks ?? {};
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
     context.loaders.widget.settings.clear(caller.applicationId);
@@ -141,7 +141,7 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Profile fields the hosted flow asks fans for once they have signed in (an empty list asks none).' })
-  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [String]) fields: string[]): Promise<Application> {
+  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [String], { description: 'Member field names among firstName, surname, username, birthDate, gender, city, country and postCode.' }) fields: string[]): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
@@ -153,7 +153,7 @@ export class WidgetResolver {
       "Answers the member of a sign-in token from the hosted flow's return URL (single use, short-lived; spent here) " +
       "or of a member access token as the member envelope shows it (not spent).",
   })
-  async exchangeSignInToken(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('accessToken', () => String) accessToken: string): Promise<Member> {
+  async exchangeSignInToken(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('accessToken', () => String, { description: 'The accesstoken of the return URL (a sign-in token, valid five minutes), or a member access token.' }) accessToken: string): Promise<Member> {
     const own = await memberByAccessToken(context.database.db, caller.accountId, accessToken);
     if (own) return toMember(own);
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };

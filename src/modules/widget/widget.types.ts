@@ -4,10 +4,10 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 export class SignInLink {
   @Field(() => String, { description: 'Network identifier: email, google, facebook, …' }) network!: string;
   @Field(() => String, { description: 'How the network names itself: Email, Google, Facebook, …' }) name!: string;
-  @Field(() => String) url!: string;
+  @Field(() => String, { description: 'The hosted page that starts sign-in with it (for email, the sign-in page).' }) url!: string;
 }
 
-@ObjectType('WidgetScript')
+@ObjectType('WidgetScript', { description: 'The application\'s sign-in widget (REST Widget.URL).' })
 export class WidgetScript {
   @Field(() => String, { description: 'The sign-in widget script of this application, for a script tag on a whitelisted page.' })
   url!: string;
@@ -16,12 +16,12 @@ export class WidgetScript {
 @InputType('SignInNetworkInput', { description: 'An OAuth 2.0 / OpenID Connect client for social sign-in through the hosted flow.' })
 export class SignInNetworkInput {
   @Field(() => String, { description: 'A network identifier of the register set, such as google or facebook.' }) network!: string;
-  @Field(() => String) clientId!: string;
+  @Field(() => String, { description: 'The client id the provider issued.' }) clientId!: string;
   @Field(() => String, { description: 'Stored sealed; never shown again.' }) clientSecret!: string;
   @Field(() => String, { description: "The provider's issuer; its discovery document fills in the endpoints not given." }) issuer!: string;
-  @Field(() => String, { nullable: true }) authorizationEndpoint?: string;
-  @Field(() => String, { nullable: true }) tokenEndpoint?: string;
-  @Field(() => String, { nullable: true }) userinfoEndpoint?: string;
-  @Field(() => String, { nullable: true }) jwksUri?: string;
+  @Field(() => String, { nullable: true, description: 'The provider\'s authorization endpoint; from the discovery document when left out.' }) authorizationEndpoint?: string;
+  @Field(() => String, { nullable: true, description: 'The provider\'s token endpoint; from the discovery document when left out.' }) tokenEndpoint?: string;
+  @Field(() => String, { nullable: true, description: 'The provider\'s user info endpoint; from the discovery document when left out.' }) userinfoEndpoint?: string;
+  @Field(() => String, { nullable: true, description: 'The provider\'s key set, for its id tokens; from the discovery document when left out.' }) jwksUri?: string;
   @Field(() => String, { nullable: true, description: "Scopes to ask for; 'openid email profile' by default." }) scope?: string;
 }
