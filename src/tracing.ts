@@ -1,4 +1,4 @@
-import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, createContextKey, trace, type Context as TraceContext, type Span, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -22,9 +22,10 @@ import type { Config } from './config.js';
  * not even installed.
  *
  * On, one provider for the process: a server span per HTTP request (http/tracing.ts), a span per
- * GraphQL operation (graphql/tracing-plugin.ts, and the REST layer's own documents), and a span per
- * SQL statement a request sends (db/statement-spans.ts). Spans leave in batches through OTLP over
- * HTTP (protobuf), or to the console.
+ * GraphQL operation (graphql/tracing-plugin.ts, and the REST layer's own documents), a span per
+ * SQL statement a request sends (db/statement-spans.ts), and a span per call to a network
+ * (modules/networks/spans.ts). Spans leave in batches through OTLP over HTTP (protobuf), or to the
+ * console.
  */
 
 export type Tracing = NonNullable<Config['tracing']>;
@@ -93,4 +94,18 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
+}
+
+/** The id of the traced request, carried in its trace context beside its span. */
+const requestIdKey = createContextKey('marquee.request_id');
+
+/** The request's trace context with its id (http/tracing.ts), for spans made deeper down to name the request too. */
+export function withRequestId(traceContext: TraceContext, requestId: string): TraceContext {
+  return traceContext.setValue(requestIdKey, requestId);
+}
+
+/** The id of the traced request the caller works for; undefined outside one, or with tracing off. */
+export function currentRequestId(): string | undefined {
+  const value = context.active().getValue(requestIdKey);
+  return typeof value === 'string' ? value : undefined;
 }

@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context as TraceContext, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { tracer } from '../tracing.js';
+import { tracer, withRequestId } from '../tracing.js';
 
 /**
  * A server span per HTTP request (docs/observability.md), made from Fastify's hooks rather than
@@ -43,7 +43,8 @@ export function registerHttpTracing(app: FastifyInstance): void {
       },
       parent,
     );
-    const spanContext = trace.setSpan(parent, span);
+    // The request id rides along, for the spans beneath that name the request too (a network call's).
+    const spanContext = withRequestId(trace.setSpan(parent, span), request.id);
     traced.set(request, { span, context: spanContext });
     context.bind(spanContext, request.raw);
     context.bind(spanContext, reply.raw);

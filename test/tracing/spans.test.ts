@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -6,18 +8,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildGateway } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
+import { createNetworkAdapters } from '../../src/modules/networks/registry.js';
 import { startTracing, type StartedTracing } from '../../src/tracing.js';
+import { startFakeNetworks, type FakeNetworks } from '../support/fake-networks.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 /**
- * Tracing (docs/observability.md): the spans one request makes, HTTP → operation → SQL, with an
- * in-memory exporter, on the test database (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+ * Tracing (docs/observability.md): the spans one request makes, HTTP → operation → SQL and calls
+ * to networks (the fake ones of test/support), with an in-memory exporter, on the test database
+ * (PGlite, or PostgreSQL with TEST_DATABASE_URL).
  */
 const exporter = new InMemorySpanExporter();
 const tracingEnv = { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
 let tracing: StartedTracing;
 let t: TestGateway;
 let tenant: Tenant;
+let fake: FakeNetworks;
 
 const idOf = (span: ReadableSpan) => span.spanContext().spanId;
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
@@ -25,7 +31,8 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 /** The finished spans of the request with this id: its HTTP span, and every span beneath it. */
 async function spansOfRequest(requestId: string): Promise<{ http: ReadableSpan; all: ReadableSpan[] }> {
   const http = await vi.waitFor(() => {
-    const found = exporter.getFinishedSpans().find((span) => span.attributes['marquee.request_id'] === requestId);
+    // The server span: the spans of calls to networks name the request too.
+    const found = exporter.getFinishedSpans().find((span) => span.kind === SpanKind.SERVER && span.attributes['marquee.request_id'] === requestId);
     if (!found) throw new Error(`no span of request ${requestId} yet`);
     return found;
   });
@@ -42,11 +49,13 @@ beforeAll(async () => {
   expect(settings).toBeDefined();
   // Before the database opens: the embedded client is wrapped only when tracing is on.
   tracing = startTracing(settings!, { spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  t = await startTestGateway(tracingEnv);
+  fake = await startFakeNetworks();
+  t = await startTestGateway(tracingEnv, undefined, { networks: { baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: fake.clients } });
   tenant = await t.tenant();
 });
 afterAll(async () => {
   await t?.close();
+  await fake?.close();
   await tracing?.shutdown();
 });
 
@@ -231,6 +240,104 @@ describe('tracing on', () => {
     } finally {
       await logged.close();
     }
+  });
+
+  it('a call to a network is a client span beneath the request’s, with no token, secret or address in it', async () => {
+    // An application that has each network token checked with its network.
+    const verifying = await t.tenant();
+    const switched = await t.graphql(verifying.apiKey, 'mutation { setNetworkVerification(mode: VERIFY) { networkVerification } }');
+    expect(switched.body.errors).toBeUndefined();
+    const secrets = ['deezer-access-token-1', 'spotify-access-token-1', 'spotify-refresh-token-1', 'forged-spotify-token', 'forged-deezer-token'];
+    const email = 'network.fan@tracing.example.com';
+    fake.addUser({ network: 'deezer', uid: '7001', token: secrets[0], username: 'Deezer Fan', email });
+    fake.addUser({ network: 'spotify', uid: 'sp-traced', token: secrets[1], refreshToken: secrets[2], email });
+
+    // Verify: Deezer takes the token in the query string.
+    const registered = await t.rest(verifying, 'POST', '/member/register', { service: 'deezer', authtoken: secrets[0], uid: '7001' }, { headers: { 'x-request-id': 'trace-network-verify' } });
+    expect(registered.status).toBe(200);
+    const verify = await spansOfRequest('trace-network-verify');
+    const [operation] = childrenOf(verify.http, verify.all).filter((span) => span.attributes['marquee.surface'] === 'rest');
+    const calls = verify.all.filter((span) => span.attributes['marquee.network.id'] !== undefined);
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    // Beneath the route's operation, which is beneath the request's span.
+    expect(parentOf(call)).toBe(idOf(operation));
+    expect(parentOf(operation)).toBe(idOf(verify.http));
+    expect(call.kind).toBe(SpanKind.CLIENT);
+    expect(call.name).toBe('GET');
+    const port = Number(new URL(fake.url).port);
+    expect(call.attributes).toEqual({
+      'http.request.method': 'GET',
+      'server.address': '127.0.0.1',
+      'server.port': port,
+      'url.full': `${fake.url}/deezer/user/me`,
+      'http.response.status_code': 200,
+      'marquee.network.id': 'deezer',
+      'marquee.network.operation': 'verify',
+      'marquee.request_id': 'trace-network-verify',
+    });
+    expect(call.status.code).toBe(0);
+
+    // Refresh: a POST to the token endpoint, the refresh token in its form.
+    const [envelope] = (await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: secrets[1], authsecret: secrets[2], uid: 'sp-traced' })).json;
+    const refreshed = await t.rest(verifying, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'spotify' }, { headers: { 'x-request-id': 'trace-network-refresh' } });
+    expect(refreshed.status).toBe(200);
+    const refresh = await spansOfRequest('trace-network-refresh');
+    const [refreshCall] = refresh.all.filter((span) => span.attributes['marquee.network.id'] === 'spotify');
+    expect(refreshCall.name).toBe('POST');
+    expect(refreshCall.attributes).toMatchObject({
+      'http.request.method': 'POST', 'url.full': `${fake.url}/spotify/token`, 'http.response.status_code': 200, 'marquee.network.operation': 'refresh', 'marquee.request_id': 'trace-network-refresh',
+    });
+    expect(refresh.all.map(idOf)).toContain(parentOf(refreshCall));
+
+    // Refused: by status (Spotify's 401), and in a 200 (Deezer's way).
+    await t.rest(verifying, 'POST', '/member/register', { service: 'spotify', authtoken: secrets[3], uid: 'sp-traced' }, { headers: { 'x-request-id': 'trace-network-refused' } });
+    const refused = await spansOfRequest('trace-network-refused');
+    const [refusedCall] = refused.all.filter((span) => span.attributes['marquee.network.id'] === 'spotify');
+    expect(refusedCall.attributes).toMatchObject({ 'http.response.status_code': 401, 'error.type': '401', 'marquee.network.failure': 'invalid_credentials' });
+    expect(refusedCall.status.code).toBe(2);
+    await t.rest(verifying, 'POST', '/member/register', { service: 'deezer', authtoken: secrets[4], uid: '7001' }, { headers: { 'x-request-id': 'trace-network-refused-200' } });
+    const refused200 = await spansOfRequest('trace-network-refused-200');
+    const [refused200Call] = refused200.all.filter((span) => span.attributes['marquee.network.id'] === 'deezer');
+    expect(refused200Call.attributes).toMatchObject({ 'http.response.status_code': 200, 'error.type': 'invalid_credentials', 'marquee.network.failure': 'invalid_credentials' });
+    expect(refused200Call.status.code).toBe(2);
+
+    // Unreachable: an answer of 503, and no answer at all.
+    fake.failWith('spotify', 503);
+    try {
+      await t.rest(verifying, 'POST', `/member/${envelope.data.ID}/refresh`, { service: 'spotify' }, { headers: { 'x-request-id': 'trace-network-503' } });
+    } finally {
+      fake.failWith('spotify', undefined);
+    }
+    const outage = await spansOfRequest('trace-network-503');
+    const [outageCall] = outage.all.filter((span) => span.attributes['marquee.network.id'] === 'spotify');
+    expect(outageCall.attributes).toMatchObject({ 'http.response.status_code': 503, 'error.type': '503', 'marquee.network.failure': 'unreachable' });
+
+    for (const { all } of [verify, refresh, refused, refused200, outage]) {
+      const recorded = JSON.stringify(all.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
+      for (const secret of secrets) expect(recorded).not.toContain(secret);
+      expect(recorded).not.toContain('network.fan');
+      expect(recorded).not.toContain('client-secret');
+    }
+  });
+
+  it('a network that does not answer: the span says why, with no status; outside a request, it has no request id', async () => {
+    // A port nothing listens on (not one fetch refuses to call, like 9).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const adapter = createNetworkAdapters({ baseUrls: { deezer: `http://127.0.0.1:${port}` } }).get('deezer')!;
+    const error = await adapter.verify({ token: 'unsent-token', uid: '7002' }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ reason: 'unreachable' });
+    const [call] = exporter.getFinishedSpans().filter((span) => span.attributes['url.full'] === `http://127.0.0.1:${port}/user/me`);
+    expect(call.attributes['http.response.status_code']).toBeUndefined();
+    expect(call.attributes['marquee.request_id']).toBeUndefined();
+    expect(call.attributes).toMatchObject({
+      'server.port': port, 'error.type': 'ECONNREFUSED', 'marquee.network.id': 'deezer', 'marquee.network.operation': 'verify', 'marquee.network.failure': 'unreachable',
+    });
+    expect(call.status.code).toBe(2);
+    expect(JSON.stringify(call.attributes)).not.toContain('unsent-token');
   });
 });
 

@@ -38,12 +38,13 @@ export async function submitForm(t: TestGateway, jar: CookieJar, pageUrl: string
   jar.absorb(page);
   if (page.statusCode !== 200) return page;
   const action = /<form method="post" action="([^"]+)"/.exec(page.body)![1].replace(/&amp;/g, '&');
-  const returnUrl = /name="return" value="([^"]+)"/.exec(page.body)![1].replace(/&amp;/g, '&');
+  // A page opened without a return URL has none to post back.
+  const returnUrl = /name="return" value="([^"]+)"/.exec(page.body)?.[1].replace(/&amp;/g, '&');
   const response = await t.request({
     method: 'POST',
     url: new URL(action).pathname,
     headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ _csrf: csrfTokenOf(page.body), return: returnUrl, ...fields }).toString(),
+    payload: new URLSearchParams({ _csrf: csrfTokenOf(page.body), ...(returnUrl === undefined ? {} : { return: returnUrl }), ...fields }).toString(),
   });
   jar.absorb(response);
   return response;

@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applications, signInTokens, widgetSessions } from '../../src/db/schema/index.js';
-import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import { CookieJar, submitForm, tokenOf, whitelist } from './support.js';
+import { createTokenCipher } from '../../src/modules/identity/token-cipher.js';
+import { oauthCookieName } from '../../src/modules/widget/widget.cookies.js';
+import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { CookieJar, csrfTokenOf, submitForm, tokenOf, whitelist } from './support.js';
 
 let t: TestGateway;
 let app: Tenant;
@@ -140,12 +142,90 @@ describe('hosted pages', () => {
     expect(echoed.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
-  it('refuse a return URL that is missing or not whitelisted (code 16 page)', async () => {
-    for (const url of [`/framework/flow/${app.applicationId}/login`, loginUrl(app, 'https://evil.example.net/'), registerUrl(app, 'javascript:alert(1)')]) {
-      const response = await t.request({ url });
-      expect(response.statusCode).toBe(403);
-      expect(response.body).toContain('Error code 16');
+  it('refuse a return URL that is given and not whitelisted (code 16 page), on every page and form of the flow', async () => {
+    const flow = `/framework/flow/${app.applicationId}`;
+    const offList = ['https://evil.example.net/', 'javascript:alert(1)', '//evil.example.net/', 'https://fans.example.com.evil.example.net/', 'not a url'];
+    for (const returnUrl of offList) {
+      for (const page of ['login', 'register', 'complete', 'oauth/google', 'forgot-password']) {
+        const response = await t.request({ url: `${flow}/${page}?return=${encodeURIComponent(returnUrl)}` });
+        expect(response.statusCode, `${page} ${returnUrl}`).toBe(403);
+        expect(response.body).toContain('Error code 16');
+      }
     }
+    // A form posted with a valid CSRF token and a return off the whitelist: refused before the
+    // credentials are even read, no session started.
+    const { email } = await registered();
+    const jar = new CookieJar();
+    const page = await t.request({ url: `${flow}/login` });
+    jar.absorb(page);
+    const posted = await t.request({
+      method: 'POST',
+      url: `${flow}/login`,
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ _csrf: csrfTokenOf(page.body), return: 'https://evil.example.net/', email, password: 'correct horse' }).toString(),
+    });
+    expect(posted.statusCode).toBe(403);
+    expect(posted.body).toContain('Error code 16');
+    expect(posted.headers.location).toBeUndefined();
+    expect(posted.cookies.some((cookie) => cookie.name === `mq_session_${app.applicationId}`)).toBe(false);
+  });
+
+  it("open without a return URL (app/info's LoginURL as it is): the form, then a page saying the fan is signed in, no token, no redirect off the gateway", async () => {
+    const info = (await t.rest(app, 'GET', '/app/info')).json;
+    const bare = new URL(info.LoginURL);
+    expect(bare.search).toBe('');
+    const page = await t.request({ url: bare.pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<form method="post"');
+    expect(page.body).toContain('name="_csrf"');
+    expect(page.body).not.toContain('name="return"');
+    // The links of the page (register, forgot password, each network) carry no return either.
+    const links = [...page.body.matchAll(/href="([^"]+)"/g)].map((match) => new URL(match[1].replace(/&amp;/g, '&')));
+    expect(links.map((link) => link.pathname)).toContain(`/framework/flow/${app.applicationId}/register`);
+    expect(links.map((link) => link.pathname)).toContain(`/framework/flow/${app.applicationId}/forgot-password`);
+    for (const link of links) expect(link.search, link.href).toBe('');
+
+    const { email } = await registered();
+    const tokensBefore = (await t.database.db.select().from(signInTokens)).length;
+    const jar = new CookieJar();
+    const signedIn = await submitForm(t, jar, bare.pathname, { email, password: 'correct horse' });
+    expect(signedIn.statusCode).toBe(303);
+    // The gateway's own page, not a guessed page of the application's sites: no token to carry off.
+    expect(signedIn.headers.location).toBe(`http://localhost:80/framework/flow/${app.applicationId}/signed-in`);
+    const landing = new URL(signedIn.headers.location as string);
+    expect((await t.database.db.select().from(signInTokens)).length).toBe(tokensBefore);
+    expect(jar.has(`mq_session_${app.applicationId}`)).toBe(true);
+    const landed = await t.request({ url: landing.pathname, headers: { cookie: jar.header() } });
+    expect(landed.statusCode).toBe(200);
+    expect(landed.body).toContain('You are signed in');
+    expect(landed.headers['cache-control']).toBe('no-store');
+    // The application's sites see the session.
+    const session = await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin: 'https://fans.example.com' } });
+    expect(session.json().user.data.Email).toBe(email);
+
+    // Signed in already, the bare page skips the form; signed out, the signed-in page sends to the form.
+    const again = await t.request({ url: bare.pathname, headers: { cookie: jar.header() } });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(signedIn.headers.location);
+    const stranger = await t.request({ url: landing.pathname });
+    expect(stranger.statusCode).toBe(303);
+    expect(stranger.headers.location).toBe(`http://localhost:80/framework/flow/${app.applicationId}/login`);
+
+    // Social sign-in without a return URL: off to the network's own page, its sealed state holding no return.
+    const social = await t.request({ url: `/framework/flow/${app.applicationId}/oauth/google` });
+    expect(social.statusCode).toBe(302);
+    expect(new URL(social.headers.location as string).origin).toBe('https://accounts.example.test');
+    const state = social.cookies.find((cookie) => cookie.name === oauthCookieName)!;
+    const saved = JSON.parse(createTokenCipher(testSecretKey).open(state.value));
+    expect(saved.network).toBe('google');
+    expect(saved.returnUrl).toBeUndefined();
+
+    // Registration without a return URL ends the same way.
+    const registerJar = new CookieJar();
+    const registeredBare = await submitForm(t, registerJar, `/framework/flow/${app.applicationId}/register`, { email: uniqueEmail(), password: 'correct horse', firstName: 'Ada' });
+    expect(registeredBare.statusCode).toBe(303);
+    expect(registeredBare.headers.location).toBe(signedIn.headers.location);
+    expect(registerJar.has(`mq_session_${app.applicationId}`)).toBe(true);
   });
 
   it('refuse a form posted without its CSRF token', async () => {
@@ -270,6 +350,23 @@ describe('required fields and the session', () => {
     const member = (await auth(other, { accessToken: tokenOf(done.headers.location as string) })).json;
     expect(member.data).toMatchObject({ FirstName: 'Grace', Country: 'GB' });
     expect((await graphql(other, 'mutation { setRequiredFields(fields: ["shoeSize"]) { id } }')).body.errors[0].extensions.code).toBe('INVALID_PARAMETER');
+  });
+
+  it('asks for missing required fields on a sign-in without a return URL too, then shows the signed-in page', async () => {
+    const email = uniqueEmail();
+    const tenant = await t.tenant('advanced');
+    await whitelist(t, tenant, 'fans.example.com');
+    expect((await submitForm(t, new CookieJar(), registerUrl(tenant), { email, password: 'correct horse', firstName: 'Grace' })).statusCode).toBe(303);
+    expect((await graphql(tenant, 'mutation { setRequiredFields(fields: ["country"]) { requiredFields } }')).body.errors).toBeUndefined();
+    const jar = new CookieJar();
+    const signedIn = await submitForm(t, jar, `/framework/flow/${tenant.applicationId}/login`, { email, password: 'correct horse' });
+    expect(signedIn.statusCode).toBe(303);
+    const completeUrl = new URL(signedIn.headers.location as string);
+    expect(completeUrl.pathname).toBe(`/framework/flow/${tenant.applicationId}/complete`);
+    expect(completeUrl.search).toBe('');
+    const done = await submitForm(t, jar, completeUrl.pathname, { country: 'gb' });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toBe(`http://localhost:80/framework/flow/${tenant.applicationId}/signed-in`);
   });
 
   it('tells whitelisted pages (credentialed CORS) who is signed in, and logs out', async () => {

@@ -1,5 +1,6 @@
 import { NetworkError, type NetworkFailure } from './adapter.js';
 import type { NamedNetwork } from './declaration.js';
+import { endNetworkSpan, startNetworkSpan, type CallOutcome } from './spans.js';
 
 /** How long a network has to answer (headers and body) before it counts as unreachable. */
 export const networkTimeoutMs = 5000;
@@ -34,9 +35,10 @@ const explanations: Record<NetworkFailure, string> = {
  * explain (5xx, 429, other 4xx) and bodies that are not JSON objects are all `unreachable`.
  */
 export async function callNetwork(network: NamedNetwork, url: URL | string, request: NetworkRequest = {}): Promise<Record<string, unknown>> {
-  const body = await sendToNetwork(network, url, request);
-  if (!isObject(body)) throw new NetworkError(network.id, 'unreachable', `${network.name} answered something other than a JSON object.`);
-  return body;
+  return exchange(network, url, request, (body) => {
+    if (!isObject(body)) throw new NetworkError(network.id, 'unreachable', `${network.name} answered something other than a JSON object.`);
+    return body;
+  });
 }
 
 /**
@@ -44,6 +46,29 @@ export async function callNetwork(network: NamedNetwork, url: URL | string, requ
  * with `true`): failures as in `callNetwork`; any successful answer is returned as parsed, if JSON.
  */
 export async function sendToNetwork(network: NamedNetwork, url: URL | string, request: NetworkRequest = {}): Promise<unknown> {
+  return exchange(network, url, request, (body) => body);
+}
+
+/**
+ * Every call to a network goes through here: sent, classified and read inside its span when
+ * tracing is on (spans.ts), which records how it ended.
+ */
+async function exchange<T>(network: NamedNetwork, url: URL | string, request: NetworkRequest, read: (body: unknown) => T): Promise<T> {
+  const method = request.method ?? 'GET';
+  const span = startNetworkSpan(network, url, method);
+  const outcome: CallOutcome = {};
+  try {
+    return read(await answerOf(network, url, method, request, outcome));
+  } catch (error) {
+    outcome.error = error;
+    throw error;
+  } finally {
+    if (span) endNetworkSpan(span, outcome);
+  }
+}
+
+/** Sends the call and returns the answer's body (parsed, if JSON) when neither its status nor the classifier says it failed. */
+async function answerOf(network: NamedNetwork, url: URL | string, method: string, request: NetworkRequest, outcome: CallOutcome): Promise<unknown> {
   const { id, name } = network;
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
   if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -51,14 +76,15 @@ export async function sendToNetwork(network: NamedNetwork, url: URL | string, re
   let text: string;
   try {
     const response = await fetch(url, {
-      method: request.method ?? 'GET',
+      method,
       headers,
       body: request.form?.toString(),
       signal: AbortSignal.timeout(networkTimeoutMs),
     });
-    status = response.status;
+    status = outcome.status = response.status;
     text = await response.text();
   } catch (error) {
+    outcome.unanswered = failureType(error);
     throw new NetworkError(id, 'unreachable', `${name} could not be reached (${cause(error)}).`);
   }
   const body = parseJson(text);
@@ -70,7 +96,13 @@ export async function sendToNetwork(network: NamedNetwork, url: URL | string, re
 
 /** Why a call failed, without the request's URL (which may carry a token). */
 function cause(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${networkTimeoutMs / 1000} s`;
+  const type = failureType(error);
+  return type === 'TimeoutError' ? `no answer within ${networkTimeoutMs / 1000} s` : type;
+}
+
+/** Why no answer came, in a word: `TimeoutError`, the socket's code (`ECONNREFUSED`), or the error's name. */
+function failureType(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return 'TimeoutError';
   const code = (error as { cause?: { code?: unknown } }).cause?.code;
   if (typeof code === 'string') return code;
   return error instanceof Error ? error.name : 'unknown error';

@@ -19,6 +19,7 @@ import { twitter } from './adapters/twitter/index.js';
 import { youtube } from './adapters/youtube/index.js';
 import type { NetworkClient, NetworkDeclaration } from './declaration.js';
 import type { Network } from './networks.js';
+import { namedOperations } from './spans.js';
 
 /**
  * Every network the gateway knows, one line each, each declared in its folder under adapters/
@@ -59,7 +60,8 @@ export interface NetworkOptions {
 /**
  * One adapter per network with an API, and one per retired network (which refuses every call);
  * email, and networks without identities, have none. A token URL override moves a network's
- * refresh grant; it cannot give a network one it lacks.
+ * refresh grant; it cannot give a network one it lacks. Each adapter's methods name themselves to
+ * the calls they make, for the calls' spans (spans.ts).
  */
 export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network, NetworkAdapter> {
   const adapters = new Map<Network, NetworkAdapter>();
@@ -67,13 +69,13 @@ export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network
     const network = { id: declaration.id as Network, name: declaration.name };
     if (declaration.api) {
       const { api } = declaration;
-      adapters.set(network.id, api.create(network, {
+      adapters.set(network.id, namedOperations(api.create(network, {
         baseUrl: options.baseUrls?.[network.id] ?? api.baseUrl,
         tokenUrl: api.tokenUrl && (options.tokenUrls?.[network.id] ?? api.tokenUrl),
         client: options.clients?.[network.id],
-      }));
+      })));
     } else if (declaration.identities === 'retired') {
-      adapters.set(network.id, retiredAdapter(network));
+      adapters.set(network.id, namedOperations(retiredAdapter(network)));
     }
   }
   return adapters;

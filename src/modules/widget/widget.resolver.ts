@@ -36,12 +36,12 @@ function httpUrl(value: string | undefined, param: string): string | undefined {
 
 @Resolver(() => Application)
 export class WidgetResolver {
-  @FieldResolver(() => String, { description: 'The hosted sign-in page of this application.' })
+  @FieldResolver(() => String, { description: 'The hosted sign-in page of this application; add `return` (a whitelisted page) to come back to it with a sign-in token.' })
   loginUrl(@Root() application: Application, @Ctx() context: Context): string {
     return urlsOf(context, application).login;
   }
 
-  @FieldResolver(() => String, { description: 'The hosted registration page of this application.' })
+  @FieldResolver(() => String, { description: 'The hosted registration page of this application; add `return` (a whitelisted page) to come back to it with a sign-in token.' })
   registerUrl(@Root() application: Application, @Ctx() context: Context): string {
     return urlsOf(context, application).register;
   }

@@ -56,6 +56,15 @@ export async function checkedReturnUrl(db: Executor, app: WidgetApplication, ret
   return new URL(returnUrl);
 }
 
+/**
+ * The return URL of a hosted page that also opens without one (the bare `LoginURL`): undefined when
+ * none is given (absent or empty), and one that is given is refused unless whitelisted, as
+ * `checkedReturnUrl` refuses it.
+ */
+export async function optionalReturnUrl(db: Executor, app: WidgetApplication, returnUrl: string | undefined): Promise<URL | undefined> {
+  return returnUrl ? checkedReturnUrl(db, app, returnUrl) : undefined;
+}
+
 export function withAccessToken(returnUrl: URL, token: string): string {
   const url = new URL(returnUrl);
   url.searchParams.set('accesstoken', token);

@@ -54,6 +54,8 @@ export function widgetUrls(baseUrl: string, applicationId: number) {
     register: `${flow}/register`,
     registerEmbedded: `${flow}/register/embedded`,
     complete: `${flow}/complete`,
+    /** Where a sign-in without a return URL ends: a page saying the fan is signed in. */
+    signedIn: `${flow}/signed-in`,
     logout: `${flow}/logout`,
     forgotPassword: `${flow}/forgot-password`,
     resetPassword: `${flow}/reset-password`,

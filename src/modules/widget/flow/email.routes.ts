@@ -12,7 +12,7 @@ import { minPasswordLength } from '../../identity/passwords.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { emailScope } from '../widget.emails.js';
 import { hostedPageLook } from '../look.js';
-import { checkedReturnUrl, widgetApplication } from '../widget.service.js';
+import { optionalReturnUrl, widgetApplication } from '../widget.service.js';
 import { flowScope } from '../widget.signin.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
 import { forgotPasswordPage, noticePage, resetPasswordPage } from './email-pages.js';
@@ -38,7 +38,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
     // A return URL is optional here (a link opened from an inbox may have none); when given it must be whitelisted.
-    const returnUrl = returnText ? await checkedReturnUrl(db, widgetApp, returnText) : undefined;
+    const returnUrl = await optionalReturnUrl(db, widgetApp, returnText);
     const baseUrl = hostedBaseUrl(deps.config, request);
     const urls = widgetUrls(baseUrl, row.id);
     const scope = emailScope(flowScope(db, row, deps.identity, request.ip), row, baseUrl, returnUrl);

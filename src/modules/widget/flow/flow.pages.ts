@@ -32,18 +32,19 @@ export function formPage(
   urls: Urls,
   reply: FastifyReply,
   kind: 'login' | 'register',
-  returnUrl: URL,
+  returnUrl: URL | undefined,
   look: PageLook,
   extra: Partial<FormPage> = {},
 ): FormPage {
-  const back = { return: returnUrl.toString() };
+  // Without a return URL the links carry none either: the flow ends on the signed-in page.
+  const back = { return: returnUrl?.toString() };
   const networks = Object.keys(application.settings.signInNetworks ?? {}).sort() as Network[];
   return {
     applicationName: look.title,
     look,
     action: kind === 'login' ? urls.login : urls.register,
     csrfToken: reply.generateCsrf(),
-    returnUrl: returnUrl.toString(),
+    returnUrl: returnUrl?.toString(),
     networks: networks.map((network) => ({ name: displayName(network), url: withQuery(urls.network(network), back) })),
     switchUrl: withQuery(kind === 'login' ? urls.register : urls.login, back),
     forgotUrl: kind === 'login' ? withQuery(urls.forgotPassword, back) : undefined,

@@ -11,11 +11,11 @@ import { checkAuthorizationEndpoint } from '../sign-in-providers.js';
 import { hostedPageLook } from '../look.js';
 import { completionFields, missingFields, readProfileForm, registrationFields, type FormField } from '../widget.profile.js';
 import {
-  checkedReturnUrl,
   domainNotWhitelisted,
   endSession,
   isWhitelisted,
   issueSignInToken,
+  optionalReturnUrl,
   sessionMemberId,
   sessionTtlMs,
   startSession,
@@ -39,6 +39,9 @@ const tooMany = 'Too many attempts. Wait a few minutes, then try again.';
  * The hosted pages: sign in, register, complete the profile, log out, and social sign-in through
  * the network's provider. Every success ends in `finish`: the fan's session cookie is set, missing
  * required fields are asked for, and the browser goes to the whitelisted return URL with a token.
+ * A page opened without a return URL (the bare `LoginURL` of app/info) works too, and its flow ends
+ * on the signed-in page instead, with no token (nobody waits for one); a return URL that is given
+ * is refused unless whitelisted (docs/widget.md, "The flow").
  */
 export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDependencies, policy: ReturnType<typeof cookiePolicy>) {
   const db = deps.database.db;
@@ -70,17 +73,21 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   type Flow = Awaited<ReturnType<typeof flowOf>>;
 
   const cookieOf = (request: FastifyRequest, flow: Flow) => request.cookies[sessionCookieName(flow.row.id)];
-  const visitOf = (request: FastifyRequest, returnUrl: URL) => ({ domain: returnUrl.hostname, ip: request.ip, userAgent: request.headers['user-agent'] });
+  // The site the fan came from is the return URL's host; without one, the fan signed in on the gateway's own page.
+  const visitOf = (request: FastifyRequest, flow: Flow, returnUrl: URL | undefined) =>
+    ({ domain: (returnUrl ?? new URL(flow.urls.login)).hostname, ip: request.ip, userAgent: request.headers['user-agent'] });
+  const returnOf = (flow: Flow, returnText: string | undefined) => optionalReturnUrl(db, flow.widgetApp, returnText);
 
-  async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL, beganWith: SessionStart = 'login') {
+  async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL | undefined, beganWith: SessionStart = 'login') {
     const name = sessionCookieName(flow.row.id);
     if ((await sessionMemberId(db, flow.widgetApp, request.cookies[name])) !== member.id) {
       await endSession(db, flow.widgetApp, request.cookies[name]);
       reply.setCookie(name, await startSession(db, flow.widgetApp, member.id, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
     }
     if (missingFields(member, flow.row.settings.requiredFields).length) {
-      return reply.redirect(withQuery(flow.urls.complete, { return: returnUrl.toString() }), 303);
+      return reply.redirect(withQuery(flow.urls.complete, { return: returnUrl?.toString() }), 303);
     }
+    if (!returnUrl) return reply.redirect(flow.urls.signedIn, 303);
     return reply.redirect(withAccessToken(returnUrl, await issueSignInToken(db, flow.widgetApp, member.id)), 303);
   }
 
@@ -88,7 +95,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/login`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const returnUrl = await returnOf(flow, (request.query as Body).return);
     // Signed in on this application already: straight back with a new token.
     const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
     if (signedIn !== undefined) return finish(request, reply, flow, await requireMember(db, flow.row.accountId, signedIn), returnUrl);
@@ -98,11 +105,11 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   app.post(`${prefix}/login`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const returnUrl = await returnOf(flow, body.return);
     const again = (status: number, error: string) =>
       sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
     try {
-      const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, returnUrl));
+      const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, flow, returnUrl));
       return await finish(request, reply, flow, member, returnUrl);
     } catch (error) {
       if (error instanceof SignInRefused) return again(401, loginRefused);
@@ -115,7 +122,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/register`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const returnUrl = await returnOf(flow, (request.query as Body).return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     // The country the registration would record from the fan's address anyway, shown so it can be changed.
     const country = fields.some((field) => field.name === 'country') ? (await locate(request.ip))?.country : undefined;
@@ -125,7 +132,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function register(request: FastifyRequest, reply: FastifyReply, embedded: boolean) {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const returnUrl = await returnOf(flow, body.return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     const again = (error: string, invalidField?: string, status = 400) =>
       sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, flow.look, { error, invalidField, fields, values: { ...body, password: undefined } })));
@@ -134,7 +141,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const form = readProfileForm(embedded ? fields.map((field): FormField => ({ ...field, required: false })) : fields, body);
     if (form.error !== undefined) return again(form.error, form.field);
     try {
-      const { member, created } = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', form.input, visitOf(request, returnUrl));
+      const { member, created } = await registerWithEmail(flow.scope, body.email ?? '', body.password ?? '', form.input, visitOf(request, flow, returnUrl));
       return await finish(request, reply, flow, member, returnUrl, created ? 'registration' : 'login');
     } catch (error) {
       if (error instanceof SignInRefused) {
@@ -165,16 +172,16 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     return memberId === undefined ? undefined : requireMember(db, flow.row.accountId, memberId);
   }
 
-  function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL, fields: FormField[], values: Body, error?: string, invalidField?: string) {
-    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl.toString(), fields, values, error, invalidField };
+  function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL | undefined, fields: FormField[], values: Body, error?: string, invalidField?: string) {
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.complete, csrfToken: reply.generateCsrf(), returnUrl: returnUrl?.toString(), fields, values, error, invalidField };
     return sendPage(reply, error ? 400 : 200, completePage(page));
   }
 
   app.get(`${prefix}/complete`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const returnUrl = await returnOf(flow, (request.query as Body).return);
     const member = await signedInMember(request, flow);
-    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
+    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl?.toString() }), 303);
     const fields = completionFields(member, flow.row.settings.requiredFields);
     if (!fields.length) return finish(request, reply, flow, member, returnUrl);
     // A missing country starts at the one the member's registration address was placed in.
@@ -184,9 +191,9 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   app.post(`${prefix}/complete`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, body.return);
+    const returnUrl = await returnOf(flow, body.return);
     const member = await signedInMember(request, flow);
-    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl.toString() }), 303);
+    if (!member) return reply.redirect(withQuery(flow.urls.login, { return: returnUrl?.toString() }), 303);
     const fields = completionFields(member, flow.row.settings.requiredFields);
     const form = readProfileForm(fields, body);
     if (form.error !== undefined) return completeForm(reply, flow, returnUrl, fields, body, form.error, form.field);
@@ -197,6 +204,16 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
       if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER') return completeForm(reply, flow, returnUrl, fields, body, error.message);
       throw error;
     }
+  });
+
+  // ——— signed in, with nowhere to return to ———
+
+  // Where a flow opened without a return URL ends. No token is issued: no site is there to exchange
+  // it. The session is what the application's sites will see (the widget's session endpoint).
+  app.get(`${prefix}/signed-in`, async (request, reply) => {
+    const flow = await flowOf(request);
+    if ((await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow))) === undefined) return reply.redirect(flow.urls.login, 303);
+    return sendPage(reply, 200, messagePage('You are signed in', `You are signed in to ${flow.look.title}. You can close this page.`, undefined, flow.look));
   });
 
   // ——— logout ———
@@ -237,9 +254,9 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const flow = await flowOf(request);
     const { network } = request.params as { network: string };
     const settings = networkSettings(flow, network);
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, (request.query as Body).return);
+    const returnUrl = await returnOf(flow, (request.query as Body).return);
     const { url, pending } = await authorizationRequest(settings, oauthOptions, flow.urls.callback(network));
-    const saved = JSON.stringify({ network, returnUrl: returnUrl.toString(), ...pending });
+    const saved = JSON.stringify({ network, returnUrl: returnUrl?.toString(), ...pending });
     reply.setCookie(oauthCookieName, deps.identity.cipher.seal(saved), { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id), maxAge: 600 });
     return reply.redirect(url, 302);
   });
@@ -250,14 +267,14 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const settings = networkSettings(flow, network);
     const sealed = request.cookies[oauthCookieName];
     reply.clearCookie(oauthCookieName, { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id) });
-    let saved: PendingAuthorization & { network: string; returnUrl: string };
+    let saved: PendingAuthorization & { network: string; returnUrl?: string };
     try {
       saved = JSON.parse(deps.identity.cipher.open(sealed ?? ''));
     } catch {
       return sendPage(reply, 400, messagePage('This sign-in has expired', 'It took too long, or was started in another browser. Go back and try again.', undefined, flow.look));
     }
     if (saved.network !== network) return sendPage(reply, 400, messagePage('This sign-in has expired', 'Go back and try again.', undefined, flow.look));
-    const returnUrl = await checkedReturnUrl(db, flow.widgetApp, saved.returnUrl);
+    const returnUrl = await returnOf(flow, saved.returnUrl);
     const name = displayName(network as Network);
     const query = request.query as Body;
     const failed = () =>
@@ -273,7 +290,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
       return failed();
     }
     const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
-    const { member, created } = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, returnUrl));
+    const { member, created } = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, flow, returnUrl));
     return finish(request, reply, flow, member, returnUrl, created ? 'registration' : 'login');
   });
 }

@@ -11,7 +11,8 @@ export interface FormPage {
   applicationName: string;
   action: string;
   csrfToken: string;
-  returnUrl: string;
+  /** The whitelisted page the flow returns to; unset when the page was opened without one. */
+  returnUrl?: string;
   /** One message for the whole form: announced (role=alert) and focused when the page loads. */
   error?: string;
   /** What the fields show: the posted values, or the member's current ones (a country preselected). */
@@ -67,8 +68,9 @@ export function errorSummary(error: string | undefined): Html {
   return html`${error ? html`<div class="alert" id="form-error" role="alert" tabindex="-1" autofocus>${error}</div>` : ''}`;
 }
 
-function hiddenFields(page: FormPage): Html {
-  return html`<input type="hidden" name="_csrf" value="${page.csrfToken}"><input type="hidden" name="return" value="${page.returnUrl}">`;
+function hiddenFields(page: Pick<FormPage, 'csrfToken' | 'returnUrl'>): Html {
+  const back = page.returnUrl === undefined ? '' : html`<input type="hidden" name="return" value="${page.returnUrl}">`;
+  return html`<input type="hidden" name="_csrf" value="${page.csrfToken}">${back}`;
 }
 
 function invalid(page: Pick<FormPage, 'error' | 'invalidField'>, field?: string): Html {
@@ -159,7 +161,7 @@ export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>): Ho
 <p class="lead">${page.applicationName} asks for these before you continue.</p>
 ${errorSummary(page.error)}
 <form method="post" action="${page.action}" novalidate>
-<input type="hidden" name="_csrf" value="${page.csrfToken}"><input type="hidden" name="return" value="${page.returnUrl}">
+${hiddenFields(page)}
 ${(page.fields ?? []).map((field, index) => profileField(page, field, index === 0 && !page.error))}
 <button type="submit">Continue</button>
 </form>
