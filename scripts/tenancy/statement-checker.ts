@@ -12,7 +12,8 @@ import type { TenancyTables } from './tenant-tables.js';
  * Held by an outer query's column only, a reference in a subquery is of one account, but Citus
  * plans such a subquery on every shard of the table (a select-list subquery, a LATERAL join, an
  * IN): it is reported as a cluster problem, to be held by the statement's value instead. EXISTS
- * is the exception: PostgreSQL turns it into a join, which Citus routes to the account's shard.
+ * among the conditions that must all hold is the exception: PostgreSQL turns it into a join, which
+ * Citus routes to the account's shard (not under OR, where it stays a subquery per row).
  *
  * References to `accounts` are held by their `id` the same way. An equality only counts when it
  * must hold (a conjunct: not under OR or NOT), and an outer join's ON clause only holds the side it
@@ -162,6 +163,7 @@ class StatementChecker {
     for (const item of body.fromClause ?? []) this.addFromItem(item, level);
     level.addConditions(body.whereClause, 'inner');
     this.checkConditionSubqueries(body.whereClause, level);
+    this.checkJoinedExists(body.whereClause, level);
     this.report(level);
     const { fromClause: _from, withClause: _with, ...rest } = body;
     this.checkNested(rest, level.scope, ctes);
@@ -260,6 +262,19 @@ class StatementChecker {
     }
   }
 
+  /**
+   * `[not] exists (…)` among the conditions that must all hold: PostgreSQL makes it a (semi or anti)
+   * join, so Citus routes it by the outer row's account. Under OR it stays a subquery per row.
+   */
+  private checkJoinedExists(condition: AstNode | undefined, level: Level): void {
+    for (const conjunct of conjuncts(condition)) {
+      const negated = conjunct.BoolExpr?.boolop === 'NOT_EXPR' ? conjunct.BoolExpr.args[0] : conjunct;
+      const link = negated.SubLink;
+      if (link?.subLinkType !== 'EXISTS_SUBLINK' || this.checked.has(link.subselect.SelectStmt)) continue;
+      this.checkQuery(link.subselect, level.scope, level.ctes, true);
+    }
+  }
+
   /** Queries nested anywhere in `node` (subqueries in a select list, a CASE, a function's arguments, …). */
   private checkNested(node: unknown, scope: Scope | undefined, ctes: ReadonlySet<string>): void {
     if (!node || typeof node !== 'object') return;
@@ -268,10 +283,7 @@ class StatementChecker {
       return;
     }
     for (const [key, value] of Object.entries(node)) {
-      const link = key === 'SubLink' ? (value as AstNode) : undefined;
-      if (link?.subLinkType === 'EXISTS_SUBLINK' && !this.checked.has(link.subselect.SelectStmt)) {
-        this.checkQuery(link.subselect, scope, ctes, true);
-      } else if (queryTypes.has(key)) {
+      if (queryTypes.has(key)) {
         const wrapped = { [key]: value };
         if (!this.checked.has(value as object)) this.checkQuery(wrapped, scope, ctes);
         this.checked.add(value as object);

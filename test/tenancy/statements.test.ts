@@ -92,7 +92,8 @@ describe('statement shapes Citus refuses on distributed tables', () => {
 
   it('accepts EXISTS and NOT EXISTS tied to the outer row, which PostgreSQL makes a join', () => {
     expect(problems('select m.id from members m where m.account_id = $1 and not exists (select 1 from member_services s where s.account_id = m.account_id and s.member_id = m.id)')).toEqual([]);
-    // Not through a level in between that is not one.
+    // Not under OR (a subquery per row), nor through a level in between that is not one.
+    expect(problems('select m.id from members m where m.account_id = $1 and (m.country = $2 or exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id))')).toHaveLength(1);
     expect(problems('select m.id, (select 1 where exists (select 1 from optins o where o.account_id = m.account_id)) from members m where m.account_id = $1')).toHaveLength(1);
   });
 
