@@ -453,7 +453,7 @@ export type ShowBrandQueryVariables = Exact<{
 }>;
 
 
-export type ShowBrandQuery = { brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } };
+export type ShowBrandQuery = { brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } | null };
 
 export type ListBrandsQueryVariables = Exact<{
   type?: string | null | undefined;
@@ -637,14 +637,14 @@ export type ShowMemberQueryVariables = Exact<{
 }>;
 
 
-export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } };
+export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } | null };
 
 export type MemberDomainsQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type MemberDomainsQuery = { member: { domains: Array<{ domain: string, firstVisit: string, lastVisit: string, lastUserAgent: string | null }> } };
+export type MemberDomainsQuery = { member: { domains: Array<{ domain: string, firstVisit: string, lastVisit: string, lastUserAgent: string | null }> } | null };
 
 export type SegmentRecordFragment = { id: string, name: string, label: string | null, kind: SegmentKind, brandId: string | null, filter: Record<string, unknown> | null, createdAt: string };
 
@@ -717,7 +717,7 @@ export type PresaveJobQueryVariables = Exact<{
 }>;
 
 
-export type PresaveJobQuery = { presaveJob: { id: string, segmentId: string, status: PresaveStatus, runs: number, createdAt: string, startedAt: string | null, finishedAt: string | null, items: Array<{ network: string, kind: LibraryItemKind, id: string }>, counts: { saved: number, skipped: number, failed: number, pending: number }, results: Array<{ memberId: string, network: string | null, status: PresaveResultStatus, reason: string | null }> } };
+export type PresaveJobQuery = { presaveJob: { id: string, segmentId: string, status: PresaveStatus, runs: number, createdAt: string, startedAt: string | null, finishedAt: string | null, items: Array<{ network: string, kind: LibraryItemKind, id: string }>, counts: { saved: number, skipped: number, failed: number, pending: number }, results: Array<{ memberId: string, network: string | null, status: PresaveResultStatus, reason: string | null }> } | null };
 
 export type DayTimelineFragment = { totalCount: number, totalMembers: number, days: Array<{ date: string, count: number, distinctMembers: number }> };
 
@@ -731,7 +731,7 @@ export type BrandActivityStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: string | null, service: string | null, count: number, distinctMembers: number }> } } };
+export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: string | null, service: string | null, count: number, distinctMembers: number }> } } | null };
 
 export type BrandTimelineStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -740,7 +740,7 @@ export type BrandTimelineStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandTimelineStatsQuery = { brandStats: { timeline: Array<{ service: string | null, totalCount: number, totalMembers: number, days: Array<{ date: string, dayOfYear: number, count: number, distinctMembers: number }> }> } };
+export type BrandTimelineStatsQuery = { brandStats: { timeline: Array<{ service: string | null, totalCount: number, totalMembers: number, days: Array<{ date: string, dayOfYear: number, count: number, distinctMembers: number }> }> } | null };
 
 export type BrandLocationStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -749,7 +749,7 @@ export type BrandLocationStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandLocationStatsQuery = { brandStats: { location: { totalActivities: number, totalMembers: number, countries: Array<{ country: string, countryName: string | null, actions: number, members: number }> } } };
+export type BrandLocationStatsQuery = { brandStats: { location: { totalActivities: number, totalMembers: number, countries: Array<{ country: string, countryName: string | null, actions: number, members: number }> } } | null };
 
 export type BrandMemberStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -761,7 +761,7 @@ export type BrandMemberStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: string | null, distinctMembers: number }> } } };
+export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: string | null, distinctMembers: number }> } } | null };
 
 export type BrandAgeStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -770,7 +770,7 @@ export type BrandAgeStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandAgeStatsQuery = { brandStats: { age: Array<{ range: string, members: number }> } };
+export type BrandAgeStatsQuery = { brandStats: { age: Array<{ range: string, members: number }> } | null };
 
 export type BrandGenderStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -779,14 +779,14 @@ export type BrandGenderStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandGenderStatsQuery = { brandStats: { gender: Array<{ gender: string, members: number }> } };
+export type BrandGenderStatsQuery = { brandStats: { gender: Array<{ gender: string, members: number }> } | null };
 
 export type BrandSegmentStatsQueryVariables = Exact<{
   brandId: string | number;
 }>;
 
 
-export type BrandSegmentStatsQuery = { brandStats: { segments: Array<{ segmentId: string, name: string, members: number, activities: number }> } };
+export type BrandSegmentStatsQuery = { brandStats: { segments: Array<{ segmentId: string, name: string, members: number, activities: number }> } | null };
 
 export type SignupChannelsQueryVariables = Exact<{
   filter?: RegistrationFilter | null | undefined;

@@ -39,7 +39,7 @@ export class PresaveResolver {
   }
 
   @Authorized()
-  @Query(() => PresaveJob, { description: 'A presave job of the segment, with its per-member results.' })
+  @Query(() => PresaveJob, { nullable: true, description: 'A presave job of the segment, with its per-member results.' })
   async presaveJob(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('segmentId', () => ID) segmentId: string, @Arg('id', () => ID) id: string): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     return presave.readJob(context.database.db, job);

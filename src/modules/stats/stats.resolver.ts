@@ -74,7 +74,7 @@ async function activeMembersBy(
 @Resolver(() => BrandStats)
 export class BrandStatsResolver {
   @Authorized()
-  @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
+  @Query(() => BrandStats, { nullable: true, description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID) brandId: string): Promise<BrandStats> {
     const id = filterId(brandId, 'brandId');
     if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
