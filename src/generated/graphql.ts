@@ -25,7 +25,7 @@ export type ActivityInput = {
   service?: string | null | undefined;
   shortName?: string | null | undefined;
   tracking?: ActivityTrackingInput | null | undefined;
-  type: string;
+  type: ActivityType;
 };
 
 /** An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`). */
@@ -40,6 +40,31 @@ export type ActivityTrackingInput = {
   url?: string | null | undefined;
 };
 
+/** The kind of an activity definition: what members do. Statistics group by it (ActivityGrouping.TYPE); REST spells it as a word (LISTENED is Listened). */
+export type ActivityType =
+  /** Attended an event, such as a concert or a match. */
+  | 'ATTENDED'
+  /** Commented on a post or a video. */
+  | 'COMMENTED'
+  /** Anything else the application records; its name says what. */
+  | 'CUSTOM'
+  /** Followed an account, an artist or a page. */
+  | 'FOLLOWED'
+  /** Liked a post, a page or a track. */
+  | 'LIKED'
+  /** Listened to a track, an album or a playlist. */
+  | 'LISTENED'
+  /** Bought something: a track, a ticket, merchandise. */
+  | 'PURCHASED'
+  /** Shared a post, a track or a link. */
+  | 'SHARED'
+  /** Another action on a social network, such as a post or a mention. */
+  | 'SOCIAL'
+  /** Visited a website or a page. */
+  | 'VISITED'
+  /** Watched a video or a stream. */
+  | 'WATCHED';
+
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type BrandInput = {
   /** Merged into the custom fields; a null value removes that field. */
@@ -49,8 +74,8 @@ export type BrandInput = {
   name?: string | null | undefined;
   networks?: Array<BrandNetworkInput> | null | undefined;
   officialWebsiteUrl?: string | null | undefined;
-  /** One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music. */
-  type?: string | null | undefined;
+  /** Default MUSIC. */
+  type?: BrandType | null | undefined;
   wikipediaUrl?: string | null | undefined;
 };
 
@@ -60,6 +85,23 @@ export type BrandNetworkInput = {
   /** The brand on that network; null removes the network (on edit). */
   url?: string | null | undefined;
 };
+
+/** What a brand is, as create and edit take it; Brand.type reads it back as stored, in words (VIDEO_GAME is "Video Game"). */
+export type BrandType =
+  /** A product or a consumer brand (Consumer). */
+  | 'CONSUMER'
+  /** A person followed for what they post (Influencer). */
+  | 'INFLUENCER'
+  /** A film (Movie). */
+  | 'MOVIE'
+  /** An artist, a band or a label (Music); the default. */
+  | 'MUSIC'
+  /** A club, a team or an athlete (Sport). */
+  | 'SPORT'
+  /** A television show or channel (TV). */
+  | 'TV'
+  /** A video game (Video Game). */
+  | 'VIDEO_GAME';
 
 export type CrossoverFilter = {
   /** Only brands of this type are listed. */
@@ -79,7 +121,7 @@ export type EditActivityInput = {
   service?: string | null | undefined;
   shortName?: string | null | undefined;
   tracking?: ActivityTrackingInput | null | undefined;
-  type?: string | null | undefined;
+  type?: ActivityType | null | undefined;
 };
 
 /** As the member gave it: M, F or Other. */
@@ -379,21 +421,21 @@ export type WindowInput = {
   start?: string | Date | null | undefined;
 };
 
-export type ActivityDefinitionFragment = { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } };
+export type ActivityDefinitionFragment = { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } };
 
 export type ListActivitiesQueryVariables = Exact<{
   brandId?: string | number | null | undefined;
 }>;
 
 
-export type ListActivitiesQuery = { activities: Array<{ id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } }> };
+export type ListActivitiesQuery = { activities: Array<{ id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } }> };
 
 export type CreateActivityMutationVariables = Exact<{
   input: ActivityInput;
 }>;
 
 
-export type CreateActivityMutation = { createActivity: { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
+export type CreateActivityMutation = { createActivity: { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
 
 export type EditActivityMutationVariables = Exact<{
   id: string | number;
@@ -401,7 +443,7 @@ export type EditActivityMutationVariables = Exact<{
 }>;
 
 
-export type EditActivityMutation = { editActivity: { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
+export type EditActivityMutation = { editActivity: { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
 
 export type DeleteActivityMutationVariables = Exact<{
   id: string | number;
@@ -497,7 +539,7 @@ export type CrossoverQueryVariables = Exact<{
 
 export type CrossoverQuery = { crossover: { totalCount: number, baseMembers: number, nodes: Array<{ activeMembers: number, percentage: number, brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } }> } };
 
-export type FeedItemFragment = { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null };
+export type FeedItemFragment = { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null };
 
 export type ActivityFeedQueryVariables = Exact<{
   filter?: MemberFilter | null | undefined;
@@ -511,7 +553,7 @@ export type ActivityFeedQueryVariables = Exact<{
 }>;
 
 
-export type ActivityFeedQuery = { activityFeed: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> } };
+export type ActivityFeedQuery = { activityFeed: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> } };
 
 export type ListingMemberFragment = { id: string, uuid: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, birthDate: string | null, avatarUrl: string | null, address: string | null, addressLine2: string | null, city: string | null, state: string | null, country: string | null, postCode: string | null, homePhone: string | null, mobilePhone: string | null, joinedAt: string, lastLoginAt: string | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> };
 
@@ -637,7 +679,7 @@ export type ShowMemberQueryVariables = Exact<{
 }>;
 
 
-export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } | null };
+export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } | null };
 
 export type MemberDomainsQueryVariables = Exact<{
   id: string | number;
@@ -731,7 +773,7 @@ export type BrandActivityStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: string | null, service: string | null, count: number, distinctMembers: number }> } } | null };
+export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: ActivityType | null, service: string | null, count: number, distinctMembers: number }> } } | null };
 
 export type BrandTimelineStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -761,7 +803,7 @@ export type BrandMemberStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: string | null, distinctMembers: number }> } } | null };
+export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: ActivityType | null, distinctMembers: number }> } } | null };
 
 export type BrandAgeStatsQueryVariables = Exact<{
   brandId: string | number;

@@ -59,7 +59,7 @@ beforeAll(async () => {
   victim = await fillSide(t, other, `victim${randomBytes(4).toString('hex')}`);
   // What the sibling application keeps for itself: a whitelisted domain, settings, a sign-in token.
   await t.graphql(sibling.apiKey, 'mutation { whitelistDomain(domain: "sibling.example.com") { id } }');
-  await t.graphql(sibling.apiKey, 'mutation { setRequiredFields(fields: ["city"]) { id } }');
+  await t.graphql(sibling.apiKey, 'mutation { setRequiredFields(fields: [CITY]) { id } }');
   siblingToken = await makers(t, sibling, own.marker).signInToken(own.ids.member);
   // Background workers write derived rows on their own schedule; the matrix compares rows written by calls.
   await t.gateway.activityQueue.stop();

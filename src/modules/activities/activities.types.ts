@@ -3,6 +3,25 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { PageInfo } from '../../core/connection.js';
 import { WindowArgs } from '../../filters/filter-args.js';
 import { Geo } from '../members/members.types.js';
+import { ActivityType } from './activity-types.js';
+
+registerEnumType(ActivityType, {
+  name: 'ActivityType',
+  description: 'The kind of an activity definition: what members do. Statistics group by it (ActivityGrouping.TYPE); REST spells it as a word (LISTENED is Listened).',
+  valuesConfig: {
+    LISTENED: { description: 'Listened to a track, an album or a playlist.' },
+    WATCHED: { description: 'Watched a video or a stream.' },
+    SHARED: { description: 'Shared a post, a track or a link.' },
+    LIKED: { description: 'Liked a post, a page or a track.' },
+    FOLLOWED: { description: 'Followed an account, an artist or a page.' },
+    VISITED: { description: 'Visited a website or a page.' },
+    SOCIAL: { description: 'Another action on a social network, such as a post or a mention.' },
+    COMMENTED: { description: 'Commented on a post or a video.' },
+    PURCHASED: { description: 'Bought something: a track, a ticket, merchandise.' },
+    ATTENDED: { description: 'Attended an event, such as a concert or a match.' },
+    CUSTOM: { description: "Anything else the application records; its name says what." },
+  },
+});
 
 @ObjectType('ActivityTracking', { description: 'Where a tracked activity happens.' })
 export class ActivityTracking {
@@ -16,7 +35,7 @@ export class Activity {
   @Field(() => ID) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) shortName!: string | null;
-  @Field(() => String, { description: 'Listened, Watched, Shared, Liked, Followed, Visited, Social, …' }) type!: string;
+  @Field(() => ActivityType) type!: ActivityType;
   @Field(() => String, { nullable: true, description: 'The network it happens on.' }) service!: string | null;
   @Field(() => ID, { nullable: true }) brandId!: number | null;
   @Field(() => Int) points!: number;
@@ -36,7 +55,7 @@ export class ActivityTrackingInput {
 export class ActivityInput {
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) shortName?: string;
-  @Field(() => String) type!: string;
+  @Field(() => ActivityType) type!: ActivityType;
   @Field(() => String, { nullable: true }) service?: string;
   @Field(() => ID, { nullable: true }) brandId?: string;
   @Field(() => Int, { nullable: true, description: 'Default 1.' }) points?: number;
@@ -48,7 +67,7 @@ export class ActivityInput {
 export class EditActivityInput {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) shortName?: string;
-  @Field(() => String, { nullable: true }) type?: string;
+  @Field(() => ActivityType, { nullable: true }) type?: ActivityType;
   @Field(() => String, { nullable: true }) service?: string;
   @Field(() => ID, { nullable: true }) brandId?: string;
   @Field(() => Int, { nullable: true, description: 'Applies to activity recorded from now on.' }) points?: number;

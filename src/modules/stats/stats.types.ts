@@ -3,6 +3,7 @@ import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FilteredWindowArgs, WindowArgs } from '../../filters/filter-args.js';
+import { ActivityType } from '../activities/activity-types.js';
 
 export enum ActivityGrouping {
   ACTIVITY = 'ACTIVITY',
@@ -23,7 +24,7 @@ export class BrandActivityArgs extends FilteredWindowArgs {
 export class ActivityTotal {
   @Field(() => ID, { nullable: true, description: 'Set when grouped by activity.' }) activityId!: number | null;
   @Field(() => String, { nullable: true, description: 'The activity name (by activity) or the type (by type).' }) activity!: string | null;
-  @Field(() => String, { nullable: true }) type!: string | null;
+  @Field(() => ActivityType, { nullable: true }) type!: ActivityType | null;
   @Field(() => String, { nullable: true }) service!: string | null;
   @Field(() => Int) count!: number;
   @Field(() => Int) distinctMembers!: number;
