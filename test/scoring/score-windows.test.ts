@@ -273,7 +273,7 @@ describe('kept totals of the standard windows', () => {
   it("move an activity's members between type groups when its type changes", async () => {
     const edit = 'mutation($id: ID!, $input: EditActivityInput!) { editActivity(id: $id, input: $input) { id type } }';
     // Listened → Shared (members who also stream stay Listened), then back, then a name-only edit.
-    for (const input of [{ type: 'Shared' }, { type: 'Listened' }, { type: 'Watched' }, { name: 'Listen again' }]) {
+    for (const input of [{ type: 'SHARED' }, { type: 'LISTENED' }, { type: 'WATCHED' }, { name: 'Listen again' }]) {
       const { body } = await t.graphql(tenant.apiKey, edit, { id: String(activityIds[0]), input });
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
       await expectGroupsExact(t.database.db, tenant.accountId);
