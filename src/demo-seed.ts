@@ -76,7 +76,7 @@ export async function seedDemoAccount(
     const random = createRandom(26);
     const brands: { id: number; name: string }[] = [];
     try {
-      for (const [name, type] of [[seedBrandName, 'Music'], ['Night Drive', 'Music']]) {
+      for (const [name, type] of [[seedBrandName, 'MUSIC'], ['Night Drive', 'MUSIC']]) {
         const { createBrand } = await call<{ createBrand: { brand: { id: string } } }>('mutation($input: BrandInput!) { createBrand(input: $input) { brand { id } } }', { input: { name, type } });
         brands.push({ id: Number(createBrand.brand.id), name });
       }
@@ -86,11 +86,11 @@ export async function seedDemoAccount(
         Number((await call<{ createActivity: { id: string } }>('mutation($input: ActivityInput!) { createActivity(input: $input) { id } }', { input })).createActivity.id);
       const [main, other] = brands;
       const weighted = [
-        ...Array<number>(6).fill(await activity({ name: 'Listen', type: 'Listened', service: 'spotify', brandId: String(main.id), points: 2 })),
-        ...Array<number>(3).fill(await activity({ name: 'Watch', type: 'Watched', service: 'youtube', brandId: String(main.id), points: 3 })),
-        await activity({ name: 'Share', type: 'Shared', service: 'twitter', brandId: String(main.id), points: 5 }),
+        ...Array<number>(6).fill(await activity({ name: 'Listen', type: 'LISTENED', service: 'spotify', brandId: String(main.id), points: 2 })),
+        ...Array<number>(3).fill(await activity({ name: 'Watch', type: 'WATCHED', service: 'youtube', brandId: String(main.id), points: 3 })),
+        await activity({ name: 'Share', type: 'SHARED', service: 'twitter', brandId: String(main.id), points: 5 }),
       ];
-      const elsewhere = await activity({ name: `Listen (${other.name})`, type: 'Listened', service: 'spotify', brandId: String(other.id), points: 1 });
+      const elsewhere = await activity({ name: `Listen (${other.name})`, type: 'LISTENED', service: 'spotify', brandId: String(other.id), points: 1 });
       progress('activities: 4');
 
       const memberIds: number[] = [];

@@ -36,8 +36,8 @@ export type ActivityInput = {
   shortName?: string | null | undefined;
   /** The page, tracks and albums it concerns. */
   tracking?: ActivityTrackingInput | null | undefined;
-  /** One of Listened, Watched, Shared, Liked, Followed, Visited, Social, Commented, Purchased, Attended, Custom (any case). */
-  type: string;
+  /** What kind of activity it is. */
+  type: ActivityType;
 };
 
 /** An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`). */
@@ -58,6 +58,31 @@ export type ActivityTrackingInput = {
   url?: string | null | undefined;
 };
 
+/** The kind of an activity definition: what members do. Statistics group by it (ActivityGrouping.TYPE); REST spells it as a word (LISTENED is Listened). */
+export type ActivityType =
+  /** Attended an event, such as a concert or a match. */
+  | 'ATTENDED'
+  /** Commented on a post or a video. */
+  | 'COMMENTED'
+  /** Anything else the application records; its name says what. */
+  | 'CUSTOM'
+  /** Followed an account, an artist or a page. */
+  | 'FOLLOWED'
+  /** Liked a post, a page or a track. */
+  | 'LIKED'
+  /** Listened to a track, an album or a playlist. */
+  | 'LISTENED'
+  /** Bought something: a track, a ticket, merchandise. */
+  | 'PURCHASED'
+  /** Shared a post, a track or a link. */
+  | 'SHARED'
+  /** Another action on a social network, such as a post or a mention. */
+  | 'SOCIAL'
+  /** Visited a website or a page. */
+  | 'VISITED'
+  /** Watched a video or a stream. */
+  | 'WATCHED';
+
 /** On create, name is required; on edit, only the fields given change and null clears one. */
 export type BrandInput = {
   /** Merged into the custom fields; a null value removes that field. At most 16 KiB; needs Application.brandCustomFields. */
@@ -72,8 +97,8 @@ export type BrandInput = {
   networks?: Array<BrandNetworkInput> | null | undefined;
   /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   officialWebsiteUrl?: string | null | undefined;
-  /** One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music. */
-  type?: string | null | undefined;
+  /** What kind of brand it is; default MUSIC. */
+  type?: BrandType | null | undefined;
   /** An http(s) URL, at most 2,000 characters; without a scheme it is read as https. */
   wikipediaUrl?: string | null | undefined;
 };
@@ -85,6 +110,23 @@ export type BrandNetworkInput = {
   /** The brand on that network; null removes the network (on edit). */
   url?: string | null | undefined;
 };
+
+/** What a brand is, as create and edit take it; Brand.type reads it back as stored, in words (VIDEO_GAME is "Video Game"). */
+export type BrandType =
+  /** A product or a consumer brand (Consumer). */
+  | 'CONSUMER'
+  /** A person followed for what they post (Influencer). */
+  | 'INFLUENCER'
+  /** A film (Movie). */
+  | 'MOVIE'
+  /** An artist, a band or a label (Music); the default. */
+  | 'MUSIC'
+  /** A club, a team or an athlete (Sport). */
+  | 'SPORT'
+  /** A television show or channel (TV). */
+  | 'TV'
+  /** A video game (Video Game). */
+  | 'VIDEO_GAME';
 
 /** What crossover counts: the base's members and activity, and the brands listed. */
 export type CrossoverFilter = {
@@ -110,8 +152,8 @@ export type EditActivityInput = {
   shortName?: string | null | undefined;
   /** Replaces the tracking details. */
   tracking?: ActivityTrackingInput | null | undefined;
-  /** A new type (as ActivityInput.type); the reports count its members under the new type. */
-  type?: string | null | undefined;
+  /** A new type; the reports count its members under the new type. */
+  type?: ActivityType | null | undefined;
 };
 
 /** As the member gave it: M, F or Other. */
@@ -537,21 +579,21 @@ export type WindowInput = {
   start?: string | Date | null | undefined;
 };
 
-export type ActivityDefinitionFragment = { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } };
+export type ActivityDefinitionFragment = { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } };
 
 export type ListActivitiesQueryVariables = Exact<{
   brandId?: string | number | null | undefined;
 }>;
 
 
-export type ListActivitiesQuery = { activities: Array<{ id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } }> };
+export type ListActivitiesQuery = { activities: Array<{ id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } }> };
 
 export type CreateActivityMutationVariables = Exact<{
   input: ActivityInput;
 }>;
 
 
-export type CreateActivityMutation = { createActivity: { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
+export type CreateActivityMutation = { createActivity: { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
 
 export type EditActivityMutationVariables = Exact<{
   id: string | number;
@@ -559,7 +601,7 @@ export type EditActivityMutationVariables = Exact<{
 }>;
 
 
-export type EditActivityMutation = { editActivity: { id: string, name: string, shortName: string | null, type: string, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
+export type EditActivityMutation = { editActivity: { id: string, name: string, shortName: string | null, type: ActivityType, service: string | null, brandId: string | null, points: number, oneTime: boolean, createdAt: string, tracking: { url: string | null, trackIds: Array<string>, albumIds: Array<string> } } };
 
 export type DeleteActivityMutationVariables = Exact<{
   id: string | number;
@@ -611,7 +653,7 @@ export type ShowBrandQueryVariables = Exact<{
 }>;
 
 
-export type ShowBrandQuery = { brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } };
+export type ShowBrandQuery = { brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } | null };
 
 export type ListBrandsQueryVariables = Exact<{
   type?: string | null | undefined;
@@ -655,7 +697,7 @@ export type CrossoverQueryVariables = Exact<{
 
 export type CrossoverQuery = { crossover: { totalCount: number, baseMembers: number, nodes: Array<{ activeMembers: number, percentage: number, brand: { id: string, slug: string, name: string, type: string, officialWebsiteUrl: string | null, wikipediaUrl: string | null, imageUrl: string | null, hashTag: string | null, custom: Record<string, unknown>, networks: Array<{ network: string, url: string, id: string | null, handle: string | null }> } }> } };
 
-export type FeedItemFragment = { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null };
+export type FeedItemFragment = { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null };
 
 export type ActivityFeedQueryVariables = Exact<{
   filter?: MemberFilter | null | undefined;
@@ -669,7 +711,7 @@ export type ActivityFeedQueryVariables = Exact<{
 }>;
 
 
-export type ActivityFeedQuery = { activityFeed: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> } };
+export type ActivityFeedQuery = { activityFeed: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> } };
 
 export type ListingMemberFragment = { id: string, uuid: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, birthDate: string | null, avatarUrl: string | null, address: string | null, addressLine2: string | null, city: string | null, state: string | null, country: string | null, postCode: string | null, homePhone: string | null, mobilePhone: string | null, joinedAt: string, lastLoginAt: string | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> };
 
@@ -795,14 +837,14 @@ export type ShowMemberQueryVariables = Exact<{
 }>;
 
 
-export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: string }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } };
+export type ShowMemberQuery = { member: { jwt: string | null, extended?: Record<string, unknown>, position?: string | null, id: string, email: string | null, verifiedEmail: string | null, firstName: string | null, surname: string | null, username: string | null, gender: Gender | null, bio: string | null, avatarUrl: string | null, country: string | null, city: string | null, state: string | null, postCode: string | null, website: string | null, accessToken: string | null, activities?: { edges: Array<{ node: { id: string, marker: string | null, brandId: string | null, link: string | null, media: string | null, category: string | null, content: Record<string, unknown> | null, value: number | null, completedAt: string, activityId: string, service: string | null, memberId: string, brand: { name: string } | null, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null } | null, activity: { name: string, shortName: string | null, type: ActivityType }, member: { firstName: string | null, surname: string | null, email: string | null, username: string | null, avatarUrl: string | null }, serviceUser: { userId: string | null, username: string | null, userUrl: string | null } | null } }> }, topBrands?: Array<{ brandId: string, name: string, type: string, points: number, activityCount: number }>, geo: { country: string | null, city: string | null, region: string | null, lat: string | null, long: string | null }, services: Array<{ id: string, network: string, valid: boolean, activitySharing: boolean, userId: string | null, username: string | null, userUrl: string | null, token: string | null, tokenSecret: string | null, expiresAt: string | null, lastUpdated: string, lastLogin: string | null, verifiedEmail: string | null, paidAccount: boolean, followers: number | null, likes: number | null, partnerCode: string | null, partnerId: string | null, domains: Array<string> }>, optins: Array<{ id: string, kind: OptInKind, brandId: string | null, segmentId: string | null, label: string | null, name: string | null }> } | null };
 
 export type MemberDomainsQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type MemberDomainsQuery = { member: { domains: Array<{ domain: string, firstVisit: string, lastVisit: string, lastUserAgent: string | null }> } };
+export type MemberDomainsQuery = { member: { domains: Array<{ domain: string, firstVisit: string, lastVisit: string, lastUserAgent: string | null }> } | null };
 
 export type SegmentRecordFragment = { id: string, name: string, label: string | null, kind: SegmentKind, brandId: string | null, filter: Record<string, unknown> | null, createdAt: string };
 
@@ -875,7 +917,7 @@ export type PresaveJobQueryVariables = Exact<{
 }>;
 
 
-export type PresaveJobQuery = { presaveJob: { id: string, segmentId: string, status: PresaveStatus, runs: number, createdAt: string, startedAt: string | null, finishedAt: string | null, items: Array<{ network: string, kind: LibraryItemKind, id: string }>, counts: { saved: number, skipped: number, failed: number, pending: number }, results: Array<{ memberId: string, network: string | null, status: PresaveResultStatus, reason: string | null }> } };
+export type PresaveJobQuery = { presaveJob: { id: string, segmentId: string, status: PresaveStatus, runs: number, createdAt: string, startedAt: string | null, finishedAt: string | null, items: Array<{ network: string, kind: LibraryItemKind, id: string }>, counts: { saved: number, skipped: number, failed: number, pending: number }, results: Array<{ memberId: string, network: string | null, status: PresaveResultStatus, reason: string | null }> } | null };
 
 export type DayTimelineFragment = { totalCount: number, totalMembers: number, days: Array<{ date: string, count: number, distinctMembers: number }> };
 
@@ -889,7 +931,7 @@ export type BrandActivityStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: string | null, service: string | null, count: number, distinctMembers: number }> } } };
+export type BrandActivityStatsQuery = { brandStats: { brandId: string, activity: { segmentName: string | null, totalCount: number, totalMembers: number, items: Array<{ activityId: string | null, activity: string | null, type: ActivityType | null, service: string | null, count: number, distinctMembers: number }> } } | null };
 
 export type BrandTimelineStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -898,7 +940,7 @@ export type BrandTimelineStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandTimelineStatsQuery = { brandStats: { timeline: Array<{ service: string | null, totalCount: number, totalMembers: number, days: Array<{ date: string, dayOfYear: number, count: number, distinctMembers: number }> }> } };
+export type BrandTimelineStatsQuery = { brandStats: { timeline: Array<{ service: string | null, totalCount: number, totalMembers: number, days: Array<{ date: string, dayOfYear: number, count: number, distinctMembers: number }> }> } | null };
 
 export type BrandLocationStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -907,7 +949,7 @@ export type BrandLocationStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandLocationStatsQuery = { brandStats: { location: { totalActivities: number, totalMembers: number, countries: Array<{ country: string, countryName: string | null, actions: number, members: number }> } } };
+export type BrandLocationStatsQuery = { brandStats: { location: { totalActivities: number, totalMembers: number, countries: Array<{ country: string, countryName: string | null, actions: number, members: number }> } } | null };
 
 export type BrandMemberStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -919,7 +961,7 @@ export type BrandMemberStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: string | null, distinctMembers: number }> } } };
+export type BrandMemberStatsQuery = { brandStats: { members: { activeMembers: number, inactiveMembers: number, totalMembers: number }, activity: { items: Array<{ activityId: string | null, activity: string | null, type: ActivityType | null, distinctMembers: number }> } } | null };
 
 export type BrandAgeStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -928,7 +970,7 @@ export type BrandAgeStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandAgeStatsQuery = { brandStats: { age: Array<{ range: string, members: number }> } };
+export type BrandAgeStatsQuery = { brandStats: { age: Array<{ range: string, members: number }> } | null };
 
 export type BrandGenderStatsQueryVariables = Exact<{
   brandId: string | number;
@@ -937,14 +979,14 @@ export type BrandGenderStatsQueryVariables = Exact<{
 }>;
 
 
-export type BrandGenderStatsQuery = { brandStats: { gender: Array<{ gender: string, members: number }> } };
+export type BrandGenderStatsQuery = { brandStats: { gender: Array<{ gender: string, members: number }> } | null };
 
 export type BrandSegmentStatsQueryVariables = Exact<{
   brandId: string | number;
 }>;
 
 
-export type BrandSegmentStatsQuery = { brandStats: { segments: Array<{ segmentId: string, name: string, members: number, activities: number }> } };
+export type BrandSegmentStatsQuery = { brandStats: { segments: Array<{ segmentId: string, name: string, members: number, activities: number }> } | null };
 
 export type SignupChannelsQueryVariables = Exact<{
   filter?: RegistrationFilter | null | undefined;

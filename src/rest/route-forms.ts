@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import type { ResponseSchemaName } from './openapi/schemas.js';
 import type { Params } from './params.js';
-import { defineRoute, pathId, type RestRoute } from './route.js';
+import { defineRoute, pathId, type RestRoute, type RouteData } from './route.js';
 
 /**
  * The forms several route files share, so each route states only what is its own: a delete by the
@@ -17,8 +17,8 @@ export const idFromPath = (_params: unknown, request: FastifyRequest) => ({ id: 
 export const brandFromPath = (_params: unknown, request: FastifyRequest) => ({ brandId: pathId(request) });
 
 /** The value of a document's one root field: `{ deleteBrand: true }` → true. */
-export function rootField<T>(data: Readonly<Record<string, T>>): T {
-  return Object.values(data)[0];
+export function rootField<TData>(data: RouteData<TData>): RouteData<TData>[keyof TData] {
+  return Object.values(data)[0] as RouteData<TData>[keyof TData];
 }
 
 /** A page of a connection: `limit` (`n` or `offset,n`) as GraphQL's `first` and `offset`. */

@@ -13,6 +13,14 @@ import type { ResponseSchemaName } from './openapi/schemas.js';
 export type HttpMethod = 'GET' | 'POST';
 
 /**
+ * A document's data as a route shapes it: its root fields without null. On `/graphql` a lookup by
+ * id (`brand`, `member`, `brandStats`, `presaveJob`) is nullable, so that one not found spares the
+ * request's other fields; it is null only with its error, and runRoute throws that error (the
+ * route's 404) before anything is shaped.
+ */
+export type RouteData<TData> = { [K in keyof TData]: NonNullable<TData[K]> };
+
+/**
  * One `/v1.1` operation: which GraphQL document it runs, how the parameters become its variables,
  * and how its data becomes the interface's envelope. A route never touches the database itself.
  */
@@ -35,7 +43,7 @@ export interface RestRoute<TData = unknown, TVariables = Record<string, unknown>
   examples?: Record<string, string>;
   document: TypedDocumentNode<TData, TVariables>;
   variables(params: Params, request: FastifyRequest): TVariables;
-  shape(data: TData, params: Params, request: FastifyRequest): unknown;
+  shape(data: RouteData<TData>, params: Params, request: FastifyRequest): unknown;
   /**
    * The REST parameter an error's GraphQL argument is on this route, where the route spells it
    * otherwise than the shared table (rest/error-params.ts); undefined leaves it to the table. The
@@ -124,13 +132,16 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
   return compiled;
 }
 
-/** Runs the route's document in-process, with the request's context; the first error is thrown. */
+/**
+ * Runs the route's document in-process, with the request's context; the first error is thrown, so
+ * a lookup that found nothing answers the route's not found as before, not a null (RouteData).
+ */
 export async function runRoute(
   schema: GraphQLSchema,
   route: RestRoute,
   context: Context,
   variables: Record<string, unknown>,
-): Promise<unknown> {
+): Promise<RouteData<Record<string, unknown>>> {
   const compiled = compiledRoute(schema, route);
   const result: ExecutionResult = compiled
     ? await compiled.query(undefined, context, variables)
@@ -140,5 +151,7 @@ export async function runRoute(
     throw first.originalError instanceof AppError ? first.originalError : first.originalError ?? first;
   }
   if (!result.data) throw new Error(`REST route ${route.path} returned no data`);
-  return result.data;
+  const empty = Object.keys(result.data).find((field) => result.data![field] === null);
+  if (empty !== undefined) throw new Error(`REST route ${route.path}: ${empty} is null without an error`);
+  return result.data as RouteData<Record<string, unknown>>;
 }

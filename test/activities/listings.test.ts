@@ -558,7 +558,7 @@ describe('GraphQL Member.activities connection', () => {
 
   it("never reaches another account's member or records", async () => {
     const result = await t.graphql(stranger.apiKey, memberPage, { id: String(m1), window: month });
-    expect(result.body.data).toBeNull();
+    expect(result.body.data).toEqual({ member: null });
     expect(result.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
     // The stranger's own member with a record of its own: only that record is listed and counted.
     const theirs = await createActivity(t, stranger, { name: 'Listen', type: 'Listened', service: 'spotify', points: 2 });
@@ -662,7 +662,7 @@ describe('GraphQL Brand.members', () => {
 
   it("is not found for another account's brand, and checks its arguments as members does", async () => {
     const result = await t.graphql(stranger.apiKey, `query($id: ID!) { brand(id: $id) { members { totalCount edges { node { id } } } } }`, { id: String(music) });
-    expect(result.body.data).toBeNull();
+    expect(result.body.data).toEqual({ brand: null });
     expect(result.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
     const bad = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { members(first: -1) { totalCount } } }`, { id: String(music) });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'first' });

@@ -218,7 +218,7 @@ describe('GraphQL', () => {
   it('creates, reads and lists brands with their networks and segments', async () => {
     const created = await t.graphql(app.apiKey, `mutation($input: BrandInput!) { createBrand(input: $input) {
       brand { id slug name type networks { network url id handle } } warnings { param message } } }`, {
-      input: { name: 'Graph Brand', type: 'movie', networks: [{ network: 'deezer', url: 'https://www.deezer.com/artist/27' }, { network: 'lastfm', url: 'https://example.com' }] },
+      input: { name: 'Graph Brand', type: 'MOVIE', networks: [{ network: 'deezer', url: 'https://www.deezer.com/artist/27' }, { network: 'lastfm', url: 'https://example.com' }] },
     });
     expect(created.body.errors).toBeUndefined();
     const { brand, warnings } = created.body.data.createBrand;

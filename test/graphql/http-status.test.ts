@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBrand, insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 /** GraphQL over HTTP: 200 once a request is executed, whatever its field errors; 4xx before execution. */
@@ -15,14 +16,46 @@ describe('HTTP status of /graphql answers', () => {
   afterAll(async () => t?.close());
 
   it('answers 200 with the error in errors when a lookup finds nothing, or finds another tenant\'s', async () => {
-    const brand = await t.graphql(other.apiKey, 'mutation { createBrand(input: { name: "Theirs", type: "Music" }) { id } }');
-    const theirs = brand.body.data?.createBrand?.id ?? '1';
-    for (const id of ['999999999', theirs]) {
+    const [theirs] = await insertMembers(t, other, [{ email: 'theirs@example.net' }]);
+    for (const id of ['999999999', String(theirs)]) {
       const answer = await t.graphql(tenant.apiKey, 'query($id: ID!) { member(lookup: { id: $id }) { id } }', { id });
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.errors[0].extensions.code).toBe('NOT_FOUND');
-      expect(answer.text).not.toContain('Theirs');
+      expect(answer.text).not.toContain('theirs@example.net');
     }
+  });
+
+  it('keeps the data of the other fields when lookups by id find nothing, or find another tenant\'s', async () => {
+    const [theirMember] = await insertMembers(t, other, [{ email: 'theirs@example.com' }]);
+    const theirBrand = await insertBrand(t, other, 'Their brand');
+    const lookups = `query($brand: ID!, $member: ID!) {
+      application { name }
+      brand(id: $brand) { id name }
+      member(lookup: { id: $member }) { id email }
+      brandStats(brandId: $brand) { brandId }
+      presaveJob(segmentId: "999999997", id: "999999996") { id }
+    }`;
+    const answers = [];
+    for (const [brand, member] of [['999999999', '999999998'], [String(theirBrand), String(theirMember)]]) {
+      const answer = await t.graphql(tenant.apiKey, lookups, { brand, member });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.data).toEqual({ application: { name: expect.any(String) }, brand: null, member: null, brandStats: null, presaveJob: null });
+      expect(answer.body.data.application.name).not.toBe('');
+      // Errors come in the order the fields finish: sorted by path here.
+      const errors: { message: string; path: string[]; extensions: { code: string; aeCode: number; param: string } }[] = answer.body.errors;
+      errors.sort((a, b) => a.path[0].localeCompare(b.path[0]));
+      expect(errors.map((error) => [error.path, error.extensions])).toEqual([
+        [['brand'], expect.objectContaining({ code: 'NOT_FOUND', aeCode: 5, param: 'id' })],
+        [['brandStats'], expect.objectContaining({ code: 'NOT_FOUND', aeCode: 5, param: 'brandId' })],
+        [['member'], expect.objectContaining({ code: 'NOT_FOUND', aeCode: 5, param: 'id' })],
+        [['presaveJob'], expect.objectContaining({ code: 'NOT_FOUND', aeCode: 5 })],
+      ]);
+      expect(answer.text).not.toContain('Their brand');
+      expect(answer.text).not.toContain('theirs@example.com');
+      answers.push(errors.map(({ message, path, extensions }) => ({ message, path, code: extensions.code, aeCode: extensions.aeCode, param: extensions.param })));
+    }
+    // Another tenant's ids answer exactly what ids of nothing answer: nothing tells them apart.
+    expect(answers[1]).toEqual(answers[0]);
   });
 
   it('keeps 4xx for requests that fail before execution', async () => {

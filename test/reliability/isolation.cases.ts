@@ -63,7 +63,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   application: {},
   usage: { vars: () => ({ interval: 'HOUR', start: hourAgo(), period: { amount: 1, unit: 'HOUR' } }) },
   // ——— mutations ———
-  createActivity: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'Custom' } }) },
+  createActivity: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'CUSTOM' } }) },
   editActivity: { kinds: { id: 'activity' }, vars: () => ({ input: { shortName: 'edited' } }) },
   deleteActivity: { kinds: { id: 'activity' }, vars: async ({ make }) => ({ id: await make.activity() }) },
   recordActivity: { vars: ({ own }) => ({ input: { memberId: own.ids.member } }) },

@@ -59,7 +59,7 @@ beforeAll(async () => {
   victim = await fillSide(t, other, `victim${randomBytes(4).toString('hex')}`);
   // What the sibling application keeps for itself: a whitelisted domain, settings, a sign-in token.
   await t.graphql(sibling.apiKey, 'mutation { whitelistDomain(domain: "sibling.example.com") { id } }');
-  await t.graphql(sibling.apiKey, 'mutation { setRequiredFields(fields: ["city"]) { id } }');
+  await t.graphql(sibling.apiKey, 'mutation { setRequiredFields(fields: [CITY]) { id } }');
   siblingToken = await makers(t, sibling, own.marker).signInToken(own.ids.member);
   // Background workers write derived rows on their own schedule; the matrix compares rows written by calls.
   await t.gateway.activityQueue.stop();
@@ -163,7 +163,10 @@ function judge(where: string, kind: IdKind, label: string, foreign: Answer, fore
   if (foreign.status !== madeUp.status || JSON.stringify(a) !== JSON.stringify(b)) {
     failures.push(`${where} with ${label}'s ${kind}: answers ${foreign.status} where a made-up id answers ${madeUp.status}; ${firstDifference(a, b)}`);
   }
-  if (foreign.status >= 400 && !/NOT_FOUND|INVALID_TOKEN/.test(name)) failures.push(`${where} with ${label}'s ${kind}: the refusal is ${name}, not "not found"`);
+  // A refusal is "not found": an error status (REST, a request GraphQL refused whole), or an error
+  // beside the data of an executed GraphQL request (a nullable lookup answers null and NOT_FOUND).
+  const refused = foreign.status >= 400 || name !== String(foreign.status);
+  if (refused && !/NOT_FOUND|INVALID_TOKEN/.test(name)) failures.push(`${where} with ${label}'s ${kind}: the refusal is ${name}, not "not found"`);
 }
 
 const context = (slot: string | undefined): CaseContext => ({ own, make: makers(t, own.tenant, own.marker), slot });

@@ -50,7 +50,7 @@ describe('explicit nulls', () => {
     expect(status).toBe(200);
     expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'type' });
     const { body: after } = await t.graphql(tenant.apiKey, '{ activities { id name type } }');
-    expect(after.data.activities.find((activity: { id: string }) => activity.id === id).type).toBe('Custom');
+    expect(after.data.activities.find((activity: { id: string }) => activity.id === id).type).toBe('CUSTOM');
   });
 });
 

@@ -57,7 +57,7 @@ export function makers(t: TestGateway, tenant: Tenant, marker: string) {
     },
     async activity(brandId?: string) {
       const data = await gql(t, tenant, `mutation ($input: ActivityInput!) { createActivity(input: $input) { id } }`, {
-        input: { name: `${marker} activity ${unique()}`, type: 'Custom', points: 5, brandId },
+        input: { name: `${marker} activity ${unique()}`, type: 'CUSTOM', points: 5, brandId },
       });
       return data.createActivity.id as string;
     },

@@ -94,7 +94,7 @@ describe('error parameter names', () => {
 
   it("an activity's short name: shortName on GraphQL, shortname on REST, in the message too", async () => {
     const long = 'x'.repeat(101);
-    const graphql = await graphqlError(`mutation($input: ActivityInput!) { createActivity(input: $input) { id } }`, { input: { name: 'Listened', type: 'listen', shortName: long } });
+    const graphql = await graphqlError(`mutation($input: ActivityInput!) { createActivity(input: $input) { id } }`, { input: { name: 'Listened', type: 'LISTENED', shortName: long } });
     expect(graphql).toMatchObject({ code: 'INVALID_PARAMETER', param: 'shortName' });
     expect(graphql.message).toContain("The parameter 'shortName'");
     const rest = await restError('POST', '/activity/create', { name: 'Listened', type: 'Listened', shortname: long });

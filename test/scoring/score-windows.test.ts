@@ -9,6 +9,7 @@ import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { WindowInput } from '../../src/filters/window.types.js';
 import { deleteRecords, insertRecordsAlone } from '../../src/modules/activities/activities.queries.js';
 import { prepareRecords } from '../../src/modules/activities/activities.service.js';
+import type { ActivityType } from '../../src/modules/activities/activity-types.js';
 import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { ScoreWindowsWorker } from '../../src/modules/lifecycle/kept-data.worker.js';
 import { createMetrics } from '../../src/http/metrics.js';
@@ -18,6 +19,7 @@ import { catchUpOrder, standardWindows } from '../../src/modules/score-windows/s
 import { advanceWindows, buildWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { holdCoverageLock, tryMoverLock } from '../../src/modules/score-windows/score-windows.locks.js';
 import { keepTimelineDays, keptDayList } from '../../src/modules/scoring/timeline-days.queries.js';
+import { activityTypeWords } from '../../src/rest/enums.js';
 import { serviceTimelines } from '../../src/modules/stats/stats.service.js';
 import { createActivity, insertBrand, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
@@ -271,7 +273,7 @@ describe('kept totals of the standard windows', () => {
   it("move an activity's members between type groups when its type changes", async () => {
     const edit = 'mutation($id: ID!, $input: EditActivityInput!) { editActivity(id: $id, input: $input) { id type } }';
     // Listened → Shared (members who also stream stay Listened), then back, then a name-only edit.
-    for (const input of [{ type: 'Shared' }, { type: 'Listened' }, { type: 'Watched' }, { name: 'Listen again' }]) {
+    for (const input of [{ type: 'SHARED' }, { type: 'LISTENED' }, { type: 'WATCHED' }, { name: 'Listen again' }]) {
       const { body } = await t.graphql(tenant.apiKey, edit, { id: String(activityIds[0]), input });
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
       await expectGroupsExact(t.database.db, tenant.accountId);
@@ -433,7 +435,8 @@ describe('the activity report from the kept activity groups', () => {
               items: shown.map((group) => ({
                 activityId: groupBy === 'ACTIVITY' ? group.key : null,
                 activity: groupBy === 'ACTIVITY' ? group.name : groupBy === 'TYPE' ? group.key : null,
-                type: groupBy === 'SERVICE' ? null : groupBy === 'TYPE' ? group.key : group.type,
+                // GraphQL names the type (LISTENED) the table holds as a word (Listened).
+                type: groupBy === 'SERVICE' ? null : activityTypeWords.name((groupBy === 'TYPE' ? group.key : group.type) as ActivityType),
                 service: groupBy === 'TYPE' ? null : groupBy === 'SERVICE' ? group.key : group.service,
                 count: Number(group.count),
                 distinctMembers: Number(group.members),

@@ -104,7 +104,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
     requiring = await t.tenant('advanced');
     await whitelist(t, tenant, 'www.fans.localhost');
     await whitelist(t, requiring, 'www.fans.localhost');
-    expect((await t.graphql(requiring.apiKey, 'mutation { setRequiredFields(fields: ["country"]) { id } }')).body.errors).toBeUndefined();
+    expect((await t.graphql(requiring.apiKey, 'mutation { setRequiredFields(fields: [COUNTRY]) { id } }')).body.errors).toBeUndefined();
     list = (await t.rest(tenant, 'POST', '/segment/create', { name: 'Newsletter', label: 'Weekly news' })).json;
     pageList = (await t.rest(tenant, 'POST', '/segment/create', { name: 'Tour', label: 'Tour dates' })).json;
 

@@ -185,7 +185,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the sign-in widget in a browser',
   it('registers with a country picked from the list when the application requires one', async () => {
     const requiring = await t.tenant('advanced');
     await whitelist(t, requiring, 'www.fans.localhost');
-    const set = await t.graphql(requiring.apiKey, 'mutation { setRequiredFields(fields: ["country"]) { id } }');
+    const set = await t.graphql(requiring.apiKey, 'mutation { setRequiredFields(fields: [COUNTRY]) { id } }');
     expect(set.body.errors).toBeUndefined();
     const context = await browser.newContext();
     const page = await context.newPage();

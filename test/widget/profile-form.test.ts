@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locate } from '../../src/lib/geoip.js';
-import { requirableFields, type RequirableField } from '../../src/modules/widget/widget.profile.js';
+import { requirableFields, SignInProfileField, type RequirableField } from '../../src/modules/widget/widget.profile.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { CookieJar, submitForm, tokenOf, whitelist } from './support.js';
 
@@ -26,10 +26,13 @@ const registerUrl = (tenant: Tenant) => `/framework/flow/${tenant.applicationId}
 const loginUrl = (tenant: Tenant) => `/framework/flow/${tenant.applicationId}/login?${back}`;
 const credentials = () => ({ email: uniqueEmail(), password: 'correct horse' });
 
+/** GraphQL's name of a member field: firstName is FIRST_NAME. */
+const graphqlName = (field: string) => Object.entries(SignInProfileField).find(([, value]) => value === field)![0];
+
 async function tenantRequiring(fields: string[]): Promise<Tenant> {
   const tenant = await t.tenant('advanced');
   await whitelist(t, tenant, 'fans.example.com');
-  const set = await t.graphql(tenant.apiKey, 'mutation($f: [String!]!) { setRequiredFields(fields: $f) { requiredFields } }', { f: fields });
+  const set = await t.graphql(tenant.apiKey, 'mutation($f: [SignInProfileField!]!) { setRequiredFields(fields: $f) { requiredFields } }', { f: fields.map(graphqlName) });
   expect(set.body.errors).toBeUndefined();
   return tenant;
 }

@@ -1,13 +1,15 @@
 import { encodeCursor } from '../../core/connection.js';
 import type { DefinitionRow, RecordRow } from './activities.queries.js';
 import type { Activity, ActivityRecord } from './activities.types.js';
+import type { ActivityType } from './activity-types.js';
 
 export function toActivity(row: DefinitionRow): Activity {
   return {
     id: row.id,
     name: row.name,
     shortName: row.shortName,
-    type: row.type,
+    // Written only through the service's check (activityType), so always a word of the list.
+    type: row.type as ActivityType,
     service: row.service,
     brandId: row.brandId,
     points: row.points,

@@ -3,6 +3,25 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumTyp
 import { PageInfo } from '../../core/connection.js';
 import { WindowArgs } from '../../filters/filter-args.js';
 import { Geo } from '../members/members.types.js';
+import { ActivityType } from './activity-types.js';
+
+registerEnumType(ActivityType, {
+  name: 'ActivityType',
+  description: 'The kind of an activity definition: what members do. Statistics group by it (ActivityGrouping.TYPE); REST spells it as a word (LISTENED is Listened).',
+  valuesConfig: {
+    LISTENED: { description: 'Listened to a track, an album or a playlist.' },
+    WATCHED: { description: 'Watched a video or a stream.' },
+    SHARED: { description: 'Shared a post, a track or a link.' },
+    LIKED: { description: 'Liked a post, a page or a track.' },
+    FOLLOWED: { description: 'Followed an account, an artist or a page.' },
+    VISITED: { description: 'Visited a website or a page.' },
+    SOCIAL: { description: 'Another action on a social network, such as a post or a mention.' },
+    COMMENTED: { description: 'Commented on a post or a video.' },
+    PURCHASED: { description: 'Bought something: a track, a ticket, merchandise.' },
+    ATTENDED: { description: 'Attended an event, such as a concert or a match.' },
+    CUSTOM: { description: "Anything else the application records; its name says what." },
+  },
+});
 
 @ObjectType('ActivityTracking', { description: 'Where a tracked activity happens.' })
 export class ActivityTracking {
@@ -16,7 +35,7 @@ export class Activity {
   @Field(() => ID, { description: 'The activity definition\'s id (REST activityid).' }) id!: number;
   @Field(() => String, { description: 'The activity\'s name.' }) name!: string;
   @Field(() => String, { nullable: true, description: 'A short label; null when none was given.' }) shortName!: string | null;
-  @Field(() => String, { description: 'Listened, Watched, Shared, Liked, Followed, Visited, Social, …' }) type!: string;
+  @Field(() => ActivityType, { description: 'What kind of activity it is.' }) type!: ActivityType;
   @Field(() => String, { nullable: true, description: 'The network it happens on; null for none.' }) service!: string | null;
   @Field(() => ID, { nullable: true, description: 'The brand it belongs to; null for an activity of the whole account.' }) brandId!: number | null;
   @Field(() => Int, { description: 'Points a record of it earns, copied onto each record when it is stored (an edit changes later records only).' }) points!: number;
@@ -36,8 +55,8 @@ export class ActivityTrackingInput {
 export class ActivityInput {
   @Field(() => String, { description: 'The activity\'s name, at most 200 characters.' }) name!: string;
   @Field(() => String, { nullable: true, description: 'A short label, at most 100 characters.' }) shortName?: string;
-  @Field(() => String, { description: 'One of Listened, Watched, Shared, Liked, Followed, Visited, Social, Commented, Purchased, Attended, Custom (any case).' })
-  type!: string;
+  @Field(() => ActivityType, { description: 'What kind of activity it is.' })
+  type!: ActivityType;
   @Field(() => String, { nullable: true, description: 'The network identifier it happens on (spotify, youtube, …); recorded activity takes it by default.' })
   service?: string;
   @Field(() => ID, { nullable: true, description: 'The brand it belongs to; left out, it belongs to the whole account.' }) brandId?: string;
@@ -54,7 +73,7 @@ export class ActivityInput {
 export class EditActivityInput {
   @Field(() => String, { nullable: true, description: 'A new name, at most 200 characters; cannot be cleared.' }) name?: string;
   @Field(() => String, { nullable: true, description: 'A new short label; null or empty clears it.' }) shortName?: string;
-  @Field(() => String, { nullable: true, description: 'A new type (as ActivityInput.type); the reports count its members under the new type.' }) type?: string;
+  @Field(() => ActivityType, { nullable: true, description: 'A new type; the reports count its members under the new type.' }) type?: ActivityType;
   @Field(() => String, { nullable: true, description: 'A new network identifier; null or empty clears it.' }) service?: string;
   @Field(() => ID, { nullable: true, description: 'Moves the activity to this brand; cannot be cleared.' }) brandId?: string;
   @Field(() => Int, { nullable: true, description: 'Applies to activity recorded from now on.' }) points?: number;

@@ -34,7 +34,7 @@ const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBran
 @Resolver(() => Brand)
 export class BrandResolver {
   @Authorized()
-  @Query(() => Brand, { description: 'One live brand of the account; not found otherwise (deleted brands too).' })
+  @Query(() => Brand, { nullable: true, description: 'One live brand of the account; not found otherwise (deleted brands too).' })
   async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The brand\'s id.' }) id: string): Promise<Brand> {
     const scope = scopeOf(context, caller);
     return toBrand(await brands.requireBrand(scope.db, scope.accountId, requiredId(id)));

@@ -1,7 +1,22 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../../core/connection.js';
+import { BrandType } from './brand-types.js';
 import { brandNetworkNames } from './brand-urls.js';
+
+registerEnumType(BrandType, {
+  name: 'BrandType',
+  description: 'What a brand is, as create and edit take it; Brand.type reads it back as stored, in words (VIDEO_GAME is "Video Game").',
+  valuesConfig: {
+    MUSIC: { description: 'An artist, a band or a label (Music); the default.' },
+    SPORT: { description: 'A club, a team or an athlete (Sport).' },
+    CONSUMER: { description: 'A product or a consumer brand (Consumer).' },
+    MOVIE: { description: 'A film (Movie).' },
+    TV: { description: 'A television show or channel (TV).' },
+    VIDEO_GAME: { description: 'A video game (Video Game).' },
+    INFLUENCER: { description: 'A person followed for what they post (Influencer).' },
+  },
+});
 
 /** `facebook, twitter, … or google`: the brand networks, from their declarations. */
 const brandNetworkList = `${brandNetworkNames.slice(0, -1).join(', ')} or ${brandNetworkNames.at(-1)}`;
@@ -69,8 +84,8 @@ export class BrandNetworkInput {
 @InputType('BrandInput', { description: 'On create, name is required; on edit, only the fields given change and null clears one.' })
 export class BrandInput {
   @Field(() => String, { nullable: true, description: 'The brand\'s name, at most 200 characters (required on create); a rename moves the slug with it.' }) name?: string | null;
-  @Field(() => String, { nullable: true, description: 'One of Music, Sport, Consumer, Movie, TV, Video Game, Influencer (any case); default Music.' })
-  type?: string | null;
+  @Field(() => BrandType, { nullable: true, description: 'What kind of brand it is; default MUSIC.' })
+  type?: BrandType | null;
   @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) officialWebsiteUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) wikipediaUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) imageUrl?: string | null;

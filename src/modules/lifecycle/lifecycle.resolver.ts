@@ -28,7 +28,7 @@ import * as lifecycle from './lifecycle.service.js';
 @Resolver()
 export class MemberLifecycleResolver {
   @Authorized()
-  @Query(() => Member, { description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
+  @Query(() => Member, { nullable: true, description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
   async member(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

@@ -44,7 +44,7 @@ export class PresaveResolver {
   }
 
   @Authorized()
-  @Query(() => PresaveJob, { description: 'A presave job of the segment, with its per-member results.' })
+  @Query(() => PresaveJob, { nullable: true, description: 'A presave job of the segment, with its per-member results.' })
   async presaveJob(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

@@ -6,6 +6,7 @@ import { invalidParameter, notFound } from '../../core/errors.js';
 import { compileFilter, countryCodes, filterId } from '../../filters/compile.js';
 import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
+import type { ActivityType } from '../activities/activity-types.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../score-windows/score-window-groups.queries.js';
@@ -74,7 +75,7 @@ async function activeMembersBy(
 @Resolver(() => BrandStats)
 export class BrandStatsResolver {
   @Authorized()
-  @Query(() => BrandStats, { description: "A brand's statistics; another account's brand is not found." })
+  @Query(() => BrandStats, { nullable: true, description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID, { description: 'The brand of the reports.' }) brandId: string): Promise<BrandStats> {
     const id = filterId(brandId, 'brandId');
     if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
@@ -98,7 +99,8 @@ export class BrandStatsResolver {
     return {
       brandId: root.brandId,
       segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
-      items: totals.items.map((item) => ({ activityId: item.activityId, activity: item.activity, type: item.type, service: item.service, count: item.count, distinctMembers: item.distinctMembers })),
+      // A type is a definition's, written only through the activity service's check: a word of ActivityType.
+      items: totals.items.map((item) => ({ activityId: item.activityId, activity: item.activity, type: item.type as ActivityType | null, service: item.service, count: item.count, distinctMembers: item.distinctMembers })),
       totalCount: totals.totalCount,
       totalMembers: totals.totalMembers,
     };

@@ -3,6 +3,7 @@ import { MemberFilter } from '../../filters/member-filter.types.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { FilteredWindowArgs, WindowArgs } from '../../filters/filter-args.js';
+import { ActivityType } from '../activities/activity-types.js';
 
 export enum ActivityGrouping {
   ACTIVITY = 'ACTIVITY',
@@ -31,7 +32,7 @@ export class BrandActivityArgs extends FilteredWindowArgs {
 export class ActivityTotal {
   @Field(() => ID, { nullable: true, description: 'Set when grouped by activity.' }) activityId!: number | null;
   @Field(() => String, { nullable: true, description: 'The activity name (by activity) or the type (by type).' }) activity!: string | null;
-  @Field(() => String, { nullable: true, description: 'The activity type (by activity or by type); null by network.' }) type!: string | null;
+  @Field(() => ActivityType, { nullable: true, description: 'The activity type (by activity or by type); null by network.' }) type!: ActivityType | null;
   @Field(() => String, { nullable: true, description: 'The network (by network) or the activity\'s network (by activity); null by type and for no network.' })
   service!: string | null;
   @Field(() => Int, { description: 'Records of the group in the window under the filter.' }) count!: number;

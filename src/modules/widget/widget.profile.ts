@@ -4,6 +4,22 @@ import type { MemberRow } from '../members/members.queries.js';
 import { Gender, type MemberProfileInput } from '../members/members.types.js';
 
 /**
+ * The profile fields an application may require of fans signing in through the hosted flow, as
+ * GraphQL names them (the enum SignInProfileField, widget.types.ts); the values are the member's
+ * field names, as the settings store them.
+ */
+export enum SignInProfileField {
+  FIRST_NAME = 'firstName',
+  SURNAME = 'surname',
+  USERNAME = 'username',
+  BIRTH_DATE = 'birthDate',
+  GENDER = 'gender',
+  CITY = 'city',
+  COUNTRY = 'country',
+  POST_CODE = 'postCode',
+}
+
+/**
  * Profile fields an application may require of fans signing in through the hosted flow, with how
  * the hosted pages ask for each (`ask`: the message when a required one is left empty).
  */
@@ -16,7 +32,7 @@ export const requirableFields = {
   city: { label: 'City', type: 'text', autocomplete: 'address-level2', ask: 'Fill in city.' },
   country: { label: 'Country', type: 'country', autocomplete: 'country', ask: 'Choose a country.' },
   postCode: { label: 'Post code', type: 'text', autocomplete: 'postal-code', ask: 'Fill in post code.' },
-} as const;
+} as const satisfies Record<`${SignInProfileField}`, unknown>;
 
 export type RequirableField = keyof typeof requirableFields;
 
@@ -35,6 +51,9 @@ export function readRequiredFields(fields: readonly string[]): RequirableField[]
 
 const known = (required: readonly string[] | undefined) =>
   (required ?? []).filter((field): field is RequirableField => Object.hasOwn(requirableFields, field));
+
+/** The required fields of the settings that are still requirable, as Application.requiredFields answers them. */
+export const requiredFieldsOf = (required: readonly string[] | undefined): SignInProfileField[] => known(required) as SignInProfileField[];
 
 /** The required fields the member has not filled in yet. */
 export function missingFields(member: MemberRow, required: readonly string[] | undefined): RequirableField[] {

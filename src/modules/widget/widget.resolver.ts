@@ -10,7 +10,7 @@ import { displayName, externalNetworks, type ExternalNetwork } from '../networks
 import { getApplication, toApplication } from '../tenancy/tenancy.service.js';
 import { Application } from '../tenancy/tenancy.types.js';
 import { discoverProvider } from './widget.oauth.js';
-import { readRequiredFields } from './widget.profile.js';
+import { readRequiredFields, requiredFieldsOf, SignInProfileField } from './widget.profile.js';
 import { checkAuthorizationEndpoint, checkIssuer } from './sign-in-providers.js';
 import { mergeApplicationSettings } from './widget.queries.js';
 import { exchangeSignInToken } from './widget.service.js';
@@ -67,9 +67,9 @@ export class WidgetResolver {
     ];
   }
 
-  @FieldResolver(() => [String], { description: 'Profile fields the hosted flow asks for once a fan has signed in.' })
-  async requiredFields(@Root() application: Application, @Ctx() context: Context): Promise<string[]> {
-    return (await context.loaders.widget.settings.load(application.id)).requiredFields ?? [];
+  @FieldResolver(() => [SignInProfileField], { description: 'Profile fields the hosted flow asks for once a fan has signed in.' })
+  async requiredFields(@Root() application: Application, @Ctx() context: Context): Promise<SignInProfileField[]> {
+    return requiredFieldsOf((await context.loaders.widget.settings.load(application.id)).requiredFields);
   }
 
   @Authorized('advanced')
@@ -141,7 +141,7 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Profile fields the hosted flow asks fans for once they have signed in (an empty list asks none).' })
-  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [String], { description: 'Member field names among firstName, surname, username, birthDate, gender, city, country and postCode.' }) fields: string[]): Promise<Application> {
+  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [SignInProfileField], { description: 'The member fields the hosted flow asks for.' }) fields: SignInProfileField[]): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);

@@ -1,4 +1,20 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { SignInProfileField } from './widget.profile.js';
+
+registerEnumType(SignInProfileField, {
+  name: 'SignInProfileField',
+  description: 'A profile field an application may require of fans signing in through the hosted flow (setRequiredFields).',
+  valuesConfig: {
+    FIRST_NAME: { description: 'First name.' },
+    SURNAME: { description: 'Surname.' },
+    USERNAME: { description: 'Username.' },
+    BIRTH_DATE: { description: 'Date of birth.' },
+    GENDER: { description: 'Gender (M, F or Other).' },
+    CITY: { description: 'City.' },
+    COUNTRY: { description: 'Country (ISO 3166-1 alpha-2).' },
+    POST_CODE: { description: 'Post code.' },
+  },
+});
 
 @ObjectType('SignInLink', { description: 'Where a fan signs in with one network (or email) through the hosted flow.' })
 export class SignInLink {

@@ -1,5 +1,6 @@
 import type { ActivityDefinitionFragment } from '../../generated/graphql.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
+import { activityTypeWords } from '../enums.js';
 
 /** An activity definition as the `/v1.1` activity operations show it. */
 export function activityDefinitionRecord(activity: ActivityDefinitionFragment) {
@@ -7,7 +8,7 @@ export function activityDefinitionRecord(activity: ActivityDefinitionFragment) {
     ID: activity.id,
     Name: activity.name,
     ShortName: activity.shortName,
-    Type: activity.type,
+    Type: activityTypeWords.word(activity.type),
     Service: activity.service,
     BrandID: activity.brandId,
     Points: String(activity.points),

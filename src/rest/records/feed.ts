@@ -1,5 +1,6 @@
 import type { FeedItemFragment } from '../../generated/graphql.js';
 import { formatTimestamp } from '../../lib/time.js';
+import { activityTypeWords } from '../enums.js';
 
 /** A record as the seed's activity feed item. */
 export function feedItem(record: FeedItemFragment) {
@@ -23,7 +24,7 @@ export function feedItem(record: FeedItemFragment) {
     MemberName: name || null,
     Value: record.value === null ? null : String(record.value),
     ActivityID: record.activityId,
-    ActivityType: record.activity.type,
+    ActivityType: activityTypeWords.word(record.activity.type),
     ServiceType: record.service,
     MemberID: record.memberId,
     ServiceUserName: record.serviceUser?.username ?? null,

@@ -13,6 +13,7 @@ import {
 } from '../../generated/graphql.js';
 import { invalidParameter, missingParameter } from '../../core/errors.js';
 import { formatOptionalTimestamp as time, parseTimestamp } from '../../lib/time.js';
+import { activityTypeWords } from '../enums.js';
 import { routeParams } from '../error-params.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
@@ -34,10 +35,11 @@ function tracking(params: Params) {
 }
 
 function definitionInput(params: Params) {
+  const type = params.oneOf('type', activityTypes);
   return {
     name: params.string('name'),
     shortName: params.string('shortname'),
-    type: params.oneOf('type', activityTypes),
+    type: type && activityTypeWords.name(type),
     service: params.string('service'),
     brandId: params.int('brandid', { min: 1 })?.toString(),
     points: params.int('points', { min: 0, max: 1_000_000 }),
@@ -70,8 +72,9 @@ export const brandActivitiesRoute = defineRoute({
 /** Create's input: a definition with its name, type (one of the interface's) and one-time flag always sent. */
 function newDefinition(params: Params) {
   const name = params.requiredString('name');
-  const type = params.oneOf('type', activityTypes) ?? params.requiredString('type');
-  return { ...definitionInput(params), name, type, oneTime: params.boolean('onetime') };
+  const type = params.oneOf('type', activityTypes);
+  if (!type) throw missingParameter('type');
+  return { ...definitionInput(params), name, type: activityTypeWords.name(type), oneTime: params.boolean('onetime') };
 }
 
 /** Edit's input: the one-time flag is fixed at creation, so sending it is refused. */

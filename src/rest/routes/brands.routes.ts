@@ -10,6 +10,7 @@ import {
 import { brandNetworkNames } from '../../modules/brands/brand-urls.js';
 import { brandTypes } from '../../modules/brands/brand-types.js';
 import { brandRecord, changeRecord } from '../records/brands.js';
+import { brandTypeWords } from '../enums.js';
 import { windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -40,9 +41,10 @@ function brandInput(params: Params, { create }: { create: boolean }): BrandInput
   const networks = brandNetworkNames
     .map((network) => ({ network, url: params.string(`${network}url`) }))
     .filter((given) => given.url !== undefined);
+  const type = params.oneOf('type', brandTypes);
   return {
     name: create ? params.requiredString('name') : params.string('name'),
-    type: params.oneOf('type', brandTypes),
+    type: type && brandTypeWords.name(type),
     officialWebsiteUrl: params.string('officialwebsiteurl'),
     wikipediaUrl: params.string('wikipediaurl'),
     imageUrl: params.string('imageurl'),

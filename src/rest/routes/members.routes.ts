@@ -25,7 +25,7 @@ import { envelopeBody, memberRecord, serviceRecord } from '../records/members.js
 import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
-import { defineRoute, pathId, type RestRoute } from '../route.js';
+import { defineRoute, pathId, type RestRoute, type RouteData } from '../route.js';
 import { deleteRoute, idFromPath, rootField } from '../route-forms.js';
 
 // ——— parameters ———
@@ -296,7 +296,7 @@ function showContext(params: Params) {
   };
 }
 
-function showShape({ member }: ShowMemberQuery, params: Params) {
+function showShape({ member }: RouteData<ShowMemberQuery>, params: Params) {
   const record: Record<string, unknown> = memberRecord(member);
   if (member.extended) record.Extended = member.extended;
   if (member.position !== undefined) record.AEPosition = member.position;

@@ -157,7 +157,7 @@ export const presaveRoute = defineRoute({
 });
 
 /** A presave job named by the path (`/segment/:id/presave/:jobId…`), and the job record it answers. */
-function presaveJobRoute<TData extends Record<string, PresaveJobRecordFragment>>(
+function presaveJobRoute<TData extends Record<string, PresaveJobRecordFragment | null>>(
   method: 'GET' | 'POST',
   path: string,
   description: string,

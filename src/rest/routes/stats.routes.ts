@@ -18,6 +18,7 @@ import {
   type MemberFilter,
 } from '../../generated/graphql.js';
 import { listingWindow, windowClamp } from '../../filters/window.js';
+import { activityTypeWords } from '../enums.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId } from '../route.js';
@@ -135,7 +136,7 @@ export const brandMemberStatsRoute = defineRoute({
     const byType = (params.string('group_by') ?? '').toLowerCase() === 'type';
     const groups = activity.items.map((item) =>
       byType
-        ? { Type: item.type, ActiveMembers: item.distinctMembers }
+        ? { Type: item.type && activityTypeWords.word(item.type), ActiveMembers: item.distinctMembers }
         : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
     );
     return {
