@@ -143,11 +143,11 @@ function withConnectionSettings(url: string, settings: Record<string, string>): 
 async function main() {
   const progress = new Progress();
   const started = performance.now();
-  const url = args.database!;
+  const url = args.database;
   const cipher = createTokenCipher(benchDefaults.secretKey);
 
   const { handle, created } = await progress.phase('setup', {}, async () => {
-    await ensureDatabase(url, args.fresh!);
+    await ensureDatabase(url, args.fresh);
     const handle = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 2 });
     const created = await createApplication(handle.db, { accountName: `bench-${Date.now()}`, name: 'bench', plan: 'enterprise' });
     return { handle, created };

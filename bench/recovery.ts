@@ -46,7 +46,7 @@ const { values: args } = parseArgs({
 const root = path.resolve(import.meta.dirname, '..');
 if (!args['account-id'] || !args['api-key']) throw new Error('--account-id and --api-key are required (bench:generate prints them)');
 const accountId = Number(args['account-id']);
-const lagMatch = /^(\d+)(m|h|d)$/.exec(args.lag!);
+const lagMatch = /^(\d+)(m|h|d)$/.exec(args.lag);
 if (!lagMatch) throw new Error('--lag is a number and m, h or d: 30m, 1h, 24h, 2d');
 const lagMs = Number(lagMatch[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[lagMatch[2] as 'm' | 'h' | 'd'];
 const url = `http://127.0.0.1:${args.port}`;
@@ -81,7 +81,7 @@ async function setBack(databaseUrl: string): Promise<{ until: Date; seconds: num
 }
 
 async function startGateway(): Promise<ChildProcess> {
-  return startBenchGateway({ port: Number(args.port), database: args.database!, readyWithinMs: Number(args['ready-within']) * 1000 });
+  return startBenchGateway({ port: Number(args.port), database: args.database, readyWithinMs: Number(args['ready-within']) * 1000 });
 }
 
 function percentiles(values: number[]) {
@@ -96,7 +96,7 @@ const rankings = [
 ] as const;
 
 async function main() {
-  const sql = postgres(args.database!, { max: 1, onnotice: () => {} });
+  const sql = postgres(args.database, { max: 1, onnotice: () => {} });
   const settings = await serverSettings(sql);
   console.error(`PostgreSQL settings: ${JSON.stringify(settings)}`);
   const windowsLag = async () => {
@@ -109,7 +109,7 @@ async function main() {
     return Object.fromEntries(rows.map((row) => [String(row.window_id), Math.round(Number(row.lag))]));
   };
   const [{ records }] = await sql`select count(*)::int as records from activity_records where account_id = ${accountId}`;
-  const setback = await setBack(args.database!);
+  const setback = await setBack(args.database);
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
   await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));
 

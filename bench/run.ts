@@ -70,7 +70,7 @@ function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}): Prom
 async function generated(): Promise<{ apiKey: string; accountId: number }> {
   if (args['api-key'] && args['account-id']) return { apiKey: args['api-key'], accountId: Number(args['account-id']) };
   console.error(`generating the ${args.scale} data set…`);
-  const out = await run('npx', ['tsx', 'bench/generate.ts', '--scale', args.scale!, '--database', args.database!]);
+  const out = await run('npx', ['tsx', 'bench/generate.ts', '--scale', args.scale, '--database', args.database]);
   const report = JSON.parse(out.trim().split('\n').at(-1)!);
   console.error(JSON.stringify(report));
   return { apiKey: report.apiKey, accountId: report.accountId };
@@ -95,7 +95,7 @@ async function waitUntil(url: string, init?: RequestInit): Promise<void> {
 async function startPostGraphile(): Promise<ChildProcess> {
   const peer = path.join(root, 'bench', 'peer');
   if (!fs.existsSync(path.join(peer, 'node_modules', 'postgraphile'))) await run('npm', ['ci', '--prefix', peer, '--no-audit', '--no-fund', '--loglevel=error']);
-  const child = spawn(path.join(peer, 'node_modules', '.bin', 'node'), [path.join(peer, 'node_modules', 'postgraphile', 'dist', 'cli-run.js'), '-P', 'postgraphile/presets/amber', '-c', args.database!, '-s', 'public', '--port', String(peerPorts.postgraphile)], {
+  const child = spawn(path.join(peer, 'node_modules', '.bin', 'node'), [path.join(peer, 'node_modules', 'postgraphile', 'dist', 'cli-run.js'), '-P', 'postgraphile/presets/amber', '-c', args.database, '-s', 'public', '--port', String(peerPorts.postgraphile)], {
     cwd: peer,
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -106,13 +106,13 @@ async function startPostGraphile(): Promise<ChildProcess> {
 
 async function startRaw(accountId: number): Promise<ChildProcess> {
   // Node itself with tsx's loader: one process, so killing it stops the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database!, String(peerPorts.raw), String(accountId), args['pool-size']!], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database, String(peerPorts.raw), String(accountId), args['pool-size']], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   await waitUntil(`${targets.raw}/members`);
   return child;
 }
 
 async function startGateway(port: number): Promise<ChildProcess> {
-  return startBenchGateway({ port, database: args.database!, poolSize: args['pool-size'] });
+  return startBenchGateway({ port, database: args.database, poolSize: args['pool-size'] });
 }
 
 /** Total SQL statements and requests so far, from the gateways' Prometheus metrics. */
@@ -161,7 +161,7 @@ function memoryOf(pid: number): { rssMb: number; peakMb: number } {
 
 async function main() {
   const { apiKey, accountId } = await generated();
-  const sql = postgres(args.database!, { max: 1, onnotice: () => {} });
+  const sql = postgres(args.database, { max: 1, onnotice: () => {} });
   const settings = await serverSettings(sql);
   console.error(`PostgreSQL settings: ${JSON.stringify(settings)}`);
   const context: ScenarioContext = await (async () => {
@@ -179,7 +179,7 @@ async function main() {
   const wanted = scenarios(context).filter((scenario) => !only || only.includes(scenario.name));
   const peerIndexes = Boolean(args['peer-indexes']);
   if (peerIndexes) {
-    const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
+    const admin = postgres(args.database, { max: 1, onnotice: () => {} });
     await createPeerIndexes(admin).finally(() => admin.end());
   }
   await run('node', ['scripts/build.mjs']);
@@ -199,7 +199,7 @@ async function main() {
         results.push(row);
         console.error(JSON.stringify(row));
       }
-      const leftovers = await cancelLeftoverStatements(args.database!);
+      const leftovers = await cancelLeftoverStatements(args.database);
       if (leftovers.length) {
         console.error(`cancelled ${leftovers.length} statement(s) left running after ${scenario.name}: ${JSON.stringify(leftovers)}`);
         Object.assign(results.at(-1)!, { leftoverStatementsCancelled: leftovers.length });
@@ -209,7 +209,7 @@ async function main() {
     for (const gateway of gateways) gateway.kill('SIGTERM');
     for (const peer of peers) peer.kill('SIGTERM');
     if (peerIndexes) {
-      const admin = postgres(args.database!, { max: 1, onnotice: () => {} });
+      const admin = postgres(args.database, { max: 1, onnotice: () => {} });
       await dropPeerIndexes(admin).finally(() => admin.end());
     }
   }

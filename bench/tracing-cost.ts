@@ -58,7 +58,7 @@ async function drive(request: () => Promise<Response>, count: number, concurrenc
 }
 
 async function main(): Promise<void> {
-  const sql = postgres(args.database!, { max: 1 });
+  const sql = postgres(args.database, { max: 1 });
   const [member] = await sql<{ id: number }[]>`select id from members where account_id = ${Number(args['account-id'])} order by id limit 1 offset 100`;
   await sql.end();
   const scenarios: { name: string; request: () => Promise<Response> }[] = [
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     for (const mode of ['off', 'on'] as const) {
       if (mode === 'on') process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
       else delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-      const gateway = await startBenchGateway({ port: Number(args.port), database: args.database!, readyWithinMs: 60_000 });
+      const gateway = await startBenchGateway({ port: Number(args.port), database: args.database, readyWithinMs: 60_000 });
       try {
         for (const scenario of scenarios) {
           await drive(scenario.request, Number(args.warmup), Number(args.concurrency));

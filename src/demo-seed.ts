@@ -64,7 +64,7 @@ export async function seedDemoAccount(
     const apiKey = issued.apiKey;
     const call = async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
       const response = await gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { query, variables } });
-      const body = response.json() as { data?: T; errors?: { message: string }[] };
+      const body = response.json<{ data?: T; errors?: { message: string }[] }>();
       if (body.errors?.length || !body.data) throw new Error(`the gateway refused a step of the seed: ${body.errors?.map((error) => error.message).join('; ') ?? response.body}`);
       return body.data;
     };

@@ -70,7 +70,7 @@ export class RequestStatements {
   /** Registers a statement as it is created, before it is sent; it leaves the set when it settles. */
   track<T extends CancellableStatement>(statement: T): T {
     if (this.abandoned) {
-      statement.handler = (() => statement.reject(abandonedError())) as never;
+      statement.handler = () => statement.reject(abandonedError());
       return statement;
     }
     const timer = this.timeoutMs > 0 ? setTimeout(() => cancel(statement), this.timeoutMs) : undefined;

@@ -77,7 +77,7 @@ export function fixedStatement<Values extends Record<string, unknown>, T>(build:
       const query = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(build());
       const names = query.params.map((param) => {
         if (!is(param, Placeholder)) throw new Error(`a fixed statement takes its values as placeholders, not ${String(param)}`);
-        return param.name as keyof Values;
+        return param.name;
       });
       rendered = { text: query.sql, names };
     }

@@ -92,7 +92,7 @@ const argumentPosition = { root: 0, context: 2, info: 3 } as const;
 function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
   const storage = getMetadataStorage();
   for (const resolver of storage.fieldResolvers) {
-    if (resolver.kind !== 'external' || !resolvers.includes(resolver.target as never)) continue;
+    if (resolver.kind !== 'external' || !resolvers.includes(resolver.target)) continue;
     if (resolver.roles !== undefined || (resolver.middlewares?.length ?? 0) > 0) continue;
     const params = [...(resolver.params ?? [])].sort((a, b) => a.index - b.index);
     const plain = params.every(
@@ -107,7 +107,7 @@ function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     const type = objectType && schema.getType(objectType.name);
     const field = isObjectType(type) ? type.getFields()[resolver.schemaName] : undefined;
     if (!plain || !field || field.args.length > 0) continue;
-    const instance = container.get(resolver.target as new () => object, undefined as never) as Record<string, (...args: unknown[]) => unknown>;
+    const instance = container.get(resolver.target, undefined as never) as Record<string, (...args: unknown[]) => unknown>;
     const method = instance[resolver.methodName];
     if (typeof method !== 'function') continue;
     if (params.some((param) => param.kind === 'custom')) {

@@ -93,8 +93,10 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function buildGateway({ config, database, logger, networks, demoApiKey }: GatewayDependencies): Promise<Gateway> {
   const schema = await getSchema();
+  // As Fastify's logger type: Fastify types the instance by the logger it is given, and `app` is a FastifyInstance.
+  const loggerInstance: FastifyBaseLogger = logger;
   const app: FastifyInstance = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance,
     // A caller's own request id is kept when it is sane, so logs can be joined across services.
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

@@ -28,10 +28,10 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         // The key is checked before the parameters, so a caller without one learns that first.
         if (request.context.caller.kind === 'anonymous') assertAccess(request.context.caller, []);
         // The plan the document's resolvers declare, checked before the parameters so a basic plan learns that first.
-        const plan = planOf(route.document as DocumentNode);
+        const plan = planOf(route.document);
         if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
-        const variables = route.variables(params, request) as Record<string, unknown>;
+        const variables = route.variables(params, request);
         const release = heavy
           ? await heavy.admit(request.context.caller, routeCost(schema, route, variables)).catch((error: unknown) => {
               reply.header('Retry-After', String(heavyRetryAfterSeconds));

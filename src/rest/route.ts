@@ -77,7 +77,7 @@ export function defineRoute<TData, TVariables>(route: RestRoute<TData, TVariable
 export function prepareRoutes(schema: GraphQLSchema, routes: readonly RestRoute[], limits: Limits): void {
   const rules = [...specifiedRules, ...limitRules(limits)];
   for (const route of routes) {
-    const errors = validate(schema, route.document as DocumentNode, rules);
+    const errors = validate(schema, route.document, rules);
     if (errors.length) {
       throw new Error(`REST route ${route.path}: its GraphQL document is invalid: ${errors.map((e) => e.message).join('; ')}`);
     }
@@ -126,7 +126,7 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
   if (compiled === undefined) {
     // Mutations keep graphql-js's execution: their fields run one after another, and the writes dominate.
     const query = (route.document as DocumentNode).definitions.every((definition) => definition.kind !== 'OperationDefinition' || definition.operation === 'query');
-    compiled = (query && compileDocument(schema, route.document as DocumentNode)) || null;
+    compiled = (query && compileDocument(schema, route.document)) || null;
     routes.set(route, compiled);
   }
   return compiled;
@@ -145,7 +145,7 @@ export async function runRoute(
   const compiled = compiledRoute(schema, route);
   const result: ExecutionResult = compiled
     ? await compiled.query(undefined, context, variables)
-    : await execute({ schema, document: route.document as DocumentNode, contextValue: context, variableValues: variables });
+    : await execute({ schema, document: route.document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const [first] = result.errors;
     throw first.originalError instanceof AppError ? first.originalError : first.originalError ?? first;

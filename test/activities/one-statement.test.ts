@@ -100,7 +100,7 @@ describe('single records of now, looked up and stored in one statement', () => {
         return;
       }
       expect(answer.body.errors, what).toBeUndefined();
-      if (answer.body.data.recordActivity.created) expect(stored(byId.get(ids[index]!)!), what).toEqual(stored(row!));
+      if (answer.body.data.recordActivity.created) expect(stored(byId.get(ids[index]!)!), what).toEqual(stored(row));
     });
     for (const [first, second] of repeats) {
       expect(ids[first]).toBe(ids[second]);

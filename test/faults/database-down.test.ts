@@ -147,7 +147,7 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     const next = async () => {
       const result = await Promise.race([lines.next(), sleep(20_000).then(() => ({ done: true, value: undefined }))]);
       if (result.done || !result.value) throw new Error('the child process said nothing');
-      return JSON.parse(result.value as string);
+      return JSON.parse(result.value);
     };
     try {
       expect(await next()).toEqual({ loading: true });

@@ -136,7 +136,7 @@ describe('POST /v1.1/member/register', () => {
     [{ service: 'email', email: 'a@b.co', password: 'long enough', activity_sharing_enabled: 2 }, 4, 'activity_sharing_enabled'],
   ])('refuses %o with code %i on %s, writing nothing', async (query, code, param) => {
     const before = await memberCount();
-    const response = await call(app, 'POST', '/member/register', query as Record<string, string>);
+    const response = await call(app, 'POST', '/member/register', query);
     expect(response.status).toBe(400);
     expect(response.json).toEqual({ error: { code, type: expect.any(String), message: expect.any(String), param } });
     expect(await memberCount()).toBe(before);
@@ -246,7 +246,7 @@ describe('update, reset, verify, merge, delete', () => {
 
   it('verifies an email only with the registering application’s key, merging members that share it', async () => {
     const account = await findAccountById(t.database.db, app.accountId);
-    const sibling = await createApplication(t.database.db, { accountName: account!.name, name: `sibling-${Date.now()}`, plan: 'advanced' });
+    const sibling = await createApplication(t.database.db, { accountName: account.name, name: `sibling-${Date.now()}`, plan: 'advanced' });
     const siblingTenant = { accountId: app.accountId, applicationId: sibling.application.id, apiKey: sibling.apiKey };
     const shared = uniqueEmail();
     const first = (await registerEmail()).envelope;

@@ -50,7 +50,7 @@ describe('network sets', () => {
 
 describe('parseNetwork', () => {
   it.each(registerNetworks.map((network) => [network]))('reads %s in both sets, whatever its case and spacing', (network) => {
-    for (const written of [network, network.toUpperCase(), ` ${network[0]!.toUpperCase()}${network.slice(1)}\t`]) {
+    for (const written of [network, network.toUpperCase(), ` ${network[0].toUpperCase()}${network.slice(1)}\t`]) {
       expect(parseNetwork(written, 'register')).toBe(network);
       expect(parseNetwork(written, 'login')).toBe(network);
     }

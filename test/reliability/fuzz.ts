@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { RestRoute } from '../../src/rest/route.js';
-import { documentFor, graphqlOperations, restOperations, type GraphqlOperation, type RestOperation } from './surface.js';
+import { documentFor, graphqlOperations, restOperations, type GraphqlOperation, type NullableInputType, type RestOperation } from './surface.js';
 
 /**
  * Generated hostile requests over the whole surface, and the rules every answer must keep. The
@@ -88,7 +88,7 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
 /** A value for an input type: usually of the right shape with hostile leaves, sometimes of any shape. */
 function valueFor(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   const anything = hostileJson;
-  const inner = getNullableType(type) as GraphQLInputType;
+  const inner = getNullableType<NullableInputType>(type);
   let shaped: fc.Arbitrary<unknown>;
   if (isListType(inner)) {
     const item = valueFor(inner.ofType, depth + 1);

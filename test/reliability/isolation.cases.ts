@@ -199,10 +199,10 @@ export const restCases: Record<string, RestCase> = {
   'POST /activity/record': { params: ({ own }) => ({ activityid: own.ids.activity, id: own.ids.member }) },
   'GET /member/:id/activity/check': { params: ({ own }) => ({ activityid: own.ids.activity }) },
   'POST /member/:id/activity/delete': {
-    params: async ({ own, make, slot }) => {
+    params: async ({ own, make, slot }): Promise<Record<string, string>> => {
       const member = await make.member();
       const record = await make.record(own.ids.activity, member.id);
-      return slot === 'activityid' ? { ':id': member.id } : { ':id': member.id, recordid: record } as Record<string, string>;
+      return slot === 'activityid' ? { ':id': member.id } : { ':id': member.id, recordid: record };
     },
   },
   'GET /activities/count/daily': {},

@@ -45,7 +45,7 @@ async function signedInFan() {
   // A sign-in token minted from the live session and not yet spent.
   const minted = await t.request({ url: loginUrl(), headers: { cookie: jar.header() } });
   expect(minted.statusCode).toBe(303);
-  return { id, email, jar, serviceId, jwt: exchanged.json.jwt as string, accessToken: exchanged.json.data.AccessToken as string, unspent: tokenOf(minted.headers.location as string) };
+  return { id, email, jar, serviceId, jwt: exchanged.json.jwt as string, accessToken: exchanged.json.data.AccessToken as string, unspent: tokenOf(minted.headers.location) };
 }
 
 type Fan = Awaited<ReturnType<typeof signedInFan>>;

@@ -10,9 +10,13 @@ import {
   typeFromAST,
   type DocumentNode,
   type GraphQLArgument,
+  type GraphQLEnumType,
   type GraphQLField,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
+  type GraphQLList,
   type GraphQLOutputType,
+  type GraphQLScalarType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -66,15 +70,18 @@ export const kindOfName = (name: string): IdKind | undefined => kindByName.find(
 
 const isTokenName = (name: string) => /accessToken$/i.test(name);
 
+/** An input type without its non-null wrapper, as getNullableType answers it. */
+export type NullableInputType = GraphQLScalarType | GraphQLEnumType | GraphQLInputObjectType | GraphQLList<GraphQLInputType>;
+
 /** Every place in a field's arguments holding an ID or a token, with its kind when the name tells it. */
 function slotsOf(args: readonly GraphQLArgument[]): GraphqlSlot[] {
   const slots: GraphqlSlot[] = [];
   const visit = (name: string, type: GraphQLInputType, path: Path, required: boolean, depth: number) => {
     const nowRequired = required && isNonNullType(type);
-    let inner = getNullableType(type) as GraphQLInputType;
+    let inner = getNullableType<NullableInputType>(type);
     if (isListType(inner)) {
       path = [...path, 0];
-      inner = getNullableType(inner.ofType) as GraphQLInputType;
+      inner = getNullableType<NullableInputType>(inner.ofType);
     }
     const named = getNamedType(inner);
     if (named.name === 'ID' || (named.name === 'String' && isTokenName(name))) {
@@ -217,7 +224,7 @@ export function probeRoute(schema: GraphQLSchema, route: RestRoute, base: Record
 
   let variables: Record<string, unknown>;
   try {
-    variables = route.variables(params, request) as Record<string, unknown>;
+    variables = route.variables(params, request);
   } catch (error) {
     return { route, reads: [...read], slots: [], probeError: (error as Error).message };
   }
@@ -228,7 +235,7 @@ export function probeRoute(schema: GraphQLSchema, route: RestRoute, base: Record
   const found = new Map<string, RestSlot>();
   const visit = (value: unknown, type: GraphQLInputType | undefined, name: string) => {
     if (value === undefined || value === null || !type) return;
-    const inner = getNullableType(type) as GraphQLInputType;
+    const inner = getNullableType<NullableInputType>(type);
     if (isListType(inner)) {
       if (Array.isArray(value)) for (const item of value) visit(item, inner.ofType, name);
       return;

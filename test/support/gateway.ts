@@ -58,7 +58,7 @@ export async function startTestGateway(
   // TEST_GATEWAY_LOG=error (or another level) shows what the gateways of a run log, to see a 500's cause.
   const gateway = await buildGateway({ config, database: db, logger: pino({ level: process.env.TEST_GATEWAY_LOG ?? 'silent' }), networks: options.networks ?? {}, demoApiKey: options.demoApiKey });
   clearKeyCache();
-  const request: TestGateway['request'] = (options) => gateway.app.inject(options) as never;
+  const request: TestGateway['request'] = (options) => gateway.app.inject(options);
   return {
     gateway,
     database: db,

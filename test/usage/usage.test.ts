@@ -27,7 +27,7 @@ async function call(apiKey: string, count: number) {
 /** A second application in the tenant's account, with its own key. */
 async function sibling(tenant: Tenant, name: string): Promise<Tenant> {
   const account = await findAccountById(t.database.db, tenant.accountId);
-  const created = await createApplication(t.database.db, { accountName: account!.name, name, plan: 'basic' });
+  const created = await createApplication(t.database.db, { accountName: account.name, name, plan: 'basic' });
   expect(created.account.id).toBe(tenant.accountId);
   return { accountId: tenant.accountId, applicationId: created.application.id, apiKey: created.apiKey };
 }

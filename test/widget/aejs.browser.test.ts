@@ -75,7 +75,7 @@ function sitePage(query: URLSearchParams): string {
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000 });
 
 type Logged = { event: string; args: unknown[] };
-const log = (page: Page) => page.evaluate('window.log') as Promise<Logged[]>;
+const log = (page: Page) => page.evaluate<Logged[]>('window.log');
 const logged = async (page: Page, event: string) => (await log(page)).filter((entry) => entry.event === event).map((entry) => entry.args);
 
 async function openSite(context: BrowserContext, query: Record<string, string> = {}) {
@@ -152,7 +152,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
     expect(await page.evaluate('aeJS.flow.return')).toBe(`${siteBase}/club`);
 
     // aeJS.user has the REST envelope's shape: what /v1.1/auth gives the site's server, less its secrets.
-    const user = (await page.evaluate('aeJS.user')) as { data: Record<string, unknown>; services: Record<string, unknown>[]; optins: unknown[] };
+    const user = await page.evaluate<{ data: Record<string, unknown>; services: Record<string, unknown>[]; optins: unknown[] }>('aeJS.user');
     const token = new URL(page.url()).searchParams.get('accesstoken')!;
     const envelope = (await t.rest(tenant, 'POST', '/auth', { accesstoken: token, details: 1 })).json;
     expect(Object.keys(envelope).sort()).toEqual(['data', 'jwt', 'optins', 'services']);

@@ -39,7 +39,7 @@ const uniqueEmail = () => `fan${++counter}-${Date.now()}@example.com`;
 async function registered(tenant = app, email = uniqueEmail(), jar = new CookieJar()) {
   const response = await submitForm(t, jar, registerUrl(tenant), { email, password: 'correct horse', firstName: 'Ada' });
   expect(response.statusCode, response.body).toBe(303);
-  return { email, jar, token: tokenOf(response.headers.location as string) };
+  return { email, jar, token: tokenOf(response.headers.location) };
 }
 
 async function auth(tenant: Tenant, query: Record<string, string>, method: 'GET' | 'POST' = 'POST') {
@@ -347,7 +347,7 @@ describe('required fields and the session', () => {
     expect(bad.body).toContain('role="alert"');
     const done = await submitForm(t, jar, completeUrl.pathname + completeUrl.search, { country: 'gb' });
     expect(done.statusCode).toBe(303);
-    const member = (await auth(other, { accessToken: tokenOf(done.headers.location as string) })).json;
+    const member = (await auth(other, { accessToken: tokenOf(done.headers.location) })).json;
     expect(member.data).toMatchObject({ FirstName: 'Grace', Country: 'GB' });
     // A field outside the list is refused before anything runs: the list is the enum SignInProfileField.
     expect((await graphql(other, 'mutation { setRequiredFields(fields: [SHOE_SIZE]) { id } }')).body.errors[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', aeCode: 4 });
@@ -414,7 +414,7 @@ describe('what AE Connect for WordPress finds its user by', () => {
     expect(signedIn.statusCode).toBe(303);
     const login = (await t.request({ url: sessionUrl, headers: { cookie: again.header(), origin } })).json();
     expect(login.beganWith).toBe('login');
-    const server = (await auth(app, { accessToken: tokenOf(signedIn.headers.location as string), details: '1' })).json;
+    const server = (await auth(app, { accessToken: tokenOf(signedIn.headers.location), details: '1' })).json;
 
     for (const { user } of [registration, login]) {
       expect(user.data.ID).toEqual(expect.any(Number));

@@ -271,7 +271,7 @@ function recordsStatement(rows: readonly NewRecordRow[], answered: AnsweredColum
   const { accountId, applicationId } = rows[0];
   const columns = recordColumns.map(([key, type]) => sql`${arrayLiteral(rows.map((row) => driverValue(row, key)))}::${sql.raw(type)}[]`);
   const memberIds = sql`${arrayLiteral([...new Set(rows.map((row) => row.memberId))])}::int[]`;
-  const repeatable = sql`${arrayLiteral(rows.filter((row) => !row.oneTime).map((row) => (row.completedAt as Date).toISOString()))}::timestamptz[]`;
+  const repeatable = sql`${arrayLiteral(rows.filter((row) => !row.oneTime).map((row) => row.completedAt.toISOString()))}::timestamptz[]`;
   return sql`
     with input as (
       select * from unnest(${sql.join(columns, sql`, `)}) with ordinality

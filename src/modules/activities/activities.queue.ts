@@ -107,5 +107,5 @@ export class ActivityQueue {
 function revive(payload: Record<string, unknown>): RecordActivityInput {
   const input = { ...payload } as unknown as RecordActivityInput & { completedAt?: Date | string };
   if (typeof input.completedAt === 'string') input.completedAt = new Date(input.completedAt);
-  return input as RecordActivityInput;
+  return input;
 }

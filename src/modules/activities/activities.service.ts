@@ -292,7 +292,7 @@ const recentMs = 30_000;
 function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, options: { full: true; alone?: boolean }): Promise<RecordRow[]>;
 function storeRecords(db: Executor, rows: NewRecordRow[], now: Date): Promise<q.StoredRecord[]>;
 async function storeRecords(db: Executor, rows: NewRecordRow[], now: Date, { full = false, alone = true } = {}): Promise<q.StoredRecord[]> {
-  const recent = rows.every((row) => row.oneTime || (row.completedAt as Date).getTime() >= now.getTime() - recentMs);
+  const recent = rows.every((row) => row.oneTime || row.completedAt.getTime() >= now.getTime() - recentMs);
   // A deadlock victim (records of several members against a merge or a deletion of two of them) stored nothing: it runs again.
   if (recent && alone) {
     try {

@@ -1,6 +1,6 @@
 import slugify from '@sindresorhus/slugify';
 import type { Database } from '../../db/client.js';
-import type { ApplicationSettings, BrandNetworkRef, Plan } from '../../db/schema/index.js';
+import type { ApplicationSettings, Plan } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { brandNetworkNames, brandNetworks, parseNetworkUrl, type BrandNetworkName } from './brand-urls.js';
 import { brandTypes } from './brand-types.js';
@@ -122,7 +122,7 @@ function readValues(scope: BrandScope, input: BrandInput, current: BrandRow | un
         warnings.push({ param, message: `No ${brandNetworks[network].name} id or name could be read from this URL; it is kept as given.` });
       }
     }
-    values.networks = networks as Record<string, BrandNetworkRef>;
+    values.networks = networks;
   }
   if (input.custom !== undefined && input.custom !== null) values.custom = customFields(scope, input.custom, current?.custom ?? {});
   return { values, warnings };

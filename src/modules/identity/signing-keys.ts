@@ -89,7 +89,7 @@ export class SigningKeys {
     // Built aside and swapped in whole, so a failed reload leaves the previous keys in service.
     this.keys = await Promise.all(
       rows.map(async (row): Promise<LoadedKey> => {
-        const publicJwk = publicPart(row.publicJwk as JWK);
+        const publicJwk = publicPart(row.publicJwk);
         return {
           kid: row.kid,
           publicJwk,
@@ -211,7 +211,7 @@ export class SigningKeys {
     await insertKeyIfAbsent(db, {
       kid,
       algorithm,
-      publicJwk: publicPart(await exportJWK(publicKey)) as Record<string, unknown>,
+      publicJwk: publicPart(await exportJWK(publicKey)),
       privateJwkSealed: this.cipher.seal(JSON.stringify(await exportJWK(privateKey))),
     });
     return kid;

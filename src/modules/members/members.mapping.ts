@@ -14,7 +14,7 @@ export function toMember(row: MemberRowWith | NarrowMemberRow): Member {
   if (!('createdAt' in row)) {
     const { id, email, firstName, surname, username, services, optins } = row;
     const member: Pick<Member, keyof typeof row & keyof Member> & ReadWithMember = { id, email, firstName, surname, username };
-    if (services || optins) member[readWith] = { serviceSummaries: services, optins: optins && readOptInsJson(optins as unknown as Record<string, unknown>[]) };
+    if (services || optins) member[readWith] = { serviceSummaries: services, optins: optins && readOptInsJson(optins) };
     return member as Member;
   }
   const full = row;
@@ -196,7 +196,7 @@ export function pickFields(node: Record<string, unknown>, fields: readonly strin
     if (source === undefined) continue;
     let target = picked;
     parts.slice(0, -1).forEach((part) => {
-      target[part] = (target[part] as Record<string, unknown>) ?? {};
+      target[part] = target[part] ?? {};
       target = target[part] as Record<string, unknown>;
     });
     target[parts.at(-1)!] = source;

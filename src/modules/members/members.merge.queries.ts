@@ -23,7 +23,7 @@ export async function moveOwnedRows(tx: Transaction, accountId: number, fromId: 
     await tx
       .update(owned.table)
       // Every owned table names its column `memberId`; the registry's type cannot say so.
-      .set({ memberId: toId } as never)
+      .set({ memberId: toId })
       .where(and(eq(owned.accountId, accountId), eq(owned.memberId, fromId)));
   }
 }

@@ -101,7 +101,7 @@ export async function regroupMember(tx: Transaction, accountId: number, memberId
     .where(and(eq(members.accountId, accountId), eq(members.id, memberId)))
     .for('no key update');
   if (!current) return;
-  const after = { ...current, ...Object.fromEntries(Object.entries(next).filter(([, value]) => value !== undefined)) } as GroupedProfile;
+  const after = { ...current, ...Object.fromEntries(Object.entries(next).filter(([, value]) => value !== undefined)) };
   if (after.country === current.country && after.gender === current.gender && after.birthDate === current.birthDate) return;
   await holdTotalsLock(tx, accountId);
   const profile = (row: GroupedProfile, sign: number) =>

@@ -404,7 +404,7 @@ async function lastRecordsInScope(db: Executor, accountId: number, brandId: numb
       : await preparedRows<Row>(db, lastRecordTexts.any, [accountId, memberIds, ...span]);
   const definitions = definitionColumns.read(rows.map(({ definition }) => definition));
   const records = recordColumns.read(rows.map(({ definition, ...record }) => record));
-  return records.map((record, index) => ({ record: record as RecordRow, definition: definitions[index] as DefinitionRow }));
+  return records.map((record, index) => ({ record, definition: definitions[index] }));
 }
 
 /** A member's brands by points in the window, best first, at least `threshold` points. */

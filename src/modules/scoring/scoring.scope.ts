@@ -6,7 +6,7 @@ import { compileFilter, type CompiledFilter } from '../../filters/compile.js';
 import type { MemberFilter } from '../../filters/member-filter.types.js';
 import { resolveWindow, type ResolvedWindow, type WindowRules } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
-import type { DefinitionRow, RecordRow } from '../activities/activities.queries.js';
+import type { RecordRow } from '../activities/activities.queries.js';
 import { countMemberRecords, memberRecordPages } from '../activities/feed.queries.js';
 import { lastRecordsOf, scoresOf } from './scoring.queries.js';
 
@@ -84,7 +84,7 @@ function createScopeLoaders(context: Context, scope: ScoringScope): ScopeLoaders
         const rows = await lastRecordsOf(db(), scope.filter, scope.window, ids);
         // The definitions came with the records: the page's activity names cost no further query.
         const definitions = context.loaders.activities.definitions;
-        for (const row of rows) definitions.prime(row.definition.id, row.definition as DefinitionRow);
+        for (const row of rows) definitions.prime(row.definition.id, row.definition);
         return groupByKey(ids, rows, (row) => row.record.memberId).map((group) => group[0]?.record ?? null);
       }));
     },

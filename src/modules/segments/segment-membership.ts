@@ -48,7 +48,7 @@ export function readSavedFilter(raw: Record<string, unknown>): SavedFilter {
     }
   }
   const window = raw.window && typeof raw.window === 'object' ? (raw.window as WindowInput) : undefined;
-  return { filter: filter as MemberFilter, window, aboutActivity: activityFields.some((name) => filter[name] !== undefined) };
+  return { filter, window, aboutActivity: activityFields.some((name) => filter[name] !== undefined) };
 }
 
 /** Checks a saved filter against the account (unknown ids are not found) before it is stored. */

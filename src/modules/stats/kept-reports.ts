@@ -34,7 +34,7 @@ export async function activityTotalsFromGroups(
     const counts = { count: group.activityCount, distinctMembers: group.members };
     if (grouping === 'service') return { activityId: null, activity: null, type: null, service: group.key, ...counts };
     if (grouping === 'type') return { activityId: null, activity: group.key, type: group.key, service: null, ...counts };
-    const definition = named[index] instanceof Error ? null : (named[index] as DefinitionRow | null);
+    const definition = named[index] instanceof Error ? null : named[index];
     return { activityId: Number(group.key), activity: definition?.name ?? null, type: definition?.type ?? null, service: definition?.service ?? null, ...counts };
   });
   return { items, totalCount: items.reduce((sum, item) => sum + item.count, 0), totalMembers };

@@ -41,7 +41,7 @@ export async function ensureDemoAccount(db: Database, dataDir: string, { whiteli
     await holdTransactionLock(tx, 'marquee:demo-account');
     if ((await listAccounts(tx)).length > 0) return undefined;
     // createApplication opens its own transaction: inside this one, that is a savepoint.
-    const made = await createApplication(tx as unknown as Database, { accountName: 'demo', name: 'Demo application', plan: 'enterprise' });
+    const made = await createApplication(tx, { accountName: 'demo', name: 'Demo application', plan: 'enterprise' });
     for (const host of whitelist) await whitelistDomain(tx, made.account.id, made.application.id, host);
     return made;
   });

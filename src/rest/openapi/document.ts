@@ -1,5 +1,4 @@
 import { errorCatalogue, type ErrorCode } from '../../core/errors.js';
-import type { DocumentNode } from 'graphql';
 import { planOf } from '../plans.js';
 import type { RestRoute } from '../route.js';
 import { discoverParameters, type DiscoveredParameter, type ParameterRead } from './parameters.js';
@@ -80,7 +79,7 @@ function summaryOf(description: string): string {
 
 function operation(route: RestRoute, method: string, parameters: DiscoveredParameter[]): Schema {
   const query = parameters.filter((parameter) => parameter.in === 'query');
-  const plan = planOf(route.document as DocumentNode);
+  const plan = planOf(route.document);
   const planNote = plan ? `\n\nNeeds the ${plan} plan (code 9 otherwise).` : '';
   const operation: Schema = {
     operationId: operationId(method, route.path),
