@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/db/client.js';
+import { openDatabase, type DatabaseOptions } from '../../src/db/client.js';
 import { executeRows } from '../../src/db/rows.js';
 import { activityDefinitions } from '../../src/db/schema/index.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';

@@ -32,11 +32,6 @@ async function register(tenant = app, extra: Record<string, string | number> = {
   return { email, id: response.json[0].data.ID as number, envelope: response.json[0] };
 }
 
-function expectError(response: { status: number; json: any }, status: number, code: number, param: string | null) {
-  expect(response.status, JSON.stringify(response.json)).toBe(status);
-  expect(response.json.error).toMatchObject({ code, param });
-}
-
 async function optInRows(memberId: number) {
   return t.database.db.select().from(optins).where(eq(optins.memberId, memberId)).orderBy(optins.id);
 }
