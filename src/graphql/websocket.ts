@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
 import type { Logger } from 'pino';
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 
 /** What graphql-ws's hooks see of a connection, besides what onConnect stores on it. */
 export interface SocketExtra {
@@ -57,8 +57,8 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(
           }
         },
         close: (code, reason) => socket.close(code, reason),
-        onMessage: (handle) =>
-          socket.on('message', async (message) => {
+        onMessage: (handle) => {
+          const receive = async (message: RawData) => {
             // Once ended, a subscription started now would never be returned.
             if (ended) return;
             try {
@@ -67,7 +67,10 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(
               settings.log.error({ err: error }, 'graphql-ws message handling failed');
               socket.close(CloseCode.InternalServerError, internalError(error));
             }
-          }),
+          };
+          // Not awaited: receive answers its own failures (logged, the socket closed).
+          socket.on('message', (message) => void receive(message));
+        },
       },
       { socket, request } as E & SocketExtra,
     );

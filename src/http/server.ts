@@ -108,7 +108,9 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     clientErrorHandler,
     // The router's own refusals (a malformed URL encoding, a path parameter over 100 characters)
     // answer the error body too, not Fastify's.
-    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    frameworkErrors: (error, request, reply) => {
+      sendError(error, request, reply);
+    },
     trustProxy: proxyTrust(config.trustProxy),
     // A client that sends its request slowly (a body dribbled a byte at a time) holds a connection
     // and a parser only so long: Node answers 408 (http/client-errors.ts) and closes.

@@ -26,7 +26,7 @@ import { temporaryDirectory } from '../support/leftovers.js';
  * Every record carries a unique tag in `category`; half of them also a marker.
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const batchSize = 100;
 
 interface Target {
@@ -157,8 +157,8 @@ describe('recording through a kill -9 of the gateway', () => {
       ...[0, 1].map((client) => restClient(client, true)),
     ]);
     const failed = load.then(
-      () => new Error('the load ended before the kill'),
-      (error: unknown) => error,
+      () => ({ error: new Error('the load ended before the kill') }),
+      (error: unknown) => ({ error }),
     );
 
     // Enough of each kind acknowledged, then SIGKILL at a moment when batches are on their way. A
@@ -168,7 +168,7 @@ describe('recording through a kill -9 of the gateway', () => {
     let lastProgress = Date.now();
     while (counts.batches < 5 || counts.singles < 50 || counts.queued < 20 || inFlightBatches === 0) {
       const early = await Promise.race([failed, sleep(1)]);
-      if (early) throw early;
+      if (early) throw early.error;
       if (JSON.stringify(counts) !== progress) [progress, lastProgress] = [JSON.stringify(counts), Date.now()];
       if (Date.now() - lastProgress > 60_000) throw new Error(`the gateway stopped acknowledging records: ${progress}`);
     }

@@ -41,7 +41,8 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.dispose()));
+  // dispose() may answer a promise or nothing: each is made a promise to wait for.
+  await Promise.all(clients.splice(0).map(async (client) => client.dispose()));
   // Gone from the gateway that had them, and from what the other knows.
   await vi.waitFor(() => {
     for (const tenant of [app, other]) {

@@ -8,7 +8,8 @@ const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'process-c
 /** Runs the child with tsx; resolves with its exit code and the JSON lines it printed. */
 function runChild(mode: string): Promise<{ code: number; lines: { level: string; message: string; err?: string }[] }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', child, mode], { timeout: 20_000 }, (error, stdout) => {
+    // Node's ExecFileException is an Error whose code is the exit code when the child ran.
+    execFile(process.execPath, ['--import', 'tsx', child, mode], { timeout: 20_000 }, (error: (Error & { code?: string | number | null }) | null, stdout) => {
       if (error && typeof error.code !== 'number') return reject(error);
       const lines = stdout.split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text));
       resolve({ code: error ? Number(error.code) : 0, lines });
