@@ -1,4 +1,4 @@
-import { execute, getOperationAST, isInputType, typeFromAST, valueFromAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { execute, getOperationAST, isInputType, OperationTypeNode, typeFromAST, valueFromAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -45,7 +45,7 @@ export class CompiledDocuments {
     contextValue: unknown;
     variableValues: Record<string, unknown> | undefined;
   }): Promise<ExecutionResult> | ExecutionResult {
-    const compiled = args.operation?.operation === 'query' ? this.lookup(args.key, args.document, args.operation, args.operationName) : undefined;
+    const compiled = args.operation?.operation === OperationTypeNode.QUERY ? this.lookup(args.key, args.document, args.operation, args.operationName) : undefined;
     if (compiled?.answer) return this.answered(compiled, args);
     if (compiled?.query) return compiled.query.query(undefined, args.contextValue, args.variableValues ?? {});
     return this.executed(args);

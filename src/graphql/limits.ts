@@ -5,6 +5,7 @@ import {
   GraphQLError,
   getVariableValues,
   Kind,
+  OperationTypeNode,
   separateOperations,
   type DocumentNode,
   type GraphQLSchema,
@@ -185,7 +186,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: H
         },
         async didResolveOperation({ request, document, operationName, operation, queryHash, contextValue }) {
           if (!operation) return; // Apollo has already refused a document without this operation
-          if (operation.operation === 'subscription') {
+          if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
             throw requestError('Subscriptions run over WebSocket at /graphql (the graphql-ws protocol); POST and GET answer queries and mutations.');
           }
           const variables = request.variables ?? {};

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import {
   getOperationAST,
   GraphQLError,
+  OperationTypeNode,
   parse,
   separateOperations,
   specifiedRules,
@@ -158,7 +159,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         if (invalid.length) return invalid.map((error) => callerError(error, 'GRAPHQL_VALIDATION_FAILED'));
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return [new AppError('INVALID_PARAMETER', 'The document names no operation to run, or several without operationName.', null)];
-        if (operation.operation !== 'subscription') {
+        if (operation.operation !== OperationTypeNode.SUBSCRIPTION) {
           return [new AppError('INVALID_PARAMETER', 'Only subscriptions run over WebSocket: send queries and mutations by POST /graphql.', null)];
         }
         const variables = payload.variables ?? {};

@@ -1,4 +1,4 @@
-import { Kind, type DocumentNode } from 'graphql';
+import { Kind, OperationTypeNode, type DocumentNode } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import type { Role } from '../core/auth.js';
 import { resolvers } from '../graphql/resolvers.js';
@@ -24,7 +24,7 @@ function readPlan(document: DocumentNode): Plan | undefined {
   const roles: Role[] = [];
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    const fields = definition.operation === 'mutation' ? storage.mutations : definition.operation === 'subscription' ? storage.subscriptions : storage.queries;
+    const fields = definition.operation === OperationTypeNode.MUTATION ? storage.mutations : definition.operation === OperationTypeNode.SUBSCRIPTION ? storage.subscriptions : storage.queries;
     for (const selection of definition.selectionSet.selections) {
       if (selection.kind !== Kind.FIELD) continue;
       const field = fields.find((candidate) => candidate.schemaName === selection.name.value && ours.has(candidate.target));

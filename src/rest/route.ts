@@ -1,6 +1,6 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
-import { execute, getOperationAST, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, Kind, OperationTypeNode, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.js';
 import { compileDocument } from '../graphql/execution.js';
@@ -125,7 +125,7 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
   let compiled = routes.get(route);
   if (compiled === undefined) {
     // Mutations keep graphql-js's execution: their fields run one after another, and the writes dominate.
-    const query = (route.document as DocumentNode).definitions.every((definition) => definition.kind !== 'OperationDefinition' || definition.operation === 'query');
+    const query = (route.document as DocumentNode).definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY);
     compiled = (query && compileDocument(schema, route.document)) || null;
     routes.set(route, compiled);
   }

@@ -7,6 +7,7 @@ import {
   isNonNullType,
   isObjectType,
   isLeafType,
+  Kind,
   typeFromAST,
   type DocumentNode,
   type GraphQLArgument,
@@ -230,7 +231,7 @@ export function probeRoute(schema: GraphQLSchema, route: RestRoute, base: Record
   }
 
   // Each variable's declared type, so a value's position can be told an ID (or a token) or not.
-  const operation = (route.document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  const operation = (route.document as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const declared = new Map(operation?.variableDefinitions?.map((d) => [d.variable.name.value, typeFromAST(schema, d.type as never) as GraphQLInputType]) ?? []);
   const found = new Map<string, RestSlot>();
   const visit = (value: unknown, type: GraphQLInputType | undefined, name: string) => {

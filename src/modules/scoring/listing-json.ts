@@ -2,6 +2,7 @@ import {
   getArgumentValues,
   getVariableValues,
   Kind,
+  OperationTypeNode,
   type DocumentNode,
   type ExecutionResult,
   type FieldNode,
@@ -40,7 +41,7 @@ const maxKeys = 50;
 
 /** The answer of a document by one statement, or undefined when the document does not qualify. */
 export function memberPageAnswer(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): PageAnswer | undefined {
-  if (operation.operation !== 'query' || document.definitions.length !== 1 || operation.directives?.length) return undefined;
+  if (operation.operation !== OperationTypeNode.QUERY || document.definitions.length !== 1 || operation.directives?.length) return undefined;
   const [root, ...others] = operation.selectionSet.selections;
   if (others.length || root.kind !== Kind.FIELD || root.name.value !== 'members' || root.directives?.length) return undefined;
   if (root.arguments?.some((argument) => !allowedArguments.has(argument.name.value))) return undefined;

@@ -15,12 +15,17 @@ export interface SegmentScope {
 /** A saved filter is a MemberFilter, not a document store. */
 const maxFilterBytes = 16 * 1024;
 
+/** The stored kind, as GraphQL's enum names it. */
+function kindOf(row: SegmentRow): SegmentKind {
+  return row.kind === 'filter' ? SegmentKind.FILTER : SegmentKind.LIST;
+}
+
 export function toSegment(row: SegmentRow): Segment {
   return {
     id: row.id,
     name: row.name,
     label: row.label,
-    kind: row.kind === 'filter' ? SegmentKind.FILTER : SegmentKind.LIST,
+    kind: kindOf(row),
     brandId: row.brandId,
     filter: row.filter,
     createdAt: row.createdAt,
@@ -76,7 +81,7 @@ export async function editSegment(scope: SegmentScope, id: number, input: Segmen
     values.name = name;
   }
   if (input.label !== undefined) values.label = readLabel(input.label) ?? null;
-  if (input.kind !== undefined && input.kind !== null && input.kind !== current.kind) {
+  if (input.kind !== undefined && input.kind !== null && input.kind !== kindOf(current)) {
     throw invalidParameter('type', 'the kind of a segment is fixed at creation');
   }
   if (input.brandId !== undefined) values.brandId = (await readBrand(scope, input.brandId)) ?? null;
