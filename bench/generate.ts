@@ -74,14 +74,17 @@ const kinds = [
   { type: 'Followed', service: 'spotify', points: 10, oneTime: true, weight: 0 },
 ] as const;
 
+/** A column's value: JSON for objects (jsonb), ISO text for dates, the value's own text otherwise. */
+type CopyValue = string | number | bigint | boolean | Date | object | null | undefined;
+
 /** COPY text format: tabs separate, `\N` is null, backslashes and control characters escaped. */
-function copyField(value: unknown): string {
+function copyField(value: CopyValue): string {
   if (value === null || value === undefined) return '\\N';
   const text = value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-async function copyRows(sql: postgres.Sql, table: string, columns: string[], rows: Iterable<unknown[]>, counter = { rows: 0 }): Promise<number> {
+async function copyRows(sql: postgres.Sql, table: string, columns: string[], rows: Iterable<CopyValue[]>, counter = { rows: 0 }): Promise<number> {
   let count = 0;
   const lines = function* () {
     let batch: string[] = [];

@@ -100,14 +100,14 @@ async function startPostGraphile(): Promise<ChildProcess> {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitUntil(`${targets.postgraphile}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+  await waitUntil(`${targets.postgraphile[0]}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
   return child;
 }
 
 async function startRaw(accountId: number): Promise<ChildProcess> {
   // Node itself with tsx's loader: one process, so killing it stops the server.
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database, String(peerPorts.raw), String(accountId), args['pool-size']], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  await waitUntil(`${targets.raw}/members`);
+  await waitUntil(`${targets.raw[0]}/members`);
   return child;
 }
 

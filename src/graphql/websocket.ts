@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, makeServer, type ServerOptions } from 'graphql-ws';
 import type { Logger } from 'pino';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 
 /** What graphql-ws's hooks see of a connection, besides what onConnect stores on it. */
 export interface SocketExtra {
@@ -58,18 +58,19 @@ export function serveGraphqlWs<E extends Record<PropertyKey, unknown>>(
         },
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) => {
-          const receive = async (message: RawData) => {
+          // A message arrives as one Buffer: the socket keeps ws's default binaryType ('nodebuffer').
+          const receive = async (message: Buffer) => {
             // Once ended, a subscription started now would never be returned.
             if (ended) return;
             try {
-              await handle(String(message));
+              await handle(message.toString());
             } catch (error) {
               settings.log.error({ err: error }, 'graphql-ws message handling failed');
               socket.close(CloseCode.InternalServerError, internalError(error));
             }
           };
           // Not awaited: receive answers its own failures (logged, the socket closed).
-          socket.on('message', (message) => void receive(message));
+          socket.on('message', (message) => void receive(message as Buffer));
         },
       },
       { socket, request } as E & SocketExtra,

@@ -52,7 +52,7 @@ describe("the README's CLI examples", () => {
     expect(lines.length).toBeGreaterThanOrEqual(7);
     const outputs: string[] = [];
     for (const { line, args } of lines) {
-      const { stdout } = await run(process.execPath, ['scripts/run.mjs', 'cli', ...args], { env, cwd: process.cwd() }).catch((error: { stderr?: string }) => {
+      const { stdout } = await run(process.execPath, ['scripts/run.mjs', 'cli', ...args], { env, cwd: process.cwd() }).catch((error: Error & { stderr?: string }) => {
         throw new Error(`${line}\n${error.stderr ?? String(error)}`);
       });
       outputs.push(stdout);

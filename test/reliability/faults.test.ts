@@ -284,7 +284,7 @@ describe('SIGTERM under load', () => {
           if (response.status === 503) refused.push(JSON.parse(text));
           else answered.push(response.status);
         } catch (error) {
-          const cause = (error as Error & { cause?: { code?: string } }).cause;
+          const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
           const message = `${(error as Error).message} ${String(cause ?? '')}`;
           if (signalled && cause?.code === 'ECONNRESET') reset.push(message);
           else failed.push(message);

@@ -61,7 +61,8 @@ async function connect(tenant: Tenant) {
   sockets.push(socket);
   const messages: Message[] = [];
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  // A message arrives as one Buffer (ws's default binaryType).
+  socket.on('message', (data) => messages.push(JSON.parse((data as Buffer).toString())));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': tenant.apiKey } }));
   await vi.waitFor(() => expect(messages.some((message) => message.type === 'connection_ack')).toBe(true));

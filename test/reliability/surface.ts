@@ -247,7 +247,7 @@ export function probeRoute(schema: GraphQLSchema, route: RestRoute, base: Record
       for (const [key, item] of Object.entries(value as Record<string, unknown>)) visit(item, fields[key]?.type, key);
       return;
     }
-    const param = sentinels.get(String(value));
+    const param = typeof value === 'string' || typeof value === 'number' ? sentinels.get(String(value)) : undefined;
     if (param && (named.name === 'ID' || (named.name === 'String' && isTokenName(name)))) {
       found.set(param, { param, inPath: param.startsWith(':'), required: param.startsWith(':') || required.has(param), kind: restKind(route, param) });
     }

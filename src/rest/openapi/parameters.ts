@@ -135,11 +135,11 @@ export function discoverParameters(route: RestRoute): DiscoveredParameter[] {
   };
   const run = (values: Record<string, string>, pathValues = validPath) => {
     const recorder = new RecordingParams(Params.of(values));
-    let failure: unknown;
+    let failure: Error | undefined;
     try {
       route.variables(recorder as unknown as Params, fakeRequest(route, pathValues));
     } catch (error) {
-      failure = error;
+      failure = error instanceof Error ? error : new Error(String(error));
     }
     for (const { name, read } of recorder.reads) {
       const entry = parameter(name);

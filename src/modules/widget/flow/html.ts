@@ -8,7 +8,10 @@ export class Html {
   }
 }
 
-function render(value: unknown): string {
+/** What a page interpolates: text and numbers (escaped), `html` output, lists of them; nothing for false, null and undefined. */
+export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
+
+function render(value: HtmlValue): string {
   if (value instanceof Html) return value.markup;
   if (Array.isArray(value)) return value.map(render).join('');
   if (value === undefined || value === null || value === false) return '';
@@ -20,6 +23,6 @@ function render(value: unknown): string {
  * alike, quotes included) unless it is itself `html` output, so nesting composes and input never
  * becomes markup.
  */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   return new Html(strings.reduce((out, text, index) => out + render(values[index - 1]) + text));
 }

@@ -59,7 +59,7 @@ export function layout(title: string, body: Html, look: PageLook = defaultLook):
 <style>${new Html(css)}</style>
 </head>
 <body><main>${logo}${body}${footer}</main></body>
-</html>`}`;
+</html>`.markup}`;
   return new HostedPage(markup, styleHash, look.logoUrl ? new URL(look.logoUrl).origin : undefined);
 }
 
