@@ -84,7 +84,8 @@ export async function completeAuthorization(
   const claims = tokens.claims();
   const response = await oidc.fetchProtectedResource(config, tokens.access_token, new URL(settings.userinfoEndpoint), 'GET');
   const info = (await response.json()) as Record<string, unknown>;
-  const infoUid = typeof info.sub === 'string' ? info.sub : info.id !== undefined ? String(info.id) : undefined;
+  // `id` names the user when it is text or a number: null, a boolean or an object would be one uid for every such user.
+  const infoUid = typeof info.sub === 'string' ? info.sub : typeof info.id === 'string' || typeof info.id === 'number' ? String(info.id) : undefined;
   const uid = claims?.sub ?? infoUid;
   if (!uid || (claims && infoUid && infoUid !== claims.sub)) throw new Error('The provider named no user, or two different ones.');
   const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
