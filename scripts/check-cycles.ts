@@ -37,7 +37,7 @@ interface Import {
 
 function compilerOptions(): ts.CompilerOptions {
   const configPath = path.join(root, 'tsconfig.json');
-  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  const config = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
   return ts.parseJsonConfigFileContent(config.config, ts.sys, root).options;
 }

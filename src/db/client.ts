@@ -36,7 +36,7 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PostgreSQL's pools as the gateway uses them, for /metrics; none for the embedded database. */
-  pools?(): PoolUsage[];
+  pools?: () => PoolUsage[];
 }
 
 /**
@@ -58,7 +58,7 @@ const roundTripLogger: Logger = { logQuery: () => countRoundTrip() };
  * migrations, whose statements are no part of what the tenancy check reads. Without
  * MARQUEE_STATEMENT_LOG it is the plain round-trip logger.
  */
-function handleLogger(): { logger: Logger; migrated(): void } {
+function handleLogger(): { logger: Logger; migrated: () => void } {
   const record = recordStatement;
   if (!record) return { logger: roundTripLogger, migrated: () => {} };
   let recording = false;

@@ -40,7 +40,7 @@ export interface FakeNetwork {
   check?(url: URL, client: FakeClient): Answer | undefined;
   profile(user: FakeUser): unknown;
   /** What the adapter reads from `profile(user)`, besides the uid; a network that tells whether an account is paid has `paidAccount`. */
-  reading(user: FakeUser): Omit<NetworkProfile, 'uid'>;
+  reading: (user: FakeUser) => Omit<NetworkProfile, 'uid'>;
   refused: Answer;
   /** Absent: the network's tokens are not refreshed. `rotates`: each refresh token is single-use. */
   refresh?: { kind: 'oauth2'; rotates: boolean } | { kind: 'instagram' };

@@ -47,6 +47,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   const db = deps.database.db;
   const oauthOptions = { cipher: deps.identity.cipher, allowHttp: deps.config.env !== 'production' };
   const prefix = '/framework/flow/:applicationId';
+  // @fastify/csrf-protection's check as a function of its own (it reads no `this`; its type declares a method).
+  const csrfProtection = (request: FastifyRequest, reply: FastifyReply, done: () => void) => app.csrfProtection(request, reply, done);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
@@ -102,7 +104,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     return sendPage(reply, 200, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look)));
   });
 
-  app.post(`${prefix}/login`, { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post(`${prefix}/login`, { preHandler: csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
     const returnUrl = await returnOf(flow, body.return);
@@ -153,7 +155,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     }
   }
 
-  app.post(`${prefix}/register`, { preHandler: app.csrfProtection }, (request, reply) => register(request, reply, false));
+  app.post(`${prefix}/register`, { preHandler: csrfProtection }, (request, reply) => register(request, reply, false));
 
   // The widget's `data-ae-register-form` posts here from the application's own page, which cannot
   // hold our CSRF token: a whitelisted Origin header (sent by browsers on every cross-site POST) is the check.
@@ -188,7 +190,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     return completeForm(reply, flow, returnUrl, fields, { country: member.country ?? member.geoCountry ?? undefined });
   });
 
-  app.post(`${prefix}/complete`, { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post(`${prefix}/complete`, { preHandler: csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
     const returnUrl = await returnOf(flow, body.return);
