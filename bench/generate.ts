@@ -270,7 +270,7 @@ async function main() {
 
     // Six months of activity, built by PostgreSQL in ranges, two sessions at a time. The identity
     // sequence counts the rows as they go in.
-    const [{ sequence }] = await sql`select pg_get_serial_sequence('activity_records', 'id') as sequence`;
+    const [{ sequence }] = await sql<{ sequence: string }[]>`select pg_get_serial_sequence('activity_records', 'id') as sequence`;
     const sequenceValue = async () => {
       const [row] = await sql`select coalesce(pg_sequence_last_value(${sequence}::regclass), 0)::bigint as value`;
       return Number(row.value);

@@ -94,7 +94,7 @@ export class Progress {
 
 /** Runs the tasks on `workers` at a time, longest first as given. */
 export async function inParallel<T>(workers: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
+  const results = new Array<T>(tasks.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(workers, tasks.length) }, async () => {

@@ -108,7 +108,7 @@ async function main() {
     const rows = await sql`select window_id, extract(epoch from now() - covered_until)::float8 as lag from score_windows where account_id = ${accountId} order by window_id`;
     return Object.fromEntries(rows.map((row) => [String(row.window_id), Math.round(Number(row.lag))]));
   };
-  const [{ records }] = await sql`select count(*)::int as records from activity_records where account_id = ${accountId}`;
+  const [{ records }] = await sql<{ records: number }[]>`select count(*)::int as records from activity_records where account_id = ${accountId}`;
   const setback = await setBack(args.database);
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
   await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));

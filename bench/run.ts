@@ -71,7 +71,7 @@ async function generated(): Promise<{ apiKey: string; accountId: number }> {
   if (args['api-key'] && args['account-id']) return { apiKey: args['api-key'], accountId: Number(args['account-id']) };
   console.error(`generating the ${args.scale} data set…`);
   const out = await run('npx', ['tsx', 'bench/generate.ts', '--scale', args.scale, '--database', args.database]);
-  const report = JSON.parse(out.trim().split('\n').at(-1)!);
+  const report = JSON.parse(out.trim().split('\n').at(-1)!) as { apiKey: string; accountId: number };
   console.error(JSON.stringify(report));
   return { apiKey: report.apiKey, accountId: report.accountId };
 }
@@ -165,11 +165,11 @@ async function main() {
   const settings = await serverSettings(sql);
   console.error(`PostgreSQL settings: ${JSON.stringify(settings)}`);
   const context: ScenarioContext = await (async () => {
-    const [busiest] = await sql`select member_id from member_activity_daily where account_id = ${accountId}
+    const [busiest] = await sql<{ member_id: number }[]>`select member_id from member_activity_daily where account_id = ${accountId}
       group by member_id order by sum(points) desc limit 1`;
-    const [brand] = await sql`select brand_id from member_activity_daily where account_id = ${accountId} and brand_id is not null
+    const [brand] = await sql<{ brand_id: number }[]>`select brand_id from member_activity_daily where account_id = ${accountId} and brand_id is not null
       group by brand_id order by count(*) desc limit 1`;
-    const [activity] = await sql`select id from activity_definitions where account_id = ${accountId} and not one_time order by id limit 1`;
+    const [activity] = await sql<{ id: number }[]>`select id from activity_definitions where account_id = ${accountId} and not one_time order by id limit 1`;
     const members = (await sql`select id from members where account_id = ${accountId} order by id limit 5000`).map((row) => row.id as number);
     return { apiKey, accountId, busiestMemberId: busiest.member_id, brandId: brand.brand_id, activityId: activity.id, memberIds: members, password: benchDefaults.password };
   })();

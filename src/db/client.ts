@@ -190,7 +190,7 @@ function replaceablePool(url: string, poolSize: number, usage: PoolUsage): { sql
     });
   });
   const sql = new Proxy(function () {} as unknown as Sql, {
-    apply: (_target, _this, args) => (current as unknown as (...a: unknown[]) => unknown)(...args),
+    apply: (_target, _this, args: unknown[]) => (current as unknown as (...a: unknown[]) => unknown)(...args),
     get: (_target, property) => tracked(current, property, usage),
     set: (_target, property, value) => Reflect.set(current, property, value),
     has: (_target, property) => Reflect.has(current, property),
@@ -278,7 +278,7 @@ function holdUntilSettled(statement: CancellableStatement, usage: PoolUsage): vo
 function trackedClient<T extends object>(client: T): T {
   return new Proxy(client, {
     get: (target, property) => tracked(target, property, undefined),
-    apply: (target, _this, args) => (target as unknown as Sends)(...args),
+    apply: (target, _this, args: unknown[]) => (target as unknown as Sends)(...args),
   });
 }
 

@@ -38,7 +38,7 @@ function* chain(error: unknown): Generator<Record<string, unknown>> {
     const record = current as Record<string, unknown>;
     yield record;
     pending.push(record.cause, record.originalError);
-    if (Array.isArray(record.errors)) pending.push(...record.errors);
+    if (Array.isArray(record.errors)) pending.push(...(record.errors as unknown[]));
   }
 }
 

@@ -20,8 +20,8 @@ export interface CancellableStatement {
   reject: (error: unknown) => unknown;
   /** Runs the statement; replaced for a statement of an abandoned request, which is refused without being sent. */
   handler: (statement: never) => unknown;
-  /** What `cancel` calls (postgres.js): its promise, which `cancel` drops, settles once the cancel request was sent. */
-  canceller?: ((statement: never) => Promise<unknown> | unknown) | null;
+  /** What `cancel` calls (postgres.js): it answers a promise, which `cancel` drops, settled once the cancel request was sent. */
+  canceller?: ((statement: never) => unknown) | null;
 }
 
 /**

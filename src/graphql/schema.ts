@@ -8,7 +8,7 @@ import { resolvers } from './resolvers.js';
 let built: Promise<GraphQLSchema> | undefined;
 
 /** One instance per resolver class, for type-graphql and for the direct field resolvers below alike. */
-const instances = new Map<Function, object>();
+const instances = new Map<new () => object, object>();
 const container: ContainerType = {
   get(someClass: new () => object) {
     let instance = instances.get(someClass);
@@ -124,13 +124,13 @@ function directResolver(instance: object, method: (...args: unknown[]) => unknow
   const [first, second, third] = positions;
   if (positions.length === 2 && first === 0 && second === 2) return (root, _args, context) => method.call(instance, root, context);
   if (positions.length === 3 && first === 0 && second === 2 && third === 3) return (root, _args, context, info) => method.call(instance, root, context, info);
-  return (...all) => method.apply(instance, positions.map((position) => all[position]));
+  return (...all: unknown[]) => method.apply(instance, positions.map((position) => all[position]));
 }
 
 type ParamSource = number | ((data: { root: unknown; args: Record<string, unknown>; context: unknown; info: GraphQLResolveInfo }) => unknown);
 
 /** A direct resolver with parameter decorators among its parameters: each decorator's value, as type-graphql gives it. */
-function customParamsResolver(instance: object, method: (...args: unknown[]) => unknown, sources: ParamSource[]): GraphQLFieldResolver<unknown, unknown> {
+function customParamsResolver(instance: object, method: (...args: unknown[]) => unknown, sources: ParamSource[]): GraphQLFieldResolver<unknown, unknown, Record<string, unknown>> {
   return (root, args, context, info) => {
     const all = [root, args, context, info];
     const values = sources.map((source) => (typeof source === 'number' ? all[source] : source({ root, args, context, info })));
@@ -139,6 +139,9 @@ function customParamsResolver(instance: object, method: (...args: unknown[]) => 
   };
 }
 
-function isSameOrSubclass(target: Function, candidate: Function | undefined): boolean {
+/** A class as type-graphql's metadata holds it (an object type's target, a resolver's object type). */
+type MetadataClass = ReturnType<typeof getMetadataStorage>['objectTypes'][number]['target'];
+
+function isSameOrSubclass(target: MetadataClass, candidate: MetadataClass | undefined): boolean {
   return candidate !== undefined && (target === candidate || target.prototype instanceof candidate || candidate.prototype instanceof target);
 }

@@ -31,7 +31,8 @@ function readPlan(document: DocumentNode): Plan | undefined {
       if (!field) continue;
       const onMethod = storage.authorizedFields.find((entry) => entry.target === field.target && entry.fieldName === field.methodName);
       const onClass = storage.authorizedResolver.find((entry) => entry.target === field.target);
-      roles.push(...((onMethod ?? onClass)?.roles ?? []));
+      // type-graphql keeps @Authorized's roles untyped; ours are Roles.
+      roles.push(...(((onMethod ?? onClass)?.roles ?? []) as Role[]));
     }
   }
   return roles.includes('enterprise') ? 'enterprise' : roles.includes('advanced') ? 'advanced' : undefined;

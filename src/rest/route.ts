@@ -98,7 +98,10 @@ export function routeCost(schema: GraphQLSchema, route: RestRoute, variables: Re
   const operation = getOperationAST(document);
   if (!operation) return 0;
   let costs = routeCosts.get(route);
-  if (!costs) routeCosts.set(route, (costs = new Map()));
+  if (!costs) {
+    costs = new Map();
+    routeCosts.set(route, costs);
+  }
   const key = costKey('', null, operation, variables);
   let cost = costs.get(key);
   if (cost === undefined) {
@@ -121,7 +124,10 @@ const compiledRoutes = new WeakMap<GraphQLSchema, Map<RestRoute, CompiledQuery |
 
 function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery | null {
   let routes = compiledRoutes.get(schema);
-  if (!routes) compiledRoutes.set(schema, (routes = new Map()));
+  if (!routes) {
+    routes = new Map();
+    compiledRoutes.set(schema, routes);
+  }
   let compiled = routes.get(route);
   if (compiled === undefined) {
     // Mutations keep graphql-js's execution: their fields run one after another, and the writes dominate.

@@ -31,7 +31,10 @@ const coverageTtlMs = 5_000;
 
 function cachedCoverage(db: Executor, accountId: number): Promise<CoveredWindow[]> {
   let byAccount = coverageCache.get(db);
-  if (!byAccount) coverageCache.set(db, (byAccount = new Map()));
+  if (!byAccount) {
+    byAccount = new Map();
+    coverageCache.set(db, byAccount);
+  }
   const cached = byAccount.get(accountId);
   if (cached && performance.now() - cached.at < coverageTtlMs) return cached.windows;
   const windows = coveredWindows(db, accountId);
@@ -55,9 +58,15 @@ const fewRecordsCache = new WeakMap<Executor, Map<number, Map<number, { at: numb
 
 function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow): Promise<boolean> {
   let byAccount = fewRecordsCache.get(db);
-  if (!byAccount) fewRecordsCache.set(db, (byAccount = new Map()));
+  if (!byAccount) {
+    byAccount = new Map();
+    fewRecordsCache.set(db, byAccount);
+  }
   let byWindow = byAccount.get(accountId);
-  if (!byWindow) byAccount.set(accountId, (byWindow = new Map()));
+  if (!byWindow) {
+    byWindow = new Map();
+    byAccount.set(accountId, byWindow);
+  }
   const cached = byWindow.get(closest.windowId);
   if (cached && performance.now() - cached.at < coverageTtlMs) return cached.few;
   const few = recordsAtMost(db, accountId, closest.spans, maxCorrectionRecords);

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
+import countries, { type LocaleData } from 'i18n-iso-countries';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay } from '../../lib/time.js';
 import type { CountryCount, DayCount, ServiceTimeline, TimelineDay } from './stats.types.js';
 
 // The English names of ISO 3166-1 from a maintained data package; loaded once.
-countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json'));
+countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as LocaleData);
 
 export function countryName(code: string): string | null {
   return countries.getName(code, 'en') ?? null;

@@ -271,7 +271,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     reply.clearCookie(oauthCookieName, { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id) });
     let saved: PendingAuthorization & { network: string; returnUrl?: string };
     try {
-      saved = JSON.parse(deps.identity.cipher.open(sealed ?? ''));
+      saved = JSON.parse(deps.identity.cipher.open(sealed ?? '')) as typeof saved;
     } catch {
       return sendPage(reply, 400, messagePage('This sign-in has expired', 'It took too long, or was started in another browser. Go back and try again.', undefined, flow.look));
     }

@@ -13,7 +13,7 @@ export class GraphQLClient {
     });
     let body: { data?: T; errors?: { message: string; extensions?: { aeCode?: number } }[] };
     try {
-      body = await response.json();
+      body = (await response.json()) as typeof body;
     } catch {
       throw new GraphQLRequestError(`The gateway answered HTTP ${response.status} without a GraphQL body.`, response.status);
     }

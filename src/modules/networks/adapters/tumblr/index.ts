@@ -19,7 +19,7 @@ export const tumblr = declareNetwork({
     caseInsensitiveUid: true,
     read: (body) => {
       const blogs = at(body, 'response.user.blogs');
-      const primary = Array.isArray(blogs) ? (blogs.find((blog) => at(blog, 'primary') === true) ?? blogs[0]) : undefined;
+      const primary: unknown = Array.isArray(blogs) ? (blogs.find((blog) => at(blog, 'primary') === true) ?? blogs[0]) : undefined;
       return {
         uid: text(at(body, 'response.user.name')),
         username: text(at(body, 'response.user.name')),
