@@ -5,6 +5,7 @@ import { parseTimestamp, type PeriodUnitName } from '../lib/time.js';
 import { listTooLong, maxListItems } from '../core/list-limits.js';
 
 /** C0 controls except tab, line feed and carriage return, which free text (a bio, say) may hold. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
 /**

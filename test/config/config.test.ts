@@ -100,7 +100,7 @@ describe('the env file', () => {
     const example = fs.readFileSync(path.resolve('.env.example'), 'utf8');
     const documented = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
     const source = fs.readFileSync(path.resolve('src/config.ts'), 'utf8');
-    const read = [...source.matchAll(/^  ([A-Z][A-Z0-9_]+): /gm)].map((match) => match[1]);
+    const read = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((match) => match[1]);
     expect(read.length).toBeGreaterThan(20);
     for (const name of [...read, 'ENV_FILE']) expect(documented, name).toContain(name);
   });

@@ -64,6 +64,7 @@ export function readTemplate(template: EmailTemplate, param: string): EmailTempl
 /** A sender name: bounded, one line (it goes into the From header). */
 export function readSenderName(name: string): string | undefined {
   const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   if (trimmed.length > templateLimits.senderName || /[\u0000-\u001f\u007f]/.test(trimmed)) {
     throw invalidParameter('senderName', `expected one line of at most ${templateLimits.senderName} characters`);
   }

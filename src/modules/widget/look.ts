@@ -17,7 +17,7 @@ export const titleMaxLength = 80;
 export const footerLinkTextMaxLength = 60;
 const urlMaxLength = 2000;
 const colourPattern = /^#[0-9a-f]{6}$/;
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+const controlCharacter = /\p{Cc}/u; // U+0000–U+001F and U+007F–U+009F
 
 /** What the API and the CLI send; unset or empty values return to the default. */
 export interface LookInput {

@@ -227,6 +227,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const [param, back] = query.return !== undefined ? ['return', query.return] : ['return_url', query.return_url];
     // Refused before anything changes: a control character cannot go into a Location header, and a
     // page off the whitelist is nowhere to send the fan (the session stays, as nothing was done).
+    // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
     if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
     const name = sessionCookieName(flow.row.id);

@@ -51,7 +51,7 @@ export const facebook = declareNetwork({
       if (first === 'pg' && second) return { handle: second };
       if (reserved.has(first.toLowerCase())) return undefined;
       if (digits.test(first)) return { id: first };
-      return /^[A-Za-z0-9.\-]{1,50}$/.test(first) ? { handle: first } : undefined;
+      return /^[A-Za-z0-9.-]{1,50}$/.test(first) ? { handle: first } : undefined;
     },
   },
 });
