@@ -28,6 +28,6 @@ export function createLoaders(context: Context) {
 type LoaderGroups = ReturnType<typeof createLoaders>;
 
 declare module '../core/loaders.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- it adds the groups to core's interface, declaring nothing else
   interface Loaders extends LoaderGroups {}
 }
