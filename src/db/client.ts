@@ -257,7 +257,7 @@ function closeRowGaps(statement: CancellableStatement): void {
 function withoutRowGaps(value: unknown): unknown {
   if (!Array.isArray(value) || value.length === 0 || value[0] !== undefined) return value;
   let kept = 0;
-  for (const row of value) if (row !== undefined) value[kept++] = row;
+  for (const row of value as unknown[]) if (row !== undefined) value[kept++] = row;
   value.length = kept;
   return value;
 }

@@ -27,7 +27,7 @@ const loginUrl = (tenant: Tenant) => `/framework/flow/${tenant.applicationId}/lo
 const credentials = () => ({ email: uniqueEmail(), password: 'correct horse' });
 
 /** GraphQL's name of a member field: firstName is FIRST_NAME. */
-const graphqlName = (field: string) => Object.entries(SignInProfileField).find(([, value]) => value === field)![0];
+const graphqlName = (field: string) => Object.entries(SignInProfileField).find(([, value]) => (value as string) === field)![0];
 
 async function tenantRequiring(fields: string[]): Promise<Tenant> {
   const tenant = await t.tenant('advanced');
