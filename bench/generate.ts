@@ -172,7 +172,12 @@ async function main() {
   // Brands, then the activities each tracks.
   const brandCount = Math.max(10, Math.round(Math.sqrt(memberCount) / 5));
   const { brandIds, byBrand } = await progress.phase('brands', {}, async () => {
-    rows += await copyRows(sql, 'brands', ['account_id', 'slug', 'name', 'type'], Array.from({ length: brandCount }, (_, i) => [accountId, `brand-${i + 1}`, `Brand ${i + 1}`, random.pick(brandTypes)]));
+    rows += await copyRows(
+      sql,
+      'brands',
+      ['account_id', 'slug', 'name', 'type'],
+      Array.from({ length: brandCount }, (_, i) => [accountId, `brand-${i + 1}`, `Brand ${i + 1}`, random.pick(brandTypes)]),
+    );
     const brandIds = (await sql`select id from brands where account_id = ${accountId} order by id`).map((row) => row.id as number);
     const definitionRows = brandIds.flatMap((brandId) => kinds.map((kind) => [accountId, brandId, `${kind.type} (brand ${brandId})`, kind.type, kind.service, kind.points, kind.oneTime]));
     rows += await copyRows(sql, 'activity_definitions', ['account_id', 'brand_id', 'name', 'type', 'service', 'points', 'one_time'], definitionRows);
@@ -203,7 +208,18 @@ async function main() {
             const token = newAccessToken();
             const joined = new Date(now - random() * 730 * 86_400_000);
             const lastLogin = random() < 0.4 ? new Date(now - random() * 30 * 86_400_000) : null;
-            yield [accountId, `fan${i}@bench.example`, `Fan`, `${i}`, random.pick(countries), random.pick(['M', 'F', 'Other']), digestToken(token), cipher.seal(token), joined, lastLogin && lastLogin > joined ? lastLogin : null];
+            yield [
+              accountId,
+              `fan${i}@bench.example`,
+              `Fan`,
+              `${i}`,
+              random.pick(countries),
+              random.pick(['M', 'F', 'Other']),
+              digestToken(token),
+              cipher.seal(token),
+              joined,
+              lastLogin && lastLogin > joined ? lastLogin : null,
+            ];
           }
         })(),
         memberCounter,
@@ -252,8 +268,15 @@ async function main() {
     // What the records statement joins: the ranking, and each brand's definitions by kind.
     await progress.phase('lookups', {}, async () => {
       await sql.unsafe(`create unlogged table ${scratch}.ranks (rank integer primary key, member_id integer not null, favourite integer not null)`);
-      await copyRows(sql, `${scratch}.ranks`, ['rank', 'member_id', 'favourite'], byRank.map((memberId, rank) => [rank, memberId, favouriteIndex(memberId)]));
-      await sql.unsafe(`create unlogged table ${scratch}.definitions (brand_index integer, kind integer, activity_id integer, brand_id integer, service text, points integer, primary key (brand_index, kind))`);
+      await copyRows(
+        sql,
+        `${scratch}.ranks`,
+        ['rank', 'member_id', 'favourite'],
+        byRank.map((memberId, rank) => [rank, memberId, favouriteIndex(memberId)]),
+      );
+      await sql.unsafe(
+        `create unlogged table ${scratch}.definitions (brand_index integer, kind integer, activity_id integer, brand_id integer, service text, points integer, primary key (brand_index, kind))`,
+      );
       await copyRows(
         sql,
         `${scratch}.definitions`,
@@ -282,7 +305,11 @@ async function main() {
     let records = await progress.phase('activity_records', { total: activityCount, count: async () => (await sequenceValue()) - sequenceStart }, async () => {
       const inserted = await inParallel(
         workers,
-        ranges.map(([from, to]) => async () => (await sql.unsafe(recordsStatement(plan, from, to))).count),
+        ranges.map(
+          ([from, to]) =>
+            async () =>
+              (await sql.unsafe(recordsStatement(plan, from, to))).count,
+        ),
       );
       return inserted.reduce((sum, count) => sum + count, 0);
     });

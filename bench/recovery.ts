@@ -111,7 +111,9 @@ async function main() {
   const [{ records }] = await sql<{ records: number }[]>`select count(*)::int as records from activity_records where account_id = ${accountId}`;
   const setback = await setBack(args.database);
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
-  await new Promise<void>((resolve, reject) => spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))),
+  );
 
   const samples: { at: number; ranking: string; ms: number; ok: boolean; status: number }[] = [];
   const lags: { at: number; lagSeconds: number; windows: Record<string, number> }[] = [];
@@ -185,7 +187,9 @@ async function main() {
     secondsToCaughtUp: caughtUpAt === undefined ? null : Math.round((caughtUpAt - started) / 100) / 10,
     errors: samples.filter((sample) => !sample.ok).length,
     /** Failed answers by status code. */
-    errorStatuses: Object.fromEntries([...new Set(samples.filter((sample) => !sample.ok).map((sample) => sample.status))].map((status) => [status, samples.filter((sample) => sample.status === status).length])),
+    errorStatuses: Object.fromEntries(
+      [...new Set(samples.filter((sample) => !sample.ok).map((sample) => sample.status))].map((status) => [status, samples.filter((sample) => sample.status === status).length]),
+    ),
     whileCatchingUp: phase(false),
     caughtUp: phase(true),
     buckets,

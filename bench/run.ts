@@ -95,18 +95,25 @@ async function waitUntil(url: string, init?: RequestInit): Promise<void> {
 async function startPostGraphile(): Promise<ChildProcess> {
   const peer = path.join(root, 'bench', 'peer');
   if (!fs.existsSync(path.join(peer, 'node_modules', 'postgraphile'))) await run('npm', ['ci', '--prefix', peer, '--no-audit', '--no-fund', '--loglevel=error']);
-  const child = spawn(path.join(peer, 'node_modules', '.bin', 'node'), [path.join(peer, 'node_modules', 'postgraphile', 'dist', 'cli-run.js'), '-P', 'postgraphile/presets/amber', '-c', args.database, '-s', 'public', '--port', String(peerPorts.postgraphile)], {
-    cwd: peer,
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    path.join(peer, 'node_modules', '.bin', 'node'),
+    [path.join(peer, 'node_modules', 'postgraphile', 'dist', 'cli-run.js'), '-P', 'postgraphile/presets/amber', '-c', args.database, '-s', 'public', '--port', String(peerPorts.postgraphile)],
+    {
+      cwd: peer,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   await waitUntil(`${targets.postgraphile[0]}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
   return child;
 }
 
 async function startRaw(accountId: number): Promise<ChildProcess> {
   // Node itself with tsx's loader: one process, so killing it stops the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database, String(peerPorts.raw), String(accountId), args['pool-size']], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/raw-server.ts', args.database, String(peerPorts.raw), String(accountId), args['pool-size']], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await waitUntil(`${targets.raw[0]}/members`);
   return child;
 }
@@ -252,7 +259,10 @@ async function main() {
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}${args.label ? `-${args.label}` : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, ratios, results }, null, 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, ratios, results }, null, 2)}\n`,
+  );
   console.error(`results written to ${path.relative(root, file)}`);
 }
 

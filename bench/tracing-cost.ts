@@ -70,7 +70,8 @@ async function main(): Promise<void> {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
           body: JSON.stringify({
-            query: 'query Member($id: ID!) { member(lookup: { id: $id }) { id email firstName services { network userId valid } score { points activityCount } lastActivity { id completedAt activity { name } } } }',
+            query:
+              'query Member($id: ID!) { member(lookup: { id: $id }) { id email firstName services { network userId valid } score { points activityCount } lastActivity { id completedAt activity { name } } } }',
             variables: { id: String(member.id) },
           }),
         }),

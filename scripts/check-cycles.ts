@@ -70,8 +70,7 @@ function specifiersOf(file: string): { specifier: string; typeOnly: boolean }[] 
       found.push({ specifier: node.moduleSpecifier.text, typeOnly });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const typeOnly =
-        node.isTypeOnly ||
-        (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((element) => element.isTypeOnly));
+        node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((element) => element.isTypeOnly));
       found.push({ specifier: node.moduleSpecifier.text, typeOnly });
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
       found.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly });
@@ -189,10 +188,7 @@ for (const cycle of cycles.slice(0, shown)) {
     const candidates = between.get(`${folder} ${next}`)!;
     // One import per step, continuing from the file the last step reached where one does, values before types.
     const pick =
-      candidates.find((found) => found.from === previous && !found.typeOnly) ??
-      candidates.find((found) => found.from === previous) ??
-      candidates.find((found) => !found.typeOnly) ??
-      candidates[0];
+      candidates.find((found) => found.from === previous && !found.typeOnly) ?? candidates.find((found) => found.from === previous) ?? candidates.find((found) => !found.typeOnly) ?? candidates[0];
     const others = candidates.length > 1 ? ` (and ${candidates.length - 1} more)` : '';
     console.log(`  ${relative(pick.from)} → ${relative(pick.to)}${pick.typeOnly ? ' (types only)' : ''}${others}`);
     previous = pick.to;

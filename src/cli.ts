@@ -111,7 +111,10 @@ account
   .action((options) =>
     withDatabase(async (db) => {
       const rows = await listAccounts(db);
-      printer(options)(rows.map((row) => ({ accountId: row.id, name: row.name })), () => rows.map((row) => `${row.id}\t${row.name}`).join('\n'));
+      printer(options)(
+        rows.map((row) => ({ accountId: row.id, name: row.name })),
+        () => rows.map((row) => `${row.id}\t${row.name}`).join('\n'),
+      );
     }),
   );
 
@@ -203,12 +206,12 @@ app
 
 app
   .command('look')
-  .description("the hosted sign-in pages' title, colours, logo and footer link (docs/widget.md, \"The pages' look\"); what is left out returns to the default")
+  .description('the hosted sign-in pages\' title, colours, logo and footer link (docs/widget.md, "The pages\' look"); what is left out returns to the default')
   .requiredOption('--application <id>', 'application id', positiveId)
   .option('--title <text>', "the name the pages show (the application's name by default)")
   .option('--accent-color <#rrggbb>', 'buttons and links')
   .option('--background-color <#rrggbb>', 'the page around the form')
-  .option('--logo-url <url>', 'an https URL on one of the application\'s whitelisted domains')
+  .option('--logo-url <url>', "an https URL on one of the application's whitelisted domains")
   .option('--footer-link-url <url>', 'an https URL on a whitelisted domain, linked below the form')
   .option('--footer-link-text <text>', 'the footer link\'s text ("Privacy policy" by default)')
   .option('--show', 'print the current look and change nothing')
@@ -231,7 +234,15 @@ app
         await mergeApplicationSettings(db, application.accountId, application.id, { signInPageLook: stored });
       }
       const look = pageLook(stored, application.name);
-      const shown = { title: look.title, accentColor: look.accentColor, accentTextColor: look.accentTextColor, backgroundColor: look.backgroundColor, logoUrl: look.logoUrl ?? null, footerLinkUrl: look.footerLink?.url ?? null, footerLinkText: look.footerLink?.text ?? null };
+      const shown = {
+        title: look.title,
+        accentColor: look.accentColor,
+        accentTextColor: look.accentTextColor,
+        backgroundColor: look.backgroundColor,
+        logoUrl: look.logoUrl ?? null,
+        footerLinkUrl: look.footerLink?.url ?? null,
+        footerLinkText: look.footerLink?.text ?? null,
+      };
       printer(options)({ applicationId: application.id, signInPageLook: shown }, () =>
         [`application ${application.id} sign-in page look:`, ...Object.entries(shown).map(([name, value]) => `  ${name}: ${value ?? '(none)'}`)].join('\n'),
       );
@@ -292,9 +303,7 @@ key
         revokedAt: row.revokedAt?.toISOString() ?? null,
       }));
       printer(options)(value, () =>
-        value
-          .map((row) => `${row.keyId}\t${row.global ? 'global' : `app ${row.applicationId}`}\t${row.prefix}…\t${row.revokedAt ? `revoked ${row.revokedAt}` : 'live'}`)
-          .join('\n'),
+        value.map((row) => `${row.keyId}\t${row.global ? 'global' : `app ${row.applicationId}`}\t${row.prefix}…\t${row.revokedAt ? `revoked ${row.revokedAt}` : 'live'}`).join('\n'),
       );
     }),
   );
@@ -328,8 +337,10 @@ demo
       // Its own bundle (scripts/build.mjs): the gateway's code is loaded by this command only.
       const { seedDemoAccount } = await import('./demo-seed.js');
       const summary = await seedDemoAccount(withSecretKey(config), database, { size: { members: options.members, records: options.records, days: options.days }, progress });
-      printer(options)(summary, () =>
-        `demo account ${summary.accountId} seeded: ${summary.brands.length} brands, ${summary.activities} activities, ${summary.members} members, ${summary.optIns} opt-ins, ${summary.records} records\nOpen /dashboard?brand=${summary.brands[0].id}&window=3m with the demo key.`,
+      printer(options)(
+        summary,
+        () =>
+          `demo account ${summary.accountId} seeded: ${summary.brands.length} brands, ${summary.activities} activities, ${summary.members} members, ${summary.optIns} opt-ins, ${summary.records} records\nOpen /dashboard?brand=${summary.brands[0].id}&window=3m with the demo key.`,
       );
     }),
   );

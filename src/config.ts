@@ -7,9 +7,7 @@ import { z } from 'zod';
  * Environment → typed configuration. Every variable is validated once, at start, so a typo
  * stops the process with a message naming the variable instead of failing on the first request.
  */
-const booleanFlag = z
-  .enum(['1', '0', 'true', 'false'])
-  .transform((value) => value === '1' || value === 'true');
+const booleanFlag = z.enum(['1', '0', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -18,7 +16,12 @@ const environmentSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   ALLOWED_HOSTS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().regex(/^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected host names, each optionally with :port or a leading *. for its subdomains')))
     .optional(),
   TRUST_PROXY: z.string().trim().default('0'),
@@ -57,8 +60,22 @@ const environmentSchema = z.object({
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
   CORS_ORIGINS: z
     .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^\*$|^https?:\/\/(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected origins such as https://app.example.com (scheme, host, optional port; https://*.example.com for subdomains), or *')))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim().toLowerCase().replace(/\/$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^\*$|^https?:\/\/(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^https?:\/\/\[[0-9a-f:.]+\](:\d{1,5})?$/,
+            'expected origins such as https://app.example.com (scheme, host, optional port; https://*.example.com for subdomains), or *',
+          ),
+      ),
+    )
     .default([]),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (for example `openssl rand -hex 16`)').optional(),
   METRICS_ADDRESS: z
@@ -74,16 +91,20 @@ const environmentSchema = z.object({
   MAIL_FROM: z.email('must be an email address (the sender of verification and password-reset emails)').optional(),
   OTEL_SDK_DISABLED: booleanFlag.optional(),
   OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none'], 'expected otlp, console or none (one exporter)').optional(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url()
+    .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+    .optional(),
   OTEL_EXPORTER_OTLP_HEADERS: z
     .string()
     .refine((value) => value.split(',').every((pair) => !pair.trim() || /^[^=]+=.*$/.test(pair.trim())), 'expected name=value pairs separated by commas')
     .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('marquee'),
-  OTEL_TRACES_SAMPLER: z
-    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
-    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
@@ -103,9 +124,7 @@ export interface Config {
   /** Behind reverse proxies: which of them X-Forwarded-For is believed from (rate limits, logs). */
   trustProxy: TrustedProxies;
   dataDir: string;
-  database:
-    | { kind: 'pglite'; dataDir: string }
-    | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number };
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number };
   redisUrl: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
   /** `json` or `pretty` when LOG_FORMAT forces one; unset, the logger decides (logger.ts, logFormatOf). */
@@ -190,7 +209,10 @@ function parseTrustProxy(value: string): TrustedProxies | string {
     const hops = Number(value);
     return hops <= maxTrustedHops ? { hops } : `at most ${maxTrustedHops} hops; list the proxies' addresses instead`;
   }
-  const addresses = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const addresses = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   try {
     proxyaddr.compile(addresses);
     return addresses.length ? { addresses } : 'expected 0, true, a number of hops or a list of proxy addresses';
@@ -216,9 +238,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const parsed = environmentSchema.safeParse(cleaned);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`));
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
@@ -236,9 +256,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: e.ALLOWED_HOSTS,
     trustProxy,
     dataDir,
-    database: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE }
-      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

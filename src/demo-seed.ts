@@ -76,7 +76,10 @@ export async function seedDemoAccount(
     const random = createRandom(26);
     const brands: { id: number; name: string }[] = [];
     try {
-      for (const [name, type] of [[seedBrandName, 'MUSIC'], ['Night Drive', 'MUSIC']]) {
+      for (const [name, type] of [
+        [seedBrandName, 'MUSIC'],
+        ['Night Drive', 'MUSIC'],
+      ]) {
         const { createBrand } = await call<{ createBrand: { brand: { id: string } } }>('mutation($input: BrandInput!) { createBrand(input: $input) { brand { id } } }', { input: { name, type } });
         brands.push({ id: Number(createBrand.brand.id), name });
       }
@@ -102,17 +105,19 @@ export async function seedDemoAccount(
           birthDate: random() < 0.85 ? `${1960 + Math.floor(random() * 48)}-0${1 + Math.floor(random() * 9)}-15` : undefined,
         };
         const network = random.pick(['spotify', 'youtube'] as const);
-        const { registerMember } = await call<{ registerMember: { member: { id: string } } }>(
-          'mutation($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }',
-          { input: { credentials: { network, uid: `demo-fan-${index + 1}`, authToken: `demo-seed-${index + 1}` }, profile: { ...profile, username: `demo_fan_${index + 1}` } } },
-        );
+        const { registerMember } = await call<{ registerMember: { member: { id: string } } }>('mutation($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }', {
+          input: { credentials: { network, uid: `demo-fan-${index + 1}`, authToken: `demo-seed-${index + 1}` }, profile: { ...profile, username: `demo_fan_${index + 1}` } },
+        });
         memberIds.push(Number(registerMember.member.id));
         if ((index + 1) % 10 === 0 || index + 1 === size.members) progress(`members: ${index + 1}/${size.members}`);
       }
 
       let optIns = 0;
       for (const memberId of memberIds) {
-        for (const [brand, share] of [[main, 0.7], [other, 0.3]] as const) {
+        for (const [brand, share] of [
+          [main, 0.7],
+          [other, 0.3],
+        ] as const) {
           if (random() >= share) continue;
           await call('mutation($input: OptInInput!) { optIn(input: $input) { optedInAt } }', { input: { memberId: String(memberId), brandId: String(brand.id) } });
           optIns += 1;
@@ -134,10 +139,7 @@ export async function seedDemoAccount(
       let stored = 0;
       for (let start = 0; start < records.length; start += 200) {
         const batch = records.slice(start, start + 200);
-        const { recordActivities } = await call<{ recordActivities: { created: number } }>(
-          'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }',
-          { input: batch },
-        );
+        const { recordActivities } = await call<{ recordActivities: { created: number } }>('mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }', { input: batch });
         stored += recordActivities.created;
         progress(`records: ${start + batch.length}/${records.length}`);
       }

@@ -75,11 +75,14 @@ const secretParameters = new Set(['apikey', 'accesstoken', 'password', 'authtoke
 export function redactQuery(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
-  const pairs = url.slice(start + 1).split('&').map((pair) => {
-    const split = pair.indexOf('=');
-    const name = split < 0 ? pair : pair.slice(0, split);
-    return split >= 0 && secretParameters.has(decodedName(name).toLowerCase()) ? `${name}=[redacted]` : pair;
-  });
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const split = pair.indexOf('=');
+      const name = split < 0 ? pair : pair.slice(0, split);
+      return split >= 0 && secretParameters.has(decodedName(name).toLowerCase()) ? `${name}=[redacted]` : pair;
+    });
   return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
 
@@ -118,6 +121,13 @@ export function boundedError(error: unknown): unknown {
     parameters,
     sqlState: typeof cause?.code === 'string' ? cause.code : undefined,
     // The stack without its first line, the message that holds the statement and its parameters.
-    stack: typeof error.stack === 'string' ? error.stack.split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 20).join('\n') : undefined,
+    stack:
+      typeof error.stack === 'string'
+        ? error.stack
+            .split('\n')
+            .filter((line) => line.trimStart().startsWith('at '))
+            .slice(0, 20)
+            .join('\n')
+        : undefined,
   };
 }

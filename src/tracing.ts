@@ -1,16 +1,7 @@
 import { context, createContextKey, trace, type Context as TraceContext, type Span, type Tracer } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ConsoleSpanExporter, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Config } from './config.js';
@@ -83,8 +74,7 @@ function exporterOf(settings: Tracing) {
 }
 
 function samplerOf(sampler: Tracing['sampler']): Sampler {
-  const root =
-    sampler.kind === 'always_off' ? new AlwaysOffSampler() : sampler.kind === 'ratio' ? new TraceIdRatioBasedSampler(sampler.ratio) : new AlwaysOnSampler();
+  const root = sampler.kind === 'always_off' ? new AlwaysOffSampler() : sampler.kind === 'ratio' ? new TraceIdRatioBasedSampler(sampler.ratio) : new AlwaysOnSampler();
   return sampler.parentBased ? new ParentBasedSampler({ root }) : root;
 }
 

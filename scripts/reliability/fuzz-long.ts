@@ -21,7 +21,17 @@ const target = await startFuzzTarget();
 const started = performance.now();
 const arbitrary = fuzzRequests(await getSchema(), restRoutes, target.keys);
 const send = httpSender(target.base);
-const total = { requests: 0, byKind: {} as Record<string, number>, byStatus: {} as Record<string, number>, databaseRefusals: 0, slowestMs: 0, slowest: '', p99Ms: 0, targets: new Set<string>(), failures: [] as unknown[] };
+const total = {
+  requests: 0,
+  byKind: {} as Record<string, number>,
+  byStatus: {} as Record<string, number>,
+  databaseRefusals: 0,
+  slowestMs: 0,
+  slowest: '',
+  p99Ms: 0,
+  targets: new Set<string>(),
+  failures: [] as unknown[],
+};
 try {
   for (let done = 0; done < count; done += batch) {
     const requests = fc.sample(arbitrary, { numRuns: Math.min(batch, count - done), seed: seed + done });
@@ -42,5 +52,19 @@ try {
 // Every failing request whole, to send again by hand.
 if (total.failures.length && process.env.FUZZ_FAILURES) fs.writeFileSync(process.env.FUZZ_FAILURES, JSON.stringify(total.failures, null, 1));
 const seconds = Math.round((performance.now() - started) / 1000);
-console.log(JSON.stringify({ seed, seconds, database: process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite', ...total, targets: total.targets.size, failures: (total.failures as { request: string; problems: string[] }[]).slice(0, 20).map(({ request, problems }) => ({ request, problems })), failureCount: total.failures.length }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      seed,
+      seconds,
+      database: process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite',
+      ...total,
+      targets: total.targets.size,
+      failures: (total.failures as { request: string; problems: string[] }[]).slice(0, 20).map(({ request, problems }) => ({ request, problems })),
+      failureCount: total.failures.length,
+    },
+    null,
+    2,
+  ),
+);
 process.exit(total.failures.length ? 1 : 0);

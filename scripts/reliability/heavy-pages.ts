@@ -33,7 +33,11 @@ const base = `http://127.0.0.1:${(t.gateway.app.server.address() as AddressInfo)
 const heavy = await t.tenant('advanced');
 const other = await t.tenant('advanced');
 for (let done = 0; done < memberCount; done += 500) {
-  await insertMembers(t, heavy, Array.from({ length: Math.min(500, memberCount - done) }, (_, index) => ({ country: index % 2 ? 'GB' : 'US' })));
+  await insertMembers(
+    t,
+    heavy,
+    Array.from({ length: Math.min(500, memberCount - done) }, (_, index) => ({ country: index % 2 ? 'GB' : 'US' })),
+  );
 }
 await insertMembers(t, other, [{ country: 'FR' }]);
 
@@ -41,9 +45,7 @@ const startRss = mb(process.memoryUsage().rss);
 let peakRss = startRss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, mb(process.memoryUsage().rss))), 50);
 const started = performance.now();
-const burst = Promise.all(
-  Array.from({ length: parallel }, () => get(`${base}/members/all?limit=1000&extended=1`, heavy.apiKey)),
-);
+const burst = Promise.all(Array.from({ length: parallel }, () => get(`${base}/members/all?limit=1000&extended=1`, heavy.apiKey)));
 // The other key's call starts once the burst is on its way.
 await new Promise((resolve) => setTimeout(resolve, 200));
 const otherStarted = performance.now();

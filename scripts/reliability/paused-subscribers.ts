@@ -57,7 +57,11 @@ measure('subscribed');
 const content = { text: 'x'.repeat(contentBytes) };
 for (let batch = 0; batch < batches; batch += 1) {
   const completedAt = new Date().toISOString();
-  await record(t, tenant, Array.from({ length: batchSize }, (_, index) => ({ activityId: spin, memberId: members[index % 2], completedAt, content })));
+  await record(
+    t,
+    tenant,
+    Array.from({ length: batchSize }, (_, index) => ({ activityId: spin, memberId: members[index % 2], completedAt, content })),
+  );
   measure(`batch ${batch + 1}`);
 }
 // Deliveries run after the commits: give them time to reach every subscriber.

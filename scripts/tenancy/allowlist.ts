@@ -17,32 +17,32 @@ export const allowedStatements: AllowedStatement[] = [
   {
     contains: 'from "api_keys" left join "applications" on ("applications"."account_id" = "api_keys"."account_id" and "applications"."id" = "api_keys"."application_id") where ("api_keys"."key_hash" = $1',
     tables: ['api_keys', 'applications'],
-    reason: 'resolving an API key (tenancy.queries.ts findLiveKeyByHash) is how a request learns its account; its application is joined on the key\'s account',
+    reason: "resolving an API key (tenancy.queries.ts findLiveKeyByHash) is how a request learns its account; its application is joined on the key's account",
   },
   {
     contains: 'from "applications" where "applications"."id" = $1',
     tables: ['applications'],
-    reason: 'the widget\'s public URLs name an application by its id alone (widget.service.ts widgetApplication), and so does the admin CLI (app key create); the row gives the account',
+    reason: "the widget's public URLs name an application by its id alone (widget.service.ts widgetApplication), and so does the admin CLI (app key create); the row gives the account",
   },
   {
     contains: 'update "applications" set "plan" = $1 where "applications"."id" = $2',
     tables: ['applications'],
-    reason: 'the admin CLI sets a plan by the application\'s id (cli.ts app plan), across accounts by its nature',
+    reason: "the admin CLI sets a plan by the application's id (cli.ts app plan), across accounts by its nature",
   },
   {
     contains: 'update "applications" set "settings" = "applications"."settings" || $1::jsonb where "applications"."id" = $2',
     tables: ['applications'],
-    reason: 'the admin CLI switches network verification by the application\'s id (cli.ts app network-verification), across accounts by its nature; the API\'s switch names the caller\'s account',
+    reason: "the admin CLI switches network verification by the application's id (cli.ts app network-verification), across accounts by its nature; the API's switch names the caller's account",
   },
   {
     contains: `update "applications" set "settings" = jsonb_set("applications"."settings", '{features}', (coalesce("applications"."settings" -> 'features', '[]'::jsonb) - $1::text) || jsonb_build_array($2::text)) where "applications"."id" = $3`,
     tables: ['applications'],
-    reason: 'the admin CLI switches an enterprise feature on by the application\'s id (cli.ts app brand-custom-fields), across accounts by its nature; the API\'s switch names the caller\'s account',
+    reason: "the admin CLI switches an enterprise feature on by the application's id (cli.ts app brand-custom-fields), across accounts by its nature; the API's switch names the caller's account",
   },
   {
     contains: `update "applications" set "settings" = jsonb_set("applications"."settings", '{features}', coalesce("applications"."settings" -> 'features', '[]'::jsonb) - $1::text) where "applications"."id" = $2`,
     tables: ['applications'],
-    reason: 'the admin CLI switches an enterprise feature off by the application\'s id (cli.ts app brand-custom-fields); the API\'s switch names the caller\'s account',
+    reason: "the admin CLI switches an enterprise feature off by the application's id (cli.ts app brand-custom-fields); the API's switch names the caller's account",
   },
   {
     contains: 'update "api_keys" set "revoked_at" = $1 where ("api_keys"."id" = $2 and "api_keys"."revoked_at" is null)',
@@ -70,7 +70,7 @@ export const allowedStatements: AllowedStatement[] = [
   {
     contains: 'select a.id as account_id from accounts a where exists (select 1 from "email_outbox" o where o.account_id = a.id and o.status = \'pending\'',
     tables: ['accounts'],
-    reason: 'the email outbox worker (outbox.queries.ts accountsWithDueMail) lists the accounts with mail due, then claims each account\'s messages alone',
+    reason: "the email outbox worker (outbox.queries.ts accountsWithDueMail) lists the accounts with mail due, then claims each account's messages alone",
   },
   {
     contains: 'select account_id from "brand_member_rechecks" union select account_id from "brand_member_counts" group by account_id, brand_id having count(*) > 1',
@@ -85,17 +85,17 @@ export const allowedStatements: AllowedStatement[] = [
   {
     contains: 'select count(*)::int as depth from (select 1 from "activity_queue" limit $1) as waiting',
     tables: ['activity_queue'],
-    reason: 'the operator\'s /metrics (activities.queue.queries.ts queueBacklog) counts the queue of every account at once, capped; it names no row',
+    reason: "the operator's /metrics (activities.queue.queries.ts queueBacklog) counts the queue of every account at once, capped; it names no row",
   },
   {
     contains: 'select "enqueued_at" from "activity_queue" order by "activity_queue"."id" limit $1',
     tables: ['activity_queue'],
-    reason: 'the operator\'s /metrics (activities.queue.queries.ts queueBacklog) reads when the oldest queued record of any account was queued; it reads no payload',
+    reason: "the operator's /metrics (activities.queue.queries.ts queueBacklog) reads when the oldest queued record of any account was queued; it reads no payload",
   },
   {
     contains: 'select "status", count(*)::int from "presave_jobs" where "presave_jobs"."status" <> $1 group by "presave_jobs"."status"',
     tables: ['presave_jobs'],
-    reason: 'the operator\'s /metrics (presave.queries.ts unfinishedJobsByStatus) counts the unfinished presave jobs of every account by status',
+    reason: "the operator's /metrics (presave.queries.ts unfinishedJobsByStatus) counts the unfinished presave jobs of every account by status",
   },
   {
     contains: 'delete from "api_hits" where "api_hits"."hour" < $1',
@@ -107,6 +107,7 @@ export const allowedStatements: AllowedStatement[] = [
   {
     contains: 'analyze "score_window_activity_totals"',
     tables: ['score_window_activity_totals'],
-    reason: 'statistics after an account\'s first activity totals are written (score-window-activities.queries.ts buildActivityTotals), so the planner reads their groups in index order instead of sorting them on disk',
+    reason:
+      "statistics after an account's first activity totals are written (score-window-activities.queries.ts buildActivityTotals), so the planner reads their groups in index order instead of sorting them on disk",
   },
 ];

@@ -67,7 +67,10 @@ function readStatements(roots: string[]): Map<string, string | undefined> {
   const found = new Map<string, string | undefined>();
   for (const root of roots) {
     const files = fs.statSync(root).isDirectory()
-      ? fs.readdirSync(root).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(root, name))
+      ? fs
+          .readdirSync(root)
+          .filter((name) => name.endsWith('.jsonl'))
+          .map((name) => path.join(root, name))
       : [root];
     for (const file of files) {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {

@@ -54,7 +54,21 @@ const queryTypes = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStm
  * Functions PostgreSQL marks volatile that a gateway statement might call: Citus refuses them in
  * an UPDATE of a distributed table (each shard would call them on its own).
  */
-const volatileFunctions = new Set(['clock_timestamp', 'timeofday', 'random', 'gen_random_uuid', 'uuid_generate_v4', 'nextval', 'setval', 'txid_current', 'pg_advisory_xact_lock', 'pg_advisory_lock', 'pg_try_advisory_xact_lock', 'pg_try_advisory_lock', 'pg_notify']);
+const volatileFunctions = new Set([
+  'clock_timestamp',
+  'timeofday',
+  'random',
+  'gen_random_uuid',
+  'uuid_generate_v4',
+  'nextval',
+  'setval',
+  'txid_current',
+  'pg_advisory_xact_lock',
+  'pg_advisory_lock',
+  'pg_try_advisory_xact_lock',
+  'pg_try_advisory_lock',
+  'pg_notify',
+]);
 
 /** Every function called anywhere in a parse tree, by its last name part. */
 function functionNames(node: unknown, found: string[] = []): string[] {
@@ -181,7 +195,8 @@ class StatementChecker {
     if (type === 'UpdateStmt' && this.tables.tenant.has(table) && !ctes.has(table)) {
       // Citus: "functions used in UPDATE queries on distributed tables must not be VOLATILE".
       for (const name of functionNames({ targetList: body.targetList, whereClause: body.whereClause })) {
-        if (volatileFunctions.has(name)) this.violations.push({ table, reference: table, problem: `volatile function ${name}() in an UPDATE of a distributed table (read it first, pass it as a parameter)` });
+        if (volatileFunctions.has(name))
+          this.violations.push({ table, reference: table, problem: `volatile function ${name}() in an UPDATE of a distributed table (read it first, pass it as a parameter)` });
       }
     }
     const { relation: _r, fromClause: _f, usingClause: _u, withClause: _w, ...rest } = body;
@@ -203,7 +218,7 @@ class StatementChecker {
       if (values) {
         const level = new Level(this.tables, this.read, parent, ctes);
         // Citus: "subqueries are not supported within INSERT queries".
-        if (tenant && containsType(values, 'SubLink')) this.violations.push({ table, reference: table, problem: 'subquery in an INSERT\'s values (read it first, pass it as a parameter)' });
+        if (tenant && containsType(values, 'SubLink')) this.violations.push({ table, reference: table, problem: "subquery in an INSERT's values (read it first, pass it as a parameter)" });
         if (tenant && position >= 0 && values.some((row) => level.term(row[position]) !== 'bound')) {
           this.violations.push({ table, reference: table, problem: 'INSERT … VALUES gives account_id something other than a parameter or a constant' });
         }
@@ -415,7 +430,7 @@ class Level {
   /** The references held to one account, following the equalities from the values given (by default, any). */
   held(values: Value[] = ['bound', 'outer']): Set<Entry | Value> {
     const held = new Set<Entry | Value>(values);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const edge of this.edges) {
         if (held.has(edge.from) && !held.has(edge.to)) {
@@ -441,9 +456,7 @@ class Level {
     // Whether every level between here and the column's is an EXISTS test (PostgreSQL joins them).
     let joined = true;
     for (let scope: Scope | undefined = this.scope, depth = 0; scope; joined &&= Boolean(scope.exists), scope = scope.parent, depth++) {
-      const entry = qualifier
-        ? scope.entries.find((candidate) => candidate.name === qualifier)
-        : this.unqualified(scope, column);
+      const entry = qualifier ? scope.entries.find((candidate) => candidate.name === qualifier) : this.unqualified(scope, column);
       if (!entry) continue;
       const key = keyOf(entry, column);
       // A column of an outer level is one value for each run of this level: its own level holds it (or is reported).

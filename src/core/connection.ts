@@ -5,8 +5,8 @@ import { invalidParameter } from './errors.js';
 export class PageInfo {
   @Field(() => Boolean, { description: 'True when items follow this page: pass endCursor as after to read them.' }) hasNextPage!: boolean;
   @Field(() => Boolean, { description: 'True when the page does not start at the beginning of the list: it starts from a cursor or an offset.' }) hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true, description: 'The cursor of the page\'s first item; null for an empty page.' }) startCursor!: string | null;
-  @Field(() => String, { nullable: true, description: 'The cursor of the page\'s last item; null for an empty page.' }) endCursor!: string | null;
+  @Field(() => String, { nullable: true, description: "The cursor of the page's first item; null for an empty page." }) startCursor!: string | null;
+  @Field(() => String, { nullable: true, description: "The cursor of the page's last item; null for an empty page." }) endCursor!: string | null;
 }
 
 /** Every list is capped at this many items per page. */

@@ -59,14 +59,11 @@ export class AppError extends GraphQLError {
   }
 }
 
-export const missingParameter = (param: string, message = `The parameter '${param}' is required.`) =>
-  new AppError('MISSING_PARAMETER', message, param);
+export const missingParameter = (param: string, message = `The parameter '${param}' is required.`) => new AppError('MISSING_PARAMETER', message, param);
 
-export const invalidParameter = (param: string, expected: string) =>
-  new AppError('INVALID_PARAMETER', `The parameter '${param}' is invalid: ${expected}.`, param);
+export const invalidParameter = (param: string, expected: string) => new AppError('INVALID_PARAMETER', `The parameter '${param}' is invalid: ${expected}.`, param);
 
-export const notFound = (what: string, param: string | null = 'id') =>
-  new AppError('NOT_FOUND', `${what} not found.`, param);
+export const notFound = (what: string, param: string | null = 'id') => new AppError('NOT_FOUND', `${what} not found.`, param);
 
 /** True for errors raised on purpose (AppError, or one rebuilt from its extensions by graphql-js). */
 export function isAppError(error: unknown): error is GraphQLError & { extensions: AppErrorExtensions } {

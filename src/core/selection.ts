@@ -43,8 +43,7 @@ export function selectsOnly(info: SelectionInfo, fields: ReadonlySet<string>, pa
  */
 export function asksFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'variableValues'>, name: string): boolean {
   const included = (field: FieldNode) =>
-    getDirectiveValues(GraphQLSkipDirective, field, info.variableValues)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, field, info.variableValues)?.if !== false;
+    getDirectiveValues(GraphQLSkipDirective, field, info.variableValues)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, field, info.variableValues)?.if !== false;
   return info.fieldNodes.some((node) => fieldsOf(info, node.selectionSet).some((field) => field.name.value === name && included(field)));
 }
 

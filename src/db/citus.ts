@@ -39,10 +39,13 @@ interface PartitionRow {
  * column, or not colocated with the anchor. Empty when every table is placed.
  */
 export async function placementProblems(db: Executor): Promise<string[]> {
-  const rows = await executeRows<PartitionRow>(db, sql`
+  const rows = await executeRows<PartitionRow>(
+    db,
+    sql`
     select p.logicalrelid::regclass::text as "table", p.partmethod::text as "method", p.colocationid as "colocation",
       case when p.partmethod = 'h' then column_to_column_name(p.logicalrelid, p.partkey) end as "column"
-    from pg_dist_partition p`);
+    from pg_dist_partition p`,
+  );
   const placed = new Map(rows.map((row) => [row.table, row]));
   const anchor = placed.get(colocationAnchor);
   const problems: string[] = [];
@@ -50,7 +53,8 @@ export async function placementProblems(db: Executor): Promise<string[]> {
     const row = placed.get(table);
     if (!row) problems.push(`${table}: not distributed (a plain table of the coordinator)`);
     else if (kind === 'reference' && row.method !== 'n') problems.push(`${table}: should be a reference table`);
-    else if (kind === 'distributed' && row.method !== 'h') problems.push(`${table}: ${row.method === 'n' ? 'a coordinator-local table' : 'not hash-distributed'}, where it should be distributed on ${distributionColumn}`);
+    else if (kind === 'distributed' && row.method !== 'h')
+      problems.push(`${table}: ${row.method === 'n' ? 'a coordinator-local table' : 'not hash-distributed'}, where it should be distributed on ${distributionColumn}`);
     else if (kind === 'distributed' && row.column !== distributionColumn) problems.push(`${table}: distributed on ${row.column}, not ${distributionColumn}`);
     else if (kind === 'distributed' && anchor && row.colocation !== anchor.colocation) problems.push(`${table}: not colocated with ${colocationAnchor}`);
   }

@@ -303,9 +303,7 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
   const db = drizzlePostgres(primary.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database;
   if (readUrl) usage.push({ pool: 'replica', size: poolSize, busy: 0 });
   const replica = readUrl ? replaceablePool(readUrl, poolSize, usage[1]) : undefined;
-  const read = replica
-    ? (drizzlePostgres(replica.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database)
-    : db;
+  const read = replica ? (drizzlePostgres(replica.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database) : db;
   return {
     kind: 'postgres',
     db,
@@ -323,7 +321,16 @@ async function openPostgres(url: string, readUrl: string | undefined, poolSize: 
 
 /** Failures of reaching or entering the server, as opposed to a statement failing once in. */
 const connectionCodes = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
   '28P01', // password authentication failed
   '28000', // no such role, or pg_hba refuses
   '3D000', // no such database

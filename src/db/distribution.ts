@@ -83,13 +83,7 @@ export function placementStatement({ table, kind }: Placement): string {
  * (`create_distributed_table` copies them to the shards and leaves the originals on disk, unseen).
  */
 export function distributionStatements(): string[] {
-  return [
-    'begin;',
-    keepLinkedTablesPlain,
-    ...distributionPlan().map(placementStatement),
-    'select truncate_local_data_after_distributing_table(logicalrelid) from pg_dist_partition;',
-    'commit;',
-  ];
+  return ['begin;', keepLinkedTablesPlain, ...distributionPlan().map(placementStatement), 'select truncate_local_data_after_distributing_table(logicalrelid) from pg_dist_partition;', 'commit;'];
 }
 
 interface TableRow {
@@ -145,13 +139,18 @@ const setsColumns = ['n', 'd'];
  */
 export async function distributionProblems(db: Executor, rules: DistributionRules = {}): Promise<string[]> {
   const { references = referenceTables, statements = distributionStatements() } = rules;
-  const tables = await executeRows<TableRow>(db, sql`
+  const tables = await executeRows<TableRow>(
+    db,
+    sql`
     select t.table_name as "table", c.data_type as "accountType"
     from information_schema.tables t
     left join information_schema.columns c on c.table_schema = t.table_schema and c.table_name = t.table_name and c.column_name = ${distributionColumn}
     where t.table_schema = 'public' and t.table_type = 'BASE TABLE'
-    order by 1`);
-  const uniques = await executeRows<UniqueRow>(db, sql`
+    order by 1`,
+  );
+  const uniques = await executeRows<UniqueRow>(
+    db,
+    sql`
     select t.relname as "table", i.relname as "index",
       array(select a.attname::text from unnest(x.indkey::int2[]) with ordinality k(attnum, n)
         join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
@@ -161,8 +160,11 @@ export async function distributionProblems(db: Executor, rules: DistributionRule
     join pg_class t on t.oid = x.indrelid
     join pg_namespace n on n.oid = t.relnamespace
     where n.nspname = 'public' and x.indisunique
-    order by 1, 2`);
-  const foreignKeys = await executeRows<ForeignKeyRow>(db, sql`
+    order by 1, 2`,
+  );
+  const foreignKeys = await executeRows<ForeignKeyRow>(
+    db,
+    sql`
     select t.relname as "table", c.conname as "name", r.relname as "references",
       array(select a.attname::text from unnest(c.conkey) with ordinality k(attnum, n)
         join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.attnum order by k.n) as "columns",
@@ -174,18 +176,25 @@ export async function distributionProblems(db: Executor, rules: DistributionRule
     join pg_class r on r.oid = c.confrelid
     join pg_namespace n on n.oid = t.relnamespace
     where n.nspname = 'public' and c.contype = 'f'
-    order by 1, 2`);
+    order by 1, 2`,
+  );
 
-  const identities = await executeRows<IdentityRow>(db, sql`
+  const identities = await executeRows<IdentityRow>(
+    db,
+    sql`
     select table_name as "table", column_name as "column" from information_schema.columns
-    where table_schema = 'public' and is_identity = 'YES' order by 1, 2`);
-  const triggers = await executeRows<TriggerRow>(db, sql`
+    where table_schema = 'public' and is_identity = 'YES' order by 1, 2`,
+  );
+  const triggers = await executeRows<TriggerRow>(
+    db,
+    sql`
     select t.relname as "table", g.tgname as "trigger"
     from pg_trigger g
     join pg_class t on t.oid = g.tgrelid
     join pg_namespace n on n.oid = t.relnamespace
     where n.nspname = 'public' and not g.tgisinternal
-    order by 1, 2`);
+    order by 1, 2`,
+  );
 
   const problems: string[] = [];
   const isReference = (table: string) => references.includes(table);
@@ -222,7 +231,10 @@ export async function distributionProblems(db: Executor, rules: DistributionRule
     for (const { table, column } of identities) {
       if (isReference(table)) continue;
       const link = foreignKeys.find((key) => key.table === table && isReference(key.references));
-      if (link) problems.push(`${table}: identity column ${column} and a foreign key (${link.name}) to the reference table ${link.references}: create_reference_table('${link.references}') makes it coordinator-local, and Citus cannot then distribute it`);
+      if (link)
+        problems.push(
+          `${table}: identity column ${column} and a foreign key (${link.name}) to the reference table ${link.references}: create_reference_table('${link.references}') makes it coordinator-local, and Citus cannot then distribute it`,
+        );
     }
   }
   for (const { table, trigger } of triggers) {

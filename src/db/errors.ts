@@ -175,11 +175,7 @@ export const memberMergedMeanwhile = (error: unknown) => hasSqlState(error, memb
  * a member merged meanwhile more often than a writer resolves it again; a deadlock or serialization
  * failure left after the retries of the transaction.
  */
-export type RaceFailure =
-  | { kind: 'member-gone' }
-  | { kind: 'identity-taken'; network: string | undefined }
-  | { kind: 'merged-meanwhile' }
-  | { kind: 'collided' };
+export type RaceFailure = { kind: 'member-gone' } | { kind: 'identity-taken'; network: string | undefined } | { kind: 'merged-meanwhile' } | { kind: 'collided' };
 
 export function raceFailure(error: unknown): RaceFailure | undefined {
   const foreignKey = constraintOf(error, '23503');

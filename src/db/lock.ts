@@ -11,10 +11,7 @@ export function lockDataDir(dataDir: string, owner: string): () => void {
   const file = path.join(dataDir, 'marquee.lock');
   const holder = readHolder(file);
   if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
-    throw new Error(
-      `The embedded database in ${dataDir} is in use by ${holder.owner} (pid ${holder.pid}). ` +
-        'Stop it first, or point DATABASE_URL at PostgreSQL to share a database.',
-    );
+    throw new Error(`The embedded database in ${dataDir} is in use by ${holder.owner} (pid ${holder.pid}). ` + 'Stop it first, or point DATABASE_URL at PostgreSQL to share a database.');
   }
   fs.writeFileSync(file, JSON.stringify({ pid: process.pid, owner }));
   return () => {

@@ -17,7 +17,10 @@ import { migrationsFolder, projectRoot } from './paths.js';
  */
 function templateBase(): string {
   const hash = createHash('sha256');
-  for (const name of fs.readdirSync(migrationsFolder).filter((file) => file.endsWith('.sql')).sort()) {
+  for (const name of fs
+    .readdirSync(migrationsFolder)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
     hash.update(name).update(fs.readFileSync(path.join(migrationsFolder, name)));
   }
   return path.join(projectRoot, 'node_modules', '.cache', 'marquee', `pglite-${hash.digest('hex').slice(0, 16)}`);

@@ -15,9 +15,7 @@ import { projectRoot } from './paths.js';
  * Unset, `recordStatement` is undefined and nothing else changes: the drivers keep their plain
  * round-trip logger and Drizzle's classes are left as they are.
  */
-export const recordStatement: Recorder | undefined = process.env.MARQUEE_STATEMENT_LOG
-  ? createRecorder(process.env.MARQUEE_STATEMENT_LOG)
-  : undefined;
+export const recordStatement: Recorder | undefined = process.env.MARQUEE_STATEMENT_LOG ? createRecorder(process.env.MARQUEE_STATEMENT_LOG) : undefined;
 
 /** `direct`: the caller is on the stack (a hand-made send, not an awaited Drizzle builder). */
 type Recorder = (text: string, options?: { direct?: boolean }) => void;

@@ -105,4 +105,3 @@ export function tracedPglite<T extends object>(client: T): T {
     },
   });
 }
-

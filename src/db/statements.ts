@@ -81,7 +81,11 @@ export function fixedStatement<Values extends Record<string, unknown>, T>(build:
       });
       rendered = { text: query.sql, names };
     }
-    return preparedRows<T>(db, rendered.text, rendered.names.map((name) => values[name]));
+    return preparedRows<T>(
+      db,
+      rendered.text,
+      rendered.names.map((name) => values[name]),
+    );
   };
 }
 

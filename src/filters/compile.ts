@@ -4,8 +4,25 @@ import { AppError, invalidParameter, notFound } from '../core/errors.js';
 import { normaliseDomain } from '../lib/domains.js';
 import type { ResolvedWindow } from './window.js';
 import {
-  activityConditions, brandExists, brandMemberOf, countryIn, emailIn, extendedFieldFilled, findLiveSegment, hasService, inSegment, memberIdIn,
-  memberIdNotIn, optedIntoBrand, performedAllOf, performedAnyOf, profileFieldFilled, regionIs, registeredOnDomain, type ActivityColumns, type SegmentRow,
+  activityConditions,
+  brandExists,
+  brandMemberOf,
+  countryIn,
+  emailIn,
+  extendedFieldFilled,
+  findLiveSegment,
+  hasService,
+  inSegment,
+  memberIdIn,
+  memberIdNotIn,
+  optedIntoBrand,
+  performedAllOf,
+  performedAnyOf,
+  profileFieldFilled,
+  regionIs,
+  registeredOnDomain,
+  type ActivityColumns,
+  type SegmentRow,
 } from './member-filter.queries.js';
 import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
@@ -98,12 +115,7 @@ function checkListSizes(filter: MemberFilter): void {
  * Checks a filter against the account (ids of another account are not found) and compiles it.
  * `window` is the operation's resolved window: any-of and all-of activities are read inside it.
  */
-export async function compileFilter(
-  db: Executor,
-  accountId: number,
-  filter: MemberFilter | undefined | null,
-  window: ResolvedWindow | undefined,
-): Promise<CompiledFilter> {
+export async function compileFilter(db: Executor, accountId: number, filter: MemberFilter | undefined | null, window: ResolvedWindow | undefined): Promise<CompiledFilter> {
   const f = filter ?? {};
   checkListSizes(f);
   const brandId = filterId(f.brandId, 'brandId');

@@ -12,7 +12,7 @@ import { WindowInput } from './window.types.js';
 export class WindowArgs {
   @Field(() => WindowInput, {
     nullable: true,
-    description: 'The time window (WindowInput); left out, the week ending now unless the field says otherwise. Clamped to the operation\'s longest span.',
+    description: "The time window (WindowInput); left out, the week ending now unless the field says otherwise. Clamped to the operation's longest span.",
   })
   window!: WindowInput | null;
 }
@@ -22,7 +22,7 @@ export class WindowArgs {
 export class FilteredWindowArgs extends WindowArgs {
   @Field(() => MemberFilter, {
     nullable: true,
-    description: 'Which records count and which members take part (MemberFilter, docs/filters.md); left out, all of the account\'s, unless the field says otherwise.',
+    description: "Which records count and which members take part (MemberFilter, docs/filters.md); left out, all of the account's, unless the field says otherwise.",
   })
   filter!: MemberFilter | null;
 }

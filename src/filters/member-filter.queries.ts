@@ -1,8 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
-import {
-  activityRecords, brandMemberRechecks, brandMembers, brands, memberActivityDaily, memberDomains, members, memberServices, optins, segmentMembers, segments,
-} from '../db/schema/index.js';
+import { activityRecords, brandMemberRechecks, brandMembers, brands, memberActivityDaily, memberDomains, members, memberServices, optins, segmentMembers, segments } from '../db/schema/index.js';
 import { within, type ResolvedWindow } from './window.js';
 
 /** The SQL of a member filter's conditions; which conditions apply, and their checks, are compile.ts's. */
@@ -33,11 +31,24 @@ export function activityConditions(
 
 /** Profile fields `required_fields` may name (any case), by their record names. */
 const requirableColumns = {
-  email: members.email, verifiedemail: members.verifiedEmail, firstname: members.firstName, surname: members.surname,
-  username: members.username, gender: members.gender, birthdate: members.birthDate, bio: members.bio,
-  avatarurl: members.avatarUrl, address: members.address, addressline2: members.addressLine2, city: members.city,
-  state: members.state, country: members.country, postcode: members.postCode, homephone: members.homePhone,
-  mobilephone: members.mobilePhone, website: members.website,
+  email: members.email,
+  verifiedemail: members.verifiedEmail,
+  firstname: members.firstName,
+  surname: members.surname,
+  username: members.username,
+  gender: members.gender,
+  birthdate: members.birthDate,
+  bio: members.bio,
+  avatarurl: members.avatarUrl,
+  address: members.address,
+  addressline2: members.addressLine2,
+  city: members.city,
+  state: members.state,
+  country: members.country,
+  postcode: members.postCode,
+  homephone: members.homePhone,
+  mobilephone: members.mobilePhone,
+  website: members.website,
 } as const;
 
 /** The member has this profile field filled in; undefined for a name that is no profile field. */
@@ -56,8 +67,7 @@ export function extendedFieldFilled(path: readonly string[]): SQL {
 export const memberIdIn = (ids: number[]): SQL => sql`${members.id} in ${ids}`;
 export const memberIdNotIn = (ids: number[]): SQL => sql`${members.id} not in ${ids}`;
 /** Either address, compared in lower case. */
-export const emailIn = (emails: string[]): SQL =>
-  sql`(lower(${members.email}) in ${emails} or lower(${members.verifiedEmail}) in ${emails})`;
+export const emailIn = (emails: string[]): SQL => sql`(lower(${members.email}) in ${emails} or lower(${members.verifiedEmail}) in ${emails})`;
 /** Countries in upper case. */
 export const countryIn = (countries: string[]): SQL => sql`upper(${members.country}) in ${countries}`;
 /** A region in lower case. */
@@ -189,7 +199,10 @@ export async function brandExists(db: Executor, accountId: number, id: number): 
   const key = `${accountId}:${id}`;
   let found = foundBrands.get(db);
   if (found?.has(key)) return true;
-  const [row] = await db.select({ id: brands.id }).from(brands).where(and(eq(brands.accountId, accountId), eq(brands.id, id)));
+  const [row] = await db
+    .select({ id: brands.id })
+    .from(brands)
+    .where(and(eq(brands.accountId, accountId), eq(brands.id, id)));
   if (!row) return false;
   if (!found || found.size >= foundBrandsLimit) foundBrands.set(db, (found = new Set()));
   found.add(key);

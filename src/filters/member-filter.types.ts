@@ -2,7 +2,7 @@ import { Field, ID, InputType } from 'type-graphql';
 
 @InputType('ActivityRefInput', { description: 'An activity, optionally tied to one brand (REST: `<brandid>-<activityid>`).' })
 export class ActivityRefInput {
-  @Field(() => ID, { description: 'The activity definition\'s id.' }) activityId!: string;
+  @Field(() => ID, { description: "The activity definition's id." }) activityId!: string;
   @Field(() => ID, { nullable: true, description: 'Only records of the activity on this brand; left out, on any brand.' }) brandId?: string;
 }
 

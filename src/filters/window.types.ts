@@ -14,7 +14,7 @@ registerEnumType(PeriodUnit, {
     HOUR: { description: 'An hour.' },
     DAY: { description: 'A day: the same time of day, one UTC day apart.' },
     WEEK: { description: 'Seven days.' },
-    MONTH: { description: 'A calendar month: the same day of the month (or the month\'s last day, when it is shorter).' },
+    MONTH: { description: "A calendar month: the same day of the month (or the month's last day, when it is shorter)." },
   },
 });
 
@@ -39,7 +39,7 @@ export class WindowInput {
   @Field(() => GraphQLDateTime, { nullable: true, description: 'The first instant after the window: it ends just before (REST end_date). Default: periodEnd before now, or now.' })
   end?: Date;
 
-  @Field(() => PeriodInput, { nullable: true, description: 'The window\'s length before its end when start is not given (REST period); default the operation\'s, usually one week.' })
+  @Field(() => PeriodInput, { nullable: true, description: "The window's length before its end when start is not given (REST period); default the operation's, usually one week." })
   period?: PeriodInput;
 
   @Field(() => PeriodInput, { nullable: true, description: 'Ends the window this long before now, when end is not given (REST period_end).' })

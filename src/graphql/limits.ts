@@ -198,7 +198,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: H
             // The document's own lists, once per document: a priced document has passed them.
             const literal = documentListRefusal(document);
             if (literal) throw literal;
-            const query = operationName ? separateOperations(document)[operationName] ?? document : document;
+            const query = operationName ? (separateOperations(document)[operationName] ?? document) : document;
             cost = costOf(schema, query, variables);
             costs.set(key, cost);
             if (costs.size > costCacheSize) costs.delete(costs.keys().next().value!);

@@ -19,5 +19,30 @@ import { SignInPageLookResolver } from '../modules/widget/look.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes the classes as Function
-export const resolvers: NonEmptyArray<Function> = [ApplicationResolver, UsageResolver, MemberResolver, MemberDomainResolver, MemberLifecycleResolver, ActivityResolver, ActivityRecordResolver, FeedResolver, ActivityRecordConnectionResolver, LiveFeedResolver, ScoringResolver, MemberConnectionResolver, BrandResolver, SegmentResolver, BrandSegmentsResolver, OptInResolver, MemberOptInsResolver, PresaveResolver,
-  BrandStatsResolver, RegistrationStatsResolver, MemberTimelinesResolver, TopDomainsResolver, WidgetResolver, EmailResolver, SignInPageLookResolver];
+export const resolvers: NonEmptyArray<Function> = [
+  ApplicationResolver,
+  UsageResolver,
+  MemberResolver,
+  MemberDomainResolver,
+  MemberLifecycleResolver,
+  ActivityResolver,
+  ActivityRecordResolver,
+  FeedResolver,
+  ActivityRecordConnectionResolver,
+  LiveFeedResolver,
+  ScoringResolver,
+  MemberConnectionResolver,
+  BrandResolver,
+  SegmentResolver,
+  BrandSegmentsResolver,
+  OptInResolver,
+  MemberOptInsResolver,
+  PresaveResolver,
+  BrandStatsResolver,
+  RegistrationStatsResolver,
+  MemberTimelinesResolver,
+  TopDomainsResolver,
+  WidgetResolver,
+  EmailResolver,
+  SignInPageLookResolver,
+];

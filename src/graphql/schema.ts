@@ -39,9 +39,9 @@ export function getSchema(): Promise<GraphQLSchema> {
 
 /** type-graphql names the root types but takes no description for them: the explorer shows these. */
 const rootDescriptions = {
-  Query: 'Reads: call with an application\'s API key; a member JWT reads viewer only, and the account\'s global key usage only.',
-  Mutation: 'Writes: call with an application\'s API key; some need an advanced or enterprise plan.',
-  Subscription: 'Live events, over graphql-ws at /graphql: call with an application\'s API key.',
+  Query: "Reads: call with an application's API key; a member JWT reads viewer only, and the account's global key usage only.",
+  Mutation: "Writes: call with an application's API key; some need an advanced or enterprise plan.",
+  Subscription: "Live events, over graphql-ws at /graphql: call with an application's API key.",
 };
 
 function withRootDescriptions(schema: GraphQLSchema): GraphQLSchema {
@@ -65,9 +65,7 @@ function withPlainFieldsRead(schema: GraphQLSchema): GraphQLSchema {
     if (!isObjectType(type)) continue;
     const fields = type.getFields();
     for (const field of objectType.fields ?? []) {
-      const resolved = storage.fieldResolvers.some(
-        (resolver) => resolver.schemaName === field.schemaName && isSameOrSubclass(objectType.target, resolver.getObjectType?.()),
-      );
+      const resolved = storage.fieldResolvers.some((resolver) => resolver.schemaName === field.schemaName && isSameOrSubclass(objectType.target, resolver.getObjectType?.()));
       const guarded = field.roles !== undefined || (field.middlewares?.length ?? 0) > 0;
       const schemaField = fields[field.schemaName];
       if (!schemaField || resolved || guarded || field.name !== field.schemaName) continue;
@@ -98,10 +96,7 @@ function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     const plain = params.every(
       (param, index) =>
         param.index === index &&
-        ((param.kind === 'root' && !param.propertyName && !param.getType) ||
-          (param.kind === 'context' && !param.propertyName) ||
-          param.kind === 'info' ||
-          (param.kind === 'custom' && !param.options.arg)),
+        ((param.kind === 'root' && !param.propertyName && !param.getType) || (param.kind === 'context' && !param.propertyName) || param.kind === 'info' || (param.kind === 'custom' && !param.options.arg)),
     );
     const objectType = storage.objectTypes.find((candidate) => candidate.target === resolver.getObjectType?.());
     const type = objectType && schema.getType(objectType.name);
@@ -111,7 +106,11 @@ function withDirectFieldResolvers(schema: GraphQLSchema): GraphQLSchema {
     const method = instance[resolver.methodName];
     if (typeof method !== 'function') continue;
     if (params.some((param) => param.kind === 'custom')) {
-      field.resolve = customParamsResolver(instance, method, params.map((param) => (param.kind === 'custom' ? param.resolver : argumentPosition[param.kind as keyof typeof argumentPosition])));
+      field.resolve = customParamsResolver(
+        instance,
+        method,
+        params.map((param) => (param.kind === 'custom' ? param.resolver : argumentPosition[param.kind as keyof typeof argumentPosition])),
+      );
       continue;
     }
     const positions = params.map((param) => argumentPosition[param.kind as keyof typeof argumentPosition]);
@@ -124,7 +123,11 @@ function directResolver(instance: object, method: (...args: unknown[]) => unknow
   const [first, second, third] = positions;
   if (positions.length === 2 && first === 0 && second === 2) return (root, _args, context) => method.call(instance, root, context);
   if (positions.length === 3 && first === 0 && second === 2 && third === 3) return (root, _args, context, info) => method.call(instance, root, context, info);
-  return (...all: unknown[]) => method.apply(instance, positions.map((position) => all[position]));
+  return (...all: unknown[]) =>
+    method.apply(
+      instance,
+      positions.map((position) => all[position]),
+    );
 }
 
 type ParamSource = number | ((data: { root: unknown; args: Record<string, unknown>; context: unknown; info: GraphQLResolveInfo }) => unknown);

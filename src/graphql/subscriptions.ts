@@ -1,18 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import {
-  getOperationAST,
-  GraphQLError,
-  OperationTypeNode,
-  parse,
-  separateOperations,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type ExecutionArgs,
-  type GraphQLSchema,
-} from 'graphql';
+import { getOperationAST, GraphQLError, OperationTypeNode, parse, separateOperations, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { handleProtocols } from 'graphql-ws';
 import { WebSocketServer } from 'ws';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -104,9 +93,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         const address = clientAddress(request);
         const params = ctx.connectionParams ?? {};
         // The payload's entries count as headers (x-api-key, authorization) or parameters (apiKey).
-        const asHeaders = Object.fromEntries(
-          Object.entries(params).flatMap(([name, value]) => (typeof value === 'string' ? [[name.toLowerCase(), value]] : [])),
-        );
+        const asHeaders = Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (typeof value === 'string' ? [[name.toLowerCase(), value]] : [])));
         const carried = { headers: { ...request.headers, ...asHeaders }, query: params, body: undefined };
         const key = apiKeyOf(carried);
         const refuse = (code: number, message: string) => {

@@ -50,9 +50,7 @@ const gzip = promisify(zlib.gzip);
 export function encodeOnce(cache: Map<Encoding, Promise<Buffer>>, encoding: Encoding, body: Buffer): Promise<Buffer> {
   let encoded = cache.get(encoding);
   if (!encoded) {
-    encoded = encoding === 'br'
-      ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : gzip(body, { level: 9 });
+    encoded = encoding === 'br' ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 6, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gzip(body, { level: 9 });
     cache.set(encoding, encoded);
   }
   return encoded;

@@ -61,11 +61,7 @@ export async function assertOriginAllowed(request: FastifyRequest, caller: Calle
     request.corsOrigin = origin;
     return;
   }
-  throw new AppError(
-    'DOMAIN_NOT_WHITELISTED',
-    `The calling page's origin (${origin.slice(0, 200)}) may not call this API: whitelist its domain for the application, or list it in CORS_ORIGINS.`,
-    'origin',
-  );
+  throw new AppError('DOMAIN_NOT_WHITELISTED', `The calling page's origin (${origin.slice(0, 200)}) may not call this API: whitelist its domain for the application, or list it in CORS_ORIGINS.`, 'origin');
 }
 
 /** Headers a page may read from an answer besides the safelisted ones. */
@@ -87,7 +83,10 @@ function isSameOrigin(request: FastifyRequest, origin: string): boolean {
 /** The headers a preflight asks for, when they are header names (a bounded list): nothing else is echoed. */
 function allowedRequestHeaders(requested: string | string[] | undefined): string {
   const names = (typeof requested === 'string' ? requested : '').split(',').map((name) => name.trim().toLowerCase());
-  return names.filter((name) => /^[a-z0-9-]{1,64}$/.test(name)).slice(0, 20).join(', ');
+  return names
+    .filter((name) => /^[a-z0-9-]{1,64}$/.test(name))
+    .slice(0, 20)
+    .join(', ');
 }
 
 /**
@@ -103,4 +102,3 @@ export function originMatcher(entries: readonly string[]): (origin: string) => b
     return exact.has(lower) || wildcards.some(([scheme, rest]) => lower.startsWith(scheme) && lower.endsWith(`.${rest}`) && lower.length > scheme.length + rest.length + 1);
   };
 }
-

@@ -25,10 +25,7 @@ function bearerMatches(header: FastifyRequest['headers']['authorization'], token
 }
 
 /** /metrics alone on an address of its own (METRICS_ADDRESS), token-checked like the API's when METRICS_TOKEN is set. */
-export async function startMetricsListener(
-  metrics: Metrics,
-  { host, port, token }: { host: string; port: number; token?: string },
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function startMetricsListener(metrics: Metrics, { host, port, token }: { host: string; port: number; token?: string }): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '').split('?', 1)[0];
     if (request.method !== 'GET' || path !== '/metrics') {
@@ -52,9 +49,10 @@ export async function startMetricsListener(
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

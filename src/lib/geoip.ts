@@ -54,14 +54,29 @@ function reader(family: 4 | 6): Promise<Reader<Response>> {
  */
 const nowhere = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   nowhere.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 127], ['fc00::', 7], ['fe80::', 10], ['2001:db8::', 32], ['ff00::', 8],
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['2001:db8::', 32],
+  ['ff00::', 8],
 ] as const) {
   nowhere.addSubnet(network, prefix, 'ipv6');
 }
@@ -70,8 +85,7 @@ for (const [network, prefix] of [
 const mappedIpv4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
-const degrees = (value: unknown): string | null =>
-  typeof value === 'number' && Number.isFinite(value) ? String(Math.round(value * 10_000) / 10_000) : null;
+const degrees = (value: unknown): string | null => (typeof value === 'number' && Number.isFinite(value) ? String(Math.round(value * 10_000) / 10_000) : null);
 
 /**
  * The place of an address, or undefined when it is absent, not an IP address, in a private or

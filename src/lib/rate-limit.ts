@@ -38,8 +38,7 @@ export class RateLimiter {
     if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory(calls), new RateLimiterMemory(unknownKeys));
     const redis = await openLimiterRedis(redisUrl, log);
     // Without Redis each limiter falls back to memory (insuranceLimiter) instead of failing calls.
-    const shared = (rules: IRateLimiterOptions) =>
-      new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
+    const shared = (rules: IRateLimiterOptions) => new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
     return new RateLimiter(perMinute, shared(calls), shared(unknownKeys), redis);
   }
 

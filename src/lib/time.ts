@@ -43,11 +43,7 @@ export type PeriodUnitName = 'HOUR' | 'DAY' | 'WEEK' | 'MONTH';
 /** Calendar arithmetic in UTC: one month back from 31 March is 28 (or 29) February. */
 export function shiftByPeriod(date: Date, amount: number, unit: PeriodUnitName): Date {
   const utc = new UTCDate(date.getTime());
-  const shifted =
-    unit === 'HOUR' ? addHours(utc, amount)
-    : unit === 'DAY' ? addDays(utc, amount)
-    : unit === 'WEEK' ? addWeeks(utc, amount)
-    : addMonths(utc, amount);
+  const shifted = unit === 'HOUR' ? addHours(utc, amount) : unit === 'DAY' ? addDays(utc, amount) : unit === 'WEEK' ? addWeeks(utc, amount) : addMonths(utc, amount);
   return new Date(shifted.getTime());
 }
 

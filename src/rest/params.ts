@@ -102,7 +102,10 @@ export class Params {
   list(name: string): string[] | undefined {
     const value = this.string(name);
     if (value === undefined) return undefined;
-    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
     if (items.length > maxListItems) throw listTooLong(name, items.length);
     return items.length ? items : undefined;
   }
@@ -193,6 +196,10 @@ function scalarText(raw: unknown): string | undefined {
   if (typeof raw === 'string') return raw;
   if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
   // A name repeated in the query string arrives as an array: read it as one comma list.
-  if (Array.isArray(raw)) return raw.map(scalarText).filter((item) => item !== undefined).join(',');
+  if (Array.isArray(raw))
+    return raw
+      .map(scalarText)
+      .filter((item) => item !== undefined)
+      .join(',');
   return undefined;
 }

@@ -40,15 +40,16 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
           : () => {};
         // The slot is given back once the document has run (its statements and execution); shaping is light next to it.
         const data = await runCounted(request.roundTrips, () => tracedOperation(route.document as DocumentNode, () => runRoute(schema, route, request.context, variables)))
-          .finally(release).catch((error: unknown) => {
-          if (error instanceof AppError && error.extensions.param) {
-            const graphqlParam = error.extensions.param;
-            error.extensions.param = route.errorParam?.(graphqlParam, params, error) ?? restParam(graphqlParam);
-            // "The parameter 'first' is invalid" names the parameter the caller sent, too.
-            error.message = error.message.replace(`The parameter '${graphqlParam}'`, `The parameter '${error.extensions.param}'`);
-          }
-          throw error;
-        });
+          .finally(release)
+          .catch((error: unknown) => {
+            if (error instanceof AppError && error.extensions.param) {
+              const graphqlParam = error.extensions.param;
+              error.extensions.param = route.errorParam?.(graphqlParam, params, error) ?? restParam(graphqlParam);
+              // "The parameter 'first' is invalid" names the parameter the caller sent, too.
+              error.message = error.message.replace(`The parameter '${graphqlParam}'`, `The parameter '${error.extensions.param}'`);
+            }
+            throw error;
+          });
         return route.shape(data, params, request);
       },
     });

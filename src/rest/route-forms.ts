@@ -36,11 +36,7 @@ export function listOf<T, R>(rows: readonly T[], record: (row: T) => R) {
  * `POST /<thing>/:id/delete`: the id from the path, and `{ Result }` from the document's one
  * mutation field (true once deleted).
  */
-export function deleteRoute<TData extends Record<string, boolean>>(
-  path: string,
-  description: string,
-  document: TypedDocumentNode<TData, { id: string }>,
-): RestRoute {
+export function deleteRoute<TData extends Record<string, boolean>>(path: string, description: string, document: TypedDocumentNode<TData, { id: string }>): RestRoute {
   return defineRoute({
     methods: ['POST'],
     path,
@@ -62,20 +58,12 @@ interface ChangeRoute<TData, TVariables> {
 }
 
 /** `POST /<thing>/create`: `input` from the parameters, the record of what the document's one mutation field answers. */
-export function createRoute<TInput, TResult>(
-  route: ChangeRoute<Record<string, TResult>, { input: TInput }>,
-  input: (params: Params) => TInput,
-  record: (result: TResult) => unknown,
-): RestRoute {
+export function createRoute<TInput, TResult>(route: ChangeRoute<Record<string, TResult>, { input: TInput }>, input: (params: Params) => TInput, record: (result: TResult) => unknown): RestRoute {
   return defineRoute({ ...route, methods: ['POST'], variables: (params) => ({ input: input(params) }), shape: (data) => record(rootField(data)) });
 }
 
 /** `POST /<thing>/:id/edit`: the id from the path, `input` from the parameters, the record of what it answers. */
-export function editRoute<TInput, TResult>(
-  route: ChangeRoute<Record<string, TResult>, { id: string; input: TInput }>,
-  input: (params: Params) => TInput,
-  record: (result: TResult) => unknown,
-): RestRoute {
+export function editRoute<TInput, TResult>(route: ChangeRoute<Record<string, TResult>, { id: string; input: TInput }>, input: (params: Params) => TInput, record: (result: TResult) => unknown): RestRoute {
   return defineRoute({
     ...route,
     methods: ['POST'],

@@ -142,19 +142,12 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
  * Runs the route's document in-process, with the request's context; the first error is thrown, so
  * a lookup that found nothing answers the route's not found as before, not a null (RouteData).
  */
-export async function runRoute(
-  schema: GraphQLSchema,
-  route: RestRoute,
-  context: Context,
-  variables: Record<string, unknown>,
-): Promise<RouteData<Record<string, unknown>>> {
+export async function runRoute(schema: GraphQLSchema, route: RestRoute, context: Context, variables: Record<string, unknown>): Promise<RouteData<Record<string, unknown>>> {
   const compiled = compiledRoute(schema, route);
-  const result: ExecutionResult = compiled
-    ? await compiled.query(undefined, context, variables)
-    : await execute({ schema, document: route.document, contextValue: context, variableValues: variables });
+  const result: ExecutionResult = compiled ? await compiled.query(undefined, context, variables) : await execute({ schema, document: route.document, contextValue: context, variableValues: variables });
   if (result.errors?.length) {
     const [first] = result.errors;
-    throw first.originalError instanceof AppError ? first.originalError : first.originalError ?? first;
+    throw first.originalError instanceof AppError ? first.originalError : (first.originalError ?? first);
   }
   if (!result.data) throw new Error(`REST route ${route.path} returned no data`);
   const empty = Object.keys(result.data).find((field) => result.data![field] === null);

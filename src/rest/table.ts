@@ -11,4 +11,19 @@ import { statsRoutes } from './routes/stats.routes.js';
 import { authRoute } from './routes/auth.routes.js';
 
 /** The `/v1.1` route table: every REST operation, each a mapping onto one GraphQL document. */
-export const restRoutes: readonly RestRoute[] = [accountUsageRoute, appInfoRoute, whitelistRoute, unwhitelistRoute, networkVerificationRoute, brandCustomFieldsRoute, ...memberRoutes, ...activityRoutes, ...listingRoutes, activityFeedRoute, ...brandRoutes, ...segmentRoutes, ...statsRoutes, authRoute];
+export const restRoutes: readonly RestRoute[] = [
+  accountUsageRoute,
+  appInfoRoute,
+  whitelistRoute,
+  unwhitelistRoute,
+  networkVerificationRoute,
+  brandCustomFieldsRoute,
+  ...memberRoutes,
+  ...activityRoutes,
+  ...listingRoutes,
+  activityFeedRoute,
+  ...brandRoutes,
+  ...segmentRoutes,
+  ...statsRoutes,
+  authRoute,
+];

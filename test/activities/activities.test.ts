@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = async (table: typeof activityRecords | typeof activityDefinitions | typeof activityQueue, accountId = app.accountId) =>
-  (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.accountId, accountId)))[0].n;
+  (
+    await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(table)
+      .where(eq(table.accountId, accountId))
+  )[0].n;
 
 async function weekScore(memberId: number, query: Record<string, string | number> = {}) {
   const response = await t.rest(app, 'GET', '/members/active', { members: memberId, ...query });
@@ -30,14 +35,29 @@ async function weekScore(memberId: number, query: Record<string, string | number
 describe('activity definitions', () => {
   it('creates, lists, edits and deletes a definition', async () => {
     const created = await t.rest(app, 'POST', '/activity/create', {
-      name: 'Stream the single', shortname: 'Stream', type: 'listened', service: 'Spotify', brandid: brand, points: 4,
-      url: 'https://open.spotify.com/track/abc', trackids: 'abc, def',
+      name: 'Stream the single',
+      shortname: 'Stream',
+      type: 'listened',
+      service: 'Spotify',
+      brandid: brand,
+      points: 4,
+      url: 'https://open.spotify.com/track/abc',
+      trackids: 'abc, def',
     });
     expect(created.status, created.body).toBe(200);
     const activity = created.json;
     expect(activity).toEqual({
-      ID: expect.stringMatching(/^\d+$/), Name: 'Stream the single', ShortName: 'Stream', Type: 'Listened', Service: 'spotify',
-      BrandID: String(brand), Points: '4', OneTime: '0', URL: 'https://open.spotify.com/track/abc', TrackIDs: ['abc', 'def'], AlbumIDs: [],
+      ID: expect.stringMatching(/^\d+$/),
+      Name: 'Stream the single',
+      ShortName: 'Stream',
+      Type: 'Listened',
+      Service: 'spotify',
+      BrandID: String(brand),
+      Points: '4',
+      OneTime: '0',
+      URL: 'https://open.spotify.com/track/abc',
+      TrackIDs: ['abc', 'def'],
+      AlbumIDs: [],
       Created: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
     const listed = (await t.rest(app, 'GET', '/activities')).json;
@@ -67,7 +87,7 @@ describe('activity definitions', () => {
     expect(await count(activityDefinitions)).toBe(before);
   });
 
-  it("keeps definitions apart per account and needs an advanced plan to change them", async () => {
+  it('keeps definitions apart per account and needs an advanced plan to change them', async () => {
     const id = await createActivity(t, app, { name: 'Mine', type: 'Shared' });
     expect((await t.rest(stranger, 'POST', `/activity/${id}/edit`, { name: 'Theirs' })).json.error).toMatchObject({ code: 5 });
     expect((await t.rest(stranger, 'POST', `/activity/${id}/delete`)).json.error).toMatchObject({ code: 5 });
@@ -83,32 +103,44 @@ describe('recording', () => {
     const activity = await createActivity(t, app, { name: 'Share', type: 'Shared', service: 'twitter', points: 5, brandid: brand });
     const [member] = await insertMembers(t, app, [{}]);
     const response = await t.rest(app, 'POST', '/activity/record', {
-      activityid: activity, id: member, content: JSON.stringify({ text: 'hello' }), link: 'https://x.example/1', timestamp: '2026-01-01 10:00:00',
+      activityid: activity,
+      id: member,
+      content: JSON.stringify({ text: 'hello' }),
+      link: 'https://x.example/1',
+      timestamp: '2026-01-01 10:00:00',
     });
     expect(response.status, response.body).toBe(200);
     expect(response.json).toEqual({ Result: true, RecordID: expect.stringMatching(/^\d+$/), CompleteDate: '2026-01-01 10:00:00', Repeated: false, Queued: false });
-    const [row] = await t.database.db.select().from(activityRecords).where(eq(activityRecords.id, Number(response.json.RecordID)));
+    const [row] = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(eq(activityRecords.id, Number(response.json.RecordID)));
     expect(row).toMatchObject({ memberId: member, brandId: brand, service: 'twitter', points: 5, content: { text: 'hello' } });
   });
 
   it('stores a marker once when it is sent 20 times in parallel', async () => {
     const activity = await createActivity(t, app, { name: 'Like', type: 'Liked', points: 3 });
     const [member] = await insertMembers(t, app, [{}]);
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'post-77' })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, () => t.rest(app, 'POST', '/activity/record', { activityid: activity, id: member, marker: 'post-77' })));
     for (const response of responses) expect(response.status, response.body).toBe(200);
     const ids = new Set(responses.map((response) => response.json.RecordID));
     expect(ids.size).toBe(1);
     expect(responses.filter((response) => !response.json.Repeated)).toHaveLength(1);
-    const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.marker, 'post-77')));
+    const rows = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.marker, 'post-77')));
     expect(rows).toHaveLength(1);
     expect(await weekScore(member)).toBe('3');
   });
 
   it('stores single records that arrive together in shared transactions, each answered with its own record', async () => {
     const activity = await createActivity(t, app, { name: 'Spin', type: 'Listened', points: 2 });
-    const members = await insertMembers(t, app, Array.from({ length: 6 }, () => ({})));
+    const members = await insertMembers(
+      t,
+      app,
+      Array.from({ length: 6 }, () => ({})),
+    );
     const alone = await t.rest(app, 'POST', '/activity/record', { activityid: activity, id: members[0], marker: 'spin-alone' });
     // the lookups, the insert with its rollup and the check against the kept windows' claim, in one statement
     expect(alone.headers['x-sql-round-trips']).toBe('1');
@@ -119,7 +151,10 @@ describe('recording', () => {
     const charged = responses.reduce((sum, response) => sum + Number(response.headers['x-sql-round-trips']), 0);
     expect(charged).toBeGreaterThan(0);
     expect(charged).toBeLessThan(30);
-    const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
+    const rows = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
     expect(rows).toHaveLength(31);
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     responses.forEach((response, index) => expect(byId.get(response.json.RecordID)).toMatchObject({ marker: sent[index].marker, memberId: sent[index].member }));
@@ -143,8 +178,16 @@ describe('recording', () => {
       else if (index % 10 === 7) expect(response.status, response.body).toBe(400);
       else expect(response.json, response.body).toMatchObject({ Result: true, Repeated: false });
     });
-    const rows = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
-    expect(rows.map((row) => row.marker).sort()).toEqual(queries.filter((_, index) => index % 10 !== 3 && index % 10 !== 7).map((query) => query.marker).sort());
+    const rows = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.activityId, activity)));
+    expect(rows.map((row) => row.marker).sort()).toEqual(
+      queries
+        .filter((_, index) => index % 10 !== 3 && index % 10 !== 7)
+        .map((query) => query.marker)
+        .sort(),
+    );
     expect(await weekScore(member)).toBe('24');
   });
 
@@ -169,7 +212,11 @@ describe('recording', () => {
       { activityId: listen, memberId: member, completedAt: daysAgo(2) },
       { activityId: share, memberId: member, completedAt: daysAgo(3) },
     ]);
-    const rollup = () => t.database.db.select().from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, member)));
+    const rollup = () =>
+      t.database.db
+        .select()
+        .from(memberActivityDaily)
+        .where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, member)));
     expect(await weekScore(member)).toBe('9');
     const before = await rollup();
     const { recordIds } = await record(t, app, [{ activityId: share, memberId: member, completedAt: daysAgo(4) }]);
@@ -212,7 +259,12 @@ describe('recording', () => {
     const [member] = await insertMembers(t, app, [{}]);
     const before = await count(activityRecords);
     const mutation = 'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }';
-    const bad = await t.graphql(app.apiKey, mutation, { input: [{ activityId: String(activity), memberId: String(member) }, { activityId: '999999', memberId: String(member) }] });
+    const bad = await t.graphql(app.apiKey, mutation, {
+      input: [
+        { activityId: String(activity), memberId: String(member) },
+        { activityId: '999999', memberId: String(member) },
+      ],
+    });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', aeCode: 5 });
     const big = Array.from({ length: 1001 }, () => ({ activityId: String(activity), memberId: String(member) }));
     expect((await t.graphql(app.apiKey, mutation, { input: big })).body.errors[0].extensions).toMatchObject({ aeCode: 4 });
@@ -249,7 +301,8 @@ describe('check and counts', () => {
     const [member] = await insertMembers(t, app, [{}]);
     await record(t, app, [{ activityId: activity, memberId: member, completedAt: '2026-01-02T12:00:00Z' }]);
     expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: activity })).json).toEqual({
-      Result: true, Details: { Count: '1', FirstDate: '2026-01-02 12:00:00', LastDate: '2026-01-02 12:00:00' },
+      Result: true,
+      Details: { Count: '1', FirstDate: '2026-01-02 12:00:00', LastDate: '2026-01-02 12:00:00' },
     });
     expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: activity, period: '1 week' })).json).toMatchObject({ Result: false });
     expect((await t.rest(app, 'GET', `/member/${member}/activity/check`, { activityid: other })).json.Result).toBe(false);
@@ -297,8 +350,7 @@ describe('merging members', () => {
   it("adds the merged member's records and rollups to the survivor, a shared one-time activity once", async () => {
     const follow = await createActivity(t, app, { name: 'Follow us', type: 'Followed', points: 10, onetime: 1 });
     const listen = await createActivity(t, app, { name: 'Listen again', type: 'Listened', points: 2 });
-    const register = async (email: string) =>
-      (await t.rest(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' })).json[0].data;
+    const register = async (email: string) => (await t.rest(app, 'POST', '/member/register', { service: 'email', email, password: 'correct horse' })).json[0].data;
     const survivor = await register(`keep-${Date.now()}@example.com`);
     const merged = await register(`gone-${Date.now()}@example.com`);
     await record(t, app, [
@@ -312,9 +364,15 @@ describe('merging members', () => {
     expect(response.status, response.body).toBe(200);
     expect(await weekScore(survivor.ID, { includeOneTime: 1 })).toBe('16');
     expect(await weekScore(survivor.ID)).toBe('6');
-    const rows = await t.database.db.select().from(memberActivityDaily).where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, merged.ID)));
+    const rows = await t.database.db
+      .select()
+      .from(memberActivityDaily)
+      .where(and(eq(memberActivityDaily.accountId, app.accountId), eq(memberActivityDaily.memberId, merged.ID)));
     expect(rows).toEqual([]);
-    const records = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.memberId, survivor.ID)));
+    const records = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(and(eq(activityRecords.accountId, app.accountId), eq(activityRecords.memberId, survivor.ID)));
     expect(records).toHaveLength(4);
     // Recording against the merged id now lands on the survivor.
     await record(t, app, [{ activityId: listen, memberId: merged.ID, completedAt: hoursAgo(1) }]);

@@ -78,12 +78,13 @@ describe('recording through a kill -9 of the gateway', () => {
     try {
       const created = await createApplication(database.db, { accountName: 'Durability', name: 'ingest', plan: 'advanced' });
       tenant = { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
-      const [definition] = await database.db
-        .insert(activityDefinitions)
-        .values({ accountId: tenant.accountId, name: 'Listen', type: 'Listened', points: 2, oneTime: false, tracking: {} })
-        .returning();
+      const [definition] = await database.db.insert(activityDefinitions).values({ accountId: tenant.accountId, name: 'Listen', type: 'Listened', points: 2, oneTime: false, tracking: {} }).returning();
       activity = definition.id;
-      memberIds = await insertMembers({ database } as TestGateway, tenant, Array.from({ length: 50 }, () => ({})));
+      memberIds = await insertMembers(
+        { database } as TestGateway,
+        tenant,
+        Array.from({ length: 50 }, () => ({})),
+      );
     } finally {
       await database.close();
     }
@@ -137,7 +138,14 @@ describe('recording through a kill -9 of the gateway', () => {
     const restClient = async (client: number, queued: boolean) => {
       for (let seq = 0; !stop; seq += 1) {
         const tag = `${queued ? 'q' : 'r'}${client}-${seq}`;
-        const query = new URLSearchParams({ apikey: tenant.apiKey, activityid: String(activity), id: member(seq + client), category: tag, ...(seq % 2 ? { marker: tag } : {}), ...(queued ? { async: '1' } : {}) });
+        const query = new URLSearchParams({
+          apikey: tenant.apiKey,
+          activityid: String(activity),
+          id: member(seq + client),
+          category: tag,
+          ...(seq % 2 ? { marker: tag } : {}),
+          ...(queued ? { async: '1' } : {}),
+        });
         sent.add(tag);
         try {
           const response = await fetch(`${base}/v1.1/activity/record?${query}`, { method: 'POST' });
@@ -151,11 +159,7 @@ describe('recording through a kill -9 of the gateway', () => {
       }
     };
 
-    const load = Promise.all([
-      ...[0, 1, 2].map((client) => batchClient(client)),
-      ...[0, 1, 2, 3, 4, 5].map((client) => restClient(client, false)),
-      ...[0, 1].map((client) => restClient(client, true)),
-    ]);
+    const load = Promise.all([...[0, 1, 2].map((client) => batchClient(client)), ...[0, 1, 2, 3, 4, 5].map((client) => restClient(client, false)), ...[0, 1].map((client) => restClient(client, true))]);
     const failed = load.then(
       () => ({ error: new Error('the load ended before the kill') }),
       (error: unknown) => ({ error }),
@@ -183,10 +187,7 @@ describe('recording through a kill -9 of the gateway', () => {
     try {
       // A queued record is acknowledged once it is in the queue; the queue's worker stores it later.
       await new ActivityQueue(database.db, pino({ level: 'silent' })).drain();
-      const rows = await executeRows<{ category: string; n: number }>(
-        database.db,
-        sql`select category, count(*)::int as n from activity_records where account_id = ${tenant.accountId} group by category`,
-      );
+      const rows = await executeRows<{ category: string; n: number }>(database.db, sql`select category, count(*)::int as n from activity_records where account_id = ${tenant.accountId} group by category`);
       const stored = new Map(rows.map((row) => [row.category, Number(row.n)]));
 
       expect([...stored.entries()].filter(([, n]) => n !== 1)).toEqual([]);
@@ -200,7 +201,9 @@ describe('recording through a kill -9 of the gateway', () => {
       const queue = await executeRows<{ n: number }>(database.db, sql`select count(*)::int as n from activity_queue where account_id = ${tenant.accountId}`);
       expect(Number(queue[0].n)).toBe(0);
       // The rollup holds exactly the stored records: no transaction was left half-written.
-      const differences = await executeRows<{ n: number }>(database.db, sql`
+      const differences = await executeRows<{ n: number }>(
+        database.db,
+        sql`
         with records as (
           select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, brand_id, service, count(*)::int as count, sum(points)::int as points
           from activity_records where account_id = ${tenant.accountId} group by 1, 2, 3, 4, 5
@@ -208,7 +211,8 @@ describe('recording through a kill -9 of the gateway', () => {
           select member_id, day, activity_id, brand_id, service, count, points from member_activity_daily where account_id = ${tenant.accountId}
         )
         select ((select count(*) from (select * from records except all select * from rollup) a)
-          + (select count(*) from (select * from rollup except all select * from records) b))::int as n`);
+          + (select count(*) from (select * from rollup except all select * from records) b))::int as n`,
+      );
       expect(Number(differences[0].n)).toBe(0);
 
       const wholeUnanswered = unansweredBatches.filter((tags) => stored.has(tags[0])).length;
@@ -219,6 +223,6 @@ describe('recording through a kill -9 of the gateway', () => {
     } finally {
       await database.close();
     }
-  // A ceiling for a stuck run only; the wait above ends on the gateway's progress.
+    // A ceiling for a stuck run only; the wait above ends on the gateway's progress.
   }, 600_000);
 });

@@ -69,7 +69,11 @@ async function ranking(query: Record<string, string | number> = {}) {
 
 describe('GET /v1.1/members/active', () => {
   it('ranks the members active in the last week by score, one-time activities left out', async () => {
-    expect(await ranking()).toEqual([[m1, 9, 3], [m3, 7, 2], [m2, 6, 2]]);
+    expect(await ranking()).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+      [m2, 6, 2],
+    ]);
   });
 
   it('answers the seed envelope with the listing item fields', async () => {
@@ -79,10 +83,40 @@ describe('GET /v1.1/members/active', () => {
     expect(Object.keys(body[0])).toEqual(['totalSize', 'items', 'paging']);
     const [item] = body[0].items;
     expect(Object.keys(item)).toEqual([
-      'ID', 'UUID', 'FirstName', 'Surname', 'Username', 'Email', 'Gender', 'Bio', 'City', 'State', 'Country', 'Address',
-      'Addressline2', 'PostCode', 'HomePhone', 'MobilePhone', 'GeoCity', 'GeoRegion', 'GeoCountry', 'GeoLat', 'GeoLong',
-      'CountryCode', 'Services', 'OptIns', 'VerifiedEmail', 'BrandName', 'BrandType', 'LastVisited', 'Score', 'ActivityCount',
-      'BrandID', 'MemberAvatarURL', 'LastActivity', 'Brand',
+      'ID',
+      'UUID',
+      'FirstName',
+      'Surname',
+      'Username',
+      'Email',
+      'Gender',
+      'Bio',
+      'City',
+      'State',
+      'Country',
+      'Address',
+      'Addressline2',
+      'PostCode',
+      'HomePhone',
+      'MobilePhone',
+      'GeoCity',
+      'GeoRegion',
+      'GeoCountry',
+      'GeoLat',
+      'GeoLong',
+      'CountryCode',
+      'Services',
+      'OptIns',
+      'VerifiedEmail',
+      'BrandName',
+      'BrandType',
+      'LastVisited',
+      'Score',
+      'ActivityCount',
+      'BrandID',
+      'MemberAvatarURL',
+      'LastActivity',
+      'Brand',
     ]);
     expect(item).toMatchObject({ ID: String(m1), Score: '9', ActivityCount: '3', BrandName: 'The Band', BrandType: 'Music', BrandID: String(music) });
     expect(item.Brand).toEqual({ ID: String(music), Name: 'The Band', Type: 'Music' });
@@ -94,46 +128,92 @@ describe('GET /v1.1/members/active', () => {
   });
 
   it('applies each filter alone', async () => {
-    expect(await ranking({ includeOneTime: 1 })).toEqual([[m2, 16, 3], [m1, 9, 3], [m3, 7, 2]]);
-    expect(await ranking({ brandID: music })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ includeOneTime: 1 })).toEqual([
+      [m2, 16, 3],
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
+    expect(await ranking({ brandID: music })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     expect(await ranking({ brandID: sport, includeonetime: 1 })).toEqual([[m2, 16, 3]]);
-    expect(await ranking({ activityID: act.listen })).toEqual([[m1, 4, 2], [m3, 2, 1]]);
-    expect(await ranking({ activityID: `${act.share},${act.watch}` })).toEqual([[m2, 6, 2], [m1, 5, 1], [m3, 5, 1]]);
+    expect(await ranking({ activityID: act.listen })).toEqual([
+      [m1, 4, 2],
+      [m3, 2, 1],
+    ]);
+    expect(await ranking({ activityID: `${act.share},${act.watch}` })).toEqual([
+      [m2, 6, 2],
+      [m1, 5, 1],
+      [m3, 5, 1],
+    ]);
     expect(await ranking({ services: 'youtube' })).toEqual([[m2, 6, 2]]);
-    expect(await ranking({ country: 'gb' })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ country: 'gb' })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     expect(await ranking({ country: 'GB', region: 'scotland' })).toEqual([[m3, 7, 2]]);
-    expect(await ranking({ members: `${m2},${m3}` })).toEqual([[m3, 7, 2], [m2, 6, 2]]);
-    expect(await ranking({ exclude_members: String(m1) })).toEqual([[m3, 7, 2], [m2, 6, 2]]);
+    expect(await ranking({ members: `${m2},${m3}` })).toEqual([
+      [m3, 7, 2],
+      [m2, 6, 2],
+    ]);
+    expect(await ranking({ exclude_members: String(m1) })).toEqual([
+      [m3, 7, 2],
+      [m2, 6, 2],
+    ]);
     expect(await ranking({ anyofactivities: String(act.watch) })).toEqual([[m2, 6, 2]]);
-    expect(await ranking({ allofactivities: `${act.listen},${act.share}` })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ allofactivities: `${act.listen},${act.share}` })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     expect(await ranking({ allofactivities: `${sport}-${act.listen}` })).toEqual([]);
-    expect(await ranking({ anyofactivities: `${music}-${act.listen}` })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ anyofactivities: `${music}-${act.listen}` })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     expect(await ranking({ paid_only: 1 })).toEqual([[m1, 9, 3]]);
-    expect(await ranking({ required_fields: 'State' })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ required_fields: 'State' })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
   });
 
   it('filters by email and by registration domain', async () => {
     const [row] = await t.database.db.select({ email: members.email }).from(members).where(eq(members.id, m2));
     expect(await ranking({ emails: `nobody@example.com, ${row.email!.toUpperCase()}` })).toEqual([[m2, 6, 2]]);
     const [service] = await t.database.db.select().from(memberServices).where(eq(memberServices.memberId, m3));
-    await t.database.db.insert(memberDomains).values([
-      { accountId: app.accountId, serviceId: service.id, memberId: m3, domain: 'www.fans.example.com', registered: true },
-    ]);
+    await t.database.db.insert(memberDomains).values([{ accountId: app.accountId, serviceId: service.id, memberId: m3, domain: 'www.fans.example.com', registered: true }]);
     expect(await ranking({ domain: 'https://fans.example.com/join' })).toEqual([[m3, 7, 2]]);
     expect(await ranking({ domain: 'fans.example.com', activityID: act.share })).toEqual([[m3, 5, 1]]);
     expect(await ranking({ domain: 'elsewhere.example.com' })).toEqual([]);
   });
 
   it('combines filters', async () => {
-    expect(await ranking({ country: 'GB', activityID: act.listen })).toEqual([[m1, 4, 2], [m3, 2, 1]]);
+    expect(await ranking({ country: 'GB', activityID: act.listen })).toEqual([
+      [m1, 4, 2],
+      [m3, 2, 1],
+    ]);
     expect(await ranking({ brandID: music, exclude_members: m1 })).toEqual([[m3, 7, 2]]);
     expect(await ranking({ includeOneTime: 1, country: 'US' })).toEqual([[m2, 16, 3]]);
   });
 
   it('reads the window: default one week, longer periods, explicit dates, clamped at six months', async () => {
-    expect(await ranking({ period: '1 Month' })).toEqual([[m1, 11, 4], [m3, 9, 3], [m2, 6, 2]]);
-    expect(await ranking({ period: '2 days' })).toEqual([[m2, 3, 1], [m1, 2, 1]]);
-    expect(await ranking({ period: '1 week', period_end: '2 days' })).toEqual([[m3, 7, 2], [m1, 7, 2], [m2, 3, 1]].sort((a, b) => b[1] - a[1] || a[0] - b[0]));
+    expect(await ranking({ period: '1 Month' })).toEqual([
+      [m1, 11, 4],
+      [m3, 9, 3],
+      [m2, 6, 2],
+    ]);
+    expect(await ranking({ period: '2 days' })).toEqual([
+      [m2, 3, 1],
+      [m1, 2, 1],
+    ]);
+    expect(await ranking({ period: '1 week', period_end: '2 days' })).toEqual(
+      [
+        [m3, 7, 2],
+        [m1, 7, 2],
+        [m2, 3, 1],
+      ].sort((a, b) => b[1] - a[1] || a[0] - b[0]),
+    );
     const start = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 19).replace('T', ' ');
     const end = new Date(Date.now() - 4 * 86400_000).toISOString().slice(0, 19).replace('T', ' ');
     expect(await ranking({ start_date: start, end_date: end })).toEqual([[m3, 7, 2]]);
@@ -141,7 +221,11 @@ describe('GET /v1.1/members/active', () => {
   });
 
   it('sorts ascending and orders by join or login time', async () => {
-    expect(await ranking({ sort: 'asc' })).toEqual([[m2, 6, 2], [m3, 7, 2], [m1, 9, 3]]);
+    expect(await ranking({ sort: 'asc' })).toEqual([
+      [m2, 6, 2],
+      [m3, 7, 2],
+      [m1, 9, 3],
+    ]);
     const byLogin = await ranking({ order_by: 'LastLogin' });
     expect(byLogin.map((row: number[]) => row[0])).toEqual([m1, m2]);
   });
@@ -214,7 +298,10 @@ describe('GET /v1.1/members/all, /members/login, /members/extended', () => {
 
   it('lists members by last login in the window, with their scores', async () => {
     const body = (await get(app, '/members/login')).json;
-    expect(body.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([[m1, '9'], [m2, '6']]);
+    expect(body.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([
+      [m1, '9'],
+      [m2, '6'],
+    ]);
     expect(body.paging).toEqual([]);
     expect((await get(app, '/members/login', { activityID: act.listen })).json.error).toMatchObject({ code: 4 });
   });
@@ -259,14 +346,23 @@ describe('segments and opt-ins in the filter', () => {
     const created = await create({ countries: ['GB'], brandId: String(music) });
     expect(created.status, created.body).toBe(200);
     const british = Number(created.json.ID);
-    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ segmentID: british })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     await t.database.db.update(members).set({ country: 'US' }).where(eq(members.id, m3));
-    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ segmentID: british })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
     expect((await get(app, `/member/${m3}`, { refresh: 1 })).status).toBe(200);
     expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3]]);
     await t.database.db.update(members).set({ country: 'GB' }).where(eq(members.id, m3));
     expect((await get(app, `/member/${m3}`, { refresh: 1 })).status).toBe(200);
-    expect(await ranking({ segmentID: british })).toEqual([[m1, 9, 3], [m3, 7, 2]]);
+    expect(await ranking({ segmentID: british })).toEqual([
+      [m1, 9, 3],
+      [m3, 7, 2],
+    ]);
   });
 });
 
@@ -284,7 +380,10 @@ describe('GraphQL members connection', () => {
     expect(first.body.errors).toBeUndefined();
     const connection = first.body.data.members;
     expect(connection.totalCount).toBe(3);
-    expect(connection.edges.map((edge: { node: { id: string; score: { points: number } } }) => [Number(edge.node.id), edge.node.score.points])).toEqual([[m1, 9], [m3, 7]]);
+    expect(connection.edges.map((edge: { node: { id: string; score: { points: number } } }) => [Number(edge.node.id), edge.node.score.points])).toEqual([
+      [m1, 9],
+      [m3, 7],
+    ]);
     expect(connection.edges[0].node.lastActivity).toEqual({ activityId: String(act.listen), activity: { name: 'Listen' } });
     const second = await t.graphql(app.apiKey, page, { first: 2, after: connection.pageInfo.endCursor });
     expect(second.body.data.members.edges.map((edge: { node: { id: string } }) => Number(edge.node.id))).toEqual([m2]);
@@ -323,29 +422,64 @@ describe('GET /v1.1/activity/feed', () => {
   }
 
   it("lists each member's latest action of the week by default, newest first", async () => {
-    expect(await feed()).toEqual([[m1, act.listen], [m2, act.watch], [m3, act.listen]]);
+    expect(await feed()).toEqual([
+      [m1, act.listen],
+      [m2, act.watch],
+      [m3, act.listen],
+    ]);
   });
 
   it('answers the seed feed item', async () => {
     const [body] = (await get(app, '/activity/feed', { limit: 1 })).json;
     expect(Object.keys(body)).toEqual(['totalSize', 'items']);
     expect(body.items[0]).toEqual({
-      ID: expect.stringMatching(/^\d+$/), Marker: null, BrandID: String(music), BrandName: 'The Band', Link: null, Media: null, Category: null,
-      Content: { track: 'Song A' }, CompleteDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), Name: 'Listen', ShortName: null,
-      GeoData: null, MemberName: 'Fan0', Value: null, ActivityID: String(act.listen), ActivityType: 'Listened', ServiceType: 'spotify',
-      MemberID: String(m1), ServiceUserName: `user${m1}`, RemoteUserURL: null, ServiceUserID: `uid-${m1}`,
-      MemberEmail: expect.stringContaining('@example.com'), Username: null, MemberAvatarURL: null,
+      ID: expect.stringMatching(/^\d+$/),
+      Marker: null,
+      BrandID: String(music),
+      BrandName: 'The Band',
+      Link: null,
+      Media: null,
+      Category: null,
+      Content: { track: 'Song A' },
+      CompleteDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      Name: 'Listen',
+      ShortName: null,
+      GeoData: null,
+      MemberName: 'Fan0',
+      Value: null,
+      ActivityID: String(act.listen),
+      ActivityType: 'Listened',
+      ServiceType: 'spotify',
+      MemberID: String(m1),
+      ServiceUserName: `user${m1}`,
+      RemoteUserURL: null,
+      ServiceUserID: `uid-${m1}`,
+      MemberEmail: expect.stringContaining('@example.com'),
+      Username: null,
+      MemberAvatarURL: null,
     });
   });
 
   it('lists every action with all_member_actions, and filters like the listings', async () => {
     expect(await feed({ all_member_actions: 1 })).toEqual([
       // m2's watch two days ago was recorded a moment after m1's listen of the same day.
-      [m1, act.listen], [m2, act.watch], [m2, act.watch], [m1, act.listen], [m1, act.share], [m3, act.listen], [m3, act.share],
+      [m1, act.listen],
+      [m2, act.watch],
+      [m2, act.watch],
+      [m1, act.listen],
+      [m1, act.share],
+      [m3, act.listen],
+      [m3, act.share],
     ]);
     expect(await feed({ all_member_actions: 1, includeOneTime: 1, activityID: act.follow })).toEqual([[m2, act.follow]]);
-    expect(await feed({ all_member_actions: 1, sort: 'asc', limit: 2 })).toEqual([[m3, act.share], [m3, act.listen]]);
-    expect(await feed({ brandID: music })).toEqual([[m1, act.listen], [m3, act.listen]]);
+    expect(await feed({ all_member_actions: 1, sort: 'asc', limit: 2 })).toEqual([
+      [m3, act.share],
+      [m3, act.listen],
+    ]);
+    expect(await feed({ brandID: music })).toEqual([
+      [m1, act.listen],
+      [m3, act.listen],
+    ]);
     expect(await feed({ country: 'GB', exclude_members: m1 })).toEqual([[m3, act.listen]]);
     expect(await feed({ keyword: 'song a' })).toEqual([[m1, act.listen]]);
     expect(await feed({ keyword: '%' })).toEqual([]);
@@ -493,8 +627,12 @@ describe('GraphQL Member.activities connection', () => {
 
   /** The member's records as the feed lists them: every action, newest first. */
   async function feedOf(id: number, window: unknown) {
-    const result = await t.graphql(app.apiKey, `query($filter: MemberFilter, $window: WindowInput) {
-      activityFeed(first: 1000, allMemberActions: true, filter: $filter, window: $window) { edges { node { id } } } }`, { filter: { memberIds: [String(id)] }, window });
+    const result = await t.graphql(
+      app.apiKey,
+      `query($filter: MemberFilter, $window: WindowInput) {
+      activityFeed(first: 1000, allMemberActions: true, filter: $filter, window: $window) { edges { node { id } } } }`,
+      { filter: { memberIds: [String(id)] }, window },
+    );
     return result.body.data.activityFeed.edges.map((edge: { node: { id: string } }) => Number(edge.node.id));
   }
 
@@ -526,7 +664,9 @@ describe('GraphQL Member.activities connection', () => {
     expect(shares.edges.map((edge) => Number(edge.node.activityId))).toEqual([act.share]);
     expect(shares.totalCount).toBe(1);
     expect(await activitiesOf(app, m4, { window: month })).toEqual({
-      totalCount: 0, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, edges: [],
+      totalCount: 0,
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      edges: [],
     });
   });
 
@@ -540,19 +680,27 @@ describe('GraphQL Member.activities connection', () => {
     const read = async (after?: string) => {
       const result = await t.graphql(app.apiKey, query, { after });
       expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
-      return result.body.data.members.edges.map(({ node }: { node: { id: string; activities: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { node: { id: string; memberId: string } }[] } } }) => {
-        expect(node.activities.edges.every((edge) => edge.node.memberId === node.id)).toBe(true);
-        return [Number(node.id), node.activities.totalCount, node.activities.edges.map((edge) => Number(edge.node.id)), node.activities.pageInfo.hasNextPage];
-      });
+      return result.body.data.members.edges.map(
+        ({ node }: { node: { id: string; activities: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { node: { id: string; memberId: string } }[] } } }) => {
+          expect(node.activities.edges.every((edge) => edge.node.memberId === node.id)).toBe(true);
+          return [Number(node.id), node.activities.totalCount, node.activities.edges.map((edge) => Number(edge.node.id)), node.activities.pageInfo.hasNextPage];
+        },
+      );
     };
     const feeds = await Promise.all([m1, m2, m3, m4].map((id) => feedOf(id, month)));
     expect(await read()).toEqual([
-      [m1, 4, feeds[0].slice(0, 2), true], [m2, 2, feeds[1], false], [m3, 3, feeds[2].slice(0, 2), true], [m4, 0, [], false],
+      [m1, 4, feeds[0].slice(0, 2), true],
+      [m2, 2, feeds[1], false],
+      [m3, 3, feeds[2].slice(0, 2), true],
+      [m4, 0, [], false],
     ]);
     // A cursor is a position in a member's list: the same cursor gives each member its next page.
     const first = await activitiesOf(app, m1, { first: 2, window: month });
     expect(await read(first.pageInfo.endCursor!)).toEqual([
-      [m1, 4, feeds[0].slice(2, 4), false], [m2, 2, [], false], [m3, 3, feeds[2].slice(2, 3), false], [m4, 0, [], false],
+      [m1, 4, feeds[0].slice(2, 4), false],
+      [m2, 2, [], false],
+      [m3, 3, feeds[2].slice(2, 3), false],
+      [m4, 0, [], false],
     ]);
   });
 
@@ -568,7 +716,10 @@ describe('GraphQL Member.activities connection', () => {
     expect(own.totalCount).toBe(1);
     expect(own.edges.map((edge) => edge.node.id)).toEqual(recordIds);
     // The stranger's listing of its members shows its own records only.
-    const listed = await t.graphql(stranger.apiKey, `{ members(first: 10, orderBy: ID) { edges { node { id activities(first: 10, window: { period: { amount: 1, unit: MONTH } }) { totalCount edges { node { id } } } } } } }`);
+    const listed = await t.graphql(
+      stranger.apiKey,
+      `{ members(first: 10, orderBy: ID) { edges { node { id activities(first: 10, window: { period: { amount: 1, unit: MONTH } }) { totalCount edges { node { id } } } } } } }`,
+    );
     expect(listed.body.errors, JSON.stringify(listed.body.errors)).toBeUndefined();
     expect(listed.body.data.members.edges).toEqual([{ node: { id: String(s1), activities: { totalCount: 1, edges: [{ node: { id: recordIds[0] } }] } } }]);
   });
@@ -646,7 +797,8 @@ describe('GraphQL Brand.members', () => {
     }
     expect(seen).toEqual([m1, m3]);
     const overridden = await t.graphql(app.apiKey, `query($id: ID!, $other: ID!) { brand(id: $id) { members(filter: { brandId: $other }) { brand { id } edges { node { id } } } } }`, {
-      id: String(music), other: String(sport),
+      id: String(music),
+      other: String(sport),
     });
     expect(overridden.body.data.brand.members.brand.id).toBe(String(music));
     expect(ids(overridden.body.data.brand.members)).toEqual([m1, m3]);

@@ -169,7 +169,11 @@ describe('activityRecorded', () => {
   it('delivers every record of a batch, in order, and queued records once stored', async () => {
     const subscriber = await subscribe(b, app);
     const now = new Date().toISOString();
-    const batch = await record(a, app, [0, 1, 2].map((index) => ({ activityId: spin, memberId: members[index % 2], completedAt: now })));
+    const batch = await record(
+      a,
+      app,
+      [0, 1, 2].map((index) => ({ activityId: spin, memberId: members[index % 2], completedAt: now })),
+    );
     expect(batch.created).toBe(3);
     for (const id of batch.recordIds) expect((await subscriber.next()).id).toBe(id);
     const queued = await recordThroughRest(app, { activityid: share, id: members[0], async: 1 });
@@ -204,7 +208,10 @@ describe('activityRecorded', () => {
   it('applies the limits to subscription documents and runs nothing but subscriptions', async () => {
     const { client } = connect(b, { 'x-api-key': app.apiKey });
     const errorsOf = async (query: string) => {
-      const result = await client.iterate({ query }).next().catch((errors: unknown) => ({ value: { errors } }));
+      const result = await client
+        .iterate({ query })
+        .next()
+        .catch((errors: unknown) => ({ value: { errors } }));
       return (result.value as { errors: { message: string; extensions: { aeCode: number } }[] }).errors;
     };
     const aliases = Array.from({ length: 31 }, (_, index) => `a${index}: id`).join(' ');

@@ -84,13 +84,25 @@ describe('single records of now, looked up and stored in one statement', () => {
         ),
       ),
     );
-    return { inputs, expected, repeats: [[4, 5], [6, 7]], merged, stranger };
+    return {
+      inputs,
+      expected,
+      repeats: [
+        [4, 5],
+        [6, 7],
+      ],
+      merged,
+      stranger,
+    };
   }
 
   /** Each answer against the expected row or error; a repeat answers the record stored first. */
   async function compare({ inputs, expected, repeats, merged, stranger }: Awaited<ReturnType<typeof cases>>, answers: GraphqlAnswer[]) {
     const ids = answers.map((answer) => answer.body.data?.recordActivity?.record?.id as string | undefined);
-    const rows = await t.database.db.select().from(activityRecords).where(inArray(activityRecords.id, ids.filter((id) => id !== undefined).map(Number)));
+    const rows = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(inArray(activityRecords.id, ids.filter((id) => id !== undefined).map(Number)));
     const byId = new Map(rows.map((row) => [String(row.id), row]));
     answers.forEach((answer, index) => {
       const { row, error } = expected[index];
@@ -137,10 +149,13 @@ describe('single records of now, looked up and stored in one statement', () => {
     expect(await t.database.db.select().from(activityRecords).where(eq(activityRecords.activityId, activity))).toHaveLength(2);
   });
 
-  it('counts a record before the kept windows\' claim in a transaction, as the two steps do', async () => {
+  it("counts a record before the kept windows' claim in a transaction, as the two steps do", async () => {
     const activity = await createActivity(t, app, { name: 'Clap', type: 'Custom', points: 4 });
     const [member] = await insertMembers(t, app, [{}]);
-    await t.database.db.insert(scoreWindowClaims).values({ accountId: app.accountId, claimedUntil: new Date() }).onConflictDoUpdate({ target: scoreWindowClaims.accountId, set: { claimedUntil: new Date() } });
+    await t.database.db
+      .insert(scoreWindowClaims)
+      .values({ accountId: app.accountId, claimedUntil: new Date() })
+      .onConflictDoUpdate({ target: scoreWindowClaims.accountId, set: { claimedUntil: new Date() } });
     const completedAt = new Date(Date.now() - 5_000).toISOString();
     const answer = await t.graphql(app.apiKey, mutation, { input: { activityId: String(activity), memberId: String(member), completedAt } });
     expect(answer.body.errors).toBeUndefined();

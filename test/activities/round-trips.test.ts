@@ -16,11 +16,19 @@ beforeAll(async () => {
   brand = await insertBrand(t, app, 'The Band');
   const listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: brand, points: 2 });
   const share = await createActivity(t, app, { name: 'Share', type: 'Shared', brandid: brand, points: 5 });
-  const ids = await insertMembers(t, app, Array.from({ length: 120 }, () => ({ country: 'GB' })));
-  await record(t, app, ids.flatMap((memberId, index) => [
-    { activityId: listen, memberId, completedAt: hoursAgo(1 + (index % 50)) },
-    { activityId: share, memberId, completedAt: hoursAgo(30 + (index % 70)) },
-  ]));
+  const ids = await insertMembers(
+    t,
+    app,
+    Array.from({ length: 120 }, () => ({ country: 'GB' })),
+  );
+  await record(
+    t,
+    app,
+    ids.flatMap((memberId, index) => [
+      { activityId: listen, memberId, completedAt: hoursAgo(1 + (index % 50)) },
+      { activityId: share, memberId, completedAt: hoursAgo(30 + (index % 70)) },
+    ]),
+  );
 });
 afterAll(() => t.close());
 
@@ -119,7 +127,7 @@ describe('SQL round trips', () => {
     expect(await fewest(withActivities)).toBe((await fewest(withoutActivities)) + 3);
   });
 
-  it("REST pages by brand membership, with dotted Extended fields or by a custom field cost the same for 10 and 100 members", async () => {
+  it('REST pages by brand membership, with dotted Extended fields or by a custom field cost the same for 10 and 100 members', async () => {
     const get = async (path: string, query: Record<string, string | number>) => {
       const answer = await t.rest(app, 'GET', path, query);
       expect(answer.status, answer.body).toBe(200);

@@ -25,13 +25,16 @@ const membersQuery = `query($id: ID!, $filter: MemberFilter) {
 
 /** The brand's members by definition: a rollup row on it, or a current opt-in to it; merged members left out. */
 async function bruteForce(tenant: Tenant, brandId: number, country?: string): Promise<number[]> {
-  const rows = await executeRows<{ id: number }>(t.database.db, sql`
+  const rows = await executeRows<{ id: number }>(
+    t.database.db,
+    sql`
     select m.id from members m
     where m.account_id = ${tenant.accountId} and m.merged_into_id is null
       and (${country ?? null}::text is null or upper(m.country) = ${country ?? null})
       and (exists (select 1 from member_activity_daily d where d.account_id = m.account_id and d.member_id = m.id and d.brand_id = ${brandId})
         or exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id and o.brand_id = ${brandId} and o.opted_out_at is null))
-    order by m.id`);
+    order by m.id`,
+  );
   return rows.map((row) => Number(row.id));
 }
 
@@ -45,13 +48,21 @@ async function reportedTotal(tenant: Tenant, brandId: number, filter?: Record<st
 
 /** Every brand's total, plain and under a country condition, equals the brute force; the kept set holds every member. */
 async function expectExact(): Promise<void> {
-  for (const [tenant, brandId] of [[app, brandA], [app, brandB], [app, brandC], [stranger, strangerBrand]] as const) {
+  for (const [tenant, brandId] of [
+    [app, brandA],
+    [app, brandB],
+    [app, brandC],
+    [stranger, strangerBrand],
+  ] as const) {
     const members = await bruteForce(tenant, brandId);
     expect(await brandMemberTotal(t.database.db, tenant.accountId, brandId), `brand ${brandId}`).toBe(members.length);
     expect(await reportedTotal(tenant, brandId)).toBe(members.length);
     expect(await reportedTotal(tenant, brandId, { countries: ['GB'] })).toBe((await bruteForce(tenant, brandId, 'GB')).length);
-    const kept = await executeRows<{ member_id: number }>(t.database.db, sql`
-      select member_id from brand_members where account_id = ${tenant.accountId} and brand_id = ${brandId}`);
+    const kept = await executeRows<{ member_id: number }>(
+      t.database.db,
+      sql`
+      select member_id from brand_members where account_id = ${tenant.accountId} and brand_id = ${brandId}`,
+    );
     for (const member of members) expect(kept.some((row) => Number(row.member_id) === member)).toBe(true);
   }
 }
@@ -60,12 +71,23 @@ async function expectExact(): Promise<void> {
 async function settleAndExpectExact(): Promise<void> {
   for (const tenant of [app, stranger]) await settleBrandMembers(t.database.db, tenant.accountId);
   await expectExact();
-  for (const [tenant, brandId] of [[app, brandA], [app, brandB], [app, brandC], [stranger, strangerBrand]] as const) {
-    const kept = await executeRows<{ member_id: number }>(t.database.db, sql`
-      select member_id from brand_members where account_id = ${tenant.accountId} and brand_id = ${brandId} order by member_id`);
+  for (const [tenant, brandId] of [
+    [app, brandA],
+    [app, brandB],
+    [app, brandC],
+    [stranger, strangerBrand],
+  ] as const) {
+    const kept = await executeRows<{ member_id: number }>(
+      t.database.db,
+      sql`
+      select member_id from brand_members where account_id = ${tenant.accountId} and brand_id = ${brandId} order by member_id`,
+    );
     expect(kept.map((row) => Number(row.member_id))).toEqual(await bruteForce(tenant, brandId));
-    const counts = await executeRows<{ members: number }>(t.database.db, sql`
-      select members from brand_member_counts where account_id = ${tenant.accountId} and brand_id = ${brandId}`);
+    const counts = await executeRows<{ members: number }>(
+      t.database.db,
+      sql`
+      select members from brand_member_counts where account_id = ${tenant.accountId} and brand_id = ${brandId}`,
+    );
     expect(counts.length).toBeLessThanOrEqual(1);
   }
   const queued = await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from brand_member_rechecks`);
@@ -91,7 +113,11 @@ beforeAll(async () => {
   watchB = await createActivity(t, app, { name: 'Watch B', type: 'Watched', service: 'youtube', brandid: brandB, points: 3 });
   unbranded = await createActivity(t, app, { name: 'Visit', type: 'Visited', points: 1 });
   strangerListen = await createActivity(t, stranger, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: strangerBrand, points: 2 });
-  people = await insertMembers(t, app, Array.from({ length: 12 }, (_, i) => ({ country: i % 3 === 0 ? 'GB' : 'US' })));
+  people = await insertMembers(
+    t,
+    app,
+    Array.from({ length: 12 }, (_, i) => ({ country: i % 3 === 0 ? 'GB' : 'US' })),
+  );
 });
 
 afterAll(() => t?.close());
@@ -110,7 +136,11 @@ describe("a brand's kept members", () => {
     await record(t, stranger, [{ activityId: strangerListen, memberId: theirs, completedAt: hoursAgo(1) }]);
     await expectExact();
     // Repeats on known pairs add nothing; an opt-in without records adds a member.
-    await record(t, app, people.slice(0, 3).map((memberId) => ({ activityId: listenA, memberId, completedAt: hoursAgo(1) })));
+    await record(
+      t,
+      app,
+      people.slice(0, 3).map((memberId) => ({ activityId: listenA, memberId, completedAt: hoursAgo(1) })),
+    );
     await opt(app, 'optIn', people[9], brandA);
     await opt(app, 'optIn', people[0], brandB);
     await expectExact();

@@ -27,7 +27,10 @@ async function create(tenant: Tenant, query: Record<string, string>) {
 }
 
 async function brandCount(tenant: Tenant) {
-  const [row] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(brands).where(eq(brands.accountId, tenant.accountId));
+  const [row] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(brands)
+    .where(eq(brands.accountId, tenant.accountId));
   return row.n;
 }
 
@@ -38,45 +41,100 @@ function expectError(response: { status: number; json: any }, status: number, co
 
 /** Every network field of an empty brand record, in the record's order. */
 const noNetworks = {
-  FacebookURL: null, FacebookID: null, FacebookName: null,
-  TwitterURL: null, TwitterID: null, TwitterScreenName: null,
-  YouTubeURL: null, YouTubeID: null, YouTubeUsername: null,
-  InstagramURL: null, InstagramID: null, InstagramUsername: null,
-  TumblrURL: null, TumblrID: null, TumblrUsername: null,
-  SpotifyURL: null, SpotifyID: null,
-  DeezerURL: null, DeezerID: null,
-  SoundCloudURL: null, SoundCloudID: null, SoundCloudUsername: null,
-  LastfmURL: null, LastfmID: null, LastfmName: null,
-  iTunesURL: null, iTunesID: null,
-  GoogleURL: null, GoogleID: null, GoogleName: null,
+  FacebookURL: null,
+  FacebookID: null,
+  FacebookName: null,
+  TwitterURL: null,
+  TwitterID: null,
+  TwitterScreenName: null,
+  YouTubeURL: null,
+  YouTubeID: null,
+  YouTubeUsername: null,
+  InstagramURL: null,
+  InstagramID: null,
+  InstagramUsername: null,
+  TumblrURL: null,
+  TumblrID: null,
+  TumblrUsername: null,
+  SpotifyURL: null,
+  SpotifyID: null,
+  DeezerURL: null,
+  DeezerID: null,
+  SoundCloudURL: null,
+  SoundCloudID: null,
+  SoundCloudUsername: null,
+  LastfmURL: null,
+  LastfmID: null,
+  LastfmName: null,
+  iTunesURL: null,
+  iTunesID: null,
+  GoogleURL: null,
+  GoogleID: null,
+  GoogleName: null,
 };
 
 describe('POST /v1.1/brand/create', () => {
   it('answers the brand record with network ids read from the URLs, and warns about URLs it cannot read', async () => {
     const body = await create(app, {
-      name: 'Adele', type: 'music', officialwebsiteurl: 'https://www.adele.com', wikipediaurl: 'https://en.wikipedia.org/wiki/Adele',
-      imageurl: 'https://img.example.com/adele.jpg', hashtag: '#Adele25',
-      spotifyurl: 'https://open.spotify.com/artist/4dpARuHxo51G3z768sgnrY', twitterurl: 'https://twitter.com/Adele',
-      youtubeurl: 'https://www.youtube.com/channel/UComP_epzeKzvBX156r6pm1Q', instagramurl: 'instagram.com/adele',
-      facebookurl: 'https://www.facebook.com/pages/Adele/104386862956', deezerurl: 'https://www.deezer.com/artist/75798',
-      lastfmurl: 'https://www.last.fm/music/Adele', itunesurl: 'https://itunes.apple.com/us/artist/adele/id262836961',
-      soundcloudurl: 'https://soundcloud.com/adele', tumblrurl: 'https://adele.tumblr.com', googleurl: 'https://plus.google.com/+Adele',
+      name: 'Adele',
+      type: 'music',
+      officialwebsiteurl: 'https://www.adele.com',
+      wikipediaurl: 'https://en.wikipedia.org/wiki/Adele',
+      imageurl: 'https://img.example.com/adele.jpg',
+      hashtag: '#Adele25',
+      spotifyurl: 'https://open.spotify.com/artist/4dpARuHxo51G3z768sgnrY',
+      twitterurl: 'https://twitter.com/Adele',
+      youtubeurl: 'https://www.youtube.com/channel/UComP_epzeKzvBX156r6pm1Q',
+      instagramurl: 'instagram.com/adele',
+      facebookurl: 'https://www.facebook.com/pages/Adele/104386862956',
+      deezerurl: 'https://www.deezer.com/artist/75798',
+      lastfmurl: 'https://www.last.fm/music/Adele',
+      itunesurl: 'https://itunes.apple.com/us/artist/adele/id262836961',
+      soundcloudurl: 'https://soundcloud.com/adele',
+      tumblrurl: 'https://adele.tumblr.com',
+      googleurl: 'https://plus.google.com/+Adele',
     });
     expect(body).toEqual({
-      ID: expect.any(Number), Slug: 'adele', Name: 'Adele', Type: 'Music',
-      OfficialWebsiteURL: 'https://www.adele.com', WikipediaURL: 'https://en.wikipedia.org/wiki/Adele', ImageURL: 'https://img.example.com/adele.jpg',
-      FacebookURL: 'https://www.facebook.com/pages/Adele/104386862956', FacebookID: '104386862956', FacebookName: 'Adele',
-      TwitterURL: 'https://twitter.com/Adele', TwitterID: null, TwitterScreenName: 'Adele',
-      YouTubeURL: 'https://www.youtube.com/channel/UComP_epzeKzvBX156r6pm1Q', YouTubeID: 'UComP_epzeKzvBX156r6pm1Q', YouTubeUsername: null,
-      InstagramURL: 'instagram.com/adele', InstagramID: null, InstagramUsername: 'adele',
-      TumblrURL: 'https://adele.tumblr.com', TumblrID: null, TumblrUsername: 'adele',
-      SpotifyURL: 'https://open.spotify.com/artist/4dpARuHxo51G3z768sgnrY', SpotifyID: '4dpARuHxo51G3z768sgnrY',
-      DeezerURL: 'https://www.deezer.com/artist/75798', DeezerID: '75798',
-      SoundCloudURL: 'https://soundcloud.com/adele', SoundCloudID: null, SoundCloudUsername: 'adele',
-      LastfmURL: 'https://www.last.fm/music/Adele', LastfmID: null, LastfmName: 'Adele',
-      iTunesURL: 'https://itunes.apple.com/us/artist/adele/id262836961', iTunesID: '262836961',
-      GoogleURL: 'https://plus.google.com/+Adele', GoogleID: null, GoogleName: 'Adele',
-      HashTag: 'Adele25', Custom: {}, Warnings: [],
+      ID: expect.any(Number),
+      Slug: 'adele',
+      Name: 'Adele',
+      Type: 'Music',
+      OfficialWebsiteURL: 'https://www.adele.com',
+      WikipediaURL: 'https://en.wikipedia.org/wiki/Adele',
+      ImageURL: 'https://img.example.com/adele.jpg',
+      FacebookURL: 'https://www.facebook.com/pages/Adele/104386862956',
+      FacebookID: '104386862956',
+      FacebookName: 'Adele',
+      TwitterURL: 'https://twitter.com/Adele',
+      TwitterID: null,
+      TwitterScreenName: 'Adele',
+      YouTubeURL: 'https://www.youtube.com/channel/UComP_epzeKzvBX156r6pm1Q',
+      YouTubeID: 'UComP_epzeKzvBX156r6pm1Q',
+      YouTubeUsername: null,
+      InstagramURL: 'instagram.com/adele',
+      InstagramID: null,
+      InstagramUsername: 'adele',
+      TumblrURL: 'https://adele.tumblr.com',
+      TumblrID: null,
+      TumblrUsername: 'adele',
+      SpotifyURL: 'https://open.spotify.com/artist/4dpARuHxo51G3z768sgnrY',
+      SpotifyID: '4dpARuHxo51G3z768sgnrY',
+      DeezerURL: 'https://www.deezer.com/artist/75798',
+      DeezerID: '75798',
+      SoundCloudURL: 'https://soundcloud.com/adele',
+      SoundCloudID: null,
+      SoundCloudUsername: 'adele',
+      LastfmURL: 'https://www.last.fm/music/Adele',
+      LastfmID: null,
+      LastfmName: 'Adele',
+      iTunesURL: 'https://itunes.apple.com/us/artist/adele/id262836961',
+      iTunesID: '262836961',
+      GoogleURL: 'https://plus.google.com/+Adele',
+      GoogleID: null,
+      GoogleName: 'Adele',
+      HashTag: 'Adele25',
+      Custom: {},
+      Warnings: [],
     });
     const shown = await t.rest(app, 'GET', `/brand/${body.ID}`);
     expect(shown.status).toBe(200);
@@ -126,7 +184,10 @@ describe('POST /v1.1/brand/create', () => {
     expectError(await t.rest(app, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
     expectError(await t.rest(enterprise, 'POST', '/brand/create', { name: 'Custom', custom: '{"tier":"gold"}' }), 403, 12, 'custom');
     expect(await brandCount(enterprise)).toBe(0);
-    await t.database.db.update(applications).set({ settings: { features: ['brandCustomFields'] } }).where(eq(applications.id, enterprise.applicationId));
+    await t.database.db
+      .update(applications)
+      .set({ settings: { features: ['brandCustomFields'] } })
+      .where(eq(applications.id, enterprise.applicationId));
     clearKeyCache();
     const body = await create(enterprise, { name: 'Custom', custom: '{"tier":"gold","rank":3}' });
     expect(body.Custom).toEqual({ tier: 'gold', rank: 3 });
@@ -148,7 +209,18 @@ describe('GET /v1.1/brand/[id] and /v1.1/brands', () => {
     const all = (await t.rest(tenant, 'GET', '/brands')).json;
     expect(all.totalSize).toBe(4);
     expect(all.items.map((item: { ID: number }) => item.ID)).toEqual([a.ID, b.ID, artist, c.ID]);
-    expect(all.items[2]).toEqual({ ID: artist, Slug: 'old-artist', Name: 'Old Artist', Type: 'Artist', OfficialWebsiteURL: null, WikipediaURL: null, ImageURL: null, ...noNetworks, HashTag: null, Custom: {} });
+    expect(all.items[2]).toEqual({
+      ID: artist,
+      Slug: 'old-artist',
+      Name: 'Old Artist',
+      Type: 'Artist',
+      OfficialWebsiteURL: null,
+      WikipediaURL: null,
+      ImageURL: null,
+      ...noNetworks,
+      HashTag: null,
+      Custom: {},
+    });
 
     const sport = (await t.rest(tenant, 'GET', '/brands', { type: 'SPORT' })).json;
     expect(sport).toMatchObject({ totalSize: 2, items: [{ ID: a.ID }, { ID: c.ID }] });
@@ -177,9 +249,15 @@ describe('POST /v1.1/brand/[id]/edit and /delete', () => {
     const edited = await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { name: 'Edited Name', twitterurl: 'https://x.com/new', youtubeurl: 'https://www.youtube.com/watch?v=1' });
     expect(edited.status, edited.body).toBe(200);
     expect(edited.json).toMatchObject({
-      ID: brand.ID, Slug: 'edited-name', Name: 'Edited Name', Type: 'Music',
-      TwitterURL: 'https://x.com/new', TwitterScreenName: 'new', SpotifyID: '4dpARuHxo51G3z768sgnrY',
-      YouTubeURL: 'https://www.youtube.com/watch?v=1', YouTubeID: null,
+      ID: brand.ID,
+      Slug: 'edited-name',
+      Name: 'Edited Name',
+      Type: 'Music',
+      TwitterURL: 'https://x.com/new',
+      TwitterScreenName: 'new',
+      SpotifyID: '4dpARuHxo51G3z768sgnrY',
+      YouTubeURL: 'https://www.youtube.com/watch?v=1',
+      YouTubeID: null,
       Warnings: [{ Param: 'youtubeurl', Message: expect.any(String) }],
     });
     const again = await t.rest(app, 'POST', `/brand/${brand.ID}/edit`, { type: 'consumer' });
@@ -196,12 +274,14 @@ describe('POST /v1.1/brand/[id]/edit and /delete', () => {
   it('soft-deletes: the brand is not found any more, its activity history stays', async () => {
     const brand = await create(app, { name: 'Retiring' });
     const [member] = await insertMembers(t, app, [{}]);
-    const [definition] = await t.database.db
-      .insert(activityDefinitions)
-      .values({ accountId: app.accountId, brandId: brand.ID, name: 'Listen', type: 'Listened', points: 1 })
-      .returning();
+    const [definition] = await t.database.db.insert(activityDefinitions).values({ accountId: app.accountId, brandId: brand.ID, name: 'Listen', type: 'Listened', points: 1 }).returning();
     await t.database.db.insert(activityRecords).values({
-      accountId: app.accountId, memberId: member, activityId: definition.id, brandId: brand.ID, points: 1, completedAt: new Date(),
+      accountId: app.accountId,
+      memberId: member,
+      activityId: definition.id,
+      brandId: brand.ID,
+      points: 1,
+      completedAt: new Date(),
     });
     expect((await t.rest(app, 'POST', `/brand/${brand.ID}/delete`)).json).toEqual({ Result: true });
     expectError(await t.rest(app, 'GET', `/brand/${brand.ID}`), 404, 5, 'id');
@@ -209,26 +289,47 @@ describe('POST /v1.1/brand/[id]/edit and /delete', () => {
     expect((await t.rest(app, 'GET', '/brands', { limit: 1000 })).json.items.map((i: { ID: number }) => i.ID)).not.toContain(brand.ID);
     const [row] = await t.database.db.select().from(brands).where(eq(brands.id, brand.ID));
     expect(row.deletedAt).toBeInstanceOf(Date);
-    const records = await t.database.db.select().from(activityRecords).where(and(eq(activityRecords.brandId, brand.ID), eq(activityRecords.memberId, member)));
+    const records = await t.database.db
+      .select()
+      .from(activityRecords)
+      .where(and(eq(activityRecords.brandId, brand.ID), eq(activityRecords.memberId, member)));
     expect(records).toHaveLength(1);
   });
 });
 
 describe('GraphQL', () => {
   it('creates, reads and lists brands with their networks and segments', async () => {
-    const created = await t.graphql(app.apiKey, `mutation($input: BrandInput!) { createBrand(input: $input) {
-      brand { id slug name type networks { network url id handle } } warnings { param message } } }`, {
-      input: { name: 'Graph Brand', type: 'MOVIE', networks: [{ network: 'deezer', url: 'https://www.deezer.com/artist/27' }, { network: 'lastfm', url: 'https://example.com' }] },
-    });
+    const created = await t.graphql(
+      app.apiKey,
+      `mutation($input: BrandInput!) { createBrand(input: $input) {
+      brand { id slug name type networks { network url id handle } } warnings { param message } } }`,
+      {
+        input: {
+          name: 'Graph Brand',
+          type: 'MOVIE',
+          networks: [
+            { network: 'deezer', url: 'https://www.deezer.com/artist/27' },
+            { network: 'lastfm', url: 'https://example.com' },
+          ],
+        },
+      },
+    );
     expect(created.body.errors).toBeUndefined();
     const { brand, warnings } = created.body.data.createBrand;
-    expect(brand).toEqual({ id: expect.any(String), slug: 'graph-brand', name: 'Graph Brand', type: 'Movie', networks: [
-      { network: 'deezer', url: 'https://www.deezer.com/artist/27', id: '27', handle: null },
-      { network: 'lastfm', url: 'https://example.com', id: null, handle: null },
-    ] });
+    expect(brand).toEqual({
+      id: expect.any(String),
+      slug: 'graph-brand',
+      name: 'Graph Brand',
+      type: 'Movie',
+      networks: [
+        { network: 'deezer', url: 'https://www.deezer.com/artist/27', id: '27', handle: null },
+        { network: 'lastfm', url: 'https://example.com', id: null, handle: null },
+      ],
+    });
     expect(warnings).toEqual([{ param: 'lastfmurl', message: expect.any(String) }]);
     const removed = await t.graphql(app.apiKey, `mutation($id: ID!, $input: BrandInput!) { editBrand(id: $id, input: $input) { brand { networks { network } } } }`, {
-      id: brand.id, input: { networks: [{ network: 'lastfm', url: null }] },
+      id: brand.id,
+      input: { networks: [{ network: 'lastfm', url: null }] },
     });
     expect(removed.body.data.editBrand.brand.networks).toEqual([{ network: 'deezer' }]);
     const read = await t.graphql(app.apiKey, `query($id: ID!) { brand(id: $id) { name segments { id } } brands(type: "MOVIE", first: 5) { totalCount nodes { id } } }`, { id: brand.id });
@@ -324,7 +425,13 @@ describe('GraphQL brands connection', () => {
   });
 
   it('refuses a malformed cursor or page size with the parameter at fault', async () => {
-    for (const [variables, param] of [[{ after: 'nonsense' }, 'after'], [{ after: Buffer.from('{"i":"x"}').toString('base64url') }, 'after'], [{ first: 0 }, 'first'], [{ first: -1 }, 'first'], [{ offset: -1 }, 'offset']] as const) {
+    for (const [variables, param] of [
+      [{ after: 'nonsense' }, 'after'],
+      [{ after: Buffer.from('{"i":"x"}').toString('base64url') }, 'after'],
+      [{ first: 0 }, 'first'],
+      [{ first: -1 }, 'first'],
+      [{ offset: -1 }, 'offset'],
+    ] as const) {
       const result = await t.graphql(app.apiKey, page, variables);
       expect(result.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({ code: 'INVALID_PARAMETER', param });
     }

@@ -42,12 +42,16 @@ beforeAll(async () => {
     ])
     .returning();
   const rows: { member: number; brandId: number; daysAgo: number; service?: string; oneTime?: boolean }[] = [
-    { member: m[1], brandId: brand.a, daysAgo: 2 }, { member: m[1], brandId: brand.a, daysAgo: 3 },
-    { member: m[2], brandId: brand.a, daysAgo: 3 }, { member: m[3], brandId: brand.a, daysAgo: 4 },
+    { member: m[1], brandId: brand.a, daysAgo: 2 },
+    { member: m[1], brandId: brand.a, daysAgo: 3 },
+    { member: m[2], brandId: brand.a, daysAgo: 3 },
+    { member: m[3], brandId: brand.a, daysAgo: 4 },
     { member: m[6], brandId: brand.a, daysAgo: 20 },
-    { member: m[1], brandId: brand.b, daysAgo: 2 }, { member: m[2], brandId: brand.b, daysAgo: 2, service: 'youtube' },
+    { member: m[1], brandId: brand.b, daysAgo: 2 },
+    { member: m[2], brandId: brand.b, daysAgo: 2, service: 'youtube' },
     { member: m[4], brandId: brand.b, daysAgo: 3 },
-    { member: m[1], brandId: brand.c, daysAgo: 4 }, { member: m[5], brandId: brand.c, daysAgo: 2 },
+    { member: m[1], brandId: brand.c, daysAgo: 4 },
+    { member: m[5], brandId: brand.c, daysAgo: 2 },
     { member: m[2], brandId: brand.c, daysAgo: 2, oneTime: true },
     { member: m[3], brandId: brand.d, daysAgo: 3 },
     { member: m[1], brandId: brand.gone, daysAgo: 3 },
@@ -57,12 +61,25 @@ beforeAll(async () => {
     const completedAt = noonDaysAgo(row.daysAgo);
     const service = row.service ?? 'spotify';
     await t.database.db.insert(activityRecords).values({
-      accountId: app.accountId, memberId: row.member, activityId: definition.id, brandId: row.brandId, service,
-      points: definition.points, oneTime: definition.oneTime, completedAt,
+      accountId: app.accountId,
+      memberId: row.member,
+      activityId: definition.id,
+      brandId: row.brandId,
+      service,
+      points: definition.points,
+      oneTime: definition.oneTime,
+      completedAt,
     });
     await t.database.db.insert(memberActivityDaily).values({
-      accountId: app.accountId, memberId: row.member, day: completedAt.toISOString().slice(0, 10), activityId: definition.id,
-      brandId: row.brandId, service, oneTime: definition.oneTime, count: 1, points: definition.points,
+      accountId: app.accountId,
+      memberId: row.member,
+      day: completedAt.toISOString().slice(0, 10),
+      activityId: definition.id,
+      brandId: row.brandId,
+      service,
+      oneTime: definition.oneTime,
+      count: 1,
+      points: definition.points,
     });
   }
   await t.rest(app, 'POST', `/brand/${brand.gone}/delete`);
@@ -79,7 +96,11 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
     // Base: A's members active this week, m1 m2 m3. B: m1 m2 (2 of 3), C: m1 (m2 only followed), D: m3.
     expect(await items(`/brands/${brand.a}/crossover`)).toEqual({
       totalSize: 3,
-      items: [[brand.b, '2', '66.67'], [brand.c, '1', '33.33'], [brand.d, '1', '33.33']],
+      items: [
+        [brand.b, '2', '66.67'],
+        [brand.c, '1', '33.33'],
+        [brand.d, '1', '33.33'],
+      ],
     });
   });
 
@@ -97,12 +118,19 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
     // GB members of A: m1 m2. B: both; C: m1.
     expect(await items(`/brands/${brand.a}/crossover`, { country: 'GB' })).toEqual({
       totalSize: 2,
-      items: [[brand.b, '2', '100.00'], [brand.c, '1', '50.00']],
+      items: [
+        [brand.b, '2', '100.00'],
+        [brand.c, '1', '50.00'],
+      ],
     });
     // Only Spotify activity counts: m2's B activity came through YouTube.
     expect(await items(`/brands/${brand.a}/crossover`, { services: 'spotify' })).toEqual({
       totalSize: 3,
-      items: [[brand.b, '1', '33.33'], [brand.c, '1', '33.33'], [brand.d, '1', '33.33']],
+      items: [
+        [brand.b, '1', '33.33'],
+        [brand.c, '1', '33.33'],
+        [brand.d, '1', '33.33'],
+      ],
     });
     expect(await items(`/brands/${brand.a}/crossover`, { limit: '1,1' })).toEqual({ totalSize: 3, items: [[brand.c, '1', '33.33']] });
   });
@@ -111,7 +139,11 @@ describe('GET /v1.1/brands/[id]/crossover', () => {
     // Base m1 m2 m3 m6: B 2 of 4.
     expect(await items(`/brands/${brand.a}/crossover`, { period: '1 Month' })).toEqual({
       totalSize: 3,
-      items: [[brand.b, '2', '50.00'], [brand.c, '1', '25.00'], [brand.d, '1', '25.00']],
+      items: [
+        [brand.b, '2', '50.00'],
+        [brand.c, '1', '25.00'],
+        [brand.d, '1', '25.00'],
+      ],
     });
     expect(await items(`/brands/${brand.a}/crossover`, { period: '1 Day' })).toEqual({ totalSize: 0, items: [] });
     const start = noonDaysAgo(21).toISOString().slice(0, 10);
@@ -147,19 +179,33 @@ describe('GET /v1.1/brands/crossover', () => {
     // Active this week on any brand: m1..m5. A: m1 m2 m3, B: m1 m2 m4, C: m1 m5, D: m3; Gone is deleted.
     expect(await items('/brands/crossover')).toEqual({
       totalSize: 4,
-      items: [[brand.a, '3', '60.00'], [brand.b, '3', '60.00'], [brand.c, '2', '40.00'], [brand.d, '1', '20.00']],
+      items: [
+        [brand.a, '3', '60.00'],
+        [brand.b, '3', '60.00'],
+        [brand.c, '2', '40.00'],
+        [brand.d, '1', '20.00'],
+      ],
     });
     expect(await items('/brands/crossover', { brand_type: 'Music', limit: '2' })).toEqual({
       totalSize: 3,
-      items: [[brand.a, '3', '60.00'], [brand.b, '3', '60.00']],
+      items: [
+        [brand.a, '3', '60.00'],
+        [brand.b, '3', '60.00'],
+      ],
     });
   });
 
   it('is the same query through GraphQL', async () => {
-    const result = await t.graphql(app.apiKey, `query($id: ID) { crossover(brandId: $id, filter: { countries: ["US"] }) {
-      totalCount baseMembers nodes { brand { id name } activeMembers percentage } } }`, { id: String(brand.a) });
+    const result = await t.graphql(
+      app.apiKey,
+      `query($id: ID) { crossover(brandId: $id, filter: { countries: ["US"] }) {
+      totalCount baseMembers nodes { brand { id name } activeMembers percentage } } }`,
+      { id: String(brand.a) },
+    );
     expect(result.body.data.crossover).toEqual({
-      totalCount: 1, baseMembers: 1, nodes: [{ brand: { id: String(brand.d), name: 'Delta' }, activeMembers: 1, percentage: 100 }],
+      totalCount: 1,
+      baseMembers: 1,
+      nodes: [{ brand: { id: String(brand.d), name: 'Delta' }, activeMembers: 1, percentage: 100 }],
     });
   });
 });

@@ -35,7 +35,10 @@ describe('@CurrentApplication()', () => {
     const others: Caller[] = [{ kind: 'anonymous' }, { kind: 'member', accountId: 1, applicationId: 2, memberId: 4, sessionGeneration: 0 }, { kind: 'account', accountId: 1, keyId: 5 }];
     for (const caller of others) {
       const expected = failure(() => assertAccess(caller, []));
-      expect(failure(() => currentApplication(caller)), caller.kind).toEqual(expected);
+      expect(
+        failure(() => currentApplication(caller)),
+        caller.kind,
+      ).toEqual(expected);
     }
     expect(failure(() => currentApplication({ kind: 'anonymous' })).extensions).toMatchObject({ code: 'MISSING_API_KEY', param: 'apiKey' });
     expect(failure(() => currentApplication({ kind: 'account', accountId: 1, keyId: 5 })).extensions).toMatchObject({ code: 'WRONG_APPLICATION' });

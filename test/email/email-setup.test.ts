@@ -41,9 +41,17 @@ describe('links and templates', () => {
   });
 
   it('fills the placeholders as plain text, keeps the subject on one line, and leaves unknown ones alone', () => {
-    const filled = renderTemplate({ subject: 'Hi {{ firstName }}\r\nBcc: x', body: '{{link}} <b>{{username}}</b> {{other}}' }, {
-      link: 'https://x/y', application: 'App', email: 'a@b.c', username: '<script>', firstName: 'Ada', expires: '1 hour',
-    });
+    const filled = renderTemplate(
+      { subject: 'Hi {{ firstName }}\r\nBcc: x', body: '{{link}} <b>{{username}}</b> {{other}}' },
+      {
+        link: 'https://x/y',
+        application: 'App',
+        email: 'a@b.c',
+        username: '<script>',
+        firstName: 'Ada',
+        expires: '1 hour',
+      },
+    );
     expect(filled).toEqual({ subject: 'Hi Ada Bcc: x', body: 'https://x/y <b><script></b> {{other}}' });
   });
 

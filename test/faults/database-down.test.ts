@@ -58,7 +58,12 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
   }, 30_000);
 
   const storedRecords = async () =>
-    (await database!.db.select({ n: sql<number>`count(*)::int` }).from(activityRecords).where(and(eq(activityRecords.accountId, tenant.accountId), eq(activityRecords.memberId, member))))[0].n;
+    (
+      await database!.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(activityRecords)
+        .where(and(eq(activityRecords.accountId, tenant.accountId), eq(activityRecords.memberId, member)))
+    )[0].n;
 
   it('keeps running through a kill -9 of the server, answers 503 meanwhile, and recovers without a restart', async () => {
     // A record queued before the outage: the worker is held back so the row is still queued when the server dies.
@@ -93,7 +98,14 @@ describe.skipIf(!bin)('the gateway while PostgreSQL is down', () => {
     expect(graphqlBack.status).toBe(200);
     expect((await t!.request({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     const storedMs = await within(3000, 'the queued record stored', async () => (await storedRecords()) === 1);
-    expect((await database!.db.select({ n: sql<number>`count(*)::int` }).from(activityQueue).where(eq(activityQueue.accountId, tenant.accountId)))[0].n).toBe(0);
+    expect(
+      (
+        await database!.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(activityQueue)
+          .where(eq(activityQueue.accountId, tenant.accountId))
+      )[0].n,
+    ).toBe(0);
     console.info(`database down: /readyz answered 503 in ${readyMs} ms; first success ${recoveredMs} ms after the server accepted connections; queued record stored after ${storedMs} ms more`);
     expect(recoveredMs).toBeLessThan(1500);
     expect(unhandled).toEqual([]);

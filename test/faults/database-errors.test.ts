@@ -11,7 +11,22 @@ const wrapped = (cause: Error) => new DrizzleQueryError('select 1', [], cause);
 
 describe('database error classifier', () => {
   it('recognises connection failures through cause chains', () => {
-    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '08006', '08001', '57P01', '57P02', '57P03', '53300']) {
+    for (const code of [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      'CONNECTION_CLOSED',
+      'CONNECTION_ENDED',
+      'CONNECTION_DESTROYED',
+      'CONNECT_TIMEOUT',
+      '08006',
+      '08001',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+    ]) {
       expect(databaseUnavailable(coded(code)), code).toBe(true);
       expect(databaseUnavailable(wrapped(coded(code))), code).toBe(true);
     }
@@ -37,7 +52,11 @@ describe('database error classifier', () => {
   it('maps the data exceptions a real engine raises', async () => {
     const db = await PGlite.create();
     try {
-      const failing = async (statement: string) => db.query(statement).then(() => undefined, (error: unknown) => error);
+      const failing = async (statement: string) =>
+        db.query(statement).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       for (const statement of ["select 'abc'::int", 'select 99999999999::int', "select '10000-01-01'::timestamptz + interval '1000000 years'"]) {
         const error = await failing(statement);
         expect(classifyError(wrapped(error as Error), { surface: 'rest', requestId: 'req-4' }), statement).toMatchObject({ kind: 'database', code: 'INVALID_PARAMETER', number: 4, status: 400 });

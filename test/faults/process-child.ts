@@ -2,8 +2,7 @@
 // provokes one failure (named by the first argument) and reports whether the process lived on.
 import { installProcessHandlers } from '../../src/process-handlers.js';
 
-const line = (level: string) => (object: { err?: unknown }, message: string) =>
-  console.log(JSON.stringify({ level, message, err: object.err instanceof Error ? object.err.message : String(object.err) }));
+const line = (level: string) => (object: { err?: unknown }, message: string) => console.log(JSON.stringify({ level, message, err: object.err instanceof Error ? object.err.message : String(object.err) }));
 installProcessHandlers({ error: line('error'), warn: line('warn'), fatal: line('fatal') });
 
 const mode = process.argv[2];

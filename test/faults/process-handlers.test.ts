@@ -11,7 +11,10 @@ function runChild(mode: string): Promise<{ code: number; lines: { level: string;
     // Node's ExecFileException is an Error whose code is the exit code when the child ran.
     execFile(process.execPath, ['--import', 'tsx', child, mode], { timeout: 20_000 }, (error: (Error & { code?: string | number | null }) | null, stdout) => {
       if (error && typeof error.code !== 'number') return reject(error);
-      const lines = stdout.split('\n').filter((text) => text.startsWith('{')).map((text) => JSON.parse(text));
+      const lines = stdout
+        .split('\n')
+        .filter((text) => text.startsWith('{'))
+        .map((text) => JSON.parse(text));
       resolve({ code: error ? Number(error.code) : 0, lines });
     });
   });

@@ -12,9 +12,12 @@ beforeAll(async () => {
   t = await startTestGateway();
   app = await t.tenant('advanced');
   basic = await t.tenant('basic');
-  const { body } = await t.graphql(app.apiKey, `mutation {
+  const { body } = await t.graphql(
+    app.apiKey,
+    `mutation {
     registerMember(input: { credentials: { network: "email", email: "jit@example.com", password: "correct horse" }, profile: { firstName: "Jit" } }) { member { id } }
-  }`);
+  }`,
+  );
   memberId = body.data.registerMember.member.id;
 });
 afterAll(() => t.close());
@@ -34,18 +37,25 @@ async function thrice(apiKey: string, query: string, variables?: Record<string, 
 
 describe('compiled execution of repeated documents', () => {
   it('answers the same data', async () => {
-    const { status, body } = await thrice(app.apiKey, `query ($id: ID!) {
+    const { status, body } = await thrice(
+      app.apiKey,
+      `query ($id: ID!) {
       member(lookup: { id: $id }) { id firstName age geo { country } services { network userId valid lastUpdated domains } optins { id } }
-    }`, { id: memberId });
+    }`,
+      { id: memberId },
+    );
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data.member).toMatchObject({ id: memberId, firstName: 'Jit', age: null, services: [{ network: 'email', userId: 'jit@example.com', valid: true }] });
   });
 
   it('applies the defaults of variables left out, non-null ones too', async () => {
-    const { status, body } = await thrice(app.apiKey, `query ($id: ID! = "${memberId}", $first: Int! = 1, $sort: SortDirection! = ASC) {
+    const { status, body } = await thrice(
+      app.apiKey,
+      `query ($id: ID! = "${memberId}", $first: Int! = 1, $sort: SortDirection! = ASC) {
       member(lookup: { id: $id }) { id } members(first: $first, orderBy: ID, sort: $sort) { edges { node { id } } }
-    }`);
+    }`,
+    );
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ member: { id: memberId }, members: { edges: [{ node: { id: memberId } }] } });

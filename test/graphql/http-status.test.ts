@@ -15,7 +15,7 @@ describe('HTTP status of /graphql answers', () => {
   });
   afterAll(async () => t?.close());
 
-  it('answers 200 with the error in errors when a lookup finds nothing, or finds another tenant\'s', async () => {
+  it("answers 200 with the error in errors when a lookup finds nothing, or finds another tenant's", async () => {
     const [theirs] = await insertMembers(t, other, [{ email: 'theirs@example.net' }]);
     for (const id of ['999999999', String(theirs)]) {
       const answer = await t.graphql(tenant.apiKey, 'query($id: ID!) { member(lookup: { id: $id }) { id } }', { id });
@@ -25,7 +25,7 @@ describe('HTTP status of /graphql answers', () => {
     }
   });
 
-  it('keeps the data of the other fields when lookups by id find nothing, or find another tenant\'s', async () => {
+  it("keeps the data of the other fields when lookups by id find nothing, or find another tenant's", async () => {
     const [theirMember] = await insertMembers(t, other, [{ email: 'theirs@example.com' }]);
     const theirBrand = await insertBrand(t, other, 'Their brand');
     const lookups = `query($brand: ID!, $member: ID!) {
@@ -36,7 +36,10 @@ describe('HTTP status of /graphql answers', () => {
       presaveJob(segmentId: "999999997", id: "999999996") { id }
     }`;
     const answers = [];
-    for (const [brand, member] of [['999999999', '999999998'], [String(theirBrand), String(theirMember)]]) {
+    for (const [brand, member] of [
+      ['999999999', '999999998'],
+      [String(theirBrand), String(theirMember)],
+    ]) {
       const answer = await t.graphql(tenant.apiKey, lookups, { brand, member });
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.data).toEqual({ application: { name: expect.any(String) }, brand: null, member: null, brandStats: null, presaveJob: null });

@@ -50,7 +50,12 @@ describe('GraphQL limits', () => {
 
   it('prices a repeated document again when a page size changes, and checks its variables every time', async () => {
     const page = 'query ($n: Int!) { members(first: $n, orderBy: ID) { edges { cursor } } }';
-    for (const [n, refused] of [[2, false], [5, true], [2, false], [5, true]] as const) {
+    for (const [n, refused] of [
+      [2, false],
+      [5, true],
+      [2, false],
+      [5, true],
+    ] as const) {
       const { body } = await t.graphql(tenant.apiKey, page, { n });
       expect(body.errors?.[0]?.message ?? '', `first: ${n}`).toMatch(refused ? /above the limit of 10/ : /^$/);
     }

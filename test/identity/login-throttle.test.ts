@@ -136,7 +136,6 @@ describe('login throttle in process', () => {
     }
     await throttle.close();
   });
-
 });
 
 /** An attempt whose check takes a moment and ends as told; answers whether it was admitted. */

@@ -118,7 +118,11 @@ describe('sign and verify', () => {
     flipped[10] ^= 0x01;
     const hmacForged = await new SignJWT({ acc: 3 })
       .setProtectedHeader({ alg: 'HS256', kid: kids(keys)[0] })
-      .setIssuer(issuer).setSubject('8').setAudience('app:5').setIssuedAt(clock.ms / 1000).setExpirationTime(clock.ms / 1000 + 60)
+      .setIssuer(issuer)
+      .setSubject('8')
+      .setAudience('app:5')
+      .setIssuedAt(clock.ms / 1000)
+      .setExpirationTime(clock.ms / 1000 + 60)
       .sign(Buffer.from(keys.jwks().keys[0].x!, 'base64url'));
     const tampered = [
       [header, encode({ ...decoded(payload), sub: '9' }), signature].join('.'),

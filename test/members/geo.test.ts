@@ -25,8 +25,28 @@ describe('locate', () => {
   });
 
   it('answers nothing, without failing, for private, reserved and malformed addresses', async () => {
-    for (const address of ['10.0.0.1', '192.168.1.20', '172.16.5.4', '127.0.0.1', '100.64.0.1', '169.254.1.1', '203.0.113.9', '224.0.0.1',
-      '::1', 'fe80::1%eth0', 'fd00::1', '2001:db8::1', '::ffff:10.0.0.1', '999.1.1.1', 'not an address', '', '   ', undefined, null, 'x'.repeat(10_000)]) {
+    for (const address of [
+      '10.0.0.1',
+      '192.168.1.20',
+      '172.16.5.4',
+      '127.0.0.1',
+      '100.64.0.1',
+      '169.254.1.1',
+      '203.0.113.9',
+      '224.0.0.1',
+      '::1',
+      'fe80::1%eth0',
+      'fd00::1',
+      '2001:db8::1',
+      '::ffff:10.0.0.1',
+      '999.1.1.1',
+      'not an address',
+      '',
+      '   ',
+      undefined,
+      null,
+      'x'.repeat(10_000),
+    ]) {
       expect(await locate(address), String(address)).toBeUndefined();
     }
   });
@@ -58,7 +78,13 @@ describe('registration', () => {
   it('fills the Geo fields from a public ip, and the country when the registration names none', async () => {
     const envelope = await register({ ip: publicIp });
     expect(envelope.data).toMatchObject({
-      Country: 'US', CountryCode: 'US', GeoCountry: 'US', GeoCity: somewhere.city, GeoRegion: somewhere.region, GeoLat: somewhere.lat, GeoLong: somewhere.long,
+      Country: 'US',
+      CountryCode: 'US',
+      GeoCountry: 'US',
+      GeoCity: somewhere.city,
+      GeoRegion: somewhere.region,
+      GeoLat: somewhere.lat,
+      GeoLong: somewhere.long,
     });
     expect(envelope.data.GeoCity).toBe((await locate(publicIp))!.city);
     // The profile's country makes the member count under the country filter.
@@ -82,11 +108,15 @@ describe('registration', () => {
   it('answers the Geo fields on member show and over GraphQL', async () => {
     const envelope = await register({ ip: publicIp });
     expect((await ok(t.rest(app, 'GET', `/member/${envelope.data.ID}`))).data).toMatchObject({ GeoCountry: 'US', GeoLat: envelope.data.GeoLat });
-    const { body } = await t.graphql(app.apiKey, `mutation ($email: String!, $ip: String!) {
+    const { body } = await t.graphql(
+      app.apiKey,
+      `mutation ($email: String!, $ip: String!) {
       registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" }, visit: { ip: $ip } }) {
         member { country geo { country city region lat long } }
       }
-    }`, { email: uniqueEmail(), ip: publicIp });
+    }`,
+      { email: uniqueEmail(), ip: publicIp },
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.registerMember.member).toEqual({ country: 'US', geo: somewhere });
   });

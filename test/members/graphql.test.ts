@@ -23,11 +23,15 @@ afterAll(() => t.close());
 let n = 0;
 async function register(tenant = app) {
   const email = `gql${++n}-${Date.now()}@example.com`;
-  const { body } = await t.graphql(tenant.apiKey, `mutation ($email: String!) {
+  const { body } = await t.graphql(
+    tenant.apiKey,
+    `mutation ($email: String!) {
     registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) {
       member { id accessToken services { id } }
     }
-  }`, { email });
+  }`,
+    { email },
+  );
   expect(body.errors).toBeUndefined();
   return { email, member: body.data.registerMember.member };
 }
@@ -36,24 +40,40 @@ describe('member mutations over GraphQL', () => {
   it('update, reset, verify, merge and delete', async () => {
     const a = await register();
     const b = await register();
-    const updated = await t.graphql(app.apiKey, `mutation ($id: ID!) {
+    const updated = await t.graphql(
+      app.apiKey,
+      `mutation ($id: ID!) {
       updateMember(id: $id, input: { firstName: "Upd", extended: { tier: "gold" } }) { member { firstName extended(fields: ["tier", "givenName"]) } }
-    }`, { id: a.member.id });
+    }`,
+      { id: a.member.id },
+    );
     expect(updated.body.data.updateMember.member).toEqual({ firstName: 'Upd', extended: { tier: 'gold', givenName: 'Upd' } });
 
-    const reset = await t.graphql(app.apiKey, `mutation ($id: ID!, $email: String!, $serviceId: ID!) {
+    const reset = await t.graphql(
+      app.apiKey,
+      `mutation ($id: ID!, $email: String!, $serviceId: ID!) {
       resetPassword(id: $id, input: { email: $email, password: "brand new pass", serviceId: $serviceId }) { member { id } }
-    }`, { id: a.member.id, email: a.email, serviceId: a.member.services[0].id });
+    }`,
+      { id: a.member.id, email: a.email, serviceId: a.member.services[0].id },
+    );
     expect(reset.body.errors).toBeUndefined();
 
-    const verified = await t.graphql(app.apiKey, `mutation ($id: ID!, $email: String!) {
+    const verified = await t.graphql(
+      app.apiKey,
+      `mutation ($id: ID!, $email: String!) {
       verifyEmail(id: $id, input: { network: "email", verifiedEmail: $email }) { member { verifiedEmail } }
-    }`, { id: a.member.id, email: a.email });
+    }`,
+      { id: a.member.id, email: a.email },
+    );
     expect(verified.body.data.verifyEmail.member.verifiedEmail).toBe(a.email);
 
-    const merged = await t.graphql(app.apiKey, `mutation ($into: ID!, $from: ID!, $token: String!) {
+    const merged = await t.graphql(
+      app.apiKey,
+      `mutation ($into: ID!, $from: ID!, $token: String!) {
       mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id services { network } } }
-    }`, { into: a.member.id, from: b.member.id, token: b.member.accessToken });
+    }`,
+      { into: a.member.id, from: b.member.id, token: b.member.accessToken },
+    );
     expect(merged.body.data.mergeMembers.member.services).toHaveLength(2);
 
     const deleted = await t.graphql(app.apiKey, 'mutation ($id: ID!) { deleteMember(id: $id) }', { id: a.member.id });
@@ -104,9 +124,15 @@ describe('a failed merge', () => {
         throw new Error('failure after the rows moved');
       }),
     ).rejects.toThrow(/after the rows moved/);
-    const services = await db.select().from(memberServices).where(sql`${memberServices.memberId} = ${merged.id}`);
+    const services = await db
+      .select()
+      .from(memberServices)
+      .where(sql`${memberServices.memberId} = ${merged.id}`);
     expect(services).toHaveLength(1);
-    const [row] = await db.select().from(members).where(sql`${members.id} = ${merged.id}`);
+    const [row] = await db
+      .select()
+      .from(members)
+      .where(sql`${members.id} = ${merged.id}`);
     expect(row.mergedIntoId).toBeNull();
   });
 });
@@ -120,11 +146,7 @@ describe('SQL round trips', () => {
       // A fresh context per page, as each request gets; the fields of a listed page resolve together.
       const context = createContext({ requestId: 'page', log: pino({ level: 'silent' }), database: t.database, caller, identity: undefined as never, activityQueue: undefined as never });
       const { result, roundTrips } = await withRoundTripCount(() =>
-        Promise.all(
-          ids.slice(0, count).map((id) =>
-            Promise.all([context.loaders.members.rows.load(id), context.loaders.members.services.load(id), context.loaders.members.domains.load(id)]),
-          ),
-        ),
+        Promise.all(ids.slice(0, count).map((id) => Promise.all([context.loaders.members.rows.load(id), context.loaders.members.services.load(id), context.loaders.members.domains.load(id)]))),
       );
       expect(result.every(([row, services, domains]) => row && services.length === 1 && domains.length === 1)).toBe(true);
       return roundTrips;
@@ -144,7 +166,11 @@ describe('SQL round trips', () => {
 
   it('a plain page of members with their services and opt-ins is one statement, for 10 and 100 members, and answers what the loaders answer', async () => {
     const tenant = await t.tenant('advanced');
-    const ids = await insertMembers(t, tenant, Array.from({ length: 120 }, () => ({})));
+    const ids = await insertMembers(
+      t,
+      tenant,
+      Array.from({ length: 120 }, () => ({})),
+    );
     const brand = await insertBrand(t, tenant, 'Page Brand');
     for (const id of ids.slice(0, 30)) {
       const { body } = await t.graphql(tenant.apiKey, 'mutation($input: OptInInput!) { optIn(input: $input) { id } }', { input: { memberId: String(id), brandId: String(brand) } });
@@ -221,5 +247,4 @@ describe('SQL round trips', () => {
     expect(rest.body.optins).toHaveLength(1);
     expect(rest.count).toBe(1);
   });
-
 });

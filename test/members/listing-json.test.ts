@@ -23,8 +23,16 @@ beforeAll(async () => {
   t = await startTestGateway();
   tenant = await t.tenant('advanced');
   other = await t.tenant('advanced');
-  const ids = await insertMembers(t, tenant, Array.from({ length: 40 }, (_, index) => ({ network: index % 3 ? 'spotify' : 'email' })));
-  await insertMembers(t, other, Array.from({ length: 10 }, () => ({})));
+  const ids = await insertMembers(
+    t,
+    tenant,
+    Array.from({ length: 40 }, (_, index) => ({ network: index % 3 ? 'spotify' : 'email' })),
+  );
+  await insertMembers(
+    t,
+    other,
+    Array.from({ length: 10 }, () => ({})),
+  );
   const brand = await insertBrand(t, tenant, 'Listed "Brand"');
   const gone = await insertBrand(t, tenant, 'Gone Brand');
   const [segment] = await t.database.db.insert(segments).values({ accountId: tenant.accountId, brandId: brand, name: 'Front row', label: 'VIP' }).returning();
@@ -69,8 +77,13 @@ describe('the plain page of members answered by one statement', () => {
       [`{ members(first: 100, orderBy: ID, sort: ASC) { edges { node { id email firstName services { network userId valid } optins { id kind } } } } }`],
       [`{ members(first: 5, orderBy: ID, sort: ASC) { __typename edges { __typename cursor node { ${node} } } pageInfo { __typename hasNextPage hasPreviousPage startCursor endCursor } } }`],
       [`{ members(first: 7, orderBy: ID) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`],
-      [`{ page: members(orderBy: ID, sort: ASC) { list: edges { at: cursor member: node { key: id mail: email links: services { net: network } lists: optins { what: kind since: optedInAt } } } info: pageInfo { more: hasNextPage } } }`],
-      [`query ($first: Int!, $sort: SortDirection!, $order: MemberOrder!) { members(first: $first, orderBy: $order, sort: $sort) { edges { node { ${node} } } pageInfo { hasNextPage startCursor endCursor } } }`, { first: 13, sort: 'ASC', order: 'ID' }],
+      [
+        `{ page: members(orderBy: ID, sort: ASC) { list: edges { at: cursor member: node { key: id mail: email links: services { net: network } lists: optins { what: kind since: optedInAt } } } info: pageInfo { more: hasNextPage } } }`,
+      ],
+      [
+        `query ($first: Int!, $sort: SortDirection!, $order: MemberOrder!) { members(first: $first, orderBy: $order, sort: $sort) { edges { node { ${node} } } pageInfo { hasNextPage startCursor endCursor } } }`,
+        { first: 13, sort: 'ASC', order: 'ID' },
+      ],
       [`query ($first: Int!, $sort: SortDirection!) { members(first: $first, orderBy: ID, sort: $sort) { edges { node { ${node} } } } }`, { first: 13, sort: 'DESC' }],
       [`{ members(first: 1000, orderBy: ID, sort: ASC) { edges { node { id optins { kind name label } } } pageInfo { hasNextPage hasPreviousPage } } }`],
       [`{ members(first: 5000, orderBy: ID, sort: ASC) { edges { node { id } } } }`],
@@ -85,7 +98,10 @@ describe('the plain page of members answered by one statement', () => {
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const { expected, actual } = await bothWays('query ($after: String) { members(first: 6, orderBy: ID, sort: ASC, after: $after) { edges { cursor node { id optins { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }', { after });
+      const { expected, actual } = await bothWays(
+        'query ($after: String) { members(first: 6, orderBy: ID, sort: ASC, after: $after) { edges { cursor node { id optins { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
+        { after },
+      );
       expect(actual).toEqual(expected);
       pages += 1;
       const info = (expected.data as { members: { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }).members.pageInfo;
@@ -122,7 +138,9 @@ describe('the plain page of members answered by one statement', () => {
       const plan = memberPageAnswer(schema, document, getOperationAST(document)!);
       expect(plan && (await plan(await contextFor(tenant.apiKey), {})), source).toBeUndefined();
     }
-    const variablesDocument = parse('query ($first: Int!, $after: String, $sort: SortDirection!, $order: MemberOrder!) { members(first: $first, orderBy: $order, sort: $sort, after: $after) { edges { node { id } } } }');
+    const variablesDocument = parse(
+      'query ($first: Int!, $after: String, $sort: SortDirection!, $order: MemberOrder!) { members(first: $first, orderBy: $order, sort: $sort, after: $after) { edges { node { id } } } }',
+    );
     const answer = memberPageAnswer(schema, variablesDocument, getOperationAST(variablesDocument)!)!;
     const context = await contextFor(tenant.apiKey);
     const base = { first: 5, after: null, sort: 'ASC', order: 'ID' };

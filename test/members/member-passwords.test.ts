@@ -11,9 +11,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const graphqlLogin = (email: string, password: string) =>
-  t.graphql(app.apiKey, `mutation ($email: String!, $password: String!) {
+  t.graphql(
+    app.apiKey,
+    `mutation ($email: String!, $password: String!) {
     login(input: { credentials: { network: "email", email: $email, password: $password } }) { member { id } }
-  }`, { email, password });
+  }`,
+    { email, password },
+  );
 
 describe('a password is the same on both surfaces', () => {
   // Spaces are characters of a password: neither surface trims them.
@@ -30,16 +34,26 @@ describe('a password is the same on both surfaces', () => {
 
   it('registered by GraphQL with spaces around it, it signs in by REST as sent', async () => {
     const email = `spaced-${randomUUID()}@example.com`;
-    const registered = await t.graphql(app.apiKey, `mutation ($email: String!, $password: String!) {
+    const registered = await t.graphql(
+      app.apiKey,
+      `mutation ($email: String!, $password: String!) {
       registerMember(input: { credentials: { network: "email", email: $email, password: $password } }) { created }
-    }`, { email, password: spaced });
+    }`,
+      { email, password: spaced },
+    );
     expect(registered.body.errors).toBeUndefined();
     expect((await t.rest(app, 'POST', '/member/login', { service: 'email', email, password: spaced })).status).toBe(200);
     // A form body is read the same way as the query string.
-    const form = await t.rest(app, 'POST', '/member/login', {}, {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ service: 'email', email, password: spaced }).toString(),
-    });
+    const form = await t.rest(
+      app,
+      'POST',
+      '/member/login',
+      {},
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ service: 'email', email, password: spaced }).toString(),
+      },
+    );
     expect(form.status, form.body).toBe(200);
   });
 

@@ -20,7 +20,10 @@ beforeAll(async () => {
   stranger = await t.tenant('advanced');
 });
 afterAll(async () => {
-  const hashes = await t.database.db.select({ hash: memberServices.passwordHash }).from(memberServices).where(sql`${memberServices.passwordHash} is not null`);
+  const hashes = await t.database.db
+    .select({ hash: memberServices.passwordHash })
+    .from(memberServices)
+    .where(sql`${memberServices.passwordHash} is not null`);
   expect(hashes.length).toBeGreaterThan(0);
   for (const { hash } of hashes) for (const body of bodies) expect(body).not.toContain(hash!);
   for (const body of bodies) expect(body).not.toMatch(/\$argon2id\$/);
@@ -55,9 +58,24 @@ describe('POST /v1.1/member/register', () => {
   it('registers by email and answers the envelope in a one-element array', async () => {
     const email = uniqueEmail();
     const response = await call(app, 'POST', '/member/register', {
-      service: 'email', email, password: 'correct horse', firstname: 'Ada', surname: 'Lovelace', username: 'ada',
-      birthdate: '10-12-1990', gender: 'f', city: 'London', country: 'gb', region: 'England', postcode: 'N1 9GU',
-      partner: 'acme', sourceuid: '77', code: 'import-1', domain: 'https://fans.example.com/join', ip: '203.0.113.9', useragent: 'Mozilla/5.0',
+      service: 'email',
+      email,
+      password: 'correct horse',
+      firstname: 'Ada',
+      surname: 'Lovelace',
+      username: 'ada',
+      birthdate: '10-12-1990',
+      gender: 'f',
+      city: 'London',
+      country: 'gb',
+      region: 'England',
+      postcode: 'N1 9GU',
+      partner: 'acme',
+      sourceuid: '77',
+      code: 'import-1',
+      domain: 'https://fans.example.com/join',
+      ip: '203.0.113.9',
+      useragent: 'Mozilla/5.0',
     });
     expect(response.status).toBe(200);
     const body = response.json;
@@ -65,21 +83,60 @@ describe('POST /v1.1/member/register', () => {
     const [envelope] = body;
     expect(Object.keys(envelope)).toEqual(['data', 'optins', 'services', 'jwt']);
     expect(envelope.data).toEqual({
-      ID: expect.any(Number), Email: email, FirstName: 'Ada', Surname: 'Lovelace', Username: 'ada', Gender: 'F', Bio: null,
-      AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d{10}$/), AvatarURL: null, Country: 'GB', City: 'London', State: 'England',
-      PostCode: 'N1 9GU', Website: null, CountryCode: 'GB', GeoCountry: null, GeoCity: null, GeoRegion: null, GeoLat: null, GeoLong: null, VerifiedEmail: null,
+      ID: expect.any(Number),
+      Email: email,
+      FirstName: 'Ada',
+      Surname: 'Lovelace',
+      Username: 'ada',
+      Gender: 'F',
+      Bio: null,
+      AccessToken: expect.stringMatching(/^[0-9a-f]{32}_\d{10}$/),
+      AvatarURL: null,
+      Country: 'GB',
+      City: 'London',
+      State: 'England',
+      PostCode: 'N1 9GU',
+      Website: null,
+      CountryCode: 'GB',
+      GeoCountry: null,
+      GeoCity: null,
+      GeoRegion: null,
+      GeoLat: null,
+      GeoLong: null,
+      VerifiedEmail: null,
     });
     expect(envelope.optins).toEqual([]);
     expect(envelope.services).toEqual([
       {
-        Service: 'email', Valid: '1', ActivitySharing: '1', ID: expect.stringMatching(/^\d+$/), UserID: email.toLowerCase(), Username: 'ada',
-        UserURL: null, Token: null, TokenSecret: null, LastUpdated: expect.stringMatching(timestamp), LastLogin: null, VerifiedEmail: null,
-        PaidAccount: '0', Followers: null, Likes: null, PartnerCode: 'acme', PartnerID: '77', Domains: ['fans.example.com'],
+        Service: 'email',
+        Valid: '1',
+        ActivitySharing: '1',
+        ID: expect.stringMatching(/^\d+$/),
+        UserID: email.toLowerCase(),
+        Username: 'ada',
+        UserURL: null,
+        Token: null,
+        TokenSecret: null,
+        LastUpdated: expect.stringMatching(timestamp),
+        LastLogin: null,
+        VerifiedEmail: null,
+        PaidAccount: '0',
+        Followers: null,
+        Likes: null,
+        PartnerCode: 'acme',
+        PartnerID: '77',
+        Domains: ['fans.example.com'],
       },
     ]);
-    const [row] = await t.database.db.select().from(members).where(sql`${members.id} = ${envelope.data.ID}`);
+    const [row] = await t.database.db
+      .select()
+      .from(members)
+      .where(sql`${members.id} = ${envelope.data.ID}`);
     expect(row).toMatchObject({ birthDate: '1990-12-10', importCode: 'import-1', registeredByApplicationId: app.applicationId });
-    const [event] = await t.database.db.select().from(loginEvents).where(sql`${loginEvents.memberId} = ${row.id}`);
+    const [event] = await t.database.db
+      .select()
+      .from(loginEvents)
+      .where(sql`${loginEvents.memberId} = ${row.id}`);
     expect(event).toMatchObject({ kind: 'register', network: 'email', domain: 'fans.example.com', ip: '203.0.113.9', userAgent: 'Mozilla/5.0' });
   });
 
@@ -108,7 +165,10 @@ describe('POST /v1.1/member/register', () => {
     const first = await call(app, 'POST', '/member/register', { service: 'Spotify', authtoken: 'token-one', authsecret: 'refresh-one', uid, email: uniqueEmail() });
     const [envelope] = first.json;
     expect(envelope.services[0]).toMatchObject({ Service: 'spotify', UserID: uid, Token: 'token-one', TokenSecret: 'refresh-one', Domains: ['API'] });
-    const [stored] = await t.database.db.select().from(memberServices).where(sql`${memberServices.uid} = ${uid}`);
+    const [stored] = await t.database.db
+      .select()
+      .from(memberServices)
+      .where(sql`${memberServices.uid} = ${uid}`);
     expect(stored.tokenSealed).toMatch(/^v1\./);
     expect(stored.tokenSealed).not.toContain('token-one');
 
@@ -153,7 +213,10 @@ describe('POST /v1.1/member/register', () => {
       expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
       expect(new Set(responses.map((r) => r.json[0].data.ID)).size).toBe(1);
     }
-    const rows = await t.database.db.select().from(memberServices).where(sql`${memberServices.uid} in (${email.toLowerCase()}, ${uid})`);
+    const rows = await t.database.db
+      .select()
+      .from(memberServices)
+      .where(sql`${memberServices.uid} in (${email.toLowerCase()}, ${uid})`);
     expect(rows).toHaveLength(2);
     // 50 argon2 checks of one identity run one after another by design (the sign-in throttle), so
     // a loaded machine needs far longer than the default ceiling.
@@ -182,7 +245,10 @@ describe('POST /v1.1/member/login', () => {
     expect(body.data.ID).toBe(envelope.data.ID);
     expect(body.services[0].LastLogin).toMatch(timestamp);
     expect(body.services[0].Domains).toEqual(['API', 'shop.example.com']);
-    const events = await t.database.db.select().from(loginEvents).where(sql`${loginEvents.memberId} = ${envelope.data.ID} and ${loginEvents.kind} = 'login'`);
+    const events = await t.database.db
+      .select()
+      .from(loginEvents)
+      .where(sql`${loginEvents.memberId} = ${envelope.data.ID} and ${loginEvents.kind} = 'login'`);
     expect(events).toMatchObject([{ network: 'email', domain: 'shop.example.com', ip: '198.51.100.7', applicationId: app.applicationId }]);
   });
 
@@ -288,7 +354,10 @@ describe('GET /v1.1/member/[id]', () => {
     const { email, envelope } = await registerEmail(app, { partner: 'label', sourceuid: '4242' });
     const uid = `tw-${Date.now()}`;
     await call(app, 'POST', `/member/${envelope.data.ID}/register`, { service: 'twitter', authtoken: 'tw', uid });
-    await t.database.db.update(memberServices).set({ username: 'AdaTweets' }).where(sql`${memberServices.uid} = ${uid}`);
+    await t.database.db
+      .update(memberServices)
+      .set({ username: 'AdaTweets' })
+      .where(sql`${memberServices.uid} = ${uid}`);
     for (const [path, query] of [
       [`/member/${envelope.data.ID}`, {}],
       ['/member/0', { email }],
@@ -342,7 +411,7 @@ describe('another account', () => {
   it('gets not found for every member operation, and nothing changes', async () => {
     const { email, envelope } = await registerEmail();
     const id = envelope.data.ID;
-    const attempts: [('GET' | 'POST'), string, Record<string, string>][] = [
+    const attempts: ['GET' | 'POST', string, Record<string, string>][] = [
       ['GET', `/member/${id}`, {}],
       ['GET', '/member', { email }],
       ['GET', `/member/${id}/domains`, {}],
@@ -379,7 +448,13 @@ describe('member JWT', () => {
     const { envelope } = await registerEmail();
     await call(app, 'POST', `/member/${envelope.data.ID}/register`, { service: 'spotify', authtoken: 'secret-token', uid: `v-${Date.now()}` });
     const viewer = (await asMember(envelope.jwt, viewerQuery)).json();
-    expect(viewer.data.viewer).toMatchObject({ id: String(envelope.data.ID), services: [{ network: 'email', token: null }, { network: 'spotify', token: null }] });
+    expect(viewer.data.viewer).toMatchObject({
+      id: String(envelope.data.ID),
+      services: [
+        { network: 'email', token: null },
+        { network: 'spotify', token: null },
+      ],
+    });
     const other = await asMember(envelope.jwt, `{ member(lookup: { id: "${envelope.data.ID}" }) { id } }`);
     expect(other.json().errors[0].extensions).toMatchObject({ code: 'WRONG_APPLICATION', aeCode: 7 });
     const rest = await t.request({ url: `/v1.1/member/${envelope.data.ID}`, headers: { authorization: `Bearer ${envelope.jwt}` } });
@@ -400,21 +475,33 @@ describe('member JWT', () => {
 describe('GraphQL member operations', () => {
   it('register, login and lookup answer like REST', async () => {
     const email = uniqueEmail();
-    const registered = await t.graphql(app.apiKey, `mutation ($email: String!) {
+    const registered = await t.graphql(
+      app.apiKey,
+      `mutation ($email: String!) {
       registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" }, profile: { firstName: "Gql", gender: OTHER } }) {
         created jwt member { id firstName gender accessToken services { network token } }
       }
-    }`, { email });
+    }`,
+      { email },
+    );
     expect(registered.body.errors).toBeUndefined();
     const created = registered.body.data.registerMember;
     expect(created).toMatchObject({ created: true, member: { firstName: 'Gql', gender: 'OTHER', services: [{ network: 'email', token: null }] } });
-    const login = await t.graphql(app.apiKey, `mutation ($email: String!) {
+    const login = await t.graphql(
+      app.apiKey,
+      `mutation ($email: String!) {
       login(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) { created member { id lastLoginAt } }
-    }`, { email });
+    }`,
+      { email },
+    );
     expect(login.body.data.login).toMatchObject({ created: false, member: { id: created.member.id, lastLoginAt: expect.any(String) } });
-    const wrong = await t.graphql(app.apiKey, `mutation ($email: String!) {
+    const wrong = await t.graphql(
+      app.apiKey,
+      `mutation ($email: String!) {
       login(input: { credentials: { network: "email", email: $email, password: "nope nope" } }) { created }
-    }`, { email });
+    }`,
+      { email },
+    );
     expect(wrong.body.errors[0].extensions).toMatchObject({ code: 'WRONG_PASSWORD', aeCode: 18, param: 'password' });
     const found = await t.graphql(app.apiKey, `query ($email: String!) { member(lookup: { email: $email }) { id domains { domain registered } } }`, { email });
     expect(found.body.data.member).toEqual({ id: created.member.id, domains: [{ domain: 'API', registered: true }] });

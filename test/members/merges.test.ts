@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 /** A request that must answer within a few seconds: a lookup that loops fails here instead of hanging the suite. */
 async function answered(request: Promise<RestAnswer>, what: string): Promise<RestAnswer> {
   let timer: NodeJS.Timeout | undefined;
@@ -57,7 +56,10 @@ describe('opposite merges sent at the same time', () => {
       ]);
       const statuses = [xy.status, yx.status];
       expect(statuses, `round ${round}: ${xy.body} / ${yx.body}`).not.toContain(500);
-      expect(statuses.filter((status) => status === 200), `round ${round}: ${xy.body} / ${yx.body}`).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status === 200),
+        `round ${round}: ${xy.body} / ${yx.body}`,
+      ).toHaveLength(1);
       const [won, lost] = xy.status === 200 ? [xy, yx] : [yx, xy];
       const survivor = won === xy ? x : y;
       const loser = survivor === x ? y : x;
@@ -74,17 +76,17 @@ describe('opposite merges sent at the same time', () => {
         expect(shown.status, shown.body).toBe(200);
         expect(shown.json.data.ID).toBe(survivor.id);
       }
-      const login = await answered(
-        t.rest(app, 'POST', '/member/login', { service: 'email', email: loser.email, password: 'correct horse' }),
-        'login with the loser identity',
-      );
+      const login = await answered(t.rest(app, 'POST', '/member/login', { service: 'email', email: loser.email, password: 'correct horse' }), 'login with the loser identity');
       expect(login.status, login.body).toBe(200);
       expect(login.json.data.ID).toBe(survivor.id);
     }
     expect([...loserCodes.keys()].every((key) => key.startsWith('CONFLICT:'))).toBe(true);
 
     const db = t.database.db;
-    const [selfPointing] = await db.select({ n: sql<number>`count(*)::int` }).from(members).where(sql`${members.mergedIntoId} = ${members.id}`);
+    const [selfPointing] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(members)
+      .where(sql`${members.mergedIntoId} = ${members.id}`);
     expect(selfPointing.n).toBe(0);
     // One survivor per pair, and every merged member points straight at a member that is not merged.
     const rows = await db.select().from(members).where(inArray(members.id, pairIds));
@@ -114,11 +116,7 @@ describe('opposite merges sent at the same time', () => {
   it('concurrent verifications of one address merge into the oldest member', async () => {
     const shared = `shared-${Date.now()}@example.com`;
     const registered = await Promise.all(Array.from({ length: 6 }, (_, i) => register(`V${i}`)));
-    const answers = await Promise.all(
-      registered.map((member) =>
-        answered(t.rest(app, 'POST', `/member/${member.id}/verify`, { service: 'email', verified_email: shared }), `verify ${member.id}`),
-      ),
-    );
+    const answers = await Promise.all(registered.map((member) => answered(t.rest(app, 'POST', `/member/${member.id}/verify`, { service: 'email', verified_email: shared }), `verify ${member.id}`)));
     for (const answer of answers) expect(answer.status, answer.body).toBeLessThan(500);
     const oldest = Math.min(...registered.map((member) => member.id));
     for (const member of registered) {
@@ -128,7 +126,15 @@ describe('opposite merges sent at the same time', () => {
     const live = await t.database.db
       .select({ id: members.id })
       .from(members)
-      .where(and(inArray(members.id, registered.map((member) => member.id)), sql`${members.mergedIntoId} is null`));
+      .where(
+        and(
+          inArray(
+            members.id,
+            registered.map((member) => member.id),
+          ),
+          sql`${members.mergedIntoId} is null`,
+        ),
+      );
     expect(live).toEqual([{ id: oldest }]);
   }, 60_000);
 });
@@ -164,12 +170,18 @@ describe('merge pointers', () => {
     const chain = [];
     for (let i = 0; i <= maxMergeHops + 1; i += 1) chain.push(await register(`Chain${i}`));
     for (let i = 0; i < chain.length - 1; i += 1) {
-      await db.update(members).set({ mergedIntoId: chain[i + 1].id }).where(eq(members.id, chain[i].id));
+      await db
+        .update(members)
+        .set({ mergedIntoId: chain[i + 1].id })
+        .where(eq(members.id, chain[i].id));
     }
     expect(await findMember(db, app.accountId, chain[0].id)).toBeUndefined();
     // A short chain still answers as its end.
     expect((await findMember(db, app.accountId, chain[chain.length - 3].id))?.id).toBe(chain[chain.length - 1].id);
-    const merged = await db.select({ id: members.id }).from(members).where(and(isNotNull(members.mergedIntoId), inArray(members.id, [a.id, b.id])));
+    const merged = await db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(isNotNull(members.mergedIntoId), inArray(members.id, [a.id, b.id])));
     expect(merged).toHaveLength(2);
   }, 60_000);
 });

@@ -15,7 +15,10 @@ beforeAll(async () => {
   t = await startTestGateway({}, undefined, { networks: { baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls } });
   verifying = await t.tenant('advanced');
   trusting = await t.tenant('advanced');
-  await t.database.db.update(applications).set({ settings: { networkVerification: 'verify' } }).where(eq(applications.id, verifying.applicationId));
+  await t.database.db
+    .update(applications)
+    .set({ settings: { networkVerification: 'verify' } })
+    .where(eq(applications.id, verifying.applicationId));
   clearKeyCache();
 });
 afterAll(async () => {

@@ -20,11 +20,15 @@ afterAll(() => t.close());
 const local = () => `ada${process.pid}${Math.floor(Math.random() * 1e6)}`;
 
 async function registerOverGraphql(tenant: Tenant, email: string, username?: string) {
-  const { body } = await t.graphql(tenant.apiKey, `mutation ($email: String!, $username: String) {
+  const { body } = await t.graphql(
+    tenant.apiKey,
+    `mutation ($email: String!, $username: String) {
     registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" }, profile: { username: $username } }) {
       member { id username }
     }
-  }`, { email, username });
+  }`,
+    { email, username },
+  );
   expect(body.errors).toBeUndefined();
   return body.data.registerMember.member as { id: string; username: string };
 }
@@ -73,15 +77,26 @@ describe('usernames of members registered without one', () => {
     const name = local();
     const holder = await registerOverGraphql(app, `${name}@example.com`);
     const insert = (email: string) =>
-      t.database.db.insert(members).values({ accountId: app.accountId, email, accessTokenHash: `hash-${email}`, accessTokenSealed: 'sealed' }).returning({ id: members.id });
+      t.database.db
+        .insert(members)
+        .values({ accountId: app.accountId, email, accessTokenHash: `hash-${email}`, accessTokenSealed: 'sealed' })
+        .returning({ id: members.id });
     const [taken] = await insert(`${name}@elsewhere.example.com`);
     const [fresh1] = await insert(`fresh${name}@example.com`);
     const [fresh2] = await insert(`FRESH${name}@example.org`);
-    const [noEmail] = await t.database.db.insert(members).values({ accountId: app.accountId, accessTokenHash: `hash-none-${name}`, accessTokenSealed: 'sealed' }).returning({ id: members.id });
+    const [noEmail] = await t.database.db
+      .insert(members)
+      .values({ accountId: app.accountId, accessTokenHash: `hash-none-${name}`, accessTokenSealed: 'sealed' })
+      .returning({ id: members.id });
     const migration = fs.readFileSync(new URL('../../drizzle/0029_member_usernames.sql', import.meta.url), 'utf8');
     await t.database.db.execute(sql.raw(migration));
     const nameOf = async (id: number) =>
-      (await t.database.db.select({ username: members.username }).from(members).where(and(eq(members.accountId, app.accountId), eq(members.id, id))))[0].username;
+      (
+        await t.database.db
+          .select({ username: members.username })
+          .from(members)
+          .where(and(eq(members.accountId, app.accountId), eq(members.id, id)))
+      )[0].username;
     expect(await nameOf(Number(holder.id))).toBe(name);
     expect(await nameOf(taken.id)).toBe(`${name}-${taken.id}`);
     expect(await nameOf(fresh1.id)).toBe(`fresh${name}`);

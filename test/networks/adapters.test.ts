@@ -18,11 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const adapterFor = (network: ExternalNetwork) =>
-  createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: fake.clients }).get(network)!;
+const adapterFor = (network: ExternalNetwork) => createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: fake.clients }).get(network)!;
 
 async function failure(promise: Promise<unknown>): Promise<NetworkFailure> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(NetworkError);
   return (error as NetworkError).reason;
 }
@@ -31,8 +33,15 @@ let next = 1000;
 function user(network: ExternalNetwork, extra: Partial<FakeUser> = {}): FakeUser {
   const n = ++next;
   return fake.addUser({
-    network, uid: String(n), token: `${network}-token-${n}`, refreshToken: `${network}-refresh-${n}`,
-    username: 'fan', email: 'fan@example.com', paid: true, followers: 12, ...extra,
+    network,
+    uid: String(n),
+    token: `${network}-token-${n}`,
+    refreshToken: `${network}-refresh-${n}`,
+    username: 'fan',
+    email: 'fan@example.com',
+    paid: true,
+    followers: 12,
+    ...extra,
   });
 }
 
@@ -66,7 +75,9 @@ describe.each([...externalNetworks])('%s', (network) => {
 
   it("refuses another user's token as uid_mismatch", async () => {
     const owner = user(network);
-    const error = await adapterFor(network).verify({ token: owner.token, uid: 'someone-else' }).catch((caught: unknown) => caught);
+    const error = await adapterFor(network)
+      .verify({ token: owner.token, uid: 'someone-else' })
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ network, reason: 'uid_mismatch' });
   });
 
@@ -120,7 +131,9 @@ describe.each([...externalNetworks])('%s', (network) => {
     it("reports a refused gateway client as not_supported, not as the member's fault; without a client the grant is still tried", async () => {
       const owner = user(network);
       const misconfigured = createNetworkAdapters({
-        baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls, clients: { [network]: { clientId: 'wrong', clientSecret: 'wrong' } },
+        baseUrls: fake.baseUrls,
+        tokenUrls: fake.tokenUrls,
+        clients: { [network]: { clientId: 'wrong', clientSecret: 'wrong' } },
       }).get(network)!;
       expect(await failure(misconfigured.refresh({ token: owner.token, secret: owner.refreshToken, uid: owner.uid }))).toBe('not_supported');
       const clientless = createNetworkAdapters({ baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls }).get(network)!;
@@ -173,7 +186,9 @@ describe('network-specific rules', () => {
   });
 
   it('network errors name the network for people and never contain the token', async () => {
-    const error = (await adapterFor('lastfm').verify({ token: 'secret-session-key', uid: 'x' }).catch((caught: unknown) => caught)) as NetworkError;
+    const error = (await adapterFor('lastfm')
+      .verify({ token: 'secret-session-key', uid: 'x' })
+      .catch((caught: unknown) => caught)) as NetworkError;
     expect(error.message).toMatch(/^Last\.fm refused the credentials \(HTTP 403: Invalid session key/);
     expect(error.message).not.toContain('secret-session-key');
   });

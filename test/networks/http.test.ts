@@ -35,7 +35,10 @@ afterEach(() => {
 });
 
 async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(NetworkError);
   return error as NetworkError;
 }
@@ -44,7 +47,9 @@ describe('callNetwork', () => {
   it('returns the JSON object, asking for JSON and sending forms as forms', async () => {
     expect(await callNetwork(named('spotify'), `${base}/ok`)).toEqual({ ok: true });
     expect(await callNetwork(named('spotify'), `${base}/echo`, { method: 'POST', form: new URLSearchParams({ a: '1' }) })).toEqual({
-      method: 'POST', accept: 'application/json', type: 'application/x-www-form-urlencoded',
+      method: 'POST',
+      accept: 'application/json',
+      type: 'application/x-www-form-urlencoded',
     });
   });
 

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayName,
-  externalNetworks,
-  isLoginNetwork,
-  isRegisterNetwork,
-  loginNetworks,
-  parseNetwork,
-  registerNetworks,
-  retiredNetworks,
-  type Network,
-} from '../../src/modules/networks/networks.js';
+import { displayName, externalNetworks, isLoginNetwork, isRegisterNetwork, loginNetworks, parseNetwork, registerNetworks, retiredNetworks, type Network } from '../../src/modules/networks/networks.js';
 
 /**
  * The identifiers released to callers (the seed: email and eleven networks to register, two more
@@ -17,11 +7,20 @@ import {
  * join the sets beside them.
  */
 const released: [Network, string, 'register' | 'retired'][] = [
-  ['email', 'Email', 'register'], ['twitter', 'Twitter', 'register'], ['facebook', 'Facebook', 'register'],
-  ['google', 'Google', 'register'], ['instagram', 'Instagram', 'register'], ['lastfm', 'Last.fm', 'register'],
-  ['youtube', 'YouTube', 'register'], ['spotify', 'Spotify', 'register'], ['tumblr', 'Tumblr', 'register'],
-  ['soundcloud', 'SoundCloud', 'register'], ['foursquare', 'Foursquare', 'register'], ['deezer', 'Deezer', 'register'],
-  ['rdio', 'Rdio', 'retired'], ['beatsmusic', 'Beats Music', 'retired'],
+  ['email', 'Email', 'register'],
+  ['twitter', 'Twitter', 'register'],
+  ['facebook', 'Facebook', 'register'],
+  ['google', 'Google', 'register'],
+  ['instagram', 'Instagram', 'register'],
+  ['lastfm', 'Last.fm', 'register'],
+  ['youtube', 'YouTube', 'register'],
+  ['spotify', 'Spotify', 'register'],
+  ['tumblr', 'Tumblr', 'register'],
+  ['soundcloud', 'SoundCloud', 'register'],
+  ['foursquare', 'Foursquare', 'register'],
+  ['deezer', 'Deezer', 'register'],
+  ['rdio', 'Rdio', 'retired'],
+  ['beatsmusic', 'Beats Music', 'retired'],
 ];
 
 describe('network sets', () => {

@@ -13,12 +13,17 @@ const adaptersFolder = new URL('../../src/modules/networks/adapters/', import.me
 
 describe('the registry', () => {
   it('lists every network folder under adapters/, each declaring the network it is named after', async () => {
-    const folders = readdirSync(adaptersFolder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(adaptersFolder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     for (const folder of folders) {
       const declared = Object.values(await import(`../../src/modules/networks/adapters/${folder}/index.ts`)).filter(
         (value): value is NetworkDeclaration => typeof value === 'object' && value !== null && 'id' in value && 'name' in value,
       );
-      expect(declared.map((declaration) => declaration.id), `adapters/${folder}/index.ts declares one network, ${folder}`).toEqual([folder]);
+      expect(
+        declared.map((declaration) => declaration.id),
+        `adapters/${folder}/index.ts declares one network, ${folder}`,
+      ).toEqual([folder]);
       expect(declarations, `adapters/${folder} is listed in registry.ts`).toContain(declared[0]);
     }
     expect(declarations.map((declaration) => declaration.id).sort()).toEqual(folders.sort());
@@ -112,16 +117,18 @@ describe('createNetworkAdapters', () => {
 
 describe('networkOptionsFromEnv', () => {
   it('reads base URLs, token URLs and clients per network', () => {
-    expect(networkOptionsFromEnv({
-      PATH: '/usr/bin',
-      NETWORK_SPOTIFY_BASE_URL: 'http://localhost:1/spotify',
-      NETWORK_SPOTIFY_TOKEN_URL: 'https://accounts.example/api/token',
-      NETWORK_SPOTIFY_CLIENT_ID: 'id',
-      NETWORK_SPOTIFY_CLIENT_SECRET: 'secret',
-      NETWORK_LASTFM_CLIENT_ID: ' key ',
-      NETWORK_LASTFM_CLIENT_SECRET: 'shared',
-      NETWORK_DEEZER_BASE_URL: '',
-    })).toEqual({
+    expect(
+      networkOptionsFromEnv({
+        PATH: '/usr/bin',
+        NETWORK_SPOTIFY_BASE_URL: 'http://localhost:1/spotify',
+        NETWORK_SPOTIFY_TOKEN_URL: 'https://accounts.example/api/token',
+        NETWORK_SPOTIFY_CLIENT_ID: 'id',
+        NETWORK_SPOTIFY_CLIENT_SECRET: 'secret',
+        NETWORK_LASTFM_CLIENT_ID: ' key ',
+        NETWORK_LASTFM_CLIENT_SECRET: 'shared',
+        NETWORK_DEEZER_BASE_URL: '',
+      }),
+    ).toEqual({
       baseUrls: { spotify: 'http://localhost:1/spotify' },
       tokenUrls: { spotify: 'https://accounts.example/api/token' },
       clients: { spotify: { clientId: 'id', clientSecret: 'secret' }, lastfm: { clientId: 'key', clientSecret: 'shared' } },

@@ -119,7 +119,10 @@ describe.skipIf(!hasChromium)('the explorer in a browser, offline', () => {
     await page.locator('.graphiql-container').waitFor();
     // The schema came through introspection: the Explorer panel lists the query fields.
     await page.locator('.graphiql-explorer-root').getByText('brandStats', { exact: true }).first().waitFor();
-    await page.getByRole('button', { name: /headers/i }).first().click();
+    await page
+      .getByRole('button', { name: /headers/i })
+      .first()
+      .click();
     await expect.poll(() => page.locator('.graphiql-editor-tool').innerText()).toContain(demo.apiKey);
 
     await page.locator('.graphiql-execute-button').click();

@@ -80,14 +80,17 @@ export async function seedDashboard(t: TestGateway, tenant: Tenant, size = { mem
   for (let start = 0; start < specs.length; start += 500) await record(t, tenant, specs.slice(start, start + 500));
 
   // Fans who registered in the last three weeks and have done nothing on a brand yet.
-  const newcomers = await insertMembers(t, tenant, Array.from({ length: Math.round(size.members / 4) }, () => ({ country: random.pick(countries), network: 'email' })));
+  const newcomers = await insertMembers(
+    t,
+    tenant,
+    Array.from({ length: Math.round(size.members / 4) }, () => ({ country: random.pick(countries), network: 'email' })),
+  );
   const newcomerSince = newcomers.map(() => Math.floor(random() * 21));
 
   // Every member registered on the day they started; some signed in again since.
   const events = [...memberIds, ...newcomers].flatMap((memberId, index) => {
     const registered = now - (index < memberIds.length ? since[index] : newcomerSince[index - memberIds.length]) * day - 5 * hour;
-    const visit = (kind: 'register' | 'login', at: number) =>
-      ({ accountId: tenant.accountId, memberId, kind, network: 'spotify', domain: 'fans.example.com', createdAt: new Date(at) }) as const;
+    const visit = (kind: 'register' | 'login', at: number) => ({ accountId: tenant.accountId, memberId, kind, network: 'spotify', domain: 'fans.example.com', createdAt: new Date(at) }) as const;
     return [visit('register', registered), ...Array.from({ length: Math.floor(random() * 4) }, () => visit('login', registered + random() * (now - registered)))];
   });
   await t.database.db.insert(loginEvents).values(events);

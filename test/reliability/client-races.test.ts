@@ -56,10 +56,13 @@ describe('records for a member that is deleted meanwhile', () => {
     }
     expect(answers.filter((answer) => answer.status !== 200 && !(answer.status === 404 && answer.code === 'NOT_FOUND'))).toEqual([]);
     const ids = `{${deleted.join(',')}}`;
-    const left = await executeRows<{ n: number }>(t.database.db, sql`
+    const left = await executeRows<{ n: number }>(
+      t.database.db,
+      sql`
       select (select count(*) from activity_records where account_id = ${tenant.accountId} and member_id = any(${ids}::int[]))
         + (select count(*) from member_activity_daily where account_id = ${tenant.accountId} and member_id = any(${ids}::int[]))
-        + (select count(*) from score_window_totals where account_id = ${tenant.accountId} and member_id = any(${ids}::int[])) as n`);
+        + (select count(*) from score_window_totals where account_id = ${tenant.accountId} and member_id = any(${ids}::int[])) as n`,
+    );
     expect(Number(left[0].n)).toBe(0);
   }, 300_000);
 });
@@ -76,8 +79,11 @@ describe('members changing to one email address at once', () => {
     }
     // The address signs in one member: the one whose update succeeded.
     const winner = people[answers.findIndex((answer) => answer.status === 200)];
-    const identities = await executeRows<{ member_id: number }>(t.database.db, sql`
-      select member_id from member_services where account_id = ${tenant.accountId} and network = 'email' and uid = ${email}`);
+    const identities = await executeRows<{ member_id: number }>(
+      t.database.db,
+      sql`
+      select member_id from member_services where account_id = ${tenant.accountId} and network = 'email' and uid = ${email}`,
+    );
     expect(identities.map((row) => String(row.member_id))).toEqual([winner.id]);
   }, 120_000);
 });

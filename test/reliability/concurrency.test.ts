@@ -38,15 +38,21 @@ describe('concurrent calls on one thing', () => {
     expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
     const ids = new Set(answers.map((answer) => answer.id));
     expect(ids.size).toBe(1);
-    const stored = await t.database.db.select({ id: members.id }).from(members).where(and(eq(members.accountId, tenant.accountId), eq(members.email, email)));
+    const stored = await t.database.db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.accountId, tenant.accountId), eq(members.email, email)));
     expect(stored.map((row) => String(row.id))).toEqual([...ids]);
-    const identities = await t.database.db.select().from(memberServices).where(and(eq(memberServices.accountId, tenant.accountId), eq(memberServices.memberId, stored[0].id)));
+    const identities = await t.database.db
+      .select()
+      .from(memberServices)
+      .where(and(eq(memberServices.accountId, tenant.accountId), eq(memberServices.memberId, stored[0].id)));
     expect(identities.map((row) => row.network)).toEqual(['email']);
   }, 60_000);
 
   /** GraphQL answers 200 with the refusal in `errors`: its code, as the REST status it stands for. */
   const graphqlStatus = (body: { errors?: { extensions?: { code?: string } }[] }) =>
-    body.errors ? ({ NOT_FOUND: 404, INVALID_TOKEN: 401, UNAUTHENTICATED: 401, CONFLICT: 409 } as Record<string, number>)[body.errors[0].extensions?.code ?? ''] ?? 500 : 200;
+    body.errors ? (({ NOT_FOUND: 404, INVALID_TOKEN: 401, UNAUTHENTICATED: 401, CONFLICT: 409 } as Record<string, number>)[body.errors[0].extensions?.code ?? ''] ?? 500) : 200;
 
   it('opposite merges at once leave one survivor holding every record of both', async () => {
     const activity = await make.activity();
@@ -60,15 +66,25 @@ describe('concurrent calls on one thing', () => {
     const merge = (into: { id: string }, from: { id: string; accessToken: string }, viaRest: boolean) =>
       viaRest
         ? t.rest(tenant, 'POST', `/member/${into.id}/merge`, { from: from.id, accesstoken: from.accessToken }, { key: 'header' }).then((r) => r.status)
-        : t.graphql(tenant.apiKey, 'mutation ($into: ID!, $from: ID!, $token: String!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id } } }', {
-            into: into.id, from: from.id, token: from.accessToken,
-          }).then((r) => graphqlStatus(r.body));
+        : t
+            .graphql(tenant.apiKey, 'mutation ($into: ID!, $from: ID!, $token: String!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: $token) { member { id } } }', {
+              into: into.id,
+              from: from.id,
+              token: from.accessToken,
+            })
+            .then((r) => graphqlStatus(r.body));
     const results = await Promise.all(pairs.map(async ({ x, y }, index) => Promise.all([merge(x, y, index % 2 === 0), merge(y, x, index % 2 === 1)])));
     for (const [index, { x, y }] of pairs.entries()) {
       // One merge wins; the other finds its member merged away (not found, or a conflict) or its token gone.
       expect(results[index].filter((status) => status === 200)).toHaveLength(1);
-      expect(results[index].every((status) => status === 200 || status === 404 || status === 401 || status === 409), JSON.stringify(results[index])).toBe(true);
-      const rows = await t.database.db.select({ id: members.id, mergedIntoId: members.mergedIntoId }).from(members).where(inArray(members.id, [Number(x.id), Number(y.id)]));
+      expect(
+        results[index].every((status) => status === 200 || status === 404 || status === 401 || status === 409),
+        JSON.stringify(results[index]),
+      ).toBe(true);
+      const rows = await t.database.db
+        .select({ id: members.id, mergedIntoId: members.mergedIntoId })
+        .from(members)
+        .where(inArray(members.id, [Number(x.id), Number(y.id)]));
       const survivors = rows.filter((row) => row.mergedIntoId === null);
       expect(survivors).toHaveLength(1);
       const survivor = survivors[0].id;
@@ -92,9 +108,16 @@ describe('concurrent calls on one thing', () => {
     });
     const statuses = await Promise.all(calls);
     // An opt-out before any opt-in finds nothing to end (not found); nothing else may fail.
-    expect(statuses.every((status) => status === 200 || status === 404), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((status) => status === 200 || status === 404),
+      JSON.stringify(statuses),
+    ).toBe(true);
 
-    const history = await t.database.db.select().from(optins).where(and(eq(optins.accountId, tenant.accountId), eq(optins.memberId, Number(member.id)))).orderBy(optins.optedInAt, optins.id);
+    const history = await t.database.db
+      .select()
+      .from(optins)
+      .where(and(eq(optins.accountId, tenant.accountId), eq(optins.memberId, Number(member.id))))
+      .orderBy(optins.optedInAt, optins.id);
     expect(history.length).toBeGreaterThan(0);
     // The history is a sequence of periods that never overlap: each ends before the next begins.
     for (let index = 1; index < history.length; index += 1) {

@@ -48,7 +48,11 @@ describe.skipIf(!bin)('PostgreSQL killed under write load', () => {
       tenant = { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
       const [definition] = await database.db.insert(activityDefinitions).values({ accountId: tenant.accountId, name: 'Faulted', type: 'Custom', points: 1, oneTime: false, tracking: {} }).returning();
       activity = definition.id;
-      memberIds = await insertMembers({ database } as TestGateway, tenant, Array.from({ length: 20 }, () => ({})));
+      memberIds = await insertMembers(
+        { database } as TestGateway,
+        tenant,
+        Array.from({ length: 20 }, () => ({})),
+      );
     } finally {
       await database.close();
     }
@@ -149,10 +153,7 @@ describe.skipIf(!bin)('PostgreSQL killed under write load', () => {
         if (Number(queue.n) === 0) break;
         await sleep(50);
       }
-      const rows = await executeRows<{ category: string; n: number }>(
-        database.db,
-        sql`select category, count(*)::int as n from activity_records where account_id = ${tenant.accountId} group by category`,
-      );
+      const rows = await executeRows<{ category: string; n: number }>(database.db, sql`select category, count(*)::int as n from activity_records where account_id = ${tenant.accountId} group by category`);
       const stored = new Map(rows.map((row) => [row.category, Number(row.n)]));
       const lost = [...acknowledged.sync, ...acknowledged.queued, ...acknowledged.batch].filter((tag) => stored.get(tag) !== 1);
       const twice = [...stored].filter(([, n]) => n > 1);
@@ -196,43 +197,53 @@ describe('Redis killed under load', () => {
     await t?.close();
   });
 
-  it.skipIf(!redisBin)('keeps answering, and keeps limiting, on the in-process fallback', async () => {
-    // A Redis of this test's own (never the shared one), on a free port, without persistence.
-    const port = await freePort();
-    redis = killAtEnd(spawn(redisBin!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const open = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.once('connect', () => (socket.end(), resolve(true)));
-        socket.once('error', () => resolve(false));
-      });
-      if (open) break;
+  it.skipIf(!redisBin)(
+    'keeps answering, and keeps limiting, on the in-process fallback',
+    async () => {
+      // A Redis of this test's own (never the shared one), on a free port, without persistence.
+      const port = await freePort();
+      redis = killAtEnd(spawn(redisBin!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const open = await new Promise<boolean>((resolve) => {
+          const socket = net.connect(port, '127.0.0.1');
+          socket.once('connect', () => (socket.end(), resolve(true)));
+          socket.once('error', () => resolve(false));
+        });
+        if (open) break;
+        await sleep(50);
+      }
+      const limit = 150;
+      t = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: String(limit) });
+      const tenant = await t.tenant('advanced');
+      const statuses: number[] = [];
+      const bodies: string[] = [];
+      const call = async () => {
+        const response = await t!.request({ url: '/v1.1/app/info', headers: { 'x-api-key': tenant.apiKey } });
+        statuses.push(response.statusCode);
+        if (response.statusCode !== 200 && response.json().error?.code !== 6) bodies.push(response.body);
+      };
+      // Load through Redis, the kill in the middle of it, then more than a minute's budget on the fallback.
+      const load = Promise.all(
+        Array.from({ length: 4 }, async () => {
+          for (let i = 0; i < 25; i += 1) await call();
+        }),
+      );
       await sleep(50);
-    }
-    const limit = 150;
-    t = await startTestGateway({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: String(limit) });
-    const tenant = await t.tenant('advanced');
-    const statuses: number[] = [];
-    const bodies: string[] = [];
-    const call = async () => {
-      const response = await t!.request({ url: '/v1.1/app/info', headers: { 'x-api-key': tenant.apiKey } });
-      statuses.push(response.statusCode);
-      if (response.statusCode !== 200 && response.json().error?.code !== 6) bodies.push(response.body);
-    };
-    // Load through Redis, the kill in the middle of it, then more than a minute's budget on the fallback.
-    const load = Promise.all(Array.from({ length: 4 }, async () => { for (let i = 0; i < 25; i += 1) await call(); }));
-    await sleep(50);
-    redis.kill('SIGKILL');
-    await load;
-    const afterKill = statuses.length;
-    for (let i = 0; i < limit + 20; i += 1) await call();
-    const fallback = statuses.slice(afterKill);
-    console.info(`redis killed under load: ${statuses.length} calls, ${statuses.filter((s) => s === 200).length} answered 200, ${statuses.filter((s) => s === 429).length} limited (429), other ${bodies.length}`);
-    expect(bodies).toEqual([]);
-    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
-    // The fallback still limits: past the minute's budget, calls are refused.
-    expect(fallback.slice(-10).every((status) => status === 429)).toBe(true);
-  }, 60_000);
+      redis.kill('SIGKILL');
+      await load;
+      const afterKill = statuses.length;
+      for (let i = 0; i < limit + 20; i += 1) await call();
+      const fallback = statuses.slice(afterKill);
+      console.info(
+        `redis killed under load: ${statuses.length} calls, ${statuses.filter((s) => s === 200).length} answered 200, ${statuses.filter((s) => s === 429).length} limited (429), other ${bodies.length}`,
+      );
+      expect(bodies).toEqual([]);
+      expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+      // The fallback still limits: past the minute's budget, calls are refused.
+      expect(fallback.slice(-10).every((status) => status === 429)).toBe(true);
+    },
+    60_000,
+  );
 });
 
 describe('SIGTERM under load', () => {
@@ -249,7 +260,6 @@ describe('SIGTERM under load', () => {
       await database.close();
     }
   }, 60_000);
-
 
   it('answers every request in flight and flushes their usage before it exits', async () => {
     const port = await freePort();
@@ -278,7 +288,10 @@ describe('SIGTERM under load', () => {
           const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
-            body: JSON.stringify({ query: 'mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }', variables: { input: { credentials: { network: 'email', email: `drain-${index}-${seq}@example.com`, password: 'a-password-1' } } } }),
+            body: JSON.stringify({
+              query: 'mutation ($input: RegisterMemberInput!) { registerMember(input: $input) { member { id } } }',
+              variables: { input: { credentials: { network: 'email', email: `drain-${index}-${seq}@example.com`, password: 'a-password-1' } } },
+            }),
           });
           const text = await response.text();
           if (response.status === 503) refused.push(JSON.parse(text));
@@ -305,8 +318,14 @@ describe('SIGTERM under load', () => {
 
     const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
     try {
-      const [hits] = await database.db.select({ n: sql<number>`coalesce(sum(${apiHits.hits}), 0)::int` }).from(apiHits).where(and(eq(apiHits.accountId, tenant.accountId), eq(apiHits.applicationId, tenant.applicationId)));
-      const [registered] = await database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, tenant.accountId));
+      const [hits] = await database.db
+        .select({ n: sql<number>`coalesce(sum(${apiHits.hits}), 0)::int` })
+        .from(apiHits)
+        .where(and(eq(apiHits.accountId, tenant.accountId), eq(apiHits.applicationId, tenant.applicationId)));
+      const [registered] = await database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(members)
+        .where(eq(members.accountId, tenant.accountId));
       console.info(
         `SIGTERM under load: ${inFlightAtSignal} requests in flight at the signal; ${answered.length} answered, ${refused.length} arrived after the close began (503), ${reset.length} reset on an idle connection, ${failed.length} failed; ${Number(hits.n)} hits flushed; ${Number(registered.n)} members stored`,
       );

@@ -26,7 +26,10 @@ describe('generated hostile requests', () => {
       `fuzz (seed ${seed}): ${figures.requests} requests over ${figures.targets} targets ${JSON.stringify(figures.byKind)}; statuses ${JSON.stringify(figures.byStatus)}; ` +
         `${figures.databaseRefusals} refused by the database's own checks; p99 ${figures.p99Ms} ms, slowest ${figures.slowestMs} ms (${figures.slowest})`,
     );
-    expect(figures.failures.map(({ request, problems }) => ({ request, problems })), `seed ${seed}`).toEqual([]);
+    expect(
+      figures.failures.map(({ request, problems }) => ({ request, problems })),
+      `seed ${seed}`,
+    ).toEqual([]);
     expect(figures.requests).toBe(count);
   }, 120_000);
 });

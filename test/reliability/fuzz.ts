@@ -1,14 +1,5 @@
 import fc from 'fast-check';
-import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../src/rest/route.js';
 import { documentFor, graphqlOperations, restOperations, type GraphqlOperation, type NullableInputType, type RestOperation } from './surface.js';
 
@@ -43,11 +34,59 @@ const hostileText = fc.oneof(
   {
     weight: 12,
     arbitrary: fc.constantFrom(
-      '', ' ', '0', '-1', '1', '1.5', '1e309', '-2147483649', '2147483648', '9007199254740993', '99999999999999999999999', 'NaN', 'Infinity', '-0',
-      'true', 'null', 'undefined', '[]', '{}', '{"a":', '[1,2', '__proto__', 'constructor', "' or 1=1 --", '"; drop table members; --', '%00', '%',
-      '\u0000', 'a\u0000b', '\uD800', '\uDFFF', '\uFFFF', '\u202Eevil', 'e\u0301', '😀'.repeat(10), '\r\n\r\nX-Injected: 1', '<script>alert(1)</script>',
-      '2026-02-30', '2026-13-01', '0000-00-00', '9999-12-31 25:61:61', '1969-12-31 23:59:59', '+275760-09-13T00:00:00Z', '31/02/2026', '2026-02-29T24:00:00Z',
-      '1 decade', '0 day', '99999999 day', '-1 month', 'extended.__proto__', 'a,b,,c', ',,,', '1,2,3,4,5,6,7,8,9,10',
+      '',
+      ' ',
+      '0',
+      '-1',
+      '1',
+      '1.5',
+      '1e309',
+      '-2147483649',
+      '2147483648',
+      '9007199254740993',
+      '99999999999999999999999',
+      'NaN',
+      'Infinity',
+      '-0',
+      'true',
+      'null',
+      'undefined',
+      '[]',
+      '{}',
+      '{"a":',
+      '[1,2',
+      '__proto__',
+      'constructor',
+      "' or 1=1 --",
+      '"; drop table members; --',
+      '%00',
+      '%',
+      '\u0000',
+      'a\u0000b',
+      '\uD800',
+      '\uDFFF',
+      '\uFFFF',
+      '\u202Eevil',
+      'e\u0301',
+      '😀'.repeat(10),
+      '\r\n\r\nX-Injected: 1',
+      '<script>alert(1)</script>',
+      '2026-02-30',
+      '2026-13-01',
+      '0000-00-00',
+      '9999-12-31 25:61:61',
+      '1969-12-31 23:59:59',
+      '+275760-09-13T00:00:00Z',
+      '31/02/2026',
+      '2026-02-29T24:00:00Z',
+      '1 decade',
+      '0 day',
+      '99999999 day',
+      '-1 month',
+      'extended.__proto__',
+      'a,b,,c',
+      ',,,',
+      '1,2,3,4,5,6,7,8,9,10',
     ),
   },
   { weight: 4, arbitrary: fc.string({ maxLength: 40 }) },
@@ -64,9 +103,47 @@ const hostileText = fc.oneof(
 const plausibleText = fc.oneof(
   fc.integer({ min: 1, max: 40 }).map(String),
   fc.constantFrom(
-    'email', 'spotify', 'deezer', 'twitter', 'fan@example.com', 'a-password', 'Music', 'Custom', 'list', 'filter', 'track', 'score', 'created', 'lastlogin',
-    'asc', 'desc', 'hour', 'day', 'month', '1 day', '2 week', '3 month', '2026-01-01', '2026-01-01 00:00:00', '01-02-2000', 'GB', 'US,FR', '1', '0', 'yes',
-    'activities', 'type', 'app', 'businessunit', 'extended.points', 'firstname,email', 'example.com', 'https://example.com/page', '{"tier":"gold"}', '10', '5,10',
+    'email',
+    'spotify',
+    'deezer',
+    'twitter',
+    'fan@example.com',
+    'a-password',
+    'Music',
+    'Custom',
+    'list',
+    'filter',
+    'track',
+    'score',
+    'created',
+    'lastlogin',
+    'asc',
+    'desc',
+    'hour',
+    'day',
+    'month',
+    '1 day',
+    '2 week',
+    '3 month',
+    '2026-01-01',
+    '2026-01-01 00:00:00',
+    '01-02-2000',
+    'GB',
+    'US,FR',
+    '1',
+    '0',
+    'yes',
+    'activities',
+    'type',
+    'app',
+    'businessunit',
+    'extended.points',
+    'firstname,email',
+    'example.com',
+    'https://example.com/page',
+    '{"tier":"gold"}',
+    '10',
+    '5,10',
   ),
 );
 
@@ -103,12 +180,13 @@ function valueFor(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
     shaped = fc.oneof(fc.constantFrom(...inner.getValues().map((value) => value.name)), hostileText);
   } else {
     const name = getNamedType(inner).name;
-    shaped = {
-      Int: fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e20, 1.5)),
-      Float: fc.oneof(fc.double(), fc.constantFrom(1e308, -1e308)),
-      Boolean: fc.boolean(),
-      ID: fc.oneof(fc.integer({ min: -1, max: 50 }).map(String), hostileText),
-    }[name] ?? parameterValue;
+    shaped =
+      {
+        Int: fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 1e20, 1.5)),
+        Float: fc.oneof(fc.double(), fc.constantFrom(1e308, -1e308)),
+        Boolean: fc.boolean(),
+        ID: fc.oneof(fc.integer({ min: -1, max: 50 }).map(String), hostileText),
+      }[name] ?? parameterValue;
   }
   const value = fc.oneof({ weight: 4, arbitrary: shaped }, { weight: 1, arbitrary: anything });
   return isNonNullType(type) ? value : fc.oneof({ weight: 5, arbitrary: value }, { weight: 1, arbitrary: fc.constant(null) });
@@ -117,11 +195,7 @@ function valueFor(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
 function graphqlRequest(ops: GraphqlOperation[], apiKey: fc.Arbitrary<Record<string, string>>): fc.Arbitrary<FuzzRequest> {
   return fc.constantFrom(...ops).chain((op) =>
     fc
-      .tuple(
-        fc.record(Object.fromEntries(op.field.args.map((arg) => [arg.name, valueFor(arg.type)])), { requiredKeys: [] }),
-        apiKey,
-        fc.constantFrom('json', 'json', 'json', 'batched', 'get'),
-      )
+      .tuple(fc.record(Object.fromEntries(op.field.args.map((arg) => [arg.name, valueFor(arg.type)])), { requiredKeys: [] }), apiKey, fc.constantFrom('json', 'json', 'json', 'batched', 'get'))
       .map(([variables, headers, form]) => {
         // Every argument declared, so missing and null required ones reach the variable checks.
         const query = documentFor(op, Object.fromEntries(op.field.args.map((arg) => [arg.name, true])), '{ __typename }');
@@ -130,7 +204,13 @@ function graphqlRequest(ops: GraphqlOperation[], apiKey: fc.Arbitrary<Record<str
           const search = new URLSearchParams({ query, variables: JSON.stringify(variables) });
           return { ...base, method: 'GET', path: `/graphql?${search}`, headers };
         }
-        const payload = form === 'batched' ? [{ query, variables }, { query, variables }] : { query, variables };
+        const payload =
+          form === 'batched'
+            ? [
+                { query, variables },
+                { query, variables },
+              ]
+            : { query, variables };
         return { ...base, method: 'POST', path: '/graphql', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) };
       }),
   );
@@ -146,7 +226,9 @@ function restRequest(ops: RestOperation[], apiKey: fc.Arbitrary<Record<string, s
     const pathParams = [...op.route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
     return fc
       .tuple(
-        fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof({ weight: 4, arbitrary: parameterValue }, { weight: 1, arbitrary: fc.array(parameterValue, { minLength: 2, maxLength: 3 }) })), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.constantFrom(...names), fc.oneof({ weight: 4, arbitrary: parameterValue }, { weight: 1, arbitrary: fc.array(parameterValue, { minLength: 2, maxLength: 3 }) })), {
+          maxLength: 6,
+        }),
         fc.array(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 40 }).map(String) }, { weight: 1, arbitrary: hostileText }), { minLength: pathParams.length, maxLength: pathParams.length }),
         apiKey,
         fc.constantFrom('query', 'query', 'form', 'json', 'json-raw'),
@@ -173,9 +255,25 @@ function rawRequest(apiKey: fc.Arbitrary<Record<string, string>>, restPaths: str
     fc.json(),
     hostileText,
   );
-  const contentTypes = fc.constantFrom('application/json', 'text/plain', 'application/xml', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/graphql', 'application/json; charset=latin1', 'garbage/!!');
+  const contentTypes = fc.constantFrom(
+    'application/json',
+    'text/plain',
+    'application/xml',
+    'multipart/form-data',
+    'multipart/form-data; boundary=x',
+    'application/x-www-form-urlencoded',
+    'application/graphql',
+    'application/json; charset=latin1',
+    'garbage/!!',
+  );
   return fc
-    .tuple(fc.constantFrom('/graphql', ...restPaths, '/v1.0/members/active', '/v1.1/no/such/route', '/v1.1/member/1/../../app/info', '/%00', '/v1.1/%E0%A4%A'), fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), bodies, contentTypes, apiKey)
+    .tuple(
+      fc.constantFrom('/graphql', ...restPaths, '/v1.0/members/active', '/v1.1/no/such/route', '/v1.1/member/1/../../app/info', '/%00', '/v1.1/%E0%A4%A'),
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+      bodies,
+      contentTypes,
+      apiKey,
+    )
     .map(([path, method, body, type, headers]) => ({
       kind: 'raw' as const,
       target: `raw ${method} ${type}`,
@@ -196,12 +294,19 @@ export function fuzzRequests(schema: GraphQLSchema, routes: readonly RestRoute[]
   return fc.oneof(
     { weight: 5, arbitrary: restRequest(restOps, keys) },
     { weight: 4, arbitrary: graphqlRequest(graphqlOperations(schema), keys) },
-    { weight: 1, arbitrary: rawRequest(keys, restOps.map((op) => `/v1.1${op.route.path.replace(/:\w+/g, '1')}`)) },
+    {
+      weight: 1,
+      arbitrary: rawRequest(
+        keys,
+        restOps.map((op) => `/v1.1${op.route.path.replace(/:\w+/g, '1')}`),
+      ),
+    },
   );
 }
 
 /** What may never appear in a message: a stack frame, a source file, SQL, the database's own words. */
-const leaks = /\n\s+at |\bat [\w.<>]+ \(|\.(ts|js|mjs):\d+|node_modules|\bselect\b[^.]*\bfrom\b|\binsert into\b|\bupdate\b \w+ \bset\b|\bdelete from\b|syntax error at|relation "|column "|violates|duplicate key|postgres|drizzle|pglite|sqlstate/i;
+const leaks =
+  /\n\s+at |\bat [\w.<>]+ \(|\.(ts|js|mjs):\d+|node_modules|\bselect\b[^.]*\bfrom\b|\binsert into\b|\bupdate\b \w+ \bset\b|\bdelete from\b|syntax error at|relation "|column "|violates|duplicate key|postgres|drizzle|pglite|sqlstate/i;
 
 const restErrorKeys = new Set(['code', 'type', 'message', 'param', 'requestId']);
 
@@ -231,8 +336,14 @@ export function judgeAnswer(request: FuzzRequest, answer: FuzzAnswer, slowMs = 2
   } else if (answer.status >= 400) {
     const error = body?.error;
     const shaped =
-      error && typeof error === 'object' && Object.keys(body).length === 1 && Object.keys(error).every((key) => restErrorKeys.has(key)) &&
-      typeof error.code === 'number' && typeof error.type === 'string' && typeof error.message === 'string' && (error.param === null || typeof error.param === 'string');
+      error &&
+      typeof error === 'object' &&
+      Object.keys(body).length === 1 &&
+      Object.keys(error).every((key) => restErrorKeys.has(key)) &&
+      typeof error.code === 'number' &&
+      typeof error.type === 'string' &&
+      typeof error.message === 'string' &&
+      (error.param === null || typeof error.param === 'string');
     if (!shaped) problems.push(`a ${answer.status} not in the error body: ${answer.body.slice(0, 200)}`);
     if (error?.message) messages.push(String(error.message));
   } else if (body && typeof body === 'object' && !Array.isArray(body) && 'error' in body) {

@@ -39,7 +39,10 @@ const refusedWithCode = ({ status, body }: { status: number; body: any }) => {
 describe('GraphQL limits', () => {
   it('refuses batched requests (an array of operations), which would multiply every per-request limit', async () => {
     const response = await t.request({
-      method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: [{ query: '{ application { id } }' }, { query: '{ application { id } }' }],
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      payload: [{ query: '{ application { id } }' }, { query: '{ application { id } }' }],
     });
     refusedWithCode({ status: response.statusCode, body: response.json() });
   });
@@ -57,19 +60,28 @@ describe('GraphQL limits', () => {
     const get = await t.gateway.app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('{ application { id } }')}`, headers: { 'x-api-key': tenant.apiKey } });
     expect(get.statusCode).toBe(400);
     expect(get.body).toMatch(/CSRF|preflight/i);
-    const simple = await t.gateway.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'text/plain', 'x-api-key': tenant.apiKey }, payload: '{"query":"mutation { deleteBrand(id: \\"1\\") }"}' });
+    const simple = await t.gateway.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'text/plain', 'x-api-key': tenant.apiKey },
+      payload: '{"query":"mutation { deleteBrand(id: \\"1\\") }"}',
+    });
     expect(simple.statusCode).toBeGreaterThanOrEqual(400);
     expect(simple.statusCode).toBeLessThan(500);
     // The same GET with the preflight header is a plain query.
     const allowed = await t.gateway.app.inject({
-      method: 'GET', url: `/graphql?query=${encodeURIComponent('{ application { id } }')}`, headers: { 'x-api-key': tenant.apiKey, 'apollo-require-preflight': 'true' },
+      method: 'GET',
+      url: `/graphql?query=${encodeURIComponent('{ application { id } }')}`,
+      headers: { 'x-api-key': tenant.apiKey, 'apollo-require-preflight': 'true' },
     });
     expect(allowed.json()).toEqual({ data: { application: { id: String(tenant.applicationId) } } });
   });
 
   it('refuses a mutation sent by GET', async () => {
     const response = await t.gateway.app.inject({
-      method: 'GET', url: `/graphql?query=${encodeURIComponent('mutation { setRequiredFields(fields: []) { id } }')}`, headers: { 'x-api-key': tenant.apiKey, 'apollo-require-preflight': 'true' },
+      method: 'GET',
+      url: `/graphql?query=${encodeURIComponent('mutation { setRequiredFields(fields: []) { id } }')}`,
+      headers: { 'x-api-key': tenant.apiKey, 'apollo-require-preflight': 'true' },
     });
     expect(response.statusCode).toBe(405);
     expect(response.json().errors[0].extensions.aeCode).toBe(4);

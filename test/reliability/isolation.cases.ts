@@ -34,8 +34,12 @@ export interface RestCase {
 const hourAgo = () => new Date(Date.now() - 3600_000).toISOString();
 const newEmail = (own: Side) => `${own.marker}-${Math.random().toString(36).slice(2)}@example.com`;
 const signInNetwork = {
-  network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer: 'https://accounts.example.test',
-  authorizationEndpoint: 'https://accounts.example.test/authorize', tokenEndpoint: 'https://accounts.example.test/token',
+  network: 'google',
+  clientId: 'client-1',
+  clientSecret: 'provider-client-secret',
+  issuer: 'https://accounts.example.test',
+  authorizationEndpoint: 'https://accounts.example.test/authorize',
+  tokenEndpoint: 'https://accounts.example.test/token',
   userinfoEndpoint: 'https://accounts.example.test/userinfo',
 };
 
@@ -155,7 +159,9 @@ export const restCases: Record<string, RestCase> = {
   'POST /app/unwhitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /member/register': {
     params: async ({ own, make, slot }) => ({
-      service: 'email', email: newEmail(own), password: 'a-new-password',
+      service: 'email',
+      email: newEmail(own),
+      password: 'a-new-password',
       ...(slot === 'id' ? { id: (await make.member()).id } : {}),
     }),
   },

@@ -113,7 +113,8 @@ function normalize(body: string, value: string): unknown {
       if (node === value && !/^(id|ID)$|[a-z](Id|ID)s?$/.test(key ?? '')) return node;
       return node
         .replace(pattern, '<id>')
-        .replace(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g, '<jwt>').replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?/g, '<time>');
+        .replace(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g, '<jwt>')
+        .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?Z?/g, '<time>');
     }
     if (Array.isArray(node)) return node.map((item) => walk(item, key));
     if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
@@ -212,7 +213,7 @@ describe('the isolation matrix', () => {
       const kindOf = (path: Path) => (entry.kinds?.[path.join('.')] ?? op.slots.find((slot) => slot.path.join('.') === path.join('.'))?.kind)!;
       /** The case's variables, each required id the caller's own unless the case chose one. */
       const build = async (slot: string | undefined) => {
-        const variables = structuredClone(await entry.vars?.(context(slot)) ?? {}) as Record<string, unknown>;
+        const variables = structuredClone((await entry.vars?.(context(slot))) ?? {}) as Record<string, unknown>;
         for (const required of op.slots.filter((s) => s.required)) {
           if (getPath(variables, required.path) === undefined) setPath(variables, required.path, own.ids[kindOf(required.path) as Exclude<IdKind, 'token'>]);
         }
@@ -246,7 +247,7 @@ describe('the isolation matrix', () => {
           const madeUp = kind === 'token' ? madeUpToken() : madeUpId;
           setPath(variables, slot.path, madeUp);
           judge(where, kind, foreign.label, foreignAnswer, foreign.value, await post(op, variables), madeUp);
-          setPath(variables, slot.path, kind === 'token' ? ownValue : ownValue ?? own.ids[kind]);
+          setPath(variables, slot.path, kind === 'token' ? ownValue : (ownValue ?? own.ids[kind]));
           const mine = await post(op, variables);
           figures.calls += 1;
           if ((mine.status !== 200 || JSON.parse(mine.body).errors) && !ownMayFail[op.name]) failures.push(`${where} with the caller's own ${kind}: ${mine.status} ${mine.body.slice(0, 300)}`);
@@ -297,8 +298,7 @@ describe('the isolation matrix', () => {
 
   it('found no difference, no foreign data, and left the other account and the sibling application untouched', async () => {
     console.info(
-      `isolation matrix: ${figures.operations} operations, ${figures.slots} id places, ${figures.calls} calls; foreign answers: ` +
-        [...figures.answers].map(([name, n]) => `${name} × ${n}`).join(', '),
+      `isolation matrix: ${figures.operations} operations, ${figures.slots} id places, ${figures.calls} calls; foreign answers: ` + [...figures.answers].map(([name, n]) => `${name} × ${n}`).join(', '),
     );
     expect(failures).toEqual([]);
     expect(await snapshot(t, victim.tenant.accountId)).toEqual(before.victim);

@@ -77,16 +77,26 @@ describe("social sign-in's authorization page", () => {
   const configure = 'mutation($input: SignInNetworkInput!) { configureSignInNetwork(input: $input) { id signInLinks { network } } }';
   const provider = 'https://accounts.example.test';
   const input = (overrides: Record<string, string>) => ({
-    network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer: provider,
-    authorizationEndpoint: `${provider}/authorize`, tokenEndpoint: `${provider}/token`, userinfoEndpoint: `${provider}/userinfo`,
+    network: 'google',
+    clientId: 'client-1',
+    clientSecret: 'provider-client-secret',
+    issuer: provider,
+    authorizationEndpoint: `${provider}/authorize`,
+    tokenEndpoint: `${provider}/token`,
+    userinfoEndpoint: `${provider}/userinfo`,
     ...overrides,
   });
   const links = async (tenant: Tenant, gateway = t) =>
     (await gateway.graphql(tenant.apiKey, '{ application { signInLinks { network } } }')).body.data.application.signInLinks.map((link: { network: string }) => link.network);
 
-  it('refuses, when saved, an authorization endpoint off the issuer\'s origin (code 4), and saves nothing', async () => {
+  it("refuses, when saved, an authorization endpoint off the issuer's origin (code 4), and saves nothing", async () => {
     const tenant = await t.tenant('advanced');
-    for (const authorizationEndpoint of ['https://evil.example.net/authorize', 'https://accounts.example.test@evil.example.net/authorize', 'https://accounts.example.test:8443/authorize', 'http://accounts.example.test/authorize']) {
+    for (const authorizationEndpoint of [
+      'https://evil.example.net/authorize',
+      'https://accounts.example.test@evil.example.net/authorize',
+      'https://accounts.example.test:8443/authorize',
+      'http://accounts.example.test/authorize',
+    ]) {
       const { status, body } = await t.graphql(tenant.apiKey, configure, { input: input({ authorizationEndpoint }) });
       expect(status, authorizationEndpoint).toBe(200); // GraphQL over HTTP: the refusal is in errors
       expect(body.errors[0].extensions, authorizationEndpoint).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'authorizationEndpoint' });
@@ -101,14 +111,16 @@ describe("social sign-in's authorization page", () => {
     const provider = http.createServer((request, response) => {
       const issuer = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
       if (request.url !== '/.well-known/openid-configuration') return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        issuer,
-        authorization_endpoint: 'http://evil.localhost:9/authorize',
-        token_endpoint: `${issuer}/token`,
-        userinfo_endpoint: `${issuer}/userinfo`,
-        jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'],
-      }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer,
+          authorization_endpoint: 'http://evil.localhost:9/authorize',
+          token_endpoint: `${issuer}/token`,
+          userinfo_endpoint: `${issuer}/userinfo`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+        }),
+      );
     });
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
     try {
@@ -148,7 +160,12 @@ describe("social sign-in's authorization page", () => {
       // Google's own issuer, with its endpoints given (no discovery call), is accepted.
       const google = 'https://accounts.google.com';
       const own = await production.graphql(tenant.apiKey, configure, {
-        input: input({ issuer: google, authorizationEndpoint: `${google}/o/oauth2/v2/auth`, tokenEndpoint: 'https://oauth2.googleapis.com/token', userinfoEndpoint: 'https://openidconnect.googleapis.com/v1/userinfo' }),
+        input: input({
+          issuer: google,
+          authorizationEndpoint: `${google}/o/oauth2/v2/auth`,
+          tokenEndpoint: 'https://oauth2.googleapis.com/token',
+          userinfoEndpoint: 'https://openidconnect.googleapis.com/v1/userinfo',
+        }),
       });
       expect(own.body.errors).toBeUndefined();
       expect(await links(tenant, production)).toEqual(['email', 'google']);

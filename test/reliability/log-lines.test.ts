@@ -15,11 +15,12 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 describe('log lines of failed statements', () => {
-  it('hold the statement\'s start, its SQLSTATE and its number of parameters, not the parameters', async () => {
+  it("hold the statement's start, its SQLSTATE and its number of parameters, not the parameters", async () => {
     const values = Array.from({ length: 5000 }, (_, index) => sql`(${`secret-value-${index}`}::text)`);
-    const error = await database.db
-      .execute(sql`select v from (values ${sql.join(values, sql`, `)}) as t(v) join no_such_table n on n.v = t.v`)
-      .then(() => undefined, (failure: unknown) => failure);
+    const error = await database.db.execute(sql`select v from (values ${sql.join(values, sql`, `)}) as t(v) join no_such_table n on n.v = t.v`).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(error).toBeInstanceOf(Error);
     const lines: string[] = [];
     const sink = new Writable({

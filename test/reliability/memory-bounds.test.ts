@@ -90,7 +90,11 @@ describe('a subscriber that stops reading', () => {
     const content = { text: 'x'.repeat(40_000) };
     const now = new Date().toISOString();
     for (let batch = 0; batch < 100 && t.gateway.liveFeed.subscriberCount(app.accountId) > 0; batch += 1) {
-      await record(t, app, Array.from({ length: 20 }, (_, index) => ({ activityId: spin, memberId: members[index % 2], completedAt: now, content })));
+      await record(
+        t,
+        app,
+        Array.from({ length: 20 }, (_, index) => ({ activityId: spin, memberId: members[index % 2], completedAt: now, content })),
+      );
     }
     // Ended while the client still holds its connection open without reading.
     expect(t.gateway.liveFeed.subscriberCount(app.accountId)).toBe(0);

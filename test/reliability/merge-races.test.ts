@@ -108,39 +108,54 @@ describe('records and opt-ins racing a merge', () => {
     expect.soft(statuses.filter((status) => ![200, 404, 409].includes(status))).toEqual([]);
 
     const froms = `{${rounds.map((round) => round.from).join(',')}}`;
-    const left = await executeRows<{ kind: string; n: number }>(t.database.db, sql`
+    const left = await executeRows<{ kind: string; n: number }>(
+      t.database.db,
+      sql`
       select 'records' as kind, count(*)::int as n from activity_records where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])
       union all select 'rollups', count(*)::int from member_activity_daily where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])
       union all select 'opt-ins', count(*)::int from optins where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])
       union all select 'kept totals', count(*)::int from score_window_totals where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])
-      union all select 'kept activity totals', count(*)::int from score_window_activity_totals where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])`);
+      union all select 'kept activity totals', count(*)::int from score_window_activity_totals where account_id = ${tenant.accountId} and member_id = any(${froms}::int[])`,
+    );
     expect.soft(left.map((row) => `${row.kind}: ${row.n}`)).toEqual(['records: 0', 'rollups: 0', 'opt-ins: 0', 'kept totals: 0', 'kept activity totals: 0']);
 
-    const stored = await executeRows<{ category: string; member_id: number }>(t.database.db, sql`
-      select category, member_id from activity_records where account_id = ${tenant.accountId} and category like '%-%-%'`);
+    const stored = await executeRows<{ category: string; member_id: number }>(
+      t.database.db,
+      sql`
+      select category, member_id from activity_records where account_id = ${tenant.accountId} and category like '%-%-%'`,
+    );
     const ownerOf = new Map(stored.map((row) => [row.category, Number(row.member_id)]));
     const misplaced = rounds.flatMap((round) => round.acknowledged.filter((tag) => ownerOf.get(tag) !== Number(round.into)).map((tag) => `${tag} on ${ownerOf.get(tag) ?? 'nobody'}`));
     expect.soft(misplaced).toEqual([]);
 
-    const current = await executeRows<{ member_id: number; segment_id: number }>(t.database.db, sql`
-      select member_id, segment_id from optins where account_id = ${tenant.accountId} and opted_out_at is null`);
+    const current = await executeRows<{ member_id: number; segment_id: number }>(
+      t.database.db,
+      sql`
+      select member_id, segment_id from optins where account_id = ${tenant.accountId} and opted_out_at is null`,
+    );
     const held = new Set(current.map((row) => `${row.member_id}/${row.segment_id}`));
     const lost = rounds.flatMap((round) => round.optedIn.filter((segment) => !held.has(`${round.into}/${segment}`)).map((segment) => `${round.from} → ${round.into}: ${segment}`));
     expect.soft(lost).toEqual([]);
 
     // The daily rollup equals the records it sums, and the kept totals the brute force over them.
-    const rollupGap = await executeRows<{ n: number }>(t.database.db, sql`
+    const rollupGap = await executeRows<{ n: number }>(
+      t.database.db,
+      sql`
       select count(*)::int as n from (
         select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, count(*)::int as count, sum(points)::int as points
         from activity_records where account_id = ${tenant.accountId} group by 1, 2, 3
         except
         select member_id, day, activity_id, sum(count)::int, sum(points)::int from member_activity_daily where account_id = ${tenant.accountId} group by 1, 2, 3
-      ) differing`);
+      ) differing`,
+    );
     expect.soft(Number(rollupGap[0].n)).toBe(0);
-    const [rollupRows] = await executeRows<{ n: number }>(t.database.db, sql`
+    const [rollupRows] = await executeRows<{ n: number }>(
+      t.database.db,
+      sql`
       select count(*)::int as n from member_activity_daily d where account_id = ${tenant.accountId}
         and not exists (select 1 from activity_records r where r.account_id = d.account_id and r.member_id = d.member_id and r.activity_id = d.activity_id
-          and (r.completed_at at time zone 'UTC')::date = d.day)`);
+          and (r.completed_at at time zone 'UTC')::date = d.day)`,
+    );
     expect.soft(Number(rollupRows.n)).toBe(0);
     expect.soft(await keptTotalsExact(t.database.db, tenant.accountId)).toBeGreaterThan(0);
   }, 300_000);

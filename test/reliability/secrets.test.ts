@@ -108,7 +108,12 @@ describe('secrets in a full run', () => {
     // A network link with its tokens, then a refresh through the network.
     fake.addUser({ network: 'spotify', uid: 'secret-uid', token: 'spotify-access-token-secret-1', refreshToken: 'spotify-refresh-token-secret-1' });
     ['spotify-access-token-secret-1', 'spotify-refresh-token-secret-1'].forEach((token) => ownersOnly.set(token, 'network token'));
-    const linked = await call('POST', `/member/${memberId}/register`, {}, { payload: { service: 'spotify', authtoken: 'spotify-access-token-secret-1', authsecret: 'spotify-refresh-token-secret-1', uid: 'secret-uid' } });
+    const linked = await call(
+      'POST',
+      `/member/${memberId}/register`,
+      {},
+      { payload: { service: 'spotify', authtoken: 'spotify-access-token-secret-1', authsecret: 'spotify-refresh-token-secret-1', uid: 'secret-uid' } },
+    );
     expect(linked.status, linked.body).toBe(200);
     collectOwned(linked.json);
     const refreshed = await call('POST', `/member/${memberId}/refresh`, {}, { payload: { service: 'spotify' } });
@@ -139,14 +144,22 @@ describe('secrets in a full run', () => {
     forbidden.set('provider-client-secret-value', 'client secret');
     await graphql('mutation ($input: SignInNetworkInput!) { configureSignInNetwork(input: $input) { id } }', {
       input: {
-        network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret-value', issuer: 'https://accounts.example.test',
-        authorizationEndpoint: 'https://accounts.example.test/authorize', tokenEndpoint: 'https://accounts.example.test/token', userinfoEndpoint: 'https://accounts.example.test/userinfo',
+        network: 'google',
+        clientId: 'client-1',
+        clientSecret: 'provider-client-secret-value',
+        issuer: 'https://accounts.example.test',
+        authorizationEndpoint: 'https://accounts.example.test/authorize',
+        tokenEndpoint: 'https://accounts.example.test/token',
+        userinfoEndpoint: 'https://accounts.example.test/userinfo',
       },
     });
     await graphql('{ application { id name signInLinks { network url } } }');
 
     // The password hashes as stored, and the usage flushed, then the metrics.
-    const hashes = await t.database.db.select({ hash: memberServices.passwordHash }).from(memberServices).where(and(eq(memberServices.accountId, tenant.accountId), isNotNull(memberServices.passwordHash)));
+    const hashes = await t.database.db
+      .select({ hash: memberServices.passwordHash })
+      .from(memberServices)
+      .where(and(eq(memberServices.accountId, tenant.accountId), isNotNull(memberServices.passwordHash)));
     expect(hashes.length).toBeGreaterThanOrEqual(2);
     hashes.forEach(({ hash }) => forbidden.set(hash!, 'password hash'));
     await gateway.meter.flush();
@@ -170,7 +183,9 @@ describe('secrets in a full run', () => {
     // Anything shaped like a hash or a key, even one this run did not make.
     if (/\$argon2(id|i|d)\$/.test(log + answers)) found.push('an argon2 hash');
     if (/mq_[A-Za-z0-9_-]{20,}/.test(log + answers)) found.push('an API key');
-    console.info(`secrets scan: ${forbidden.size + ownersOnly.size} secrets searched in ${responses.length} answers (${Math.round(answers.length / 1024)} KB) and ${lines.length} log lines (${Math.round(log.length / 1024)} KB); found ${found.length}`);
+    console.info(
+      `secrets scan: ${forbidden.size + ownersOnly.size} secrets searched in ${responses.length} answers (${Math.round(answers.length / 1024)} KB) and ${lines.length} log lines (${Math.round(log.length / 1024)} KB); found ${found.length}`,
+    );
     expect(found).toEqual([]);
   });
 });

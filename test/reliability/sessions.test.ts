@@ -56,7 +56,7 @@ async function asMember(jwt: string, query: string, variables?: Record<string, u
 }
 
 const viewer = (jwt: string) => asMember(jwt, '{ viewer { id email } }');
-const widgetUser = async (jar: CookieJar) => (await t.request({ url: sessionUrl(), headers: { cookie: jar.header(), origin } })).json().user?.data ?? null;  // the widget's user has the REST envelope's shape
+const widgetUser = async (jar: CookieJar) => (await t.request({ url: sessionUrl(), headers: { cookie: jar.header(), origin } })).json().user?.data ?? null; // the widget's user has the REST envelope's shape
 
 /** Everything the fan held still answers. */
 async function expectLive(fan: Fan) {
@@ -118,7 +118,7 @@ describe('a password reset', () => {
   });
 });
 
-describe('revoking a member\'s sessions', () => {
+describe("revoking a member's sessions", () => {
   it('through GraphQL ends them all and answers the new access token and JWT', async () => {
     const fan = await signedInFan();
     await expectLive(fan);
@@ -178,7 +178,11 @@ describe('a merge', () => {
 describe('access token lifetime', () => {
   it('refuses a token past 90 days, and a sign-in renews one past half its life', async () => {
     const fan = await signedInFan();
-    const age = (days: number) => t.database.db.update(members).set({ accessTokenIssuedAt: sql`now() - make_interval(days => ${days})` }).where(eq(members.id, fan.id));
+    const age = (days: number) =>
+      t.database.db
+        .update(members)
+        .set({ accessTokenIssuedAt: sql`now() - make_interval(days => ${days})` })
+        .where(eq(members.id, fan.id));
     await age(50);
     const renewed = await t.rest(app, 'POST', '/member/login', { service: 'email', email: fan.email, password: 'correct horse' });
     expect(renewed.json.data.AccessToken).not.toBe(fan.accessToken);
@@ -232,7 +236,10 @@ describe("a member's token reads its own member only", () => {
 
 describe('network verification', () => {
   const serviceRow = (uid: string) =>
-    t.database.db.select().from(memberServices).where(and(eq(memberServices.accountId, app.accountId), eq(memberServices.network, 'spotify'), eq(memberServices.uid, uid)));
+    t.database.db
+      .select()
+      .from(memberServices)
+      .where(and(eq(memberServices.accountId, app.accountId), eq(memberServices.network, 'spotify'), eq(memberServices.uid, uid)));
 
   it("in trust mode, a registration naming an existing identity leaves that member's stored tokens alone", async () => {
     const uid = `trusted-${Date.now()}`;

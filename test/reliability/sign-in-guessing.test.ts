@@ -233,8 +233,7 @@ describe('the hosted pages', () => {
     const limited = await startTestGateway({ RATE_LIMIT_PER_MINUTE: '3' }, t.database);
     try {
       const address = freshAddress();
-      const script = () =>
-        limited.request({ url: `/framework/js/${tenant.applicationId}`, remoteAddress: address, headers: { referer: 'https://fans.example.com/page' } });
+      const script = () => limited.request({ url: `/framework/js/${tenant.applicationId}`, remoteAddress: address, headers: { referer: 'https://fans.example.com/page' } });
       const answers = [await script(), await script(), await script()];
       expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
       expect(answers.map((answer) => answer.headers['ratelimit-remaining'])).toEqual(['2', '1', '0']);

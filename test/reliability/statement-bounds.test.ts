@@ -186,7 +186,9 @@ describe('list sizes', () => {
     expect(shown.status, shown.body).toBe(200);
     const asMember = async (filter: Record<string, unknown>) => {
       const response = await t.request({
-        method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${shown.json.jwt}`, 'content-type': 'application/json' },
+        method: 'POST',
+        url: '/graphql',
+        headers: { authorization: `Bearer ${shown.json.jwt}`, 'content-type': 'application/json' },
         payload: { query: 'query($filter: MemberFilter) { viewer { id position(filter: $filter) } }', variables: { filter } },
       });
       return { status: response.statusCode, body: response.json() };
@@ -235,7 +237,10 @@ describe('request bodies', () => {
     const variables = `{"input":[{"activityId":"${act.a1}","memberId":"${m4}","completedAt":"${hoursAgo(1)}","content":${content}}]}`;
     const query = JSON.stringify('mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }');
     const response = await t.request({
-      method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: `{"query":${query},"variables":${variables}}`,
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+      payload: `{"query":${query},"variables":${variables}}`,
     });
     const { statusCode: status, body } = { statusCode: response.statusCode, body: response.json() };
     // Refused by the resolver once executed: GraphQL answers 200 with the error in `errors` (docs/errors.md), REST 400.
@@ -369,7 +374,11 @@ describe.runIf(onPostgres)('statements on PostgreSQL', () => {
     const row = await holdRow(db, m2);
     try {
       const request = http.request({
-        host: '127.0.0.1', port, method: 'POST', path: `/v1.1/member/${m2}/update?firstname=Gone`, headers: { 'x-api-key': tenant.apiKey },
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/v1.1/member/${m2}/update?firstname=Gone`,
+        headers: { 'x-api-key': tenant.apiKey },
       });
       request.on('error', () => {});
       request.end();

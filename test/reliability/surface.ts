@@ -96,10 +96,11 @@ function slotsOf(args: readonly GraphQLArgument[]): GraphqlSlot[] {
 }
 
 export function graphqlOperations(schema: GraphQLSchema): GraphqlOperation[] {
-  const roots = [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const;
-  return roots.flatMap(([operation, type]) =>
-    Object.values(type?.getFields() ?? {}).map((field) => ({ operation, name: field.name, field, slots: slotsOf(field.args) })),
-  );
+  const roots = [
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+  ] as const;
+  return roots.flatMap(([operation, type]) => Object.values(type?.getFields() ?? {}).map((field) => ({ operation, name: field.name, field, slots: slotsOf(field.args) })));
 }
 
 /**
@@ -159,12 +160,20 @@ export function restKind(route: RestRoute, param: string): IdKind | undefined {
   }
   if (param === ':jobId') return 'presaveJob';
   const byName: Record<string, IdKind> = {
-    id: 'member', from: 'member', members: 'member', exclude_members: 'member',
+    id: 'member',
+    from: 'member',
+    members: 'member',
+    exclude_members: 'member',
     brandid: 'brand',
-    segmentid: 'segment', segment: 'segment', members_from_segment: 'segment',
-    activityid: 'activity', anyofactivities: 'activity', allofactivities: 'activity',
+    segmentid: 'segment',
+    segment: 'segment',
+    members_from_segment: 'segment',
+    activityid: 'activity',
+    anyofactivities: 'activity',
+    allofactivities: 'activity',
     recordid: 'record',
-    member_service_id: 'service', serviceid: 'service',
+    member_service_id: 'service',
+    serviceid: 'service',
     accesstoken: 'token',
   };
   return byName[param.toLowerCase()];
@@ -173,19 +182,27 @@ export function restKind(route: RestRoute, param: string): IdKind | undefined {
 /** A value a reader accepts, for readers whose values are not free-form; undefined for the free-form ones. */
 function madeUp(reader: (typeof readers)[number], option: unknown): string | undefined {
   switch (reader) {
-    case 'boolean': return '0';
-    case 'date': return '2000-01-01';
-    case 'timestamp': return '2000-01-01 00:00:00';
-    case 'jsonObject': return '{}';
-    case 'limit': return '10';
-    case 'period': return `1 ${(option as string[] | undefined)?.[0] ?? 'day'}`;
-    case 'oneOf': return (option as string[])[0];
+    case 'boolean':
+      return '0';
+    case 'date':
+      return '2000-01-01';
+    case 'timestamp':
+      return '2000-01-01 00:00:00';
+    case 'jsonObject':
+      return '{}';
+    case 'limit':
+      return '10';
+    case 'period':
+      return `1 ${(option as string[] | undefined)?.[0] ?? 'day'}`;
+    case 'oneOf':
+      return (option as string[])[0];
     case 'int': {
       // A bounded number (a flag, points) cannot hold an id: give it a value it accepts.
       const { min = 0, max = Number.MAX_SAFE_INTEGER } = (option ?? {}) as { min?: number; max?: number };
       return max < 2 ** 31 ? String(Math.max(min, 0)) : undefined;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 

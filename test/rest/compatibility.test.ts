@@ -36,7 +36,12 @@ async function register(tenant = app, extra: Record<string, string | number> = {
 
 const optInRows = (memberId: number) => t.database.db.select().from(optins).where(eq(optins.memberId, memberId)).orderBy(optins.id);
 const memberCount = async (accountId: number) =>
-  (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, accountId)))[0].n;
+  (
+    await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(members)
+      .where(eq(members.accountId, accountId))
+  )[0].n;
 
 describe('1. /optin and /optout: segmentid, and the member by partnerCode + partnerID', () => {
   it('opts in and out of the segment named by segmentid, not the global list', async () => {
@@ -112,7 +117,11 @@ describe('2. /member/[id]/register: segmentid and code, as member/register', () 
 
   it('refuses a malformed or unknown segment before anything is written', async () => {
     const member = await register();
-    for (const [segmentid, status, code] of [['x', 400, 4], [0, 400, 4], [999999, 404, 5]] as const) {
+    for (const [segmentid, status, code] of [
+      ['x', 400, 4],
+      [0, 400, 4],
+      [999999, 404, 5],
+    ] as const) {
       const response = await t.rest(app, 'POST', `/member/${member.id}/register`, { service: 'email', email: `bad-${segmentid}-${member.email}`, password: 'another horse', segmentid, code: 'nope' });
       expectError(response, status, code, 'segmentid');
     }
@@ -294,7 +303,11 @@ describe('7. lenient where the old interface was lenient', () => {
     const slashes = await register(app, { birthdate: '24/12/1990' });
     const iso = await register(app, { birthdate: '1990-12-24' });
     for (const { id } of [dashes, slashes, iso]) expect(await birthDate(id)).toBe('1990-12-24');
-    for (const [value, expected] of [['01-02-1985', '1985-02-01'], ['3/4/1970', '1970-04-03'], ['2000-05-06', '2000-05-06']]) {
+    for (const [value, expected] of [
+      ['01-02-1985', '1985-02-01'],
+      ['3/4/1970', '1970-04-03'],
+      ['2000-05-06', '2000-05-06'],
+    ]) {
       await ok(t.rest(app, 'POST', `/member/${dashes.id}/update`, { birthdate: value }));
       expect(await birthDate(dashes.id)).toBe(expected);
     }

@@ -31,7 +31,7 @@ async function restError(method: 'GET' | 'POST', path: string, params: RestParam
 }
 
 describe('error parameter names', () => {
-  it('a merge: intoId and fromId on GraphQL; on REST the path id for either unknown member, from for the other member\'s errors', async () => {
+  it("a merge: intoId and fromId on GraphQL; on REST the path id for either unknown member, from for the other member's errors", async () => {
     const merge = 'mutation($into: ID!, $from: ID!) { mergeMembers(intoId: $into, fromId: $from, fromAccessToken: "nope") { member { id } } }';
     expect(await graphqlError(merge, { into: '999999', from: memberId })).toMatchObject({ code: 'NOT_FOUND', param: 'intoId' });
     expect(await restError('POST', '/member/999999/merge', { from: memberId, accesstoken: 'nope' })).toMatchObject({ code: 5, param: 'id' });

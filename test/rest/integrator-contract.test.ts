@@ -63,7 +63,7 @@ describe('brand custom fields', () => {
 });
 
 describe('listing shapes', () => {
-  it('members/active and members/all answer paging {next, previous} on a single page; members/login keeps the sample\'s []', async () => {
+  it("members/active and members/all answer paging {next, previous} on a single page; members/login keeps the sample's []", async () => {
     await t.rest(advanced, 'POST', '/member/register', { service: 'email', email: 'one-page@example.com', password: 'correct horse' });
     const active = await t.rest(advanced, 'GET', '/members/active', { totalmembercount: 1 });
     expect(active.json).toEqual([{ totalSize: expect.any(Number), items: expect.any(Array), paging: { next: null, previous: null }, totalmembercount: expect.any(Number) }]);
@@ -102,7 +102,13 @@ describe('answers that say what they did', () => {
   });
 
   it('the useragent given to register and login is read back per domain', async () => {
-    const registered = await t.rest(advanced, 'POST', '/member/register', { service: 'email', email: 'agent@example.com', password: 'correct horse', domain: 'fans.example.com', useragent: 'Agent/1.0 (Phone)' });
+    const registered = await t.rest(advanced, 'POST', '/member/register', {
+      service: 'email',
+      email: 'agent@example.com',
+      password: 'correct horse',
+      domain: 'fans.example.com',
+      useragent: 'Agent/1.0 (Phone)',
+    });
     const memberId = registered.json[0].data.ID;
     await t.rest(advanced, 'POST', '/member/login', { service: 'email', email: 'agent@example.com', password: 'correct horse', domain: 'fans.example.com', useragent: 'Agent/2.0 (Desktop)' });
     const domains = await t.rest(advanced, 'GET', `/member/${memberId}/domains`);
@@ -126,7 +132,10 @@ describe('answers that say what they did', () => {
     const activity = await t.rest(advanced, 'POST', '/activity/create', { name: 'Listened', type: 'Listened', brandid: brand.json.ID });
     const member = await t.rest(advanced, 'POST', '/member/register', { service: 'email', email: 'keyword@example.com', password: 'correct horse' });
     const memberId = member.json[0].data.ID;
-    for (const [marker, content] of [['k1', { track: 'Blue', isrc: 'GBAYE0000001' }], ['k2', { track: 'Isrc Anthem' }]] as const) {
+    for (const [marker, content] of [
+      ['k1', { track: 'Blue', isrc: 'GBAYE0000001' }],
+      ['k2', { track: 'Isrc Anthem' }],
+    ] as const) {
       const recorded = await t.rest(advanced, 'POST', '/activity/record', { activityid: activity.json.ID, id: memberId, marker, content: JSON.stringify(content) });
       expect(recorded.status, JSON.stringify(recorded.json)).toBe(200);
     }

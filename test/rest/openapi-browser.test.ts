@@ -53,7 +53,10 @@ describe.skipIf(!fs.existsSync(chromiumPath))('the /v1.1 reference page in a bro
     });
     await page.goto(`${base}/v1.1/docs`);
     // Redoc heads each operation with its summary, and shows the error codes from the document.
-    await page.locator('h2').filter({ hasText: /^Register a member\s*$/ }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('h2')
+      .filter({ hasText: /^Register a member\s*$/ })
+      .waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByText('DATABASE_UNAVAILABLE').count()).toBeGreaterThan(0);
     await page.screenshot({ path: path.join(screenshots, 'api-reference-desktop.png') });
     // Redoc draws its sidebar footer once the page has settled: wait for it before counting.

@@ -46,7 +46,14 @@ function typeErrors(name: string): string[] {
       writeFileSync(path, `import { call } from './client.js';\n${code}\n`);
       return path;
     });
-    const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true });
+    const program = ts.createProgram(files, {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+    });
     errorsByFile = new Map(files.map((path) => [path, []]));
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       const path = diagnostic.file?.fileName;

@@ -44,39 +44,53 @@ beforeAll(async () => {
   act.listen = await createActivity(t, app, { name: 'Listen', type: 'Listened', service: 'spotify', brandid: music, points: 2 });
   act.share = await createActivity(t, app, { name: 'Share', type: 'Shared', service: 'twitter', brandid: music, points: 5 });
   act.watch = await createActivity(t, app, { name: 'Watch', type: 'Watched', service: 'youtube', brandid: sport, points: 3 });
-  [m1, m2, m3, m4, m5, m6] = await insertMembers(t, app, [
-    { lastLoginAt: new Date(Date.now() - 2 * 3600_000) },
-    { network: 'youtube', lastLoginAt: new Date(Date.now() - 3 * 3600_000) },
-    {},
-    {},
-    {},
-    {},
-  ]);
+  [m1, m2, m3, m4, m5, m6] = await insertMembers(t, app, [{ lastLoginAt: new Date(Date.now() - 2 * 3600_000) }, { network: 'youtube', lastLoginAt: new Date(Date.now() - 3 * 3600_000) }, {}, {}, {}, {}]);
   // Two batches recorded one after the other: the later batch completed earlier.
-  feedRecords.early = (await record(t, app, [
-    { activityId: act.listen, memberId: m1, completedAt: hoursAgo(1) },
-    { activityId: act.watch, memberId: m2, completedAt: daysAgo(1) },
-  ])).recordIds;
-  feedRecords.late = (await record(t, app, [
-    { activityId: act.listen, memberId: m1, completedAt: daysAgo(2) },
-    { activityId: act.listen, memberId: m1, completedAt: daysAgo(3) },
-    { activityId: act.share, memberId: m1, completedAt: daysAgo(4) },
-    { activityId: act.watch, memberId: m2, completedAt: daysAgo(2) },
-  ])).recordIds;
+  feedRecords.early = (
+    await record(t, app, [
+      { activityId: act.listen, memberId: m1, completedAt: hoursAgo(1) },
+      { activityId: act.watch, memberId: m2, completedAt: daysAgo(1) },
+    ])
+  ).recordIds;
+  feedRecords.late = (
+    await record(t, app, [
+      { activityId: act.listen, memberId: m1, completedAt: daysAgo(2) },
+      { activityId: act.listen, memberId: m1, completedAt: daysAgo(3) },
+      { activityId: act.share, memberId: m1, completedAt: daysAgo(4) },
+      { activityId: act.watch, memberId: m2, completedAt: daysAgo(2) },
+    ])
+  ).recordIds;
   // Through activity/record, on networks the members have no identity on.
   await ok(t.rest(app, 'POST', '/activity/record', { activityid: act.watch, id: m1, service: 'youtube', timestamp: stamp(daysAgo(5)) }));
   await ok(t.rest(app, 'POST', '/activity/record', { activityid: act.share, id: m3, service: 'twitter', timestamp: stamp(daysAgo(2)) }));
   // Completed long ago, recorded last of all.
-  feedRecords.old = (await record(t, app, [
-    { activityId: act.listen, memberId: m1, completedAt: daysAgo(250) },
-    { activityId: act.listen, memberId: m4, completedAt: daysAgo(300) },
-  ])).recordIds;
+  feedRecords.old = (
+    await record(t, app, [
+      { activityId: act.listen, memberId: m1, completedAt: daysAgo(250) },
+      { activityId: act.listen, memberId: m4, completedAt: daysAgo(300) },
+    ])
+  ).recordIds;
   await ok(t.rest(app, 'POST', `/brand/${sport}/optin`, { id: m5 }));
-  await t.database.db.update(members).set({ extended: { tier: 'gold', points: 42 } }).where(eq(members.id, m1));
-  await t.database.db.update(members).set({ extended: { tier: 'silver', points: 7 } }).where(eq(members.id, m2));
-  await t.database.db.update(members).set({ extended: { points: 'n/a' } }).where(eq(members.id, m3));
-  await t.database.db.update(members).set({ extended: { points: 100 } }).where(eq(members.id, m4));
-  await t.database.db.update(members).set({ extended: { points: 9.5 } }).where(eq(members.id, m5));
+  await t.database.db
+    .update(members)
+    .set({ extended: { tier: 'gold', points: 42 } })
+    .where(eq(members.id, m1));
+  await t.database.db
+    .update(members)
+    .set({ extended: { tier: 'silver', points: 7 } })
+    .where(eq(members.id, m2));
+  await t.database.db
+    .update(members)
+    .set({ extended: { points: 'n/a' } })
+    .where(eq(members.id, m3));
+  await t.database.db
+    .update(members)
+    .set({ extended: { points: 100 } })
+    .where(eq(members.id, m4));
+  await t.database.db
+    .update(members)
+    .set({ extended: { points: 9.5 } })
+    .where(eq(members.id, m5));
 });
 afterAll(() => t?.close());
 
@@ -114,9 +128,7 @@ describe('activity/feed with order_by_recorded=1', () => {
     const ids = wide.items.map((item: { ID: string }) => item.ID);
     expect(ids).not.toContain(feedRecords.old[0]);
     expect(wide.totalSize).toBe(7);
-    expect((await feed({ order_by_recorded: 1, start_date: stamp(daysAgo(251)), end_date: stamp(daysAgo(249)) })).items.map((item: { ID: string }) => item.ID)).toEqual([
-      feedRecords.old[0],
-    ]);
+    expect((await feed({ order_by_recorded: 1, start_date: stamp(daysAgo(251)), end_date: stamp(daysAgo(249)) })).items.map((item: { ID: string }) => item.ID)).toEqual([feedRecords.old[0]]);
   });
 
   it('refuses a malformed flag', async () => {
@@ -126,12 +138,15 @@ describe('activity/feed with order_by_recorded=1', () => {
 
 /** The brand's members by definition: a rollup row on it, or a current opt-in to it; merged members left out. */
 async function brandMembersBruteForce(tenant: Tenant, brandId: number): Promise<number[]> {
-  const rows = await executeRows<{ id: number }>(t.database.db, sql`
+  const rows = await executeRows<{ id: number }>(
+    t.database.db,
+    sql`
     select m.id from members m
     where m.account_id = ${tenant.accountId} and m.merged_into_id is null
       and (exists (select 1 from activity_records r where r.account_id = m.account_id and r.member_id = m.id and r.brand_id = ${brandId})
         or exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id and o.brand_id = ${brandId} and o.opted_out_at is null))
-    order by m.id`);
+    order by m.id`,
+  );
   return rows.map((row) => Number(row.id));
 }
 
@@ -223,8 +238,22 @@ describe('/v1.1/auth and details', () => {
     expect(Object.keys(body)).toEqual(['data', 'optins', 'services', 'jwt']);
     expect(body.services).toHaveLength(1);
     expect(Object.keys(body.services[0])).toEqual([
-      'Service', 'Valid', 'ActivitySharing', 'ID', 'UserID', 'Username', 'UserURL', 'LastUpdated', 'LastLogin', 'VerifiedEmail',
-      'PaidAccount', 'Followers', 'Likes', 'PartnerCode', 'PartnerID', 'Domains',
+      'Service',
+      'Valid',
+      'ActivitySharing',
+      'ID',
+      'UserID',
+      'Username',
+      'UserURL',
+      'LastUpdated',
+      'LastLogin',
+      'VerifiedEmail',
+      'PaidAccount',
+      'Followers',
+      'Likes',
+      'PartnerCode',
+      'PartnerID',
+      'Domains',
     ]);
     expect(body.services[0]).toMatchObject({ Service: 'email', Valid: '1' });
     expect(body.data.ID).toBe(memberId);
@@ -255,7 +284,10 @@ describe('limit as offset,n', () => {
   it('pages the brand activity report, whose totals are made from the page', async () => {
     // Music in the week: listen 3 records (m1), share 2 records (m1, m3).
     const [whole] = await ok(get(app, `/brand/${music}/stats/activity`, { limit: 10 }));
-    expect(whole.items.map((item: { ActivityID: string; Count: string }) => [Number(item.ActivityID), item.Count])).toEqual([[act.listen, '3'], [act.share, '2']]);
+    expect(whole.items.map((item: { ActivityID: string; Count: string }) => [Number(item.ActivityID), item.Count])).toEqual([
+      [act.listen, '3'],
+      [act.share, '2'],
+    ]);
     const [second] = await ok(get(app, `/brand/${music}/stats/activity`, { limit: '1,1' }));
     expect(second).toEqual({
       totalSize: 1,
@@ -333,9 +365,15 @@ describe('services filters records by their network', () => {
 
   it('members/active and the feed count records through activity/record on a network the member has no identity on', async () => {
     const [twitter] = await ok(get(app, '/members/active', { services: 'twitter' }));
-    expect(twitter.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([[m1, '5'], [m3, '5']]);
+    expect(twitter.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([
+      [m1, '5'],
+      [m3, '5'],
+    ]);
     const [youtube] = await ok(get(app, '/members/active', { services: 'youtube', brandID: sport }));
-    expect(youtube.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([[m2, '6'], [m1, '3']]);
+    expect(youtube.items.map((item: { ID: string; Score: string }) => [Number(item.ID), item.Score])).toEqual([
+      [m2, '6'],
+      [m1, '3'],
+    ]);
     const [feed] = await ok(get(app, '/activity/feed', { services: 'youtube', all_member_actions: 1 }));
     expect(feed.totalSize).toBe(3);
   });

@@ -92,8 +92,10 @@ function generatedRecords(now: number): RecordSpec[] {
     const activity = random.pick(repeatable);
     const shape = random();
     let at: number;
-    if (shape < 0.05) at = Math.floor(now / day) * day - Math.floor(random() * 30) * day; // a midnight
-    else if (shape < 0.1) at = now - Math.floor(random() * 10 * 60_000); // the last minutes
+    if (shape < 0.05)
+      at = Math.floor(now / day) * day - Math.floor(random() * 30) * day; // a midnight
+    else if (shape < 0.1)
+      at = now - Math.floor(random() * 10 * 60_000); // the last minutes
     else if (shape < 0.45) at = now - Math.floor(random() * 8 * day);
     else if (shape < 0.7) at = now - Math.floor(random() * 35 * day);
     else at = now - Math.floor(random() * 200 * day);
@@ -165,12 +167,20 @@ interface Ranked {
   lastRecordId: number;
 }
 
-const list = (values: (string | number)[]) => sql.join(values.map((value) => sql`${value}`), sql`, `);
+const list = (values: (string | number)[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
 
 /** The ranking by definition: sum the raw records of the window under the filter, member by member. */
 async function bruteForce(test: Case, window: { start: Date; end: Date }): Promise<Ranked[]> {
   const f = test.filter;
-  const recordConditions: SQL[] = [sql`r.account_id = ${tenant.accountId}`, sql`r.completed_at >= ${window.start.toISOString()}::timestamptz`, sql`r.completed_at < ${window.end.toISOString()}::timestamptz`];
+  const recordConditions: SQL[] = [
+    sql`r.account_id = ${tenant.accountId}`,
+    sql`r.completed_at >= ${window.start.toISOString()}::timestamptz`,
+    sql`r.completed_at < ${window.end.toISOString()}::timestamptz`,
+  ];
   if (f.brandId) recordConditions.push(sql`r.brand_id = ${Number(f.brandId)}`);
   if (f.activityIds) recordConditions.push(sql`r.activity_id in (${list(f.activityIds.map(Number))})`);
   if (f.services) recordConditions.push(sql`r.service in (${list(f.services)})`);
@@ -186,12 +196,15 @@ async function bruteForce(test: Case, window: { start: Date; end: Date }): Promi
     memberConditions.push(sql`exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id
       and o.brand_id = ${Number(f.brandId)} and o.opted_out_at is null)`);
   }
-  const rows = await executeRows<Record<string, unknown>>(t.database.db, sql`
+  const rows = await executeRows<Record<string, unknown>>(
+    t.database.db,
+    sql`
     select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count,
       (array_agg(r.id order by r.completed_at desc, r.id desc))[1] as last_record_id
     from activity_records r join members m on m.account_id = r.account_id and m.id = r.member_id
     where ${sql.join(recordConditions, sql` and `)} and ${sql.join(memberConditions, sql` and `)}
-    group by r.member_id`);
+    group by r.member_id`,
+  );
   const ranked = rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count), lastRecordId: Number(row.last_record_id) }));
   const direction = test.sort === 'DESC' ? -1 : 1;
   return ranked.sort((a, b) => direction * (a.points - b.points) || a.id - b.id);
@@ -271,9 +284,15 @@ async function checkCase(test: Case, label: string, rng: Random = random): Promi
   const expected = await bruteForce(test, resolveWindow(windowInput(test), listingWindow, before));
   const expectedLate = await bruteForce(test, resolveWindow(windowInput(test), listingWindow, after));
   if (JSON.stringify(expected) !== JSON.stringify(expectedLate)) return { compared: false, alone: false, fromTotals };
-  expect(nodes.map(({ id, points, activityCount, lastRecordId }) => ({ id, points, activityCount, lastRecordId })), label).toEqual(expected);
+  expect(
+    nodes.map(({ id, points, activityCount, lastRecordId }) => ({ id, points, activityCount, lastRecordId })),
+    label,
+  ).toEqual(expected);
   expect(totalCount, label).toBe(expected.length);
-  expect(nodes.map((node) => node.position), label).toEqual(expected.map((row) => positionOf(expected, row.points)));
+  expect(
+    nodes.map((node) => node.position),
+    label,
+  ).toEqual(expected.map((row) => positionOf(expected, row.points)));
   // A few of them one by one (a member's figures have a window of at most three months), when
   // the filter has no member conditions (a member's own score counts whatever the member is).
   let alone = false;

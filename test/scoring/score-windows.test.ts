@@ -64,7 +64,11 @@ beforeAll(async () => {
     Array.from({ length: 30 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M', undefined]), birthDate: random.pick(birthDates) })),
   );
   await record(t, tenant, records(Date.now(), 500));
-  await record(t, tenant, memberIds.slice(0, 10).map((memberId) => ({ activityId: oneTimeId, memberId, completedAt: new Date(Date.now() - 3 * day).toISOString() })));
+  await record(
+    t,
+    tenant,
+    memberIds.slice(0, 10).map((memberId) => ({ activityId: oneTimeId, memberId, completedAt: new Date(Date.now() - 3 * day).toISOString() })),
+  );
 }, 120_000);
 afterAll(() => t.close());
 
@@ -153,8 +157,7 @@ describe('kept totals of the standard windows', () => {
 
   // Two sessions at once: PostgreSQL only (PGlite has one connection).
   it.skipIf(!process.env.TEST_DATABASE_URL)('are moved by one worker at a time, which the others leave the account to', async () => {
-    const coveredUntil = async () =>
-      (await executeRows<{ until: string }>(t.database.db, sql`select max(covered_until)::text as until from score_windows where account_id = ${tenant.accountId}`))[0].until;
+    const coveredUntil = async () => (await executeRows<{ until: string }>(t.database.db, sql`select max(covered_until)::text as until from score_windows where account_id = ${tenant.accountId}`))[0].until;
     const before = await coveredUntil();
     const later = new Date(Date.now() - 5 * minute);
     await t.database.db.transaction(async (tx) => {
@@ -170,10 +173,17 @@ describe('kept totals of the standard windows', () => {
 
   it('take in late records and give back deleted ones, merged members and deleted members', async () => {
     // Late: completed inside the covered spans, stored now.
-    await record(t, tenant, records(Date.now() - 15 * minute, 60).map((spec) => ({ ...spec, completedAt: new Date(Date.parse(spec.completedAt) - 20 * minute).toISOString() })));
+    await record(
+      t,
+      tenant,
+      records(Date.now() - 15 * minute, 60).map((spec) => ({ ...spec, completedAt: new Date(Date.parse(spec.completedAt) - 20 * minute).toISOString() })),
+    );
     await expectTotalsExact();
-    const [target] = await executeRows<{ member_id: number; activity_id: number }>(t.database.db, sql`select member_id, activity_id from activity_records
-      where account_id = ${tenant.accountId} and not one_time order by completed_at desc limit 1 offset 40`);
+    const [target] = await executeRows<{ member_id: number; activity_id: number }>(
+      t.database.db,
+      sql`select member_id, activity_id from activity_records
+      where account_id = ${tenant.accountId} and not one_time order by completed_at desc limit 1 offset 40`,
+    );
     await t.database.db.transaction((tx) => deleteRecords(tx, tenant.accountId, Number(target.member_id), { activityId: Number(target.activity_id) }));
     await expectTotalsExact();
     // The two busiest members merge: the survivor's totals become the sum.
@@ -218,11 +228,15 @@ describe('kept totals of the standard windows', () => {
     await t.database.db.transaction(async (tx) => {
       // What advanceWindows holds while it folds, after its claim.
       await holdCoverageLock(tx, tenant.accountId, 'exclusive');
-      recording = record(t, tenant, Array.from({ length: 10 }, (_, index) => ({
-        activityId: activityIds[index % activityIds.length],
-        memberId: memberIds[index + 3],
-        completedAt: new Date(after + (index + 1) * 1000).toISOString(),
-      })));
+      recording = record(
+        t,
+        tenant,
+        Array.from({ length: 10 }, (_, index) => ({
+          activityId: activityIds[index % activityIds.length],
+          memberId: memberIds[index + 3],
+          completedAt: new Date(after + (index + 1) * 1000).toISOString(),
+        })),
+      );
       expect(await settledOrWaiting(recording)).toBe('settled');
     });
     await recording;
@@ -258,12 +272,15 @@ describe('kept totals of the standard windows', () => {
       await expectGroupsExact(t.database.db, tenant.accountId);
     }
     // A merge fills the survivor's missing profile fields from the merged member's.
-    const [pair] = await executeRows<{ survivor: number; merged: number }>(t.database.db, sql`
+    const [pair] = await executeRows<{ survivor: number; merged: number }>(
+      t.database.db,
+      sql`
       select s.id as survivor, m.id as merged from members s join members m on m.account_id = s.account_id and m.id <> s.id
       where s.account_id = ${tenant.accountId} and s.merged_into_id is null and m.merged_into_id is null
         and s.country is null and m.country is not null
         and exists (select 1 from score_window_totals t where t.account_id = s.account_id and t.member_id = s.id and t.brand_id <> 0)
-      order by s.id, m.id limit 1`);
+      order by s.id, m.id limit 1`,
+    );
     expect(pair).toBeDefined();
     const into = { id: Number(pair.survivor), accountId: tenant.accountId };
     await t.database.db.transaction((tx) => mergeInto(tx, into, { id: Number(pair.merged), accountId: tenant.accountId }));
@@ -306,22 +323,31 @@ describe('kept totals of the standard windows', () => {
             if (!body.data.members.pageInfo.hasNextPage) break;
             after = body.data.members.pageInfo.endCursor;
           }
-          const brute = await executeRows<{ id: number; points: number; activity_count: number }>(t.database.db, sql`
+          const brute = await executeRows<{ id: number; points: number; activity_count: number }>(
+            t.database.db,
+            sql`
             select r.member_id as id, sum(r.points)::int as points, count(*)::int as activity_count
             from activity_records r join members m on m.account_id = r.account_id and m.id = r.member_id
             where r.account_id = ${tenant.accountId} and not r.one_time
               and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz
               ${filter.brandId ? sql`and r.brand_id = ${Number(filter.brandId)}` : sql``}
               ${filter.countries ? sql`and upper(m.country) = ${filter.countries[0]}` : sql``}
-            group by r.member_id`);
+            group by r.member_id`,
+          );
           const direction = sort === 'DESC' ? -1 : 1;
           const expected = brute
             .map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }))
             .sort((a, b) => direction * (a.points - b.points) || a.id - b.id);
           const label = JSON.stringify({ period, filter, sort });
-          expect(nodes.map(({ id, points, activityCount }) => ({ id, points, activityCount })), label).toEqual(expected);
+          expect(
+            nodes.map(({ id, points, activityCount }) => ({ id, points, activityCount })),
+            label,
+          ).toEqual(expected);
           expect(totalCount, label).toBe(expected.length);
-          expect(nodes.map((node) => node.position), label).toEqual(expected.map((row) => String(1 + expected.filter((other) => other.points > row.points).length)));
+          expect(
+            nodes.map((node) => node.position),
+            label,
+          ).toEqual(expected.map((row) => String(1 + expected.filter((other) => other.points > row.points).length)));
         }
       }
     }
@@ -339,34 +365,47 @@ describe('kept totals of the standard windows', () => {
       }
     }`;
     await forEachKeptReportCase(async ({ period, brandId, window, inWindow }) => {
-        const { body } = await t.graphql(tenant.apiKey, reports, { brandId: String(brandId), window });
-        expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-        const active = sql`select r.member_id, count(*)::int as records from activity_records r where ${inWindow} group by r.member_id`;
-        const by = (bucket: SQL) => executeRows<{ bucket: string | null; members: number; records: number }>(t.database.db, sql`
+      const { body } = await t.graphql(tenant.apiKey, reports, { brandId: String(brandId), window });
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      const active = sql`select r.member_id, count(*)::int as records from activity_records r where ${inWindow} group by r.member_id`;
+      const by = (bucket: SQL) =>
+        executeRows<{ bucket: string | null; members: number; records: number }>(
+          t.database.db,
+          sql`
           select ${bucket} as bucket, count(*)::int as members, sum(a.records)::int as records
           from (${active}) a join members m on m.account_id = ${tenant.accountId} and m.id = a.member_id
-          group by 1 order by 1`);
-        const countries = await by(sql`upper(m.country)`);
-        const label = JSON.stringify({ period, brandId });
-        const stats = body.data.brandStats;
-        expect(stats.location, label).toEqual({
-          totalActivities: countries.reduce((total, row) => total + Number(row.records), 0),
-          totalMembers: countries.reduce((total, row) => total + Number(row.members), 0),
-          countries: countries
-            .filter((row) => row.bucket !== null)
-            .map((row) => ({ country: row.bucket, actions: Number(row.records), members: Number(row.members) }))
-            .sort((a, b) => b.actions - a.actions || b.members - a.members || a.country!.localeCompare(b.country!)),
-        });
-        const buckets = (rows: { bucket: string | null; members: number }[]) => rows.map((row) => [row.bucket, Number(row.members)]);
-        expect(stats.age.map((row: any) => [row.range, row.members]), label).toEqual(buckets(await by(ageRangeOf(sql`m.birth_date`))));
-        expect(stats.gender.map((row: any) => [row.gender, row.members]), label).toEqual(buckets(await by(sql`coalesce(m.gender, 'unknown')`)));
-        const [brandMembers] = await executeRows<{ total: number }>(t.database.db, sql`
+          group by 1 order by 1`,
+        );
+      const countries = await by(sql`upper(m.country)`);
+      const label = JSON.stringify({ period, brandId });
+      const stats = body.data.brandStats;
+      expect(stats.location, label).toEqual({
+        totalActivities: countries.reduce((total, row) => total + Number(row.records), 0),
+        totalMembers: countries.reduce((total, row) => total + Number(row.members), 0),
+        countries: countries
+          .filter((row) => row.bucket !== null)
+          .map((row) => ({ country: row.bucket, actions: Number(row.records), members: Number(row.members) }))
+          .sort((a, b) => b.actions - a.actions || b.members - a.members || a.country!.localeCompare(b.country!)),
+      });
+      const buckets = (rows: { bucket: string | null; members: number }[]) => rows.map((row) => [row.bucket, Number(row.members)]);
+      expect(
+        stats.age.map((row: any) => [row.range, row.members]),
+        label,
+      ).toEqual(buckets(await by(ageRangeOf(sql`m.birth_date`))));
+      expect(
+        stats.gender.map((row: any) => [row.gender, row.members]),
+        label,
+      ).toEqual(buckets(await by(sql`coalesce(m.gender, 'unknown')`)));
+      const [brandMembers] = await executeRows<{ total: number }>(
+        t.database.db,
+        sql`
           select count(*)::int as total from (
             select member_id from optins where account_id = ${tenant.accountId} and brand_id = ${brandId} and opted_out_at is null
             union select member_id from activity_records where account_id = ${tenant.accountId} and brand_id = ${brandId}) b
-          join members m on m.account_id = ${tenant.accountId} and m.id = b.member_id and m.merged_into_id is null`);
-        const activeMembers = countries.reduce((total, row) => total + Number(row.members), 0);
-        expect(stats.members, label).toEqual({ activeMembers, inactiveMembers: Number(brandMembers.total) - activeMembers, totalMembers: Number(brandMembers.total) });
+          join members m on m.account_id = ${tenant.accountId} and m.id = b.member_id and m.merged_into_id is null`,
+      );
+      const activeMembers = countries.reduce((total, row) => total + Number(row.members), 0);
+      expect(stats.members, label).toEqual({ activeMembers, inactiveMembers: Number(brandMembers.total) - activeMembers, totalMembers: Number(brandMembers.total) });
     });
   });
 });
@@ -380,7 +419,11 @@ describe('a first coverage in one pass (bulk loads)', () => {
       await createActivity(t, other, { name: 'Share', type: 'Shared', brandid: brandId, points: 5 }),
       await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
     ];
-    const ids = await insertMembers(t, other, Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const ids = await insertMembers(
+      t,
+      other,
+      Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })),
+    );
     const now = Date.now();
     await record(
       t,
@@ -410,42 +453,42 @@ describe('the activity report from the kept activity groups', () => {
     }`;
     const keys = { ACTIVITY: sql`r.activity_id::text`, TYPE: sql`d.type`, SERVICE: sql`r.service` };
     await forEachKeptReportCase(async ({ period, brandId, window, inWindow }) => {
-        for (const [groupBy, key] of Object.entries(keys)) {
-          const groups = await executeRows<{ key: string | null; count: number; members: number; name: string; type: string; service: string | null }>(
-            t.database.db,
-            sql`select ${key} as key, count(*)::int as count, count(distinct r.member_id)::int as members,
+      for (const [groupBy, key] of Object.entries(keys)) {
+        const groups = await executeRows<{ key: string | null; count: number; members: number; name: string; type: string; service: string | null }>(
+          t.database.db,
+          sql`select ${key} as key, count(*)::int as count, count(distinct r.member_id)::int as members,
               min(d.name) as name, min(d.type) as type, min(d.service) as service
             from activity_records r join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
             where ${inWindow} group by 1 order by 2 desc, 1`,
-          );
-          for (const limit of [10, 1]) {
-            const label = JSON.stringify({ period, brandId, groupBy, limit });
-            const { body } = await t.graphql(tenant.apiKey, report, { brandId: String(brandId), window, groupBy, limit });
-            expect(body.errors, label + JSON.stringify(body.errors)).toBeUndefined();
-            const shown = groups.slice(0, limit);
-            const [distinct] = shown.length
-              ? await executeRows<{ members: number }>(
-                  t.database.db,
-                  sql`select count(distinct r.member_id)::int as members
+        );
+        for (const limit of [10, 1]) {
+          const label = JSON.stringify({ period, brandId, groupBy, limit });
+          const { body } = await t.graphql(tenant.apiKey, report, { brandId: String(brandId), window, groupBy, limit });
+          expect(body.errors, label + JSON.stringify(body.errors)).toBeUndefined();
+          const shown = groups.slice(0, limit);
+          const [distinct] = shown.length
+            ? await executeRows<{ members: number }>(
+                t.database.db,
+                sql`select count(distinct r.member_id)::int as members
                   from activity_records r join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
                   where ${inWindow} and coalesce(${key}, '') in ${shown.map((group) => group.key ?? '')}`,
-                )
-              : [{ members: 0 }];
-            expect(body.data.brandStats.activity, label).toEqual({
-              items: shown.map((group) => ({
-                activityId: groupBy === 'ACTIVITY' ? group.key : null,
-                activity: groupBy === 'ACTIVITY' ? group.name : groupBy === 'TYPE' ? group.key : null,
-                // GraphQL names the type (LISTENED) the table holds as a word (Listened).
-                type: groupBy === 'SERVICE' ? null : activityTypeWords.name((groupBy === 'TYPE' ? group.key : group.type) as ActivityType),
-                service: groupBy === 'TYPE' ? null : groupBy === 'SERVICE' ? group.key : group.service,
-                count: Number(group.count),
-                distinctMembers: Number(group.members),
-              })),
-              totalCount: shown.reduce((total, group) => total + Number(group.count), 0),
-              totalMembers: Number(distinct.members),
-            });
-          }
+              )
+            : [{ members: 0 }];
+          expect(body.data.brandStats.activity, label).toEqual({
+            items: shown.map((group) => ({
+              activityId: groupBy === 'ACTIVITY' ? group.key : null,
+              activity: groupBy === 'ACTIVITY' ? group.name : groupBy === 'TYPE' ? group.key : null,
+              // GraphQL names the type (LISTENED) the table holds as a word (Listened).
+              type: groupBy === 'SERVICE' ? null : activityTypeWords.name((groupBy === 'TYPE' ? group.key : group.type) as ActivityType),
+              service: groupBy === 'TYPE' ? null : groupBy === 'SERVICE' ? group.key : group.service,
+              count: Number(group.count),
+              distinctMembers: Number(group.members),
+            })),
+            totalCount: shown.reduce((total, group) => total + Number(group.count), 0),
+            totalMembers: Number(distinct.members),
+          });
         }
+      }
     });
   });
 });
@@ -460,26 +503,23 @@ describe('the timeline report from kept days', () => {
   /** Every standard window and brand: the report against the raw records of the window. */
   async function expectTimelinesExact() {
     await forEachKeptReportCase(async ({ period, brandId, window, resolved, inWindow }) => {
-        const rows = await executeRows<{ service: string | null; day: string | null; count: number; members: number }>(
-          t.database.db,
-          sql`select r.service, ((r.completed_at at time zone 'UTC')::date)::text as day, count(*)::int as count, count(distinct r.member_id)::int as members
+      const rows = await executeRows<{ service: string | null; day: string | null; count: number; members: number }>(
+        t.database.db,
+        sql`select r.service, ((r.completed_at at time zone 'UTC')::date)::text as day, count(*)::int as count, count(distinct r.member_id)::int as members
           from activity_records r where ${inWindow}
           group by grouping sets ((r.service, (r.completed_at at time zone 'UTC')::date), (r.service))`,
-        );
-        const expected = serviceTimelines(
-          resolved,
-          rows.map((row) => ({ service: row.service, day: row.day, count: Number(row.count), distinctMembers: Number(row.members) })),
-        );
-        const { body } = await t.graphql(tenant.apiKey, timeline, { brandId: String(brandId), window });
-        expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-        expect(body.data.brandStats.timeline, JSON.stringify({ period, brandId })).toEqual(expected);
+      );
+      const expected = serviceTimelines(
+        resolved,
+        rows.map((row) => ({ service: row.service, day: row.day, count: Number(row.count), distinctMembers: Number(row.members) })),
+      );
+      const { body } = await t.graphql(tenant.apiKey, timeline, { brandId: String(brandId), window });
+      expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+      expect(body.data.brandStats.timeline, JSON.stringify({ period, brandId })).toEqual(expected);
     });
   }
 
-  const staleDays = () =>
-    executeRows<{ day: string }>(t.database.db, sql`select day::text from timeline_days_stale where account_id = ${tenant.accountId}`).then((rows) =>
-      rows.map((row) => row.day),
-    );
+  const staleDays = () => executeRows<{ day: string }>(t.database.db, sql`select day::text from timeline_days_stale where account_id = ${tenant.accountId}`).then((rows) => rows.map((row) => row.day));
 
   it('keeps ended days exactly, marks days changed afterwards stale, and answers exactly either way', async () => {
     await keepTimelineDays(t.database.db, tenant.accountId, new Date());
@@ -491,9 +531,12 @@ describe('the timeline report from kept days', () => {
     await record(t, tenant, [{ activityId: activityIds[0], memberId: memberIds[7], completedAt: lateAt.toISOString() }]);
     expect(await staleDays()).toEqual([isoDay(lateAt)]);
     await expectTimelinesExact();
-    const [target] = await executeRows<{ member_id: number; activity_id: number }>(t.database.db, sql`select member_id, activity_id from activity_records
+    const [target] = await executeRows<{ member_id: number; activity_id: number }>(
+      t.database.db,
+      sql`select member_id, activity_id from activity_records
       where account_id = ${tenant.accountId} and not one_time and brand_id is not null and completed_at < now() - interval '2 days'
-      order by completed_at desc limit 1 offset 5`);
+      order by completed_at desc limit 1 offset 5`,
+    );
     await t.database.db.transaction((tx) => deleteRecords(tx, tenant.accountId, Number(target.member_id), { activityId: Number(target.activity_id) }));
     await t.database.db.transaction((tx) => mergeInto(tx, { id: memberIds[8], accountId: tenant.accountId }, { id: memberIds[9], accountId: tenant.accountId }));
     expect((await staleDays()).length).toBeGreaterThan(3);
@@ -517,22 +560,40 @@ describe('a stop of more than a day', () => {
       await createActivity(t, other, { name: 'Share', type: 'Shared', brandid: brandId, points: 5 }),
       await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
     ];
-    const ids = await insertMembers(t, other, Array.from({ length: 25 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const ids = await insertMembers(
+      t,
+      other,
+      Array.from({ length: 25 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })),
+    );
     const now = Date.now();
     // Distinct instants, most of them in the last three days (the stop), the rest over seven months.
     const times = new Set<number>();
     while (times.size < 400) times.add(Math.floor(now - (random() < 0.6 ? random() * 3 * day : random() * 210 * day)));
-    await record(t, other, [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })));
+    await record(
+      t,
+      other,
+      [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })),
+    );
     // The windows as a gateway stopped 30 hours ago left them.
     await buildWindows(t.database.db, other.accountId, new Date(now - 30 * 60 * minute));
     await keptTotalsExact(t.database.db, other.accountId);
 
     const windowsOf = async () =>
-      executeRows<{ window_id: number; from: string; until: string }>(t.database.db, sql`select window_id, covered_from::text as from, covered_until::text as until
-        from score_windows where account_id = ${other.accountId} order by window_id`);
+      executeRows<{ window_id: number; from: string; until: string }>(
+        t.database.db,
+        sql`select window_id, covered_from::text as from, covered_until::text as until
+        from score_windows where account_id = ${other.accountId} order by window_id`,
+      );
     const recordsBetween = async (a: string, b: string) =>
-      Number((await executeRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from activity_records where account_id = ${other.accountId}
-        and not one_time and completed_at >= least(${a}::timestamptz, ${b}::timestamptz) and completed_at < greatest(${a}::timestamptz, ${b}::timestamptz)`))[0].n);
+      Number(
+        (
+          await executeRows<{ n: number }>(
+            t.database.db,
+            sql`select count(*)::int as n from activity_records where account_id = ${other.accountId}
+        and not one_time and completed_at >= least(${a}::timestamptz, ${b}::timestamptz) and completed_at < greatest(${a}::timestamptz, ${b}::timestamptz)`,
+          )
+        )[0].n,
+      );
     // Three steps of at most 40 records each, then the catch-up stops half way.
     for (let step = 0; step < 3; step += 1) {
       const before = await windowsOf();
@@ -576,16 +637,27 @@ describe('a stop of more than a day', () => {
       await createActivity(t, other, { name: 'Listen', type: 'Listened', brandid: brandId, points: 2, service: 'spotify' }),
       await createActivity(t, other, { name: 'Visit', type: 'Visited', points: 1 }),
     ];
-    const ids = await insertMembers(t, other, Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })));
+    const ids = await insertMembers(
+      t,
+      other,
+      Array.from({ length: 20 }, () => ({ country: random.pick(['GB', 'US', undefined]), gender: random.pick(['F', 'M']) })),
+    );
     const now = Date.now();
     const times = new Set<number>();
     while (times.size < 300) times.add(Math.floor(now - (random() < 0.6 ? random() * 3 * day : random() * 210 * day)));
-    await record(t, other, [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })));
+    await record(
+      t,
+      other,
+      [...times].map((at) => ({ activityId: random.pick(activities), memberId: random.pick(ids), completedAt: new Date(at).toISOString() })),
+    );
     // A stop of 30 hours.
     await buildWindows(t.database.db, other.accountId, new Date(now - 30 * 60 * minute));
     const windowsOf = async () =>
-      executeRows<{ window_id: number; from: string; until: string }>(t.database.db, sql`select window_id, covered_from::text as from, covered_until::text as until
-        from score_windows where account_id = ${other.accountId} order by window_id`);
+      executeRows<{ window_id: number; from: string; until: string }>(
+        t.database.db,
+        sql`select window_id, covered_from::text as from, covered_until::text as until
+        from score_windows where account_id = ${other.accountId} order by window_id`,
+      );
     const target = new Date(Date.now() - 5000);
     // Rankings correct at most 30 records here: every window is beyond that, so the week moves alone first.
     const step = () => advanceWindows(t.database.db, other.accountId, target, 40, { correctionRecords: 30 });

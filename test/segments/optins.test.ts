@@ -66,7 +66,10 @@ describe('opt-in and opt-out', () => {
     const again = await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
     expect(Number(again.ID)).toBeGreaterThan(Number(first.ID));
     const history = await optInRows(member.id);
-    expect(history.map((row) => [row.id, row.optedOutAt === null])).toEqual([[Number(first.ID), false], [Number(again.ID), true]]);
+    expect(history.map((row) => [row.id, row.optedOutAt === null])).toEqual([
+      [Number(first.ID), false],
+      [Number(again.ID), true],
+    ]);
 
     await ok(t.rest(app, 'POST', `/brand/${brand.ID}/optin`, { id: member.id }));
     await ok(t.rest(app, 'POST', `/brand/${brand.ID}/optout`, { id: member.id }));
@@ -118,12 +121,15 @@ describe('opt-in and opt-out', () => {
 describe('opt-in history under concurrency', () => {
   /** Rows of the member's history that end before they begin, or begin before the previous one ended. */
   async function inconsistencies(memberId: number) {
-    const rows = await executeRows(t.database.db, sql`
+    const rows = await executeRows(
+      t.database.db,
+      sql`
       select id from (
         select id, opted_in_at, opted_out_at, lag(opted_out_at) over (order by id) as previous_out
         from optins where member_id = ${memberId}
       ) history
-      where opted_out_at < opted_in_at or opted_in_at < previous_out`);
+      where opted_out_at < opted_in_at or opted_in_at < previous_out`,
+    );
     return rows.length;
   }
 
@@ -131,9 +137,7 @@ describe('opt-in history under concurrency', () => {
     for (let round = 0; round < 5; round += 1) {
       const member = await register();
       await ok(t.rest(app, 'POST', '/optin', { id: member.id, segment: list.ID }));
-      const responses = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => t.rest(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })),
-      );
+      const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => t.rest(app, 'POST', i % 2 ? '/optout' : '/optin', { id: member.id, segment: list.ID })));
       for (const response of responses) expect(response.status, response.body).toBe(200);
       const history = await optInRows(member.id);
       expect(history.filter((row) => row.optedOutAt === null).length).toBeLessThanOrEqual(1);
@@ -168,7 +172,10 @@ describe('opt-in history under concurrency', () => {
     const member = await register();
     await ok(t.rest(app, 'POST', '/optin', { id: member.id }));
     // An opt-in recorded a little in the future (another server's clock, say) still ends after it began.
-    await t.database.db.update(optins).set({ optedInAt: sql`now() + interval '5 seconds'` }).where(eq(optins.memberId, member.id));
+    await t.database.db
+      .update(optins)
+      .set({ optedInAt: sql`now() + interval '5 seconds'` })
+      .where(eq(optins.memberId, member.id));
     await ok(t.rest(app, 'POST', '/optout', { id: member.id }));
     const [row] = await optInRows(member.id);
     expect(row.optedOutAt!.getTime()).toBeGreaterThanOrEqual(row.optedInAt.getTime());
@@ -184,9 +191,20 @@ describe('segmentid at registration', () => {
   });
 
   it('refuses an unknown, foreign or filter segment before anything is written', async () => {
-    const count = async () => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, app.accountId)))[0].n;
+    const count = async () =>
+      (
+        await t.database.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(members)
+          .where(eq(members.accountId, app.accountId))
+      )[0].n;
     const before = await count();
-    for (const [segmentid, status, code] of [[999999, 404, 5], [strangerSegment.ID, 404, 5], [filter.ID, 400, 4], ['x', 400, 4]] as const) {
+    for (const [segmentid, status, code] of [
+      [999999, 404, 5],
+      [strangerSegment.ID, 404, 5],
+      [filter.ID, 400, 4],
+      ['x', 400, 4],
+    ] as const) {
       const response = await t.rest(app, 'POST', '/member/register', { service: 'email', email: `refused-${segmentid}@example.com`, password: 'correct horse', segmentid });
       expect(response.status, response.body).toBe(status);
       expect(response.json.error).toMatchObject({ code, param: 'segmentid' });
@@ -216,7 +234,10 @@ describe('GraphQL', () => {
       input: { memberId: String(member.id), brandId: String(brand.ID) },
     });
     expect(out.body.data.optOut).toEqual({ kind: 'BRAND', optedOutAt: expect.any(String) });
-    const rows = await t.database.db.select().from(optins).where(and(eq(optins.memberId, member.id), eq(optins.kind, 'brand')));
+    const rows = await t.database.db
+      .select()
+      .from(optins)
+      .where(and(eq(optins.memberId, member.id), eq(optins.kind, 'brand')));
     expect(rows).toHaveLength(1);
   });
 });

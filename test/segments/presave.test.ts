@@ -41,7 +41,12 @@ async function fan(links: { network: 'spotify' | 'deezer'; refused?: boolean; va
     const token = `${uid}-token`;
     if (!link.refused) fake.addUser({ network: link.network, uid, token });
     await t.database.db.insert(memberServices).values({
-      accountId: app.accountId, memberId, network: link.network, uid, tokenSealed: cipher.seal(token), valid: link.valid ?? true,
+      accountId: app.accountId,
+      memberId,
+      network: link.network,
+      uid,
+      tokenSealed: cipher.seal(token),
+      valid: link.valid ?? true,
     });
   }
   if (optIn) expect((await t.rest(app, 'POST', '/optin', { id: memberId, segment })).status).toBe(200);
@@ -96,9 +101,17 @@ describe('POST /v1.1/segment/[id]/presave', () => {
     const started = await t.rest(app, 'POST', `/segment/${segment}/presave`, { spotify: `https://open.spotify.com/track/${track}`, deezer: '3135556' });
     expect(started.status, started.body).toBe(200);
     expect(started.json).toMatchObject({
-      ID: expect.stringMatching(/^\d+$/), SegmentID: segment, Status: 'queued', Runs: '0',
-      Items: [{ Service: 'spotify', Type: 'track', ID: track }, { Service: 'deezer', Type: 'track', ID: '3135556' }],
-      Started: null, Finished: null, Results: [],
+      ID: expect.stringMatching(/^\d+$/),
+      SegmentID: segment,
+      Status: 'queued',
+      Runs: '0',
+      Items: [
+        { Service: 'spotify', Type: 'track', ID: track },
+        { Service: 'deezer', Type: 'track', ID: '3135556' },
+      ],
+      Started: null,
+      Finished: null,
+      Results: [],
     });
     const job = await finished(started.json.ID);
     expect(job).toMatchObject({ Status: 'done', Runs: '1', Saved: '4', Skipped: '2', Failed: '1', Pending: '0' });
@@ -129,7 +142,10 @@ describe('POST /v1.1/segment/[id]/presave', () => {
     const late = await fan([{ network: 'spotify' }]);
     const second = await finished((await t.rest(app, 'POST', `/segment/${segment}/presave`, { spotify: `spotify:track:${track}` })).json.ID);
     expect(second.Results.find((r: { MemberID: string }) => r.MemberID === String(saved.memberId))).toEqual({
-      MemberID: String(saved.memberId), Service: 'spotify', Status: 'skipped', Reason: `already saved by presave job ${job.ID}`,
+      MemberID: String(saved.memberId),
+      Service: 'spotify',
+      Status: 'skipped',
+      Reason: `already saved by presave job ${job.ID}`,
     });
     expect(second.Results.find((r: { MemberID: string }) => r.MemberID === String(late.memberId))).toMatchObject({ Status: 'saved' });
     expect(savesOf(saved.uid)).toEqual([`track:${track}`]);
@@ -181,7 +197,10 @@ describe('POST /v1.1/segment/[id]/presave', () => {
     expect(busy.json.error).toMatchObject({ code: 17, param: 'jobId' });
     await t.database.db.update(presaveJobs).set({ status: 'done' }).where(eq(presaveJobs.id, job.id));
     expect((await t.rest(basic, 'POST', `/segment/${segment}/presave/${job.id}/retry`)).json.error.code).toBe(9);
-    for (const [tenant, path] of [[stranger, `/segment/${segment}/presave/${job.id}`], [app, `/segment/${filterSegment}/presave/${job.id}`]] as const) {
+    for (const [tenant, path] of [
+      [stranger, `/segment/${segment}/presave/${job.id}`],
+      [app, `/segment/${filterSegment}/presave/${job.id}`],
+    ] as const) {
       const response = await t.rest(tenant, 'GET', path);
       expect(response.status).toBe(404);
       expect(response.json.error.code).toBe(5);
@@ -191,8 +210,16 @@ describe('POST /v1.1/segment/[id]/presave', () => {
   it('is readable through GraphQL', async () => {
     const [job] = await t.database.db.select().from(presaveJobs).where(eq(presaveJobs.accountId, app.accountId)).limit(1);
     const result = await t.graphql(app.apiKey, 'query($s: ID!, $id: ID!) { presaveJob(segmentId: $s, id: $id) { status counts { saved } items { network kind } } }', {
-      s: segment, id: String(job.id),
+      s: segment,
+      id: String(job.id),
     });
-    expect(result.body.data.presaveJob).toEqual({ status: 'DONE', counts: { saved: 5 }, items: [{ network: 'spotify', kind: 'TRACK' }, { network: 'deezer', kind: 'TRACK' }] });
+    expect(result.body.data.presaveJob).toEqual({
+      status: 'DONE',
+      counts: { saved: 5 },
+      items: [
+        { network: 'spotify', kind: 'TRACK' },
+        { network: 'deezer', kind: 'TRACK' },
+      ],
+    });
   });
 });

@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function segmentCount(tenant: Tenant) {
-  const [row] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(segments).where(eq(segments.accountId, tenant.accountId));
+  const [row] = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(segments)
+    .where(eq(segments.accountId, tenant.accountId));
   return row.n;
 }
 
@@ -35,7 +38,12 @@ describe('segments', () => {
     const list = await t.rest(app, 'POST', '/segment/create', { name: 'VIP', label: 'Very important', brandid: brandId });
     expect(list.status, list.body).toBe(200);
     expect(list.json).toEqual({
-      ID: expect.stringMatching(/^\d+$/), Name: 'VIP', Label: 'Very important', Type: 'list', BrandID: String(brandId), Filter: null,
+      ID: expect.stringMatching(/^\d+$/),
+      Name: 'VIP',
+      Label: 'Very important',
+      Type: 'list',
+      BrandID: String(brandId),
+      Filter: null,
       Created: expect.stringMatching(timestamp),
     });
     const filter = await t.rest(app, 'POST', '/segment/create', { name: 'UK fans', type: 'Filter', filter: '{"countries":["GB"]}' });
@@ -55,7 +63,10 @@ describe('segments', () => {
     expect((await t.rest(app, 'POST', `/segment/${created.ID}/delete`)).json).toEqual({ Result: true });
     expect((await t.rest(app, 'GET', '/segments')).json.items.map((item: { ID: string }) => item.ID)).not.toContain(created.ID);
     expectError(await t.rest(app, 'POST', `/segment/${created.ID}/edit`, { name: 'Again' }), 404, 5, 'id');
-    const [row] = await t.database.db.select().from(segments).where(eq(segments.id, Number(created.ID)));
+    const [row] = await t.database.db
+      .select()
+      .from(segments)
+      .where(eq(segments.id, Number(created.ID)));
     expect(row.deletedAt).toBeInstanceOf(Date);
   });
 

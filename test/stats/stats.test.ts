@@ -57,15 +57,16 @@ beforeAll(async () => {
   expect(segment.status, segment.body).toBe(200);
   await t.rest(app, 'POST', '/optin', { id: a, segment: segment.json.ID });
   await t.rest(app, 'POST', '/optin', { id: d, segment: segment.json.ID });
-  const event = (memberId: number, kind: 'register' | 'login', time: string, domain: string | null) =>
-    ({ accountId: app.accountId, memberId, kind, network: 'spotify', domain, createdAt: new Date(time) });
-  await t.database.db.insert(loginEvents).values([
-    event(a, 'register', at('01', '09:00'), 'fans.example.com'),
-    event(b, 'register', at('01', '09:30'), 'fans.example.com'),
-    event(a, 'login', at('01', '18:00'), 'fans.example.com'),
-    event(a, 'login', at('02', '18:00'), 'fans.example.com'),
-    event(b, 'login', at('02', '19:00'), null),
-  ]);
+  const event = (memberId: number, kind: 'register' | 'login', time: string, domain: string | null) => ({ accountId: app.accountId, memberId, kind, network: 'spotify', domain, createdAt: new Date(time) });
+  await t.database.db
+    .insert(loginEvents)
+    .values([
+      event(a, 'register', at('01', '09:00'), 'fans.example.com'),
+      event(b, 'register', at('01', '09:30'), 'fans.example.com'),
+      event(a, 'login', at('01', '18:00'), 'fans.example.com'),
+      event(a, 'login', at('02', '18:00'), 'fans.example.com'),
+      event(b, 'login', at('02', '19:00'), null),
+    ]);
 });
 afterAll(() => t.close());
 
@@ -94,10 +95,16 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
 
   it('groups by type or network, and makes its totals from the groups returned', async () => {
     const byType = (await get(`/brand/${brand}/stats/activity`, { group_by: 'type' })).json[0];
-    expect(byType.items.map((item: { Activity: string; Count: string }) => [item.Activity, item.Count])).toEqual([['Listened', '5'], ['Shared', '2'], ['Watched', '1']]);
+    expect(byType.items.map((item: { Activity: string; Count: string }) => [item.Activity, item.Count])).toEqual([
+      ['Listened', '5'],
+      ['Shared', '2'],
+      ['Watched', '1'],
+    ]);
     const byService = (await get(`/brand/${brand}/stats/activity`, { group_by: 'service' })).json[0];
     expect(byService.items.map((item: { ServiceType: string; Count: string; DistinctMembers: string }) => [item.ServiceType, item.Count, item.DistinctMembers])).toEqual([
-      ['spotify', '5', '3'], ['twitter', '2', '1'], ['youtube', '1', '1'],
+      ['spotify', '5', '3'],
+      ['twitter', '2', '1'],
+      ['youtube', '1', '1'],
     ]);
     const top = (await get(`/brand/${brand}/stats/activity`, { limit: 1 })).json[0];
     expect([top.totalSize, top.TotalCount, top.TotalMembers]).toEqual([1, '5', '3']);
@@ -119,7 +126,7 @@ describe('GET /v1.1/brand/[id]/stats/activity', () => {
     expect(await total({ services: 'youtube' })).toEqual(['1', '1']);
     expect(await total({ paid_only: 1 })).toEqual(['5', '1']);
     expect(await total({ start_date: '2026-03-03 00:00:00' })).toEqual(['3', '2']);
-    const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: (await segmentId()) })).json[0];
+    const segmentName = (await get(`/brand/${brand}/stats/activity`, { members_from_segment: await segmentId() })).json[0];
     expect(segmentName.items[0].SegmentName).toBe('Fans');
     expect([segmentName.TotalCount, segmentName.TotalMembers]).toEqual(['5', '1']);
     expect((await get('/brand/999999/stats/activity')).json.error).toMatchObject({ code: 5, param: 'brandID' });
@@ -158,7 +165,9 @@ describe('GET /v1.1/brand/[id]/stats/timeline', () => {
 
 describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', () => {
   it('counts actions and members per country', async () => {
-    expect((await get(`/brand/${brand}/stats/location`)).json).toEqual({ clamped: false, notice: null,
+    expect((await get(`/brand/${brand}/stats/location`)).json).toEqual({
+      clamped: false,
+      notice: null,
       TotalActivities: 8,
       TotalMembers: 3,
       Countries: [
@@ -172,7 +181,9 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
   it("splits the brand's members into active and inactive", async () => {
     // Members: a, b, c (active), d (opted in), e (active before the window).
     const listen = { ActivityID: String(act.listen), Activity: 'Listen' };
-    expect((await get(`/brand/${brand}/stats/members`)).json).toEqual({ clamped: false, notice: null,
+    expect((await get(`/brand/${brand}/stats/members`)).json).toEqual({
+      clamped: false,
+      notice: null,
       ActiveMembers: 3,
       InactiveMembers: 2,
       TotalMembers: 5,
@@ -182,11 +193,21 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
         { ActivityID: String(act.watch), Activity: 'Watch', ActiveMembers: 1 },
       ],
     });
-    expect((await get(`/brand/${other}/stats/members`)).json).toEqual({ clamped: false, notice: null,
-      ActiveMembers: 1, InactiveMembers: 0, TotalMembers: 1, Groups: [{ ActivityID: String(act.elsewhere), Activity: 'Listen elsewhere', ActiveMembers: 1 }],
+    expect((await get(`/brand/${other}/stats/members`)).json).toEqual({
+      clamped: false,
+      notice: null,
+      ActiveMembers: 1,
+      InactiveMembers: 0,
+      TotalMembers: 1,
+      Groups: [{ ActivityID: String(act.elsewhere), Activity: 'Listen elsewhere', ActiveMembers: 1 }],
     });
-    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).json).toEqual({ clamped: false, notice: null,
-      ActiveMembers: 1, InactiveMembers: 4, TotalMembers: 5, Groups: [{ ...listen, ActiveMembers: 1 }],
+    expect((await get(`/brand/${brand}/stats/members`, { start_date: '2026-01-01 00:00:00', end_date: '2026-02-02 00:00:00' })).json).toEqual({
+      clamped: false,
+      notice: null,
+      ActiveMembers: 1,
+      InactiveMembers: 4,
+      TotalMembers: 5,
+      Groups: [{ ...listen, ActiveMembers: 1 }],
     });
   });
 
@@ -202,8 +223,13 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
     expect((await get(`/brand/${brand}/stats/members`, { group_by: 'type', limit: 2, includeOneTime: 1 })).json.Groups).toHaveLength(2);
   });
 
-  it('refuses an unknown group_by or a malformed limit (code 4), and another account\'s brand (code 5)', async () => {
-    for (const [query, param] of [[{ group_by: 'service' }, 'group_by'], [{ group_by: 'members' }, 'group_by'], [{ limit: 'ten' }, 'limit'], [{ limit: 0 }, 'limit']] as const) {
+  it("refuses an unknown group_by or a malformed limit (code 4), and another account's brand (code 5)", async () => {
+    for (const [query, param] of [
+      [{ group_by: 'service' }, 'group_by'],
+      [{ group_by: 'members' }, 'group_by'],
+      [{ limit: 'ten' }, 'limit'],
+      [{ limit: 0 }, 'limit'],
+    ] as const) {
       const { status, json } = await get(`/brand/${brand}/stats/members`, query);
       expect(status, JSON.stringify(json)).toBe(400);
       expect(json.error).toMatchObject({ code: 4, type: 'INVALID_PARAMETER', param });
@@ -215,18 +241,39 @@ describe('GET /v1.1/brand/[id]/stats/location, members, age, gender, segments', 
   });
 
   it('breaks active members down by age and gender', async () => {
-    expect((await get(`/brand/${brand}/stats/age`)).json).toEqual({ totalSize: 3, items: [{ Range: '18-24', Members: '1' }, { Range: '35-44', Members: '1' }, { Range: 'unknown', Members: '1' }] });
-    expect((await get(`/brand/${brand}/stats/gender`)).json).toEqual({ totalSize: 3, items: [{ Gender: 'F', Members: '1' }, { Gender: 'M', Members: '1' }, { Gender: 'unknown', Members: '1' }] });
+    expect((await get(`/brand/${brand}/stats/age`)).json).toEqual({
+      totalSize: 3,
+      items: [
+        { Range: '18-24', Members: '1' },
+        { Range: '35-44', Members: '1' },
+        { Range: 'unknown', Members: '1' },
+      ],
+    });
+    expect((await get(`/brand/${brand}/stats/gender`)).json).toEqual({
+      totalSize: 3,
+      items: [
+        { Gender: 'F', Members: '1' },
+        { Gender: 'M', Members: '1' },
+        { Gender: 'unknown', Members: '1' },
+      ],
+    });
   });
 
-  it("gives each segment of the brand its members and their records of all time", async () => {
+  it('gives each segment of the brand its members and their records of all time', async () => {
     expect((await get(`/brand/${brand}/stats/segments`)).json).toEqual({ totalSize: 1, items: [{ SegmentID: await segmentId(), Name: 'Fans', Members: '2', Activities: '5' }] });
   });
 });
 
 describe('registration and member statistics', () => {
   it('counts sign-ups per channel of all time, with filters', async () => {
-    expect((await get('/login/stats/alltime')).json).toEqual({ channels: [{ service: 'spotify', signups: '3' }, { service: 'email', signups: '1' }, { service: 'youtube', signups: '1' }], total: 5 });
+    expect((await get('/login/stats/alltime')).json).toEqual({
+      channels: [
+        { service: 'spotify', signups: '3' },
+        { service: 'email', signups: '1' },
+        { service: 'youtube', signups: '1' },
+      ],
+      total: 5,
+    });
     expect((await get('/login/stats/alltime', { service: 'spotify', country: 'GB' })).json).toEqual({ channels: [{ service: 'spotify', signups: '2' }], total: 2 });
     expect((await get('/login/stats/alltime', { paid_only: 1, valid: 1 })).json).toEqual({ channels: [{ service: 'spotify', signups: '1' }], total: 1 });
     expect((await get('/login/stats/alltime', { service: 'myspace' })).json.error).toMatchObject({ code: 4, param: 'service' });
@@ -235,18 +282,33 @@ describe('registration and member statistics', () => {
 
   it('counts registrations per domain and day, and the totals of the window', async () => {
     expect((await get('/login/stats/domains')).json).toEqual({ domains: [{ domain: 'fans.example.com', signups: '2', members: '2' }], total: 2 });
-    expect((await get('/login/stats/timeline')).json).toEqual({ timeline: [{ date: '2026-03-01', signups: '2' }, { date: '2026-03-02', signups: '0' }, { date: '2026-03-03', signups: '0' }], total: 2 });
+    expect((await get('/login/stats/timeline')).json).toEqual({
+      timeline: [
+        { date: '2026-03-01', signups: '2' },
+        { date: '2026-03-02', signups: '0' },
+        { date: '2026-03-03', signups: '0' },
+      ],
+      total: 2,
+    });
     expect((await get('/login/stats/totals')).json).toEqual({ registrations: 2, logins: 3, members: 2 });
   });
 
   it('counts activity and visits per day, distinct members over the window', async () => {
     expect((await get('/members/stats/activity')).json).toEqual({
-      days: [{ Date: '2026-03-01', Count: '4', DistinctMembers: '2' }, { Date: '2026-03-02', Count: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Count: '3', DistinctMembers: '2' }],
+      days: [
+        { Date: '2026-03-01', Count: '4', DistinctMembers: '2' },
+        { Date: '2026-03-02', Count: '2', DistinctMembers: '2' },
+        { Date: '2026-03-03', Count: '3', DistinctMembers: '2' },
+      ],
       TotalCount: 9,
       TotalMembers: 3,
     });
     expect((await get('/members/stats/visits')).json).toEqual({
-      days: [{ Date: '2026-03-01', Visits: '1', DistinctMembers: '1' }, { Date: '2026-03-02', Visits: '2', DistinctMembers: '2' }, { Date: '2026-03-03', Visits: '0', DistinctMembers: '0' }],
+      days: [
+        { Date: '2026-03-01', Visits: '1', DistinctMembers: '1' },
+        { Date: '2026-03-02', Visits: '2', DistinctMembers: '2' },
+        { Date: '2026-03-03', Visits: '0', DistinctMembers: '0' },
+      ],
       TotalVisits: 3,
       TotalMembers: 2,
     });
@@ -256,27 +318,46 @@ describe('registration and member statistics', () => {
   it('ranks the websites members come from', async () => {
     expect((await get('/members/domains')).json).toEqual({
       totalSize: 2,
-      items: [{ Domain: 'fans.example.com', Members: '2', Visits: '4' }, { Domain: 'API', Members: '1', Visits: '1' }],
+      items: [
+        { Domain: 'fans.example.com', Members: '2', Visits: '4' },
+        { Domain: 'API', Members: '1', Visits: '1' },
+      ],
     });
   });
 });
 
 describe('GraphQL statistics', () => {
   it('answers the same figures as REST from one implementation', async () => {
-    const result = await t.graphql(app.apiKey, `query($id: ID!, $window: WindowInput) {
+    const result = await t.graphql(
+      app.apiKey,
+      `query($id: ID!, $window: WindowInput) {
       brandStats(brandId: $id) {
         members(window: $window) { activeMembers inactiveMembers totalMembers }
         location(window: $window) { totalActivities countries { country actions } }
         activity(window: $window, groupBy: TYPE, limit: 2) { totalCount items { activity count } }
       }
       registrationStats(window: $window) { totals { registrations logins members } }
-    }`, { id: String(brand), window: { start: '2026-03-01T00:00:00Z', end: '2026-03-04T00:00:00Z' } });
+    }`,
+      { id: String(brand), window: { start: '2026-03-01T00:00:00Z', end: '2026-03-04T00:00:00Z' } },
+    );
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data).toEqual({
       brandStats: {
         members: { activeMembers: 3, inactiveMembers: 2, totalMembers: 5 },
-        location: { totalActivities: 8, countries: [{ country: 'GB', actions: 6 }, { country: 'US', actions: 2 }] },
-        activity: { totalCount: 7, items: [{ activity: 'Listened', count: 5 }, { activity: 'Shared', count: 2 }] },
+        location: {
+          totalActivities: 8,
+          countries: [
+            { country: 'GB', actions: 6 },
+            { country: 'US', actions: 2 },
+          ],
+        },
+        activity: {
+          totalCount: 7,
+          items: [
+            { activity: 'Listened', count: 5 },
+            { activity: 'Shared', count: 2 },
+          ],
+        },
       },
       registrationStats: { totals: { registrations: 2, logins: 3, members: 2 } },
     });

@@ -15,7 +15,11 @@ export const hoursAgo = (n: number) => ago(n * hour);
 export const daysAgo = (n: number) => ago(n * day);
 
 /** Members inserted directly (no password hashing), with one linked service each. */
-export async function insertMembers(t: TestGateway, tenant: Tenant, rows: { country?: string; state?: string; gender?: string; birthDate?: string; email?: string; network?: string; paid?: boolean; lastLoginAt?: Date; createdAt?: Date }[]) {
+export async function insertMembers(
+  t: TestGateway,
+  tenant: Tenant,
+  rows: { country?: string; state?: string; gender?: string; birthDate?: string; email?: string; network?: string; paid?: boolean; lastLoginAt?: Date; createdAt?: Date }[],
+) {
   const inserted = await t.database.db
     .insert(members)
     .values(
@@ -71,21 +75,17 @@ export interface RecordSpec {
 
 /** Records through the batch mutation, as an ingesting application would. */
 export async function record(t: TestGateway, tenant: Tenant, specs: RecordSpec[]) {
-  const result = await t.graphql(
-    tenant.apiKey,
-    'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created repeated recordIds } }',
-    {
-      input: specs.map((spec) => ({
-        activityId: String(spec.activityId),
-        memberId: String(spec.memberId),
-        completedAt: spec.completedAt,
-        marker: spec.marker,
-        brandId: spec.brandId ? String(spec.brandId) : undefined,
-        service: spec.service,
-        content: spec.content,
-      })),
-    },
-  );
+  const result = await t.graphql(tenant.apiKey, 'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created repeated recordIds } }', {
+    input: specs.map((spec) => ({
+      activityId: String(spec.activityId),
+      memberId: String(spec.memberId),
+      completedAt: spec.completedAt,
+      marker: spec.marker,
+      brandId: spec.brandId ? String(spec.brandId) : undefined,
+      service: spec.service,
+      content: spec.content,
+    })),
+  });
   expect(result.body.errors, JSON.stringify(result.body.errors)).toBeUndefined();
   return result.body.data.recordActivities as { created: number; repeated: number; recordIds: string[] };
 }

@@ -53,7 +53,10 @@ export async function createTestDatabase(options: { progress?: Progress; distrib
  */
 export function citusTemplateName(): string {
   const hash = createHash('sha256');
-  for (const file of fs.readdirSync(migrationsFolder).filter((entry) => entry.endsWith('.sql')).sort()) {
+  for (const file of fs
+    .readdirSync(migrationsFolder)
+    .filter((entry) => entry.endsWith('.sql'))
+    .sort()) {
     hash.update(file).update(fs.readFileSync(path.join(migrationsFolder, file)));
   }
   hash.update(distributionStatements().join('\n'));

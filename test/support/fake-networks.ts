@@ -58,12 +58,18 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     token: bearer,
     profile: (u) => ({
       data: {
-        id: u.uid, name: u.username, username: u.username, profile_image_url: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`,
+        id: u.uid,
+        name: u.username,
+        username: u.username,
+        profile_image_url: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`,
         public_metrics: { followers_count: u.followers ?? 0, following_count: 0 },
       },
     }),
     reading: (u) => ({
-      username: u.username, userUrl: `https://twitter.com/${u.username}`, avatarUrl: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`, followers: u.followers ?? 0,
+      username: u.username,
+      userUrl: `https://twitter.com/${u.username}`,
+      avatarUrl: `https://pbs.twimg.com/profile_images/${u.uid}.jpg`,
+      followers: u.followers ?? 0,
     }),
     refused: { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } },
     refresh: { kind: 'oauth2', rotates: true },
@@ -73,18 +79,27 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     token: query('access_token'),
     check: (url, client) => {
       const proof = url.searchParams.get('appsecret_proof');
-      const expected = createHmac('sha256', client.clientSecret).update(url.searchParams.get('access_token') ?? '').digest('hex');
+      const expected = createHmac('sha256', client.clientSecret)
+        .update(url.searchParams.get('access_token') ?? '')
+        .digest('hex');
       if (proof !== null && proof !== expected) {
         return { status: 400, body: { error: { message: 'Invalid appsecret_proof provided in the API argument', type: 'GraphMethodException', code: 100 } } };
       }
       return undefined;
     },
     profile: (u) => ({
-      id: u.uid, name: u.username, first_name: u.username?.split(' ')[0], last_name: u.username?.split(' ')[1], email: u.email,
+      id: u.uid,
+      name: u.username,
+      first_name: u.username?.split(' ')[0],
+      last_name: u.username?.split(' ')[1],
+      email: u.email,
       picture: { data: { url: `https://graph.facebook.com/${u.uid}/picture`, is_silhouette: false } },
     }),
     reading: (u) => ({
-      username: u.username, firstName: u.username?.split(' ')[0], surname: u.username?.split(' ')[1], email: u.email,
+      username: u.username,
+      firstName: u.username?.split(' ')[0],
+      surname: u.username?.split(' ')[1],
+      email: u.email,
       avatarUrl: `https://graph.facebook.com/${u.uid}/picture`,
     }),
     refused: graphRefusal,
@@ -103,15 +118,20 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     token: bearer,
     profile: (u) => ({
       kind: 'youtube#channelListResponse',
-      items: [{
-        kind: 'youtube#channel', id: u.uid,
-        snippet: { title: u.username ?? u.uid, customUrl: u.username && `@${u.username}`, thumbnails: { default: { url: `https://yt3.ggpht.com/${u.uid}` } } },
-        statistics: { subscriberCount: String(u.followers ?? 0), hiddenSubscriberCount: false },
-      }],
+      items: [
+        {
+          kind: 'youtube#channel',
+          id: u.uid,
+          snippet: { title: u.username ?? u.uid, customUrl: u.username && `@${u.username}`, thumbnails: { default: { url: `https://yt3.ggpht.com/${u.uid}` } } },
+          statistics: { subscriberCount: String(u.followers ?? 0), hiddenSubscriberCount: false },
+        },
+      ],
     }),
     reading: (u) => ({
-      username: u.username ? `@${u.username}` : u.uid, userUrl: u.username ? `https://www.youtube.com/@${u.username}` : `https://www.youtube.com/channel/${u.uid}`,
-      avatarUrl: `https://yt3.ggpht.com/${u.uid}`, followers: u.followers ?? 0,
+      username: u.username ? `@${u.username}` : u.uid,
+      userUrl: u.username ? `https://www.youtube.com/@${u.username}` : `https://www.youtube.com/channel/${u.uid}`,
+      avatarUrl: `https://yt3.ggpht.com/${u.uid}`,
+      followers: u.followers ?? 0,
     }),
     refused: { status: 401, body: { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError' }] } } },
     refresh: { kind: 'oauth2', rotates: false },
@@ -132,18 +152,30 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     check: (url, client) => {
       if (url.searchParams.get('api_key') !== client.clientId) return { status: 403, body: { error: 10, message: 'Invalid API key - You must be granted a valid key by last.fm' } };
       const signed = [...url.searchParams].filter(([name]) => name !== 'format' && name !== 'api_sig').sort(([a], [b]) => (a < b ? -1 : 1));
-      const signature = createHash('md5').update(signed.map(([name, value]) => name + value).join('') + client.clientSecret).digest('hex');
+      const signature = createHash('md5')
+        .update(signed.map(([name, value]) => name + value).join('') + client.clientSecret)
+        .digest('hex');
       if (url.searchParams.get('api_sig') !== signature) return { status: 403, body: { error: 13, message: 'Invalid method signature supplied' } };
       return undefined;
     },
     profile: (u) => ({
       user: {
-        name: u.uid, realname: u.username ?? '', url: `https://www.last.fm/user/${u.uid}`, subscriber: u.paid ? '1' : '0', playcount: '42',
-        image: [{ size: 'small', '#text': `https://lastfm.freetls.fastly.net/i/u/34s/${u.uid}.png` }, { size: 'large', '#text': `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png` }],
+        name: u.uid,
+        realname: u.username ?? '',
+        url: `https://www.last.fm/user/${u.uid}`,
+        subscriber: u.paid ? '1' : '0',
+        playcount: '42',
+        image: [
+          { size: 'small', '#text': `https://lastfm.freetls.fastly.net/i/u/34s/${u.uid}.png` },
+          { size: 'large', '#text': `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png` },
+        ],
       },
     }),
     reading: (u) => ({
-      username: u.uid, userUrl: `https://www.last.fm/user/${u.uid}`, avatarUrl: `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png`, paidAccount: Boolean(u.paid),
+      username: u.uid,
+      userUrl: `https://www.last.fm/user/${u.uid}`,
+      avatarUrl: `https://lastfm.freetls.fastly.net/i/u/174s/${u.uid}.png`,
+      paidAccount: Boolean(u.paid),
     }),
     refused: { status: 403, body: { error: 9, message: 'Invalid session key - Please re-authenticate' } },
   },
@@ -151,11 +183,20 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     profilePath: '/v1/me',
     token: bearer,
     profile: (u) => ({
-      id: u.uid, display_name: u.username, email: u.email, product: u.paid ? 'premium' : 'free', followers: { href: null, total: u.followers ?? 0 },
-      external_urls: { spotify: `https://open.spotify.com/user/${u.uid}` }, images: [{ url: `https://i.scdn.co/image/${u.uid}`, height: 300, width: 300 }],
+      id: u.uid,
+      display_name: u.username,
+      email: u.email,
+      product: u.paid ? 'premium' : 'free',
+      followers: { href: null, total: u.followers ?? 0 },
+      external_urls: { spotify: `https://open.spotify.com/user/${u.uid}` },
+      images: [{ url: `https://i.scdn.co/image/${u.uid}`, height: 300, width: 300 }],
     }),
     reading: (u) => ({
-      username: u.username, userUrl: `https://open.spotify.com/user/${u.uid}`, email: u.email, paidAccount: Boolean(u.paid), followers: u.followers ?? 0,
+      username: u.username,
+      userUrl: `https://open.spotify.com/user/${u.uid}`,
+      email: u.email,
+      paidAccount: Boolean(u.paid),
+      followers: u.followers ?? 0,
       avatarUrl: `https://i.scdn.co/image/${u.uid}`,
     }),
     refused: { status: 401, body: { error: { status: 401, message: 'Invalid access token' } } },
@@ -186,12 +227,20 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     profilePath: '/me',
     token: (request) => request.headers.authorization?.match(/^OAuth (.+)$/)?.[1],
     profile: (u) => ({
-      id: Number(u.uid) || u.uid, kind: 'user', username: u.username, permalink_url: `https://soundcloud.com/${u.username ?? u.uid}`,
-      avatar_url: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`, followers_count: u.followers ?? 0, plan: u.paid ? 'Pro Unlimited' : 'Free',
+      id: Number(u.uid) || u.uid,
+      kind: 'user',
+      username: u.username,
+      permalink_url: `https://soundcloud.com/${u.username ?? u.uid}`,
+      avatar_url: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`,
+      followers_count: u.followers ?? 0,
+      plan: u.paid ? 'Pro Unlimited' : 'Free',
     }),
     reading: (u) => ({
-      username: u.username, userUrl: `https://soundcloud.com/${u.username ?? u.uid}`, avatarUrl: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`,
-      followers: u.followers ?? 0, paidAccount: Boolean(u.paid),
+      username: u.username,
+      userUrl: `https://soundcloud.com/${u.username ?? u.uid}`,
+      avatarUrl: `https://i1.sndcdn.com/avatars-${u.uid}-large.jpg`,
+      followers: u.followers ?? 0,
+      paidAccount: Boolean(u.paid),
     }),
     refused: { status: 401, body: { code: 401, message: '' } },
     refresh: { kind: 'oauth2', rotates: true },
@@ -202,10 +251,21 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     check: (url) => (url.searchParams.get('v') ? undefined : { status: 400, body: { meta: { code: 400, errorType: 'param_error', errorDetail: 'Missing version' } } }),
     profile: (u) => ({
       meta: { code: 200 },
-      response: { user: { id: u.uid, firstName: u.username, contact: { email: u.email }, photo: { prefix: 'https://fastly.4sqi.net/img/user/', suffix: `/${u.uid}.jpg` }, canonicalUrl: `https://foursquare.com/user/${u.uid}` } },
+      response: {
+        user: {
+          id: u.uid,
+          firstName: u.username,
+          contact: { email: u.email },
+          photo: { prefix: 'https://fastly.4sqi.net/img/user/', suffix: `/${u.uid}.jpg` },
+          canonicalUrl: `https://foursquare.com/user/${u.uid}`,
+        },
+      },
     }),
     reading: (u) => ({
-      username: u.username, firstName: u.username, email: u.email, userUrl: `https://foursquare.com/user/${u.uid}`,
+      username: u.username,
+      firstName: u.username,
+      email: u.email,
+      userUrl: `https://foursquare.com/user/${u.uid}`,
       avatarUrl: `https://fastly.4sqi.net/img/user/original/${u.uid}.jpg`,
     }),
     refused: { status: 401, body: { meta: { code: 401, errorType: 'invalid_auth', errorDetail: 'OAuth token invalid or revoked.' }, response: {} } },
@@ -214,11 +274,21 @@ export const fakes: Readonly<Record<ExternalNetwork, FakeNetwork>> = {
     profilePath: '/user/me',
     token: query('access_token'),
     profile: (u) => ({
-      id: Number(u.uid) || u.uid, name: u.username, firstname: u.username, email: u.email, status: u.paid ? 1 : 0,
-      link: `https://www.deezer.com/profile/${u.uid}`, picture_medium: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`, type: 'user',
+      id: Number(u.uid) || u.uid,
+      name: u.username,
+      firstname: u.username,
+      email: u.email,
+      status: u.paid ? 1 : 0,
+      link: `https://www.deezer.com/profile/${u.uid}`,
+      picture_medium: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`,
+      type: 'user',
     }),
     reading: (u) => ({
-      username: u.username, firstName: u.username, email: u.email, userUrl: `https://www.deezer.com/profile/${u.uid}`, paidAccount: Boolean(u.paid),
+      username: u.username,
+      firstName: u.username,
+      email: u.email,
+      userUrl: `https://www.deezer.com/profile/${u.uid}`,
+      paidAccount: Boolean(u.paid),
       avatarUrl: `https://e-cdns-images.dzcdn.net/images/user/${u.uid}/250x250.jpg`,
     }),
     // Deezer reports errors with HTTP 200.
@@ -300,7 +370,8 @@ export async function startFakeNetworks() {
     if (!flavour) return { status: 404, body: { error: 'not found' } };
     if (flavour.kind === 'instagram') {
       const user = users.find((u) => u.network === network && u.token === url.searchParams.get('access_token'));
-      if (request.method !== 'GET' || url.searchParams.get('grant_type') !== 'ig_refresh_token') return { status: 400, body: { error: { message: 'Unsupported request', type: 'IGApiException', code: 100 } } };
+      if (request.method !== 'GET' || url.searchParams.get('grant_type') !== 'ig_refresh_token')
+        return { status: 400, body: { error: { message: 'Unsupported request', type: 'IGApiException', code: 100 } } };
       if (!user) return graphRefusal;
       user.token = `${network}-fresh-${++issued}`;
       return { status: 200, body: { access_token: user.token, token_type: 'bearer', expires_in: 5184000 } };

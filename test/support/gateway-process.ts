@@ -28,21 +28,23 @@ export async function bundleGateway(name: string): Promise<string> {
 
 /** Starts the bundled gateway and resolves once /readyz answers 200. */
 export async function startGatewayProcess(script: string, port: number, env: Record<string, string>, options: { log?: boolean } = {}): Promise<ChildProcess> {
-  const child = killAtEnd(spawn(process.execPath, [script], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SECRET_KEY: testSecretKey,
-      LOG_LEVEL: 'error',
-      DEMO_ACCOUNT: 'false',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      ...env,
-    },
-    // The log (stdout) is shown only when asked for.
-    stdio: ['ignore', options.log ? 'inherit' : 'ignore', 'inherit'],
-  }));
+  const child = killAtEnd(
+    spawn(process.execPath, [script], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        SECRET_KEY: testSecretKey,
+        LOG_LEVEL: 'error',
+        DEMO_ACCOUNT: 'false',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        ...env,
+      },
+      // The log (stdout) is shown only when asked for.
+      stdio: ['ignore', options.log ? 'inherit' : 'ignore', 'inherit'],
+    }),
+  );
   for (let attempt = 0; attempt < 300; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
     try {

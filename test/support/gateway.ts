@@ -26,12 +26,7 @@ export interface TestGateway {
   /** A /v1.1 call with the tenant's key and the parameters in the query string; any method, headers, a body (see rest.ts). */
   rest<T = any>(tenant: Pick<Tenant, 'apiKey'> | null, method: RestMethod, path: string, params?: RestParams, options?: RestOptions): Promise<RestAnswer<T>>;
   /** A GraphQL operation posted to /graphql with the key in the x-api-key header (see rest.ts). */
-  graphql<T = any>(
-    apiKey: string | undefined,
-    query: string,
-    variables?: Record<string, unknown>,
-    options?: { operationName?: string; headers?: Record<string, string> },
-  ): Promise<GraphqlAnswer<T>>;
+  graphql<T = any>(apiKey: string | undefined, query: string, variables?: Record<string, unknown>, options?: { operationName?: string; headers?: Record<string, string> }): Promise<GraphqlAnswer<T>>;
   close(): Promise<void>;
 }
 
@@ -40,11 +35,7 @@ let tenantCounter = 0;
 /** Every test gateway seals and signs with this secret, so gateways can share a database. */
 export const testSecretKey = 'test-secret-key-of-at-least-32-characters';
 
-export async function startTestGateway(
-  env: Record<string, string> = {},
-  database?: DatabaseHandle,
-  options: { networks?: NetworkOptions; demoApiKey?: string } = {},
-): Promise<TestGateway> {
+export async function startTestGateway(env: Record<string, string> = {}, database?: DatabaseHandle, options: { networks?: NetworkOptions; demoApiKey?: string } = {}): Promise<TestGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -22,21 +22,30 @@ const sorted = (rows: Row[]) =>
 
 /** Totals and member counts as kept, against the sums of the raw records over each covered span. */
 export async function keptTotalsExact(db: Database, accountId: number): Promise<number> {
-  const kept = await executeRows<Row>(db, sql`select window_id, brand_id, member_id, points, activity_count
-    from score_window_totals where account_id = ${accountId}`);
-  const brute = await executeRows<Row>(db, sql`
+  const kept = await executeRows<Row>(
+    db,
+    sql`select window_id, brand_id, member_id, points, activity_count
+    from score_window_totals where account_id = ${accountId}`,
+  );
+  const brute = await executeRows<Row>(
+    db,
+    sql`
     select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
     from score_windows w
     join activity_records r on r.account_id = w.account_id and not r.one_time
       and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
     cross join lateral (values (0), (r.brand_id)) as b(brand_id)
     where w.account_id = ${accountId} and b.brand_id is not null
-    group by 1, 2, 3`);
+    group by 1, 2, 3`,
+  );
   expect(sorted(kept)).toEqual(sorted(brute));
-  const counts = await executeRows<{ window_id: number; brand_id: number; members: number; rows: number }>(db, sql`
+  const counts = await executeRows<{ window_id: number; brand_id: number; members: number; rows: number }>(
+    db,
+    sql`
     select c.window_id, c.brand_id, c.members,
       (select count(*) from score_window_totals t where t.account_id = c.account_id and t.window_id = c.window_id and t.brand_id = c.brand_id)::int as rows
-    from score_window_counts c where c.account_id = ${accountId}`);
+    from score_window_counts c where c.account_id = ${accountId}`,
+  );
   for (const row of counts) expect(Number(row.members), JSON.stringify(row)).toBe(Number(row.rows));
   await expectActivityTotalsExact(db, accountId);
   await expectGroupsExact(db, accountId);
@@ -45,8 +54,7 @@ export async function keptTotalsExact(db: Database, accountId: number): Promise<
 
 /** Per-brand activity totals as kept, against the raw records of each covered span per activity and network. */
 async function expectActivityTotalsExact(db: Database, accountId: number) {
-  const rows = (query: SQL) =>
-    executeRows<{ key: string }>(db, query).then((found) => found.map((row) => row.key).sort());
+  const rows = (query: SQL) => executeRows<{ key: string }>(db, query).then((found) => found.map((row) => row.key).sort());
   const kept = await rows(sql`select concat_ws('/', window_id, brand_id, member_id, activity_id, service, activity_count) as key
     from score_window_activity_totals where account_id = ${accountId}`);
   const brute = await rows(sql`
@@ -70,9 +78,14 @@ export async function expectGroupsExact(db: Database, accountId: number) {
       .filter((row) => Number(row.members) !== 0 || Number(row.activity_count) !== 0)
       .map((row) => `${row.window_id}/${row.brand_id}/${row.dimension}/${row.key}: ${row.members} members, ${row.activity_count} records`)
       .sort();
-  const kept = await executeRows<Group>(db, sql`select window_id, brand_id, dimension, key, members, activity_count
-    from score_window_groups where account_id = ${accountId}`);
-  const brute = await executeRows<Group>(db, sql`
+  const kept = await executeRows<Group>(
+    db,
+    sql`select window_id, brand_id, dimension, key, members, activity_count
+    from score_window_groups where account_id = ${accountId}`,
+  );
+  const brute = await executeRows<Group>(
+    db,
+    sql`
     select t.window_id, t.brand_id, d.dimension, d.key, count(*)::int as members, sum(t.activity_count)::int as activity_count
     from score_window_totals t join members m on m.account_id = t.account_id and m.id = t.member_id
     cross join lateral (values ('country', coalesce(upper(m.country), '')), ('gender', coalesce(m.gender, '')),
@@ -87,7 +100,8 @@ export async function expectGroupsExact(db: Database, accountId: number) {
     join activity_definitions d on d.account_id = r.account_id and d.id = r.activity_id
     cross join lateral (values ('activity', r.activity_id::text), ('type', d.type), ('service', coalesce(r.service, ''))) as k(dimension, key)
     where w.account_id = ${accountId}
-    group by 1, 2, 3, 4`);
+    group by 1, 2, 3, 4`,
+  );
   expect(normal(kept)).toEqual(normal(brute));
 }
 
@@ -106,4 +120,3 @@ export async function keptDaysExact(db: Database, accountId: number): Promise<nu
   expect(kept).toEqual(brute);
   return kept.length;
 }
-

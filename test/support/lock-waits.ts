@@ -10,8 +10,11 @@ import { executeRows } from '../../src/db/rows.js';
  */
 export async function lockWaits(db: Executor): Promise<number> {
   const [{ citus }] = await executeRows<{ citus: boolean }>(db, sql`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
-  const [local] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from pg_locks l
-    join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`);
+  const [local] = await executeRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from pg_locks l
+    join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`,
+  );
   if (!citus) return Number(local.n);
   const [cluster] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from citus_lock_waits`);
   return Number(local.n) + Number(cluster.n);

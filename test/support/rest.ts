@@ -56,14 +56,7 @@ function parsed<T>(response: { json: <J>() => J }): T {
  * `path` under /v1.1 unless it starts with it. A query string already in `path` is sent as written,
  * for encodings a test wants exactly. Without a tenant the request carries no key.
  */
-export async function rest<T = any>(
-  target: Target,
-  tenant: Pick<Tenant, 'apiKey'> | null,
-  method: RestMethod,
-  path: string,
-  params: RestParams = {},
-  options: RestOptions = {},
-): Promise<RestAnswer<T>> {
+export async function rest<T = any>(target: Target, tenant: Pick<Tenant, 'apiKey'> | null, method: RestMethod, path: string, params: RestParams = {}, options: RestOptions = {}): Promise<RestAnswer<T>> {
   const keyInHeader = options.key === 'header';
   const search = new URLSearchParams(tenant && !keyInHeader ? { apiKey: tenant.apiKey } : {});
   for (const [name, value] of Object.entries(params)) {

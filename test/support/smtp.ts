@@ -52,7 +52,13 @@ export class TestSmtpServer {
             return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
           }
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-          this.received.push(parse(Buffer.concat(chunks).toString('utf8'), from, session.envelope.rcptTo.map((to) => to.address)));
+          this.received.push(
+            parse(
+              Buffer.concat(chunks).toString('utf8'),
+              from,
+              session.envelope.rcptTo.map((to) => to.address),
+            ),
+          );
           callback();
         });
       },

@@ -20,9 +20,12 @@ describe('deleting an account', () => {
   it('deletes its records and rollup through its members', async () => {
     const [gone, kept] = [await t.tenant(), await t.tenant()];
     const counts = async (accountId: number) => {
-      const [row] = await executeRows<{ records: number; daily: number }>(t.database.db, sql`select
+      const [row] = await executeRows<{ records: number; daily: number }>(
+        t.database.db,
+        sql`select
         (select count(*)::int from activity_records where account_id = ${accountId}) as records,
-        (select count(*)::int from member_activity_daily where account_id = ${accountId}) as daily`);
+        (select count(*)::int from member_activity_daily where account_id = ${accountId}) as daily`,
+      );
       return row;
     };
     for (const tenant of [gone, kept]) {

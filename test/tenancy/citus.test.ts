@@ -52,14 +52,24 @@ describe.skipIf(process.env.TEST_CITUS !== '1')('start-up and the procedure on a
 
   it('distributes every table as the plan says, once', { timeout: 300_000 }, async () => {
     const placed = await distribute(database.db);
-    expect(placed.map((placement) => placement.table).sort()).toEqual(distributionPlan().map((placement) => placement.table).sort());
+    expect(placed.map((placement) => placement.table).sort()).toEqual(
+      distributionPlan()
+        .map((placement) => placement.table)
+        .sort(),
+    );
     expect(await placementProblems(database.db)).toEqual([]);
     expect(await placementRefusal(database.db)).toBeUndefined();
-    const rows = await executeRows<{ table: string; method: string; colocation: number }>(database.db, sql`
-      select logicalrelid::regclass::text as "table", partmethod::text as "method", colocationid as "colocation" from pg_dist_partition`);
+    const rows = await executeRows<{ table: string; method: string; colocation: number }>(
+      database.db,
+      sql`
+      select logicalrelid::regclass::text as "table", partmethod::text as "method", colocationid as "colocation" from pg_dist_partition`,
+    );
     const anchor = rows.find((row) => row.table === colocationAnchor)!;
     for (const { table, kind } of distributionPlan()) {
-      expect(rows.find((row) => row.table === table), table).toMatchObject(kind === 'reference' ? { method: 'n' } : { method: 'h', colocation: anchor.colocation });
+      expect(
+        rows.find((row) => row.table === table),
+        table,
+      ).toMatchObject(kind === 'reference' ? { method: 'n' } : { method: 'h', colocation: anchor.colocation });
     }
     expect(await distribute(database.db)).toEqual([]);
   });

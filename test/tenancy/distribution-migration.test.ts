@@ -63,9 +63,23 @@ const rows = `
 `;
 
 const linkedTables = [
-  'members', 'member_services', 'member_domains', 'login_events', 'brands', 'segments', 'optins', 'segment_members',
-  'activity_definitions', 'activity_records', 'member_activity_daily', 'presave_jobs', 'presave_results',
-  'sign_in_tokens', 'widget_sessions', 'activity_queue', 'brand_members',
+  'members',
+  'member_services',
+  'member_domains',
+  'login_events',
+  'brands',
+  'segments',
+  'optins',
+  'segment_members',
+  'activity_definitions',
+  'activity_records',
+  'member_activity_daily',
+  'presave_jobs',
+  'presave_results',
+  'sign_in_tokens',
+  'widget_sessions',
+  'activity_queue',
+  'brand_members',
 ];
 
 describe.skipIf(!adminUrl)('moving a PostgreSQL database with rows to the composite tenant keys', () => {
@@ -108,7 +122,7 @@ describe.skipIf(!adminUrl)('moving a PostgreSQL database with rows to the compos
     expect(await definition('login_events_service_fk')).toBe('FOREIGN KEY (account_id, service_id) REFERENCES member_services(account_id, id)');
   });
 
-  it('refuses a row that names another account\'s member, where a key on member_id alone took it', async () => {
+  it("refuses a row that names another account's member, where a key on member_id alone took it", async () => {
     const refused = await client`insert into activity_records (account_id, member_id, activity_id, points, completed_at) values (2, 101, 701, 1, now())`.then(
       () => undefined,
       (error: { code?: string; constraint_name?: string }) => error,
@@ -119,7 +133,18 @@ describe.skipIf(!adminUrl)('moving a PostgreSQL database with rows to the compos
   it('still deletes a member with its services, events and records, and numbers new rows', async () => {
     await client`delete from members where account_id = 1 and id = 101`;
     const left = await counts();
-    expect(left).toMatchObject({ members: 2, member_services: 2, member_domains: 0, login_events: 2, optins: 1, segment_members: 0, activity_records: 2, presave_results: 1, sign_in_tokens: 0, widget_sessions: 0 });
+    expect(left).toMatchObject({
+      members: 2,
+      member_services: 2,
+      member_domains: 0,
+      login_events: 2,
+      optins: 1,
+      segment_members: 0,
+      activity_records: 2,
+      presave_results: 1,
+      sign_in_tokens: 0,
+      widget_sessions: 0,
+    });
     const [added] = await client`insert into members (account_id, access_token_hash, access_token_sealed) values (1, 'token-new', 'sealed') returning id`;
     expect(added.id).toBeGreaterThan(0);
   });

@@ -77,21 +77,27 @@ describe('the schema on Citus', () => {
   });
 
   it('names no constraint or index with a number at its end: a name read from a shard loses its shard id that way (raceFailure)', async () => {
-    const numbered = await executeRows<{ name: string }>(database.db, sql`
+    const numbered = await executeRows<{ name: string }>(
+      database.db,
+      sql`
       select c.conname as name from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public' and c.conname ~ '_[0-9]+$'
       union all
-      select indexname from pg_indexes where schemaname = 'public' and indexname ~ '_[0-9]+$'`);
+      select indexname from pg_indexes where schemaname = 'public' and indexname ~ '_[0-9]+$'`,
+    );
     expect(numbered).toEqual([]);
   });
 
   it('finds the tables that create_reference_table would make coordinator-local for good, when the procedure lets it', async () => {
     const statements = distributionStatements().filter((statement) => statement !== keepLinkedTablesPlain);
     const problems = await distributionProblems(database.db, { statements });
-    const tables = distributionPlan().filter((placement) => placement.kind === 'distributed').map((placement) => placement.table);
+    const tables = distributionPlan()
+      .filter((placement) => placement.kind === 'distributed')
+      .map((placement) => placement.table);
     // Every distributed table with an identity id links to accounts or applications.
-    expect(problems).toContain("members: identity column id and a foreign key (members_account_id_accounts_id_fk) to the reference table accounts: create_reference_table('accounts') makes it coordinator-local, and Citus cannot then distribute it");
+    expect(problems).toContain(
+      "members: identity column id and a foreign key (members_account_id_accounts_id_fk) to the reference table accounts: create_reference_table('accounts') makes it coordinator-local, and Citus cannot then distribute it",
+    );
     expect(problems.length).toBeGreaterThanOrEqual(12);
     for (const problem of problems) expect(tables).toContain(problem.split(':')[0]);
   });
-
 });

@@ -26,16 +26,31 @@ describe('statements held to one account', () => {
     ['a join held through the other side', 'select m.id from members m join member_services s on s.member_id = m.id and s.account_id = m.account_id where m.account_id = $1'],
     ['a join by USING', 'select m.id from members m join member_services s using (account_id) where m.account_id = $1 and s.member_id = m.id'],
     ['a left join held in its ON', 'select m.id, o.kind from members m left join optins o on o.account_id = m.account_id and o.member_id = m.id where m.account_id = 7'],
-    ['a CTE and its use', 'with picked as (select member_id, account_id from optins where account_id = $1 and brand_id = $2) select m.* from picked p join members m on m.account_id = p.account_id and m.id = p.member_id'],
+    [
+      'a CTE and its use',
+      'with picked as (select member_id, account_id from optins where account_id = $1 and brand_id = $2) select m.* from picked p join members m on m.account_id = p.account_id and m.id = p.member_id',
+    ],
     ['a CTE named like a table hides it', 'with members as (select 1 as id) select id from members'],
-    ['a lateral join', 'select m.id, last.completed_at from members m cross join lateral (select r.completed_at from activity_records r where r.account_id = $1 and r.member_id = m.id order by 1 desc limit 1) last where m.account_id = $1'],
+    [
+      'a lateral join',
+      'select m.id, last.completed_at from members m cross join lateral (select r.completed_at from activity_records r where r.account_id = $1 and r.member_id = m.id order by 1 desc limit 1) last where m.account_id = $1',
+    ],
     ['EXISTS tied to the outer query', 'select b.id from brands b where b.account_id = $1 and exists (select 1 from brand_members bm where bm.account_id = b.account_id and bm.brand_id = b.id)'],
     ['IN (subquery) of one account', 'select s.id from segments s where s.account_id in (select account_id from members where account_id = $1) and s.brand_id = 3'],
-    ['an upsert', 'insert into score_windows (account_id, window_id, covered_from) values ($1, $2, $3), ($1, $4, $5) on conflict (account_id, window_id) do update set covered_from = excluded.covered_from'],
-    ['INSERT … SELECT of one account', 'insert into brand_members (account_id, brand_id, member_id) select account_id, brand_id, member_id from member_activity_daily where account_id = $1 union select account_id, brand_id, member_id from optins where account_id = $1'],
+    [
+      'an upsert',
+      'insert into score_windows (account_id, window_id, covered_from) values ($1, $2, $3), ($1, $4, $5) on conflict (account_id, window_id) do update set covered_from = excluded.covered_from',
+    ],
+    [
+      'INSERT … SELECT of one account',
+      'insert into brand_members (account_id, brand_id, member_id) select account_id, brand_id, member_id from member_activity_daily where account_id = $1 union select account_id, brand_id, member_id from optins where account_id = $1',
+    ],
     ['UPDATE … FROM', 'update members m set merged_into_id = t.id from members t where m.account_id = $1 and t.account_id = m.account_id and t.id = $2 and m.id = $3'],
     ['DELETE … USING and RETURNING', 'delete from brand_member_counts c using brand_members b where c.account_id = $1 and b.account_id = c.account_id and b.brand_id = c.brand_id returning c.brand_id'],
-    ['a data-changing CTE', 'with gone as (delete from brand_member_rechecks where account_id = $1 returning brand_id) insert into brand_member_counts (account_id, brand_id, members) select $1, brand_id, 0 from gone'],
+    [
+      'a data-changing CTE',
+      'with gone as (delete from brand_member_rechecks where account_id = $1 returning brand_id) insert into brand_member_counts (account_id, brand_id, members) select $1, brand_id, 0 from gone',
+    ],
     ['accounts by id', 'select name from accounts where id = $1'],
     ['global tables', 'select kid from signing_keys where retired_at is null'],
     ['statements without tables', 'select pg_advisory_xact_lock(hashtextextended($1, 0))'],
@@ -79,11 +94,23 @@ describe('statement shapes Citus refuses on distributed tables', () => {
   // Measured on Citus 13.2: each of these ran as 32 tasks, one per shard, where naming the
   // account by value (or EXISTS, which PostgreSQL turns into a join) ran as one.
   it.each([
-    ['a select-list subquery, as member(id) read its services', 'select m.id, (select count(*) from member_services s where s.account_id = m.account_id and s.member_id = m.id) from members m where m.account_id = $1 and m.id = $2', 'member_services as s'],
-    ['a lateral join', 'select m.id, x.c from members m cross join lateral (select count(*) c from member_services s where s.account_id = m.account_id and s.member_id = m.id) x where m.account_id = $1', 'member_services as s'],
+    [
+      'a select-list subquery, as member(id) read its services',
+      'select m.id, (select count(*) from member_services s where s.account_id = m.account_id and s.member_id = m.id) from members m where m.account_id = $1 and m.id = $2',
+      'member_services as s',
+    ],
+    [
+      'a lateral join',
+      'select m.id, x.c from members m cross join lateral (select count(*) c from member_services s where s.account_id = m.account_id and s.member_id = m.id) x where m.account_id = $1',
+      'member_services as s',
+    ],
     ['an IN subquery', 'select m.id from members m where m.account_id = $1 and m.id in (select s.member_id from member_services s where s.account_id = m.account_id)', 'member_services as s'],
-    ['a subquery held through a CTE', 'with p as (select account_id, member_id from optins where account_id = $1) select (select count(*) from members m where m.account_id = p.account_id and m.id = p.member_id) from p', 'members as m'],
-  ])('rejects %s held by the outer row\'s account only', (_name, text, reference) => {
+    [
+      'a subquery held through a CTE',
+      'with p as (select account_id, member_id from optins where account_id = $1) select (select count(*) from members m where m.account_id = p.account_id and m.id = p.member_id) from p',
+      'members as m',
+    ],
+  ])("rejects %s held by the outer row's account only", (_name, text, reference) => {
     expect(checkStatement(text, tables).map((v) => `${v.table} as ${v.reference}: ${v.problem}`)).toEqual([
       `${reference}: held to one account only by an outer query's column, which Citus plans on every shard (name the account by the statement's value)`,
     ]);
@@ -105,10 +132,12 @@ describe('statement shapes Citus refuses on distributed tables', () => {
     expect(problems('update "members" set "last_seen_at" = now() where "members"."account_id" = $1 and "members"."id" = $2')).toEqual([]);
   });
 
-  it('rejects a subquery in an INSERT\'s values, as the opt-in was written', () => {
-    expect(problems('insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, greatest(clock_timestamp(), (select max("optins"."opted_out_at") from "optins" where "optins"."account_id" = $4))) on conflict do nothing')).toEqual([
-      'subquery in an INSERT\'s values (read it first, pass it as a parameter)',
-    ]);
+  it("rejects a subquery in an INSERT's values, as the opt-in was written", () => {
+    expect(
+      problems(
+        'insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, greatest(clock_timestamp(), (select max("optins"."opted_out_at") from "optins" where "optins"."account_id" = $4))) on conflict do nothing',
+      ),
+    ).toEqual(["subquery in an INSERT's values (read it first, pass it as a parameter)"]);
     expect(problems('insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, $4::timestamptz) on conflict do nothing')).toEqual([]);
   });
 });

@@ -88,7 +88,10 @@ describe('tracing on', () => {
   });
 
   it('the statements of DataLoader batches are children of the operation', async () => {
-    const registered = await t.graphql(tenant.apiKey, 'mutation { registerMember(input: { credentials: { network: "email", email: "loaded@tracing.example.com", password: "correct horse" } }) { member { id } } }');
+    const registered = await t.graphql(
+      tenant.apiKey,
+      'mutation { registerMember(input: { credentials: { network: "email", email: "loaded@tracing.example.com", password: "correct horse" } }) { member { id } } }',
+    );
     const memberId = registered.body.data.registerMember.member.id;
     const requestId = 'trace-loaders-1';
     const answer = await t.graphql(
@@ -177,18 +180,18 @@ describe('tracing on', () => {
     expect(registered.body.errors).toBeUndefined();
     // Literals in the document too, and the REST form, where they arrive as parameters.
     const literalId = 'trace-secret-literal';
-    await t.graphql(
-      tenant.apiKey,
-      `mutation { registerMember(input: { credentials: { network: "email", email: "literal-${email}", password: "${password}" } }) { created } }`,
-      undefined,
-      { headers: { 'x-request-id': literalId } },
-    );
+    await t.graphql(tenant.apiKey, `mutation { registerMember(input: { credentials: { network: "email", email: "literal-${email}", password: "${password}" } }) { created } }`, undefined, {
+      headers: { 'x-request-id': literalId },
+    });
     const restId = 'trace-secret-rest';
     const rest = await t.rest(tenant, 'POST', '/member/register', { service: 'email', email: `rest-${email}`, password }, { headers: { 'x-request-id': restId } });
     expect(rest.status).toBe(200);
     for (const id of [graphqlId, literalId, restId]) {
       const { all } = await spansOfRequest(id);
-      expect(all.some((span) => span.attributes['db.operation.name'] === 'INSERT'), id).toBe(true);
+      expect(
+        all.some((span) => span.attributes['db.operation.name'] === 'INSERT'),
+        id,
+      ).toBe(true);
       const recorded = JSON.stringify(all.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })));
       expect(recorded).not.toContain(password);
       expect(recorded).not.toContain('secret.fan');
@@ -286,7 +289,11 @@ describe('tracing on', () => {
     const [refreshCall] = refresh.all.filter((span) => span.attributes['marquee.network.id'] === 'spotify');
     expect(refreshCall.name).toBe('POST');
     expect(refreshCall.attributes).toMatchObject({
-      'http.request.method': 'POST', 'url.full': `${fake.url}/spotify/token`, 'http.response.status_code': 200, 'marquee.network.operation': 'refresh', 'marquee.request_id': 'trace-network-refresh',
+      'http.request.method': 'POST',
+      'url.full': `${fake.url}/spotify/token`,
+      'http.response.status_code': 200,
+      'marquee.network.operation': 'refresh',
+      'marquee.request_id': 'trace-network-refresh',
     });
     expect(refresh.all.map(idOf)).toContain(parentOf(refreshCall));
 
@@ -334,7 +341,11 @@ describe('tracing on', () => {
     expect(call.attributes['http.response.status_code']).toBeUndefined();
     expect(call.attributes['marquee.request_id']).toBeUndefined();
     expect(call.attributes).toMatchObject({
-      'server.port': port, 'error.type': 'ECONNREFUSED', 'marquee.network.id': 'deezer', 'marquee.network.operation': 'verify', 'marquee.network.failure': 'unreachable',
+      'server.port': port,
+      'error.type': 'ECONNREFUSED',
+      'marquee.network.id': 'deezer',
+      'marquee.network.operation': 'verify',
+      'marquee.network.failure': 'unreachable',
     });
     expect(call.status.code).toBe(2);
     expect(JSON.stringify(call.attributes)).not.toContain('unsent-token');

@@ -2,12 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHits } from '../../src/db/schema/index.js';
 import { formatDay, formatMonth, formatTimestamp, truncate } from '../../src/lib/time.js';
-import {
-  createApplication,
-  createApplicationKey,
-  createGlobalKey,
-  findAccountById,
-} from '../../src/modules/tenancy/tenancy.service.js';
+import { createApplication, createApplicationKey, createGlobalKey, findAccountById } from '../../src/modules/tenancy/tenancy.service.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 let t: TestGateway;
@@ -58,9 +53,7 @@ describe('GET /v1.1/account/usage', () => {
         clamped: false,
         notice: null,
         hits_total: { TotalHitsForPeriod: 5, TotalHitsPerHour: hours },
-        hits_per_application: [
-          { ApplicationID: String(tenant.applicationId), ApplicationName: expect.any(String), TotalHitsForPeriod: 5, HitsPerHour: hours },
-        ],
+        hits_per_application: [{ ApplicationID: String(tenant.applicationId), ApplicationName: expect.any(String), TotalHitsForPeriod: 5, HitsPerHour: hours }],
       },
     ]);
   });
@@ -190,7 +183,10 @@ describe('the usage meter', () => {
     const tenant = await own.tenant('basic');
     for (let i = 0; i < 7; i += 1) await own.rest(tenant, 'GET', '/app/info', {}, { key: 'header' });
     await own.gateway.close();
-    const rows = await own.database.db.select().from(apiHits).where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
+    const rows = await own.database.db
+      .select()
+      .from(apiHits)
+      .where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
     expect(rows.reduce((sum, row) => sum + row.hits, 0)).toBe(7);
     await own.database.close();
   });
@@ -200,7 +196,10 @@ describe('the usage meter', () => {
     const { apiKey } = await createApplicationKey(t.database.db, tenant.applicationId);
     await call(tenant.apiKey, 2);
     await call(apiKey, 3);
-    const rows = await t.database.db.select().from(apiHits).where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
+    const rows = await t.database.db
+      .select()
+      .from(apiHits)
+      .where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
     expect(rows).toHaveLength(1);
     expect(rows[0].hits).toBe(5);
   });
@@ -214,7 +213,10 @@ describe('the usage meter', () => {
       { accountId: tenant.accountId, applicationId: tenant.applicationId, hour: truncate(recent, 'hour'), hits: 4 },
     ]);
     expect(await t.gateway.meter.prune(now)).toBeGreaterThanOrEqual(1);
-    const rows = await t.database.db.select().from(apiHits).where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
+    const rows = await t.database.db
+      .select()
+      .from(apiHits)
+      .where(sql`${apiHits.applicationId} = ${tenant.applicationId}`);
     expect(rows.map((row) => row.hits)).toEqual([4]);
   });
 });

@@ -135,7 +135,9 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
     })`);
     expect(surface).toMatchObject({ settings: [false, true, null], user: null, get: ['flow', 'user'] });
     expect((surface as { events: string[] }).events).toEqual(expect.arrayContaining(['onFlow', 'onLogin', 'onUser', 'onLogout', 'onWindow', 'onEmailVerify', 'onPasswordReset']));
-    expect((surface as { triggers: string[] }).triggers).toEqual(expect.arrayContaining(['attach', 'authenticate', 'login', 'flow', 'logout', 'verify_email', 'send_verify_email', 'reset_password', 'verify_reset_password', 'submit']));
+    expect((surface as { triggers: string[] }).triggers).toEqual(
+      expect.arrayContaining(['attach', 'authenticate', 'login', 'flow', 'logout', 'verify_email', 'send_verify_email', 'reset_password', 'verify_reset_password', 'submit']),
+    );
 
     await page.getByRole('link', { name: 'Register' }).click();
     await page.waitForURL(/\/framework\/flow\/\d+\/register/);
@@ -241,7 +243,7 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
     await context.close();
   });
 
-  it('default_flow_handlers false: no message of its own; Widget.URL?segment= takes the page\'s opt-ins; required-fields is a step the site draws', async () => {
+  it("default_flow_handlers false: no message of its own; Widget.URL?segment= takes the page's opt-ins; required-fields is a step the site draws", async () => {
     const context = await browser.newContext();
     const page = await openSite(context, { handlers: '0', segment: pageList.ID });
     await page.getByLabel('Sign-in email').fill('nobody@example.com');
@@ -282,7 +284,9 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
 
     const errors: string[] = [];
     const broken = await context.newPage();
-    broken.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+    broken.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await broken.goto(`${siteBase}/club?broken=1`);
     await broken.waitForFunction('window.readyCalled === true');
     // AEJSReady threw and a handler throws: the widget still learns who is signed in and renders.
@@ -305,7 +309,11 @@ describe.skipIf(!fs.existsSync(chromiumPath))('aeJS as AE clients use it, in a b
     // Only the signed-in fan's own address is sent a verification: a page with nobody signed in
     // gets the flow's error step (code 15), and no onEmailVerify.
     await page.evaluate(`aeJS.trigger.send_verify_email('${siteBase}/club', 'grace@example.com', { subject: 'Hi', body: 'Verify' })`);
-    const errorCodes = async () => (await logged(page, 'onFlow')).map(([step]) => step as { step: string; code?: number }).filter((step) => step.step === 'error').map((step) => step.code);
+    const errorCodes = async () =>
+      (await logged(page, 'onFlow'))
+        .map(([step]) => step as { step: string; code?: number })
+        .filter((step) => step.step === 'error')
+        .map((step) => step.code);
     await poll(errorCodes).toEqual([15]);
     expect(await logged(page, 'onEmailVerify')).toEqual([]);
     await page.evaluate(`aeJS.trigger.reset_password('grace@example.com', '${siteBase}/club')`);

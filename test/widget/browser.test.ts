@@ -61,7 +61,10 @@ async function exchange(page: Page, query: Record<string, string> = {}) {
 }
 
 async function snap(page: Page, name: string) {
-  for (const [size, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]] as const) {
+  for (const [size, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['desktop', { width: 1280, height: 800 }],
+  ] as const) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: path.join(screenshots, `${name}-${size}.png`), fullPage: true });
   }

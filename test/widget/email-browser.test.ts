@@ -48,7 +48,11 @@ describe.skipIf(!fs.existsSync(chromiumPath))('emailed links in a browser', () =
 
   it('resets a forgotten password through the emailed link, then signs in with it', async () => {
     const email = `forgetful-${process.pid}@example.com`;
-    const registered = await t.graphql(tenant.apiKey, `mutation($email: String!) { registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) { member { id } } }`, { email });
+    const registered = await t.graphql(
+      tenant.apiKey,
+      `mutation($email: String!) { registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) { member { id } } }`,
+      { email },
+    );
     expect(registered.body.errors).toBeUndefined();
 
     const page = await (await browser.newContext()).newPage();
@@ -81,7 +85,11 @@ describe.skipIf(!fs.existsSync(chromiumPath))('emailed links in a browser', () =
 
   it('confirms an address through the emailed link and comes back to the site', async () => {
     const email = `unverified-${process.pid}@example.com`;
-    const registered = await t.graphql(tenant.apiKey, `mutation($email: String!) { registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) { member { id } } }`, { email });
+    const registered = await t.graphql(
+      tenant.apiKey,
+      `mutation($email: String!) { registerMember(input: { credentials: { network: "email", email: $email, password: "correct horse" } }) { member { id } } }`,
+      { email },
+    );
     const id = registered.body.data.registerMember.member.id;
     expect((await t.graphql(tenant.apiKey, `mutation($id: ID!, $back: String) { sendVerificationEmail(id: $id, returnUrl: $back) }`, { id, back: pageUrl })).body.data.sendVerificationEmail).toBe(true);
     await t.gateway.mail.drain();

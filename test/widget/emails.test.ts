@@ -42,7 +42,10 @@ async function registered(app: Tenant, email = uniqueEmail()) {
   const page = `/framework/flow/${app.applicationId}/register?return=${encodeURIComponent(site)}`;
   const response = await submitForm(t, jar, page, { email, password: 'correct horse' });
   expect(response.statusCode, response.body).toBe(303);
-  const [member] = await t.database.db.select().from(members).where(and(eq(members.accountId, app.accountId), eq(members.email, email)));
+  const [member] = await t.database.db
+    .select()
+    .from(members)
+    .where(and(eq(members.accountId, app.accountId), eq(members.email, email)));
   return { email, jar, member };
 }
 
@@ -65,11 +68,16 @@ async function delivered(address: string): Promise<ReceivedMail[]> {
 }
 
 async function outboxOf(app: Tenant, recipient: string) {
-  return t.database.db.select().from(emailOutbox).where(and(eq(emailOutbox.accountId, app.accountId), eq(emailOutbox.recipient, recipient)));
+  return t.database.db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.accountId, app.accountId), eq(emailOutbox.recipient, recipient)));
 }
 
 async function passwordHashOf(app: Tenant, email: string) {
-  const [row] = await t.database.db.select({ hash: memberServices.passwordHash }).from(memberServices)
+  const [row] = await t.database.db
+    .select({ hash: memberServices.passwordHash })
+    .from(memberServices)
     .where(and(eq(memberServices.accountId, app.accountId), eq(memberServices.network, 'email'), eq(memberServices.uid, email)));
   return row.hash;
 }
@@ -161,7 +169,10 @@ describe('password reset by email', () => {
     const missing = await framework(app, 'reset-password', { email: unknown });
     expect(missing.statusCode).toBe(known.statusCode);
     expect(missing.body).toBe(known.body);
-    const headersOf = (response: typeof known) => Object.keys(response.headers).filter((name) => !/^(date|x-request-id|ratelimit-remaining)$/i.test(name)).sort();
+    const headersOf = (response: typeof known) =>
+      Object.keys(response.headers)
+        .filter((name) => !/^(date|x-request-id|ratelimit-remaining)$/i.test(name))
+        .sort();
     expect(headersOf(missing)).toEqual(headersOf(known));
     expect(await delivered(unknown)).toEqual([]);
     expect(await outboxOf(app, unknown)).toEqual([]);
@@ -227,7 +238,10 @@ describe('password reset by email', () => {
     // Expired: the page says so, and a post (with a form loaded while it was valid) changes nothing.
     const jar = new CookieJar();
     const form = await open(link, jar);
-    await t.database.db.update(memberEmailLinks).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(memberEmailLinks.accountId, app.accountId));
+    await t.database.db
+      .update(memberEmailLinks)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(memberEmailLinks.accountId, app.accountId));
     const expired = await open(link);
     expect(expired.statusCode).toBe(410);
     expect(expired.body).toContain('This link has expired');
@@ -285,7 +299,10 @@ describe('email verification', () => {
     const confirmed = await open(link);
     expect(confirmed.statusCode).toBe(303);
     expect(confirmed.headers.location).toBe(`${site}?email_verified=1`);
-    const [row] = await t.database.db.select().from(members).where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
+    const [row] = await t.database.db
+      .select()
+      .from(members)
+      .where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
     expect(row.verifiedEmail).toBe(email);
     expect(row.emailVerifiedAt).not.toBeNull();
 
@@ -303,11 +320,17 @@ describe('email verification', () => {
     const { email, jar, member } = await registered(app);
     await framework(app, 'verify-email/send', {}, jar);
     const link = linkIn((await delivered(email))[0]);
-    await t.database.db.update(members).set({ email: uniqueEmail('moved') }).where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
+    await t.database.db
+      .update(members)
+      .set({ email: uniqueEmail('moved') })
+      .where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
     const page = await open(link);
     expect(page.statusCode).toBe(410);
     expect(page.body).toContain('no longer uses');
-    const [row] = await t.database.db.select().from(members).where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
+    const [row] = await t.database.db
+      .select()
+      .from(members)
+      .where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
     expect(row.verifiedEmail).toBeNull();
   });
 });
@@ -324,7 +347,9 @@ describe('emails through GraphQL', () => {
     });
     expect(set.body.errors).toBeUndefined();
     expect(set.body.data.setEmailSettings.emailSettings).toEqual({
-      senderName: 'The Band', resetPassword: { subject: 'New password for {{username}}' }, verifyEmail: { subject: 'Confirm your email address for {{application}}' },
+      senderName: 'The Band',
+      resetPassword: { subject: 'New password for {{username}}' },
+      verifyEmail: { subject: 'Confirm your email address for {{application}}' },
     });
 
     expect((await t.graphql(app.apiKey, request, { email })).body.data.requestPasswordReset).toBe(true);
@@ -333,14 +358,19 @@ describe('emails through GraphQL', () => {
     expect(mail.subject).toBe(`New password for ${member.username}`);
     expect(mail.text.trim()).toMatch(/^Hi , go to http:\/\/\S+ within 1 hour\.$/);
     const token = linkIn(mail).searchParams.get('token')!;
-    const done = await t.graphql(app.apiKey, `mutation($token: String!, $password: String!) { completePasswordReset(token: $token, password: $password) { member { id } jwt } }`, { token, password: 'set by the api' });
+    const done = await t.graphql(app.apiKey, `mutation($token: String!, $password: String!) { completePasswordReset(token: $token, password: $password) { member { id } jwt } }`, {
+      token,
+      password: 'set by the api',
+    });
     expect(done.body.data.completePasswordReset.member.id).toBe(String(member.id));
     const again = await t.graphql(app.apiKey, `mutation($token: String!) { completePasswordReset(token: $token, password: "and once more") { jwt } }`, { token });
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'INVALID_TOKEN', aeCode: 15 });
 
     expect((await t.graphql(app.apiKey, verify, { id: String(member.id) })).body.data.sendVerificationEmail).toBe(true);
     const verifyMail = (await delivered(email)).find((received) => received.subject.startsWith('Confirm'))!;
-    const verified = await t.graphql(app.apiKey, `mutation($token: String!) { completeEmailVerification(token: $token) { member { verifiedEmail } } }`, { token: linkIn(verifyMail).searchParams.get('token') });
+    const verified = await t.graphql(app.apiKey, `mutation($token: String!) { completeEmailVerification(token: $token) { member { verifiedEmail } } }`, {
+      token: linkIn(verifyMail).searchParams.get('token'),
+    });
     expect(verified.body.data.completeEmailVerification.member.verifiedEmail).toBe(email);
   });
 
@@ -382,7 +412,10 @@ describe('the outbox worker', () => {
     expect(first.nextAttemptAt.getTime()).toBeGreaterThan(first.createdAt.getTime());
 
     // Due again (the delay spent), then sent.
-    await t.database.db.update(emailOutbox).set({ nextAttemptAt: sql`now()` }).where(eq(emailOutbox.accountId, app.accountId));
+    await t.database.db
+      .update(emailOutbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(emailOutbox.accountId, app.accountId));
     expect(await delivered(email)).toHaveLength(1);
     expect((await outboxOf(app, email))[0]).toMatchObject({ status: 'sent', attempts: 2, body: '' });
 
@@ -392,7 +425,10 @@ describe('the outbox worker', () => {
     smtp.failNext = 1;
     await t.graphql(app.apiKey, `mutation($email: String!) { requestPasswordReset(email: $email) }`, { email: second });
     await t.gateway.mail.drain();
-    await t.database.db.update(emailOutbox).set({ nextAttemptAt: sql`now()`, attempts: maxAttempts - 1 }).where(and(eq(emailOutbox.accountId, app.accountId), eq(emailOutbox.recipient, second)));
+    await t.database.db
+      .update(emailOutbox)
+      .set({ nextAttemptAt: sql`now()`, attempts: maxAttempts - 1 })
+      .where(and(eq(emailOutbox.accountId, app.accountId), eq(emailOutbox.recipient, second)));
     smtp.failNext = 1;
     expect(await delivered(second)).toEqual([]);
     expect((await outboxOf(app, second))[0]).toMatchObject({ status: 'failed', attempts: maxAttempts, body: '' });

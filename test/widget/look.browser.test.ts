@@ -30,7 +30,11 @@ describe.skipIf(!fs.existsSync(chromiumPath) || !fs.existsSync('/usr/bin/openssl
   beforeAll(async () => {
     fs.mkdirSync(screenshots, { recursive: true });
     const dir = temporaryDirectory('look-tls');
-    execFileSync('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=logo.fans.localhost'], { stdio: 'ignore' });
+    execFileSync(
+      '/usr/bin/openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=logo.fans.localhost'],
+      { stdio: 'ignore' },
+    );
     logoServer = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (_request, response) => {
       response.writeHead(200, { 'content-type': 'image/png' }).end(logo);
     });

@@ -48,7 +48,10 @@ const fullLook = {
 };
 
 async function storedSettings(app: Tenant) {
-  const [row] = await t.database.db.select({ settings: applications.settings }).from(applications).where(and(eq(applications.accountId, app.accountId), eq(applications.id, app.applicationId)));
+  const [row] = await t.database.db
+    .select({ settings: applications.settings })
+    .from(applications)
+    .where(and(eq(applications.accountId, app.accountId), eq(applications.id, app.applicationId)));
   return row.settings;
 }
 
@@ -142,7 +145,13 @@ describe('the sign-in page look', () => {
 
     // Left out, values return to the default.
     const cleared = await t.graphql(app.apiKey, setLook, { input: { accentColor: '#0a6e31' } });
-    expect(cleared.body.data.setSignInPageLook.signInPageLook).toMatchObject({ title: cleared.body.data.setSignInPageLook.name, accentColor: '#0a6e31', accentTextColor: '#ffffff', logoUrl: null, footerLinkUrl: null });
+    expect(cleared.body.data.setSignInPageLook.signInPageLook).toMatchObject({
+      title: cleared.body.data.setSignInPageLook.name,
+      accentColor: '#0a6e31',
+      accentTextColor: '#ffffff',
+      logoUrl: null,
+      footerLinkUrl: null,
+    });
     const plain = await t.request({ url: `/framework/flow/${app.applicationId}/login?return=${encodeURIComponent(site)}` });
     expect(plain.body).not.toContain('<img');
     expect(policyOf(plain)).not.toContain('img-src');
@@ -251,7 +260,11 @@ describe('marquee app look', () => {
     expect((await cli('app', 'look', '--application', application, '--show')).signInPageLook).toEqual(set.signInPageLook);
 
     // Refused: a hostile colour, and a logo on a domain the application has not whitelisted; nothing changes.
-    for (const args of [['--accent-color', 'red;} body{display:none'], ['--logo-url', 'https://cdn.example.com/logo.png'], ['--logo-url', 'javascript:alert(1)']]) {
+    for (const args of [
+      ['--accent-color', 'red;} body{display:none'],
+      ['--logo-url', 'https://cdn.example.com/logo.png'],
+      ['--logo-url', 'javascript:alert(1)'],
+    ]) {
       const failure = await run(process.execPath, [path.resolve('scripts/run.mjs'), 'cli', 'app', 'look', '--application', application, ...args], { env, cwd: process.cwd() }).then(
         () => undefined,
         (error: { code?: number; stderr?: string }) => error,
@@ -260,6 +273,8 @@ describe('marquee app look', () => {
       expect(failure?.stderr).toMatch(/is invalid|not on a domain whitelisted/);
     }
     expect((await cli('app', 'look', '--application', application, '--show')).signInPageLook).toEqual(set.signInPageLook);
-    await expect(run(process.execPath, [path.resolve('scripts/run.mjs'), 'cli', 'app', 'look', '--application', '999', '--show'], { env, cwd: process.cwd() })).rejects.toMatchObject({ stderr: expect.stringContaining('No application 999') });
+    await expect(run(process.execPath, [path.resolve('scripts/run.mjs'), 'cli', 'app', 'look', '--application', '999', '--show'], { env, cwd: process.cwd() })).rejects.toMatchObject({
+      stderr: expect.stringContaining('No application 999'),
+    });
   });
 });

@@ -126,7 +126,10 @@ describe('POST /framework/session/:applicationId/email', () => {
     const foreign = await post(app, '/email', { email: uniqueEmail(), password: 'correct horse', optin: foreignList.ID, return: page });
     expect(foreign.json().error).toMatchObject({ code: 5, param: 'segmentId' });
     expect(await countMembers(app)).toBe(before);
-    const written = await t.database.db.select({ id: optins.id }).from(optins).where(eq(optins.segmentId, Number(foreignList.ID)));
+    const written = await t.database.db
+      .select({ id: optins.id })
+      .from(optins)
+      .where(eq(optins.segmentId, Number(foreignList.ID)));
     expect(written).toEqual([]);
   });
 });

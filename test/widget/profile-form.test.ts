@@ -128,7 +128,7 @@ describe('the country list', () => {
     expect(new Set(countries.map(({ code }) => code)).size).toBe(countries.length);
     expect(countries.map(({ name }) => name)).toEqual(countries.map(({ name }) => name).sort((a, b) => a.localeCompare(b, 'en')));
     expect(countries).toContainEqual({ code: 'GB', name: 'United Kingdom' });
-    expect(countries).toContainEqual({ code: 'CI', name: "Cote d&#39;Ivoire" });
+    expect(countries).toContainEqual({ code: 'CI', name: 'Cote d&#39;Ivoire' });
     expect(list.selected).toBeUndefined();
     expect(page).not.toContain('two-letter');
 

@@ -56,8 +56,12 @@ async function graphql(tenant: Tenant, query: string, variables?: Record<string,
 
 const configureGoogle = `mutation($input: SignInNetworkInput!) { configureSignInNetwork(input: $input) { id signInLinks { network name url } } }`;
 const googleInput = {
-  network: 'google', clientId: 'client-1', clientSecret: 'provider-client-secret', issuer: 'https://accounts.example.test',
-  authorizationEndpoint: 'https://accounts.example.test/authorize', tokenEndpoint: 'https://accounts.example.test/token',
+  network: 'google',
+  clientId: 'client-1',
+  clientSecret: 'provider-client-secret',
+  issuer: 'https://accounts.example.test',
+  authorizationEndpoint: 'https://accounts.example.test/authorize',
+  tokenEndpoint: 'https://accounts.example.test/token',
   userinfoEndpoint: 'https://accounts.example.test/userinfo',
 };
 
@@ -76,7 +80,10 @@ describe('GET /v1.1/app/info', () => {
       RegisterURL: `${flow}/register`,
       LogoutURL: `${flow}/logout`,
       Widget: { URL: `http://localhost:80/framework/js/${app.applicationId}` },
-      Urls: [{ Name: 'Email', URL: `${flow}/login` }, { Name: 'Google', URL: `${flow}/oauth/google` }],
+      Urls: [
+        { Name: 'Email', URL: `${flow}/login` },
+        { Name: 'Google', URL: `${flow}/oauth/google` },
+      ],
     });
     // The secret is kept sealed, never in the clear.
     const [row] = await t.database.db.select({ settings: applications.settings }).from(applications).where(eq(applications.id, app.applicationId));
@@ -278,7 +285,7 @@ describe('hosted pages', () => {
 });
 
 describe('/v1.1/auth', () => {
-  it("answers the lean view; details adds the services (no tokens), extended the Extended node, fields trims the record", async () => {
+  it('answers the lean view; details adds the services (no tokens), extended the Extended node, fields trims the record', async () => {
     const { email, token } = await registered();
     const response = await auth(app, { accesstoken: token });
     expect(response.status, response.body).toBe(200);
@@ -300,10 +307,13 @@ describe('/v1.1/auth', () => {
     expect(trimmed.data).toEqual({ ID: expect.any(Number), Email: third.email, Extended: { givenName: 'Ada' } });
   });
 
-  it('refuses a used, forged, expired or other application\'s token with code 15, alike', async () => {
+  it("refuses a used, forged, expired or other application's token with code 15, alike", async () => {
     const { token } = await registered();
     const { token: expiring } = await registered();
-    await t.database.db.update(signInTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(signInTokens.tokenHash, (await import('../../src/modules/identity/access-tokens.js')).digestToken(expiring)));
+    await t.database.db
+      .update(signInTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(signInTokens.tokenHash, (await import('../../src/modules/identity/access-tokens.js')).digestToken(expiring)));
     const { token: mine } = await registered();
 
     expect((await auth(app, { accessToken: token })).status).toBe(200);

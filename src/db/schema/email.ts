@@ -10,23 +10,31 @@ import { accounts, applications } from './tenancy.js';
  * once, before `expires_at`; `email` is the address it was sent to, and the link does nothing once
  * the member's address is another (modules/email/email-links.ts).
  */
-export const memberEmailLinks = pgTable('member_email_links', {
-  id: integer('id').generatedAlwaysAsIdentity(),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
-  memberId: integer('member_id').notNull(),
-  purpose: text('purpose').$type<'verify' | 'reset'>().notNull(),
-  email: text('email').notNull(),
-  secretHash: text('secret_hash').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  primaryKey({ name: 'member_email_links_pkey', columns: [t.accountId, t.id] }),
-  foreignKey({ name: 'member_email_links_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
-  index('member_email_links_account_member_idx').on(t.accountId, t.memberId, t.purpose),
-  index('member_email_links_account_expires_idx').on(t.accountId, t.expiresAt),
-]);
+export const memberEmailLinks = pgTable(
+  'member_email_links',
+  {
+    id: integer('id').generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id').notNull(),
+    purpose: text('purpose').$type<'verify' | 'reset'>().notNull(),
+    email: text('email').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'member_email_links_pkey', columns: [t.accountId, t.id] }),
+    foreignKey({ name: 'member_email_links_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+    index('member_email_links_account_member_idx').on(t.accountId, t.memberId, t.purpose),
+    index('member_email_links_account_expires_idx').on(t.accountId, t.expiresAt),
+  ],
+);
 
 /**
  * Emails waiting to be sent, and those sent or given up on, per account. The worker claims due rows
@@ -35,26 +43,34 @@ export const memberEmailLinks = pgTable('member_email_links', {
  * of attempts (modules/email/outbox.worker.ts). The body holds a live link while the row is
  * pending: rows are deleted a while after they are sent or abandoned.
  */
-export const emailOutbox = pgTable('email_outbox', {
-  id: integer('id').generatedAlwaysAsIdentity(),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
-  /** What the message is (`verify-email`, `reset-password`), for the log and the metrics. */
-  kind: text('kind').notNull(),
-  recipient: text('recipient').notNull(),
-  /** The sender's display name; the address is the deployment's (MAIL_FROM). */
-  senderName: text('sender_name'),
-  subject: text('subject').notNull(),
-  body: text('body').notNull(),
-  status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-  lastError: text('last_error'),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [
-  primaryKey({ name: 'email_outbox_pkey', columns: [t.accountId, t.id] }),
-  // The worker's claim: an account's due pending rows, oldest due first.
-  index('email_outbox_account_due_idx').on(t.accountId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-  index('email_outbox_account_created_idx').on(t.accountId, t.createdAt),
-]);
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: integer('id').generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
+    /** What the message is (`verify-email`, `reset-password`), for the log and the metrics. */
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    /** The sender's display name; the address is the deployment's (MAIL_FROM). */
+    senderName: text('sender_name'),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'email_outbox_pkey', columns: [t.accountId, t.id] }),
+    // The worker's claim: an account's due pending rows, oldest due first.
+    index('email_outbox_account_due_idx')
+      .on(t.accountId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('email_outbox_account_created_idx').on(t.accountId, t.createdAt),
+  ],
+);

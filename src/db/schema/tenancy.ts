@@ -1,26 +1,19 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgEnum,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SignInNetworkSettings } from './widget.js';
 
 export const planEnum = pgEnum('plan', ['basic', 'advanced', 'enterprise']);
 export type Plan = (typeof planEnum.enumValues)[number];
 
-export const accounts = pgTable('accounts', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  name: text('name').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('accounts_name_key').on(t.name)]);
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('accounts_name_key').on(t.name)],
+);
 
 /** Per-application switches; each later module reads its own key from here. */
 export interface ApplicationSettings {
@@ -67,50 +60,78 @@ export interface EmailSettings {
   resetPassword?: EmailTemplate;
 }
 
-export const applications = pgTable('applications', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  plan: planEnum('plan').notNull().default('basic'),
-  settings: jsonb('settings').$type<ApplicationSettings>().notNull().default({}),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('applications_account_name_key').on(t.accountId, t.name)]);
+export const applications = pgTable(
+  'applications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    plan: planEnum('plan').notNull().default('basic'),
+    settings: jsonb('settings').$type<ApplicationSettings>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('applications_account_name_key').on(t.accountId, t.name)],
+);
 
 /**
  * API keys are stored as SHA-256 digests: a key is 256 random bits, so a fast hash is enough and
  * lets the lookup be an index probe. The plain key is shown once, at creation. A key without an
  * application is the account's global key (usage totals across its applications).
  */
-export const apiKeys = pgTable('api_keys', {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  applicationId: integer('application_id').references(() => applications.id, { onDelete: 'cascade' }),
-  keyHash: text('key_hash').notNull(),
-  /** The first characters of the key, so operators can tell keys apart in listings. */
-  prefix: text('prefix').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-}, (t) => [
-  // The one lookup that is not scoped by account: it is how the account is found.
-  uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
-  index('api_keys_account_application_idx').on(t.accountId, t.applicationId),
-  // At most one live global key per account.
-  uniqueIndex('api_keys_account_global_key')
-    .on(t.accountId)
-    .where(sql`${t.applicationId} is null and ${t.revokedAt} is null`),
-]);
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id').references(() => applications.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull(),
+    /** The first characters of the key, so operators can tell keys apart in listings. */
+    prefix: text('prefix').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The one lookup that is not scoped by account: it is how the account is found.
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_account_application_idx').on(t.accountId, t.applicationId),
+    // At most one live global key per account.
+    uniqueIndex('api_keys_account_global_key')
+      .on(t.accountId)
+      .where(sql`${t.applicationId} is null and ${t.revokedAt} is null`),
+  ],
+);
 
-export const whitelistedDomains = pgTable('whitelisted_domains', {
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
-  domain: text('domain').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.accountId, t.applicationId, t.domain] })]);
+export const whitelistedDomains = pgTable(
+  'whitelisted_domains',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.applicationId, t.domain] })],
+);
 
 /** Hit counts per application and hour, written by the usage meter's periodic upsert. */
-export const apiHits = pgTable('api_hits', {
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  applicationId: integer('application_id').notNull().references(() => applications.id, { onDelete: 'cascade' }),
-  hour: timestamp('hour', { withTimezone: true }).notNull(),
-  hits: bigint('hits', { mode: 'number' }).notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.accountId, t.applicationId, t.hour] })]);
+export const apiHits = pgTable(
+  'api_hits',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    hits: bigint('hits', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.applicationId, t.hour] })],
+);

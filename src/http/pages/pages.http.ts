@@ -32,9 +32,7 @@ export async function registerPages(app: FastifyInstance, { config, demoApiKey }
     if (accept.includes('application/json') && !accept.includes('text/html')) return { name: 'Marquee', links };
     return sendPage(reply, index);
   });
-  app.get('/favicon.ico', { config: { kind: 'plain' } }, async (_request, reply) =>
-    reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon),
-  );
+  app.get('/favicon.ico', { config: { kind: 'plain' } }, async (_request, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon));
 
   const dashboard = dashboardPage({ apiKey });
   app.get('/dashboard', { config: { kind: 'plain' } }, async (_request, reply) => sendPage(reply, dashboard));

@@ -33,9 +33,7 @@ export function toActivityRecord(row: RecordRow): ActivityRecord {
     category: row.category,
     content: row.content,
     value: row.value,
-    geo: row.geoCountry
-      ? { country: row.geoCountry, city: row.geoCity, region: row.geoRegion, lat: row.geoLat, long: row.geoLong }
-      : null,
+    geo: row.geoCountry ? { country: row.geoCountry, city: row.geoCity, region: row.geoRegion, lat: row.geoLat, long: row.geoLong } : null,
     completedAt: row.completedAt,
     recordedAt: row.recordedAt,
   };

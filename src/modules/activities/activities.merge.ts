@@ -11,6 +11,9 @@ export async function mergeActivities(tx: Transaction, accountId: number, surviv
   await applyRollupDeltas(tx, rollupDeltas(duplicates, -1));
   await moveRecords(tx, accountId, mergedId, survivorId);
   const moved = await deleteDailyRollupsOf(tx, accountId, mergedId);
-  await applyRollupDeltas(tx, moved.map((row) => ({ ...row, memberId: survivorId })));
+  await applyRollupDeltas(
+    tx,
+    moved.map((row) => ({ ...row, memberId: survivorId })),
+  );
   await moveTotals(tx, accountId, mergedId, survivorId);
 }

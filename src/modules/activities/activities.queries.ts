@@ -27,7 +27,10 @@ export function listDefinitions(db: Executor, accountId: number, brandId?: numbe
 
 /** Definitions by id, deleted ones included (old records still name them). */
 export function definitionsByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db.select().from(activityDefinitions).where(and(eq(activityDefinitions.accountId, accountId), inArray(activityDefinitions.id, [...ids])));
+  return db
+    .select()
+    .from(activityDefinitions)
+    .where(and(eq(activityDefinitions.accountId, accountId), inArray(activityDefinitions.id, [...ids])));
 }
 
 export async function findLiveDefinition(db: Executor, accountId: number, id: number) {
@@ -53,7 +56,10 @@ export async function updateDefinition(db: Executor, accountId: number, id: numb
 }
 
 export function brandSummariesByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db.select({ id: brands.id, name: brands.name, type: brands.type }).from(brands).where(and(eq(brands.accountId, accountId), inArray(brands.id, [...ids])));
+  return db
+    .select({ id: brands.id, name: brands.name, type: brands.type })
+    .from(brands)
+    .where(and(eq(brands.accountId, accountId), inArray(brands.id, [...ids])));
 }
 
 /** Live brand ids of the account among `ids`. */
@@ -107,7 +113,9 @@ export async function recordLookups(
   // looked cheaper to plan afresh, and planning was three quarters of the statement's time.
   const ids = (values: readonly number[]) => sql`(select ${arrayLiteral([...new Set(values)])}::int[])::int[]`;
   const texts = (values: readonly string[]) => sql`(select ${arrayLiteral(values)}::text[])::text[]`;
-  const [row] = await preparedRowsOf<{ definitions: string; members: string; partners: string; brands: string }>(db, sql`
+  const [row] = await preparedRowsOf<{ definitions: string; members: string; partners: string; brands: string }>(
+    db,
+    sql`
     select
       (select coalesce(json_agg(json_build_array(id, brand_id, service, points, one_time, deleted_at is not null)), '[]')::text
         from ${activityDefinitions} where account_id = ${accountId} and id = any(${ids(asked.activityIds)})) as definitions,
@@ -119,7 +127,8 @@ export async function recordLookups(
           on s.partner_code = p.code and s.partner_id = p.id
         where s.account_id = ${accountId}) as partners,
       (select coalesce(json_agg(id), '[]')::text
-        from ${brands} where account_id = ${accountId} and id = any(${ids(asked.brandIds)}) and deleted_at is null) as brands`);
+        from ${brands} where account_id = ${accountId} and id = any(${ids(asked.brandIds)}) and deleted_at is null) as brands`,
+  );
   const definitions = JSON.parse(row.definitions) as [number, number | null, string | null, number, boolean, boolean][];
   const memberRows = JSON.parse(row.members) as [number, number][];
   const partnerRows = JSON.parse(row.partners) as [string, string, number][];
@@ -165,13 +174,7 @@ export interface RollupDelta {
  */
 function compareRollupKeys(a: RollupDelta, b: RollupDelta): number {
   const text = (x: string | null, y: string | null) => (x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1);
-  return (
-    a.memberId - b.memberId ||
-    text(a.day, b.day) ||
-    a.activityId - b.activityId ||
-    (a.brandId ?? 0) - (b.brandId ?? 0) ||
-    text(a.service, b.service)
-  );
+  return a.memberId - b.memberId || text(a.day, b.day) || a.activityId - b.activityId || (a.brandId ?? 0) - (b.brandId ?? 0) || text(a.service, b.service);
 }
 const rollupOrder = sql`order by member_id, day, activity_id, brand_id nulls first, service collate "C" nulls first`;
 
@@ -206,14 +209,26 @@ export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) 
   // The kept data follows (kept-data/kept-writes.ts): the days changed, the pairs that appeared,
   // and the pairs of rows that may have gone.
   const branded = deltas.filter((delta) => delta.brandId !== null);
-  await markDaysStale(tx, accountId, branded.filter((delta) => !delta.oneTime).map((delta) => delta.day));
-  await addBrandMembers(tx, accountId, branded.filter((delta) => delta.count > 0).map((delta) => ({ brandId: delta.brandId!, memberId: delta.memberId })));
+  await markDaysStale(
+    tx,
+    accountId,
+    branded.filter((delta) => !delta.oneTime).map((delta) => delta.day),
+  );
+  await addBrandMembers(
+    tx,
+    accountId,
+    branded.filter((delta) => delta.count > 0).map((delta) => ({ brandId: delta.brandId!, memberId: delta.memberId })),
+  );
   if (deltas.some((delta) => delta.count < 0)) {
     const gone = await tx
       .delete(daily)
       .where(and(eq(daily.accountId, accountId), sql`${daily.count} <= 0`, inArray(daily.memberId, [...new Set(deltas.map((d) => d.memberId))])))
       .returning({ brandId: daily.brandId, memberId: daily.memberId });
-    await recheckBrandMembers(tx, accountId, gone.filter((row) => row.brandId !== null).map((row) => ({ brandId: row.brandId!, memberId: row.memberId })));
+    await recheckBrandMembers(
+      tx,
+      accountId,
+      gone.filter((row) => row.brandId !== null).map((row) => ({ brandId: row.brandId!, memberId: row.memberId })),
+    );
   }
 }
 
@@ -335,10 +350,7 @@ export async function insertRecords(tx: Transaction, rows: NewRecordRow[], { ful
   const repeatable = rows.some((row) => !row.oneTime);
   const lock = repeatable ? holdCoverageLock(tx, accountId, 'shared') : undefined;
   const coverage = repeatable
-    ? executeRows<{ from: string | null; until: string | null }>(
-        tx,
-        sql`select min(covered_from)::text as "from", max(covered_until)::text as until from ${scoreWindows} where account_id = ${accountId}`,
-      )
+    ? executeRows<{ from: string | null; until: string | null }>(tx, sql`select min(covered_from)::text as "from", max(covered_until)::text as until from ${scoreWindows} where account_id = ${accountId}`)
     : undefined;
   const [inserted, , covered] = await Promise.all([statement, lock, coverage]);
   const records = answered.read(inserted);
@@ -380,9 +392,7 @@ export async function findExistingRecord(db: Executor, row: Pick<NewRecordRow, '
     .where(
       and(
         eq(activityRecords.accountId, row.accountId),
-        row.marker
-          ? eq(activityRecords.marker, row.marker)
-          : and(eq(activityRecords.memberId, row.memberId), eq(activityRecords.activityId, row.activityId), eq(activityRecords.oneTime, true)),
+        row.marker ? eq(activityRecords.marker, row.marker) : and(eq(activityRecords.memberId, row.memberId), eq(activityRecords.activityId, row.activityId), eq(activityRecords.oneTime, true)),
       ),
     )
     .limit(1);
@@ -408,10 +418,7 @@ export async function deleteRecords(tx: Transaction, accountId: number, memberId
 }
 
 /** How often, and when first and last, a member performed an activity in the window. */
-export async function checkActivity(
-  db: Executor,
-  { accountId, memberId, activityId, window }: { accountId: number; memberId: number; activityId: number; window: ResolvedWindow },
-) {
+export async function checkActivity(db: Executor, { accountId, memberId, activityId, window }: { accountId: number; memberId: number; activityId: number; window: ResolvedWindow }) {
   const [row] = await db
     .select({
       count: sql<number>`count(*)::int`,
@@ -419,14 +426,7 @@ export async function checkActivity(
       lastAt: sql<Date | null>`max(${activityRecords.completedAt})`.mapWith(activityRecords.completedAt),
     })
     .from(activityRecords)
-    .where(
-      and(
-        eq(activityRecords.accountId, accountId),
-        eq(activityRecords.memberId, memberId),
-        eq(activityRecords.activityId, activityId),
-        within(activityRecords.completedAt, window),
-      ),
-    );
+    .where(and(eq(activityRecords.accountId, accountId), eq(activityRecords.memberId, memberId), eq(activityRecords.activityId, activityId), within(activityRecords.completedAt, window)));
   return row;
 }
 
@@ -468,15 +468,29 @@ export function deleteOneTimeRecordsAlsoOf(tx: Transaction, accountId: number, m
 
 /** Gives every record of one member to another. */
 export async function moveRecords(tx: Transaction, accountId: number, fromId: number, toId: number): Promise<void> {
-  await tx.update(activityRecords).set({ memberId: toId }).where(and(eq(activityRecords.accountId, accountId), eq(activityRecords.memberId, fromId)));
+  await tx
+    .update(activityRecords)
+    .set({ memberId: toId })
+    .where(and(eq(activityRecords.accountId, accountId), eq(activityRecords.memberId, fromId)));
 }
 
 /** Deletes a member's daily rollup rows; returns them. */
 export async function deleteDailyRollupsOf(tx: Transaction, accountId: number, memberId: number) {
   const daily = memberActivityDaily;
-  const deleted = await tx.delete(daily).where(and(eq(daily.accountId, accountId), eq(daily.memberId, memberId))).returning();
+  const deleted = await tx
+    .delete(daily)
+    .where(and(eq(daily.accountId, accountId), eq(daily.memberId, memberId)))
+    .returning();
   const branded = deleted.filter((row) => row.brandId !== null);
-  await markDaysStale(tx, accountId, branded.filter((row) => !row.oneTime).map((row) => row.day));
-  await recheckBrandMembers(tx, accountId, branded.map((row) => ({ brandId: row.brandId!, memberId })));
+  await markDaysStale(
+    tx,
+    accountId,
+    branded.filter((row) => !row.oneTime).map((row) => row.day),
+  );
+  await recheckBrandMembers(
+    tx,
+    accountId,
+    branded.map((row) => ({ brandId: row.brandId!, memberId })),
+  );
   return deleted;
 }

@@ -78,10 +78,7 @@ export const backlogCountCap = 100_000;
  * and when the oldest was queued (ids grow with time, so the id index finds it).
  */
 export async function queueBacklog(db: Executor): Promise<{ depth: number; oldestEnqueuedAt: Date | null }> {
-  const [{ depth }] = await executeRows<{ depth: number }>(
-    db,
-    sql`select count(*)::int as depth from (select 1 from ${activityQueue} limit ${backlogCountCap}) as waiting`,
-  );
+  const [{ depth }] = await executeRows<{ depth: number }>(db, sql`select count(*)::int as depth from (select 1 from ${activityQueue} limit ${backlogCountCap}) as waiting`);
   const [oldest] = await db.select({ enqueuedAt: activityQueue.enqueuedAt }).from(activityQueue).orderBy(activityQueue.id).limit(1);
   return { depth, oldestEnqueuedAt: oldest?.enqueuedAt ?? null };
 }

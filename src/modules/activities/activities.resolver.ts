@@ -40,7 +40,11 @@ function requiredId(value: string | undefined, param: string): number {
 export class ActivityResolver {
   @Authorized()
   @Query(() => [Activity], { description: "The account's activity definitions, or one brand's." })
-  async activities(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true, description: 'Only this brand\'s activities; left out, every live definition of the account.' }) brandId: string | null): Promise<Activity[]> {
+  async activities(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('brandId', () => ID, { nullable: true, description: "Only this brand's activities; left out, every live definition of the account." }) brandId: string | null,
+  ): Promise<Activity[]> {
     return (await activities.listActivities(scopeOf(context, caller), brandId ?? undefined)).map(toActivity);
   }
 
@@ -59,7 +63,7 @@ export class ActivityResolver {
   async editActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The activity definition\'s id.' }) id: string,
+    @Arg('id', () => ID, { description: "The activity definition's id." }) id: string,
     @Arg('input', () => EditActivityInput, { description: 'The fields to change.' }) input: EditActivityInput,
   ) {
     return toActivity(await activities.editActivity(scopeOf(context, caller), requiredId(id, 'id'), input));
@@ -70,7 +74,7 @@ export class ActivityResolver {
   deleteActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The activity definition\'s id; it is no longer listed or recordable.' }) id: string,
+    @Arg('id', () => ID, { description: "The activity definition's id; it is no longer listed or recordable." }) id: string,
   ): Promise<boolean> {
     return activities.deleteActivity(scopeOf(context, caller), requiredId(id, 'id'));
   }
@@ -112,8 +116,8 @@ export class ActivityResolver {
   deleteMemberActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID, { description: 'The member; a merged member\'s id acts on the survivor.' }) memberId: string,
-    @Arg('recordId', () => ID, { nullable: true, description: 'The record to delete (not found when it is not the member\'s); give this or activityId.' }) recordId: string | null,
+    @Arg('memberId', () => ID, { description: "The member; a merged member's id acts on the survivor." }) memberId: string,
+    @Arg('recordId', () => ID, { nullable: true, description: "The record to delete (not found when it is not the member's); give this or activityId." }) recordId: string | null,
     @Arg('activityId', () => ID, { nullable: true, description: 'Deletes every record of this activity of the member; with recordId, only that record if it is of this activity.' })
     activityId: string | null,
   ): Promise<number> {
@@ -128,9 +132,9 @@ export class ActivityResolver {
   async activityCheck(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('memberId', () => ID, { description: 'The member; a merged member\'s id answers for the survivor.' }) memberId: string,
+    @Arg('memberId', () => ID, { description: "The member; a merged member's id answers for the survivor." }) memberId: string,
     @Arg('activityId', () => ID, { description: 'The activity definition (deleted ones too).' }) activityId: string,
-    @Arg('window', () => WindowInput, { nullable: true, description: 'The window; left out, the member\'s whole history.' }) window: WindowInput | null,
+    @Arg('window', () => WindowInput, { nullable: true, description: "The window; left out, the member's whole history." }) window: WindowInput | null,
   ): Promise<ActivityCheck> {
     const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: allTime, maxPeriod: allTime });
@@ -146,11 +150,7 @@ export class ActivityResolver {
 
   @Authorized('advanced')
   @Query(() => [ActivityCount], { description: 'Counts per day of the window, per activity or per network.' })
-  async activityCounts(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Args(() => ActivityCountsArgs) { window, by }: ActivityCountsArgs,
-  ): Promise<ActivityCount[]> {
+  async activityCounts(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Args(() => ActivityCountsArgs) { window, by }: ActivityCountsArgs): Promise<ActivityCount[]> {
     const scope = scopeOf(context, caller);
     const span = resolveWindow(window, { defaultPeriod: oneWeek, maxPeriod: sixMonths });
     const grouping = by === ActivityCountGrouping.ACTIVITY ? 'activity' : 'service';

@@ -98,11 +98,11 @@ export async function createActivity(scope: ActivityScope, input: ActivityInput)
 
 export async function editActivity(scope: ActivityScope, id: number, input: EditActivityInput): Promise<DefinitionRow> {
   const values = {
-    name: input.name === undefined ? undefined : text(input.name, 'name', 200) ?? throwMissing('name'),
-    shortName: input.shortName === undefined ? undefined : text(input.shortName, 'shortName', 100) ?? null,
+    name: input.name === undefined ? undefined : (text(input.name, 'name', 200) ?? throwMissing('name')),
+    shortName: input.shortName === undefined ? undefined : (text(input.shortName, 'shortName', 100) ?? null),
     // GraphQL lets a caller send null for an optional field; a type cannot be cleared, so null is refused like any other non-type.
     type: input.type === undefined ? undefined : activityType(input.type ?? ''),
-    service: input.service === undefined ? undefined : network(input.service, 'service') ?? null,
+    service: input.service === undefined ? undefined : (network(input.service, 'service') ?? null),
     points: points(input.points),
     tracking: tracking(input.tracking),
   };
@@ -456,7 +456,10 @@ class RecordWriter {
    */
   private async settleInTwoSteps(group: PendingRecord[], { alone }: { alone: boolean }, attempt = 1): Promise<Settled[]> {
     const scope = { ...group[0].scope, db: this.db };
-    const found = await lookUp(scope, group.map((record) => record.asked));
+    const found = await lookUp(
+      scope,
+      group.map((record) => record.asked),
+    );
     const settled: Settled[] = [];
     const accepted: { index: number; row: NewRecordRow }[] = [];
     group.forEach((record, index) => {

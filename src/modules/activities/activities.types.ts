@@ -19,7 +19,7 @@ registerEnumType(ActivityType, {
     COMMENTED: { description: 'Commented on a post or a video.' },
     PURCHASED: { description: 'Bought something: a track, a ticket, merchandise.' },
     ATTENDED: { description: 'Attended an event, such as a concert or a match.' },
-    CUSTOM: { description: "Anything else the application records; its name says what." },
+    CUSTOM: { description: 'Anything else the application records; its name says what.' },
   },
 });
 
@@ -32,8 +32,8 @@ export class ActivityTracking {
 
 @ObjectType('Activity', { description: 'Something members do that the account scores.' })
 export class Activity {
-  @Field(() => ID, { description: 'The activity definition\'s id (REST activityid).' }) id!: number;
-  @Field(() => String, { description: 'The activity\'s name.' }) name!: string;
+  @Field(() => ID, { description: "The activity definition's id (REST activityid)." }) id!: number;
+  @Field(() => String, { description: "The activity's name." }) name!: string;
   @Field(() => String, { nullable: true, description: 'A short label; null when none was given.' }) shortName!: string | null;
   @Field(() => ActivityType, { description: 'What kind of activity it is.' }) type!: ActivityType;
   @Field(() => String, { nullable: true, description: 'The network it happens on; null for none.' }) service!: string | null;
@@ -47,13 +47,13 @@ export class Activity {
 @InputType('ActivityTrackingInput', { description: 'The page, tracks and albums an activity concerns (REST url, trackids, albumids).' })
 export class ActivityTrackingInput {
   @Field(() => String, { nullable: true, description: 'An http or https URL, at most 2,000 characters.' }) url?: string;
-  @Field(() => [String], { nullable: true, description: 'Track ids on the activity\'s network, each at most 200 characters.' }) trackIds?: string[];
-  @Field(() => [String], { nullable: true, description: 'Album ids on the activity\'s network, each at most 200 characters.' }) albumIds?: string[];
+  @Field(() => [String], { nullable: true, description: "Track ids on the activity's network, each at most 200 characters." }) trackIds?: string[];
+  @Field(() => [String], { nullable: true, description: "Album ids on the activity's network, each at most 200 characters." }) albumIds?: string[];
 }
 
 @InputType('ActivityInput', { description: 'A new activity definition.' })
 export class ActivityInput {
-  @Field(() => String, { description: 'The activity\'s name, at most 200 characters.' }) name!: string;
+  @Field(() => String, { description: "The activity's name, at most 200 characters." }) name!: string;
   @Field(() => String, { nullable: true, description: 'A short label, at most 100 characters.' }) shortName?: string;
   @Field(() => ActivityType, { description: 'What kind of activity it is.' })
   type!: ActivityType;
@@ -82,13 +82,13 @@ export class EditActivityInput {
 
 @ObjectType('ActivityRecord', { description: 'One thing a member did.' })
 export class ActivityRecord {
-  @Field(() => ID, { description: 'The record\'s id (REST RecordID).' }) id!: number;
-  @Field(() => String, { nullable: true, description: 'The caller\'s marker, unique per account; null when none was given.' }) marker!: string | null;
+  @Field(() => ID, { description: "The record's id (REST RecordID)." }) id!: number;
+  @Field(() => String, { nullable: true, description: "The caller's marker, unique per account; null when none was given." }) marker!: string | null;
   @Field(() => ID, { description: 'The id of the member who did it.' }) memberId!: number;
-  @Field(() => ID, { description: 'The activity definition\'s id.' }) activityId!: number;
-  @Field(() => ID, { nullable: true, description: 'The brand it counts for: the one given when recorded, else the activity\'s; null for none.' }) brandId!: number | null;
-  @Field(() => String, { nullable: true, description: 'The network it happened on: the one given when recorded, else the activity\'s; null for none.' }) service!: string | null;
-  @Field(() => Int, { description: 'The points it earns: the activity\'s points when it was recorded.' }) points!: number;
+  @Field(() => ID, { description: "The activity definition's id." }) activityId!: number;
+  @Field(() => ID, { nullable: true, description: "The brand it counts for: the one given when recorded, else the activity's; null for none." }) brandId!: number | null;
+  @Field(() => String, { nullable: true, description: "The network it happened on: the one given when recorded, else the activity's; null for none." }) service!: string | null;
+  @Field(() => Int, { description: "The points it earns: the activity's points when it was recorded." }) points!: number;
   @Field(() => String, { nullable: true, description: 'A link given with the record; null when none.' }) link!: string | null;
   @Field(() => String, { nullable: true, description: 'A media reference given with the record; null when none.' }) media!: string | null;
   @Field(() => String, { nullable: true, description: 'A category given with the record; null when none.' }) category!: string | null;
@@ -105,7 +105,7 @@ export class RecordActivityInput {
   @Field(() => ID, { description: 'The activity definition; a deleted one is not found.' }) activityId!: string;
   @Field(() => ID, { nullable: true, description: 'The member; or partnerCode + partnerId.' }) memberId?: string;
   @Field(() => String, { nullable: true, description: 'With partnerId, finds the member by a partner reference when memberId is not given.' }) partnerCode?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s id at that partner.' }) partnerId?: string;
+  @Field(() => String, { nullable: true, description: "The member's id at that partner." }) partnerId?: string;
   @Field(() => ID, { nullable: true, description: "Defaults to the activity's brand." }) brandId?: string;
   @Field(() => String, { nullable: true, description: "Defaults to the activity's network." }) service?: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the activity carried: a JSON object nested at most 32 levels.' }) content?: Record<string, unknown>;
@@ -114,7 +114,7 @@ export class RecordActivityInput {
   @Field(() => String, { nullable: true, description: 'A category, at most 200 characters.' }) category?: string;
   @Field(() => Float, { nullable: true, description: 'Any finite number.' }) value?: number;
   @Field(() => String, { nullable: true, description: 'Unique per account: a repeat with the same marker is a no-op. At most 200 characters.' }) marker?: string;
-  @Field(() => GraphQLDateTime, { nullable: true, description: 'When it happened; default now. Not in the future (five minutes\' grace).' }) completedAt?: Date;
+  @Field(() => GraphQLDateTime, { nullable: true, description: "When it happened; default now. Not in the future (five minutes' grace)." }) completedAt?: Date;
   @Field(() => String, { nullable: true, description: "The member's IP address: the record's geo is found from it (not stored)." }) ip?: string;
 }
 
@@ -136,7 +136,7 @@ export class RecordBatchResult {
 @ObjectType('ActivityCheck', { description: 'Whether, how often and when a member performed an activity in a window.' })
 export class ActivityCheck {
   @Field(() => Boolean, { description: 'True when the member has at least one record of the activity in the window.' }) result!: boolean;
-  @Field(() => Int, { description: 'The member\'s records of the activity in the window.' }) count!: number;
+  @Field(() => Int, { description: "The member's records of the activity in the window." }) count!: number;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'The earliest completion time among them; null without records.' }) firstAt!: Date | null;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'The latest completion time among them; null without records.' }) lastAt!: Date | null;
 }
@@ -164,7 +164,7 @@ export class ActivityCountsArgs extends WindowArgs {
 export class ActivityCount {
   @Field(() => GraphQLLocalDate, { description: 'The day, in UTC.' }) day!: string;
   @Field(() => ID, { nullable: true, description: 'The activity, when counted per activity; null per network.' }) activityId!: number | null;
-  @Field(() => String, { nullable: true, description: 'The activity\'s name, when counted per activity; null per network.' }) activityName!: string | null;
+  @Field(() => String, { nullable: true, description: "The activity's name, when counted per activity; null per network." }) activityName!: string | null;
   @Field(() => String, { nullable: true, description: 'The network, when counted per network; null per activity, and for records on no network.' }) service!: string | null;
   @Field(() => Int, { description: 'Records that day.' }) count!: number;
   @Field(() => Int, { description: 'Distinct members behind those records.' }) distinctMembers!: number;
@@ -186,20 +186,20 @@ registerEnumType(SortDirection, {
 
 @ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
 export class ListingBrand {
-  @Field(() => ID, { description: 'The brand\'s id.' }) id!: number;
-  @Field(() => String, { description: 'The brand\'s name.' }) name!: string;
-  @Field(() => String, { description: 'The brand\'s type: Music, Sport, …' }) type!: string;
+  @Field(() => ID, { description: "The brand's id." }) id!: number;
+  @Field(() => String, { description: "The brand's name." }) name!: string;
+  @Field(() => String, { description: "The brand's type: Music, Sport, …" }) type!: string;
 }
 
 @ObjectType('ActivityRecordEdge', { description: 'A record of a page, with its place in the list.' })
 export class ActivityRecordEdge {
-  @Field(() => String, { description: 'Opaque: this record\'s place in the list, to pass as after.' }) cursor!: string;
+  @Field(() => String, { description: "Opaque: this record's place in the list, to pass as after." }) cursor!: string;
   @Field(() => ActivityRecord, { description: 'The record.' }) node!: ActivityRecord;
 }
 
 @ObjectType('ActivityRecordConnection', { description: 'A page of activity records: of the activity feed, or of one member.' })
 export class ActivityRecordConnection {
-  @Field(() => [ActivityRecordEdge], { description: 'The page\'s records, in the list\'s order.' }) edges!: ActivityRecordEdge[];
+  @Field(() => [ActivityRecordEdge], { description: "The page's records, in the list's order." }) edges!: ActivityRecordEdge[];
   @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   totalCount?: () => Promise<number>;
 }

@@ -6,10 +6,9 @@ import { answeredColumns, arrayLiteral, driverValue, recordColumns, rollupOfInse
 import { gateColumns, gateResult, recordGate } from '../kept-data/kept-writes.js';
 
 /** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */
-export type InputColumns = Pick<
-  NewRecordRow,
-  'service' | 'marker' | 'link' | 'media' | 'category' | 'content' | 'value' | 'geoCountry' | 'geoCity' | 'geoRegion' | 'geoLat' | 'geoLong'
-> & { completedAt: Date };
+export type InputColumns = Pick<NewRecordRow, 'service' | 'marker' | 'link' | 'media' | 'category' | 'content' | 'value' | 'geoCountry' | 'geoCity' | 'geoRegion' | 'geoLat' | 'geoLong'> & {
+  completedAt: Date;
+};
 
 /**
  * A record as asked for: the ids its lookups resolve, and its own columns, or none when they
@@ -123,12 +122,7 @@ const checkedRecordsStatement = fixedStatement<StatementValues, { verdicts: stri
  * Answers each record's verdict, in input order, and the stored records ordered by id (ids grow in
  * input order), whole. All records share the account and the application.
  */
-export async function insertCheckedRecords(
-  db: Executor,
-  accountId: number,
-  applicationId: number | null,
-  asked: readonly AskedRow[],
-): Promise<{ verdicts: RowVerdict[]; inserted: RecordRow[] }> {
+export async function insertCheckedRecords(db: Executor, accountId: number, applicationId: number | null, asked: readonly AskedRow[]): Promise<{ verdicts: RowVerdict[]; inserted: RecordRow[] }> {
   const own = Object.fromEntries(inputColumns.map(([key]) => [key, arrayLiteral(asked.map((row) => driverValue(row.columns, key)))])) as Record<InputColumn, string>;
   const rows = await checkedRecordsStatement(db, {
     ...own,

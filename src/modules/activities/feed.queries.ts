@@ -81,26 +81,20 @@ export async function feedRecords(db: Executor, filter: CompiledFilter, window: 
     .orderBy(activityRecords.memberId, desc(time), desc(activityRecords.id))
     .as('latest');
   const latestTime = options.orderByRecorded ? latest.recordedAt : latest.completedAt;
-  return db
-    .select()
-    .from(latest)
-    .orderBy(order(latestTime), order(latest.id))
-    .limit(options.limit)
-    .offset(options.offset);
+  return db.select().from(latest).orderBy(order(latestTime), order(latest.id)).limit(options.limit).offset(options.offset);
 }
 
 /**
  * How many items the feed has, all pages together, in one statement: the records under the same
  * conditions as its pages, or (each member's latest only) the members who have one.
  */
-export async function countFeedRecords(
-  db: Executor,
-  filter: CompiledFilter,
-  window: ResolvedWindow,
-  options: FeedSelection & Pick<FeedOptions, 'allMemberActions'>,
-): Promise<number> {
+export async function countFeedRecords(db: Executor, filter: CompiledFilter, window: ResolvedWindow, options: FeedSelection & Pick<FeedOptions, 'allMemberActions'>): Promise<number> {
   const count = options.allMemberActions ? sql<number>`count(*)::int` : sql<number>`count(distinct ${activityRecords.memberId})::int`;
-  const [row] = await db.select({ count }).from(activityRecords).innerJoin(members, joinMembers).where(feedConditions(filter, window, options));
+  const [row] = await db
+    .select({ count })
+    .from(activityRecords)
+    .innerJoin(members, joinMembers)
+    .where(feedConditions(filter, window, options));
   return row.count;
 }
 
@@ -109,13 +103,7 @@ export async function countFeedRecords(
  * member `limit` records after the first `offset`, under the same conditions as the feed's, in
  * one statement (a lateral subquery per member, over the account-member-time index).
  */
-export function memberRecordPages(
-  db: Executor,
-  filter: CompiledFilter,
-  window: ResolvedWindow,
-  memberIds: readonly number[],
-  page: { limit: number; offset: number },
-): Promise<RecordRow[]> {
+export function memberRecordPages(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[], page: { limit: number; offset: number }): Promise<RecordRow[]> {
   const ids = memberIds.length ? memberIds : [0];
   const picked = db
     .select({ id: activityRecords.id })
@@ -128,7 +116,12 @@ export function memberRecordPages(
     .as('picked');
   return db
     .select(getTableColumns(activityRecords))
-    .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
+    .from(
+      sql`unnest(array[${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::int[]) as page(member_id)`,
+    )
     .innerJoinLateral(picked, sql`true`)
     .innerJoin(activityRecords, and(eq(activityRecords.accountId, filter.accountId), eq(activityRecords.id, picked.id)))
     .orderBy(activityRecords.memberId, desc(activityRecords.completedAt), desc(activityRecords.id));

@@ -14,17 +14,17 @@ const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } 
 @ArgsType()
 export class ActivityFeedArgs extends FilteredWindowArgs {
   @Field(() => String, { nullable: true, description: 'Text the content must contain (any case).' }) keyword!: string | null;
-  @Field(() => Boolean, { defaultValue: false, description: 'false: each member\'s latest record in the window; true: every record (REST all_member_actions).' })
+  @Field(() => Boolean, { defaultValue: false, description: "false: each member's latest record in the window; true: every record (REST all_member_actions)." })
   allMemberActions!: boolean;
   @Field(() => Boolean, {
     defaultValue: false,
-    description: 'Order (and pick each member\'s latest) by when records were stored rather than completed; the window still goes by completion (REST order_by_recorded).',
+    description: "Order (and pick each member's latest) by when records were stored rather than completed; the window still goes by completion (REST order_by_recorded).",
   })
   orderByRecorded!: boolean;
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'DESC: newest first; ASC: oldest first.' }) sort!: SortDirection;
   @Field(() => Int, { defaultValue: 10, description: 'Records per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
   @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.endCursor of an earlier page): the page continues after it.' }) after!: string | null;
-  @Field(() => Int, { nullable: true, description: 'Items skipped before the page, 0 to 100,000 (REST limit=offset,n); added to after\'s position.' }) offset!: number | null;
+  @Field(() => Int, { nullable: true, description: "Items skipped before the page, 0 to 100,000 (REST limit=offset,n); added to after's position." }) offset!: number | null;
 }
 
 @Resolver()

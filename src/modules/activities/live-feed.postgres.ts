@@ -72,7 +72,11 @@ export class PostgresChannel implements LiveChannel {
     try {
       await sql.listen(recordsChannel, (payload) => channel.received(payload));
       // Called again after every reconnect: what was said meanwhile was missed, so ask again.
-      await sql.listen(presenceChannel, (payload) => channel.heard(payload), () => channel.announce(true));
+      await sql.listen(
+        presenceChannel,
+        (payload) => channel.heard(payload),
+        () => channel.announce(true),
+      );
     } catch (error) {
       log.error({ err: error }, 'live feed: cannot listen on PostgreSQL; subscriptions receive nothing until restart');
     }
@@ -150,7 +154,10 @@ export class PostgresChannel implements LiveChannel {
   private received(payload: string): void {
     const colon = payload.indexOf(':');
     const accountId = Number(payload.slice(0, colon));
-    const ids = payload.slice(colon + 1).split(',').map(Number);
+    const ids = payload
+      .slice(colon + 1)
+      .split(',')
+      .map(Number);
     if (Number.isSafeInteger(accountId) && ids.every(Number.isSafeInteger)) this.receiver.deliver(accountId, ids);
   }
 }

@@ -15,14 +15,6 @@ export function liveRecords(db: Executor, filter: CompiledFilter, ids: readonly 
     .select(getTableColumns(activityRecords))
     .from(activityRecords)
     .innerJoin(members, and(eq(members.accountId, activityRecords.accountId), eq(members.id, activityRecords.memberId)))
-    .where(
-      and(
-        eq(activityRecords.accountId, filter.accountId),
-        inArray(activityRecords.id, [...ids]),
-        filter.activity(activityRecords),
-        isNull(members.mergedIntoId),
-        filter.member(),
-      ),
-    )
+    .where(and(eq(activityRecords.accountId, filter.accountId), inArray(activityRecords.id, [...ids]), filter.activity(activityRecords), isNull(members.mergedIntoId), filter.member()))
     .orderBy(asc(activityRecords.id));
 }

@@ -37,7 +37,7 @@ export class LiveFeedResolver {
     // Read by recordsOf when the subscription starts.
     @Arg('filter', () => MemberFilter, {
       nullable: true,
-      description: 'Which records arrive, by the feed\'s rules; anyOfActivities and allOfActivities are read in the week before subscribing. Checked once, when subscribing.',
+      description: "Which records arrive, by the feed's rules; anyOfActivities and allOfActivities are read in the week before subscribing. Checked once, when subscribing.",
     })
     _filter: MemberFilter | null,
   ): ActivityRecord {

@@ -67,10 +67,7 @@ export class LiveFeed implements LiveReceiver {
    */
   static async open(database: DatabaseHandle, log: Logger, { statementTimeoutMs = 0 }: { statementTimeoutMs?: number } = {}): Promise<LiveFeed> {
     const feed = new LiveFeed(database.db, log, statementTimeoutMs);
-    feed.channel =
-      database.kind === 'postgres' && database.url
-        ? await PostgresChannel.open(database.url, feed, log)
-        : EmbeddedChannel.attach(database.db, feed);
+    feed.channel = database.kind === 'postgres' && database.url ? await PostgresChannel.open(database.url, feed, log) : EmbeddedChannel.attach(database.db, feed);
     attach(database.db, feed);
     return feed;
   }
@@ -119,9 +116,7 @@ export class LiveFeed implements LiveReceiver {
 
   deliver(accountId: number, ids: readonly number[]): void {
     if (!this.hasSubscribers(accountId) || !ids.length) return;
-    this.delivering = this.delivering.then(() =>
-      this.deliverNow(accountId, ids).catch((error: unknown) => this.log.warn({ err: error, accountId }, 'live feed: records not delivered')),
-    );
+    this.delivering = this.delivering.then(() => this.deliverNow(accountId, ids).catch((error: unknown) => this.log.warn({ err: error, accountId }, 'live feed: records not delivered')));
   }
 
   private async deliverNow(accountId: number, ids: readonly number[]): Promise<void> {

@@ -52,15 +52,7 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
     .select({ total: sql<number>`count(*)::int` })
     .from(brandMembers)
     .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, brandMembers.memberId)))
-    .where(
-      and(
-        eq(brandMembers.accountId, accountId),
-        eq(brandMembers.brandId, brandId),
-        isNull(members.mergedIntoId),
-        filter.member(),
-        sql`(not ${queued} or ${stillMember('brand_members', accountId)})`,
-      ),
-    );
+    .where(and(eq(brandMembers.accountId, accountId), eq(brandMembers.brandId, brandId), isNull(members.mergedIntoId), filter.member(), sql`(not ${queued} or ${stillMember('brand_members', accountId)})`));
   return row.total;
 }
 
@@ -77,10 +69,13 @@ export async function brandMemberCountWhere(db: Executor, filter: CompiledFilter
 export async function settleBrandMembers(db: Database, accountId: number): Promise<void> {
   await db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
-    const free = await executeRows<{ id: number }>(tx, sql`
+    const free = await executeRows<{ id: number }>(
+      tx,
+      sql`
       select m.id from ${members} m
       where m.account_id = ${accountId} and m.id in (select r.member_id from ${brandMemberRechecks} r where r.account_id = ${accountId})
-      order by m.id for update of m skip locked`);
+      order by m.id for update of m skip locked`,
+    );
     const ids = `{${free.map((row) => Number(row.id)).join(',')}}`;
     await tx.execute(sql`
       with due as (
@@ -109,11 +104,14 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
 
 /** Accounts with queued pairs or a brand of several count rows: what `settleBrandMembers` has to do. */
 export async function accountsToSettle(db: Executor): Promise<number[]> {
-  const rows = await executeRows<{ account_id: number }>(db, sql`
+  const rows = await executeRows<{ account_id: number }>(
+    db,
+    sql`
     select account_id from ${brandMemberRechecks}
     union
     select account_id from ${brandMemberCounts} group by account_id, brand_id having count(*) > 1
-    order by 1`);
+    order by 1`,
+  );
   return rows.map((row) => Number(row.account_id));
 }
 

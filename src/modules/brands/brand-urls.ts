@@ -49,11 +49,7 @@ export function parseNetworkUrl(network: BrandNetworkName, value: string): Parse
 }
 
 /** A Spotify or Deezer track or album, from its URL, URI (`spotify:track:…`) or bare id. */
-export function parseMusicItem(
-  network: 'spotify' | 'deezer',
-  value: string,
-  bareKind: 'track' | 'album' = 'track',
-): { kind: 'track' | 'album'; id: string } | undefined {
+export function parseMusicItem(network: 'spotify' | 'deezer', value: string, bareKind: 'track' | 'album' = 'track'): { kind: 'track' | 'album'; id: string } | undefined {
   const given = value.trim();
   if (network === 'spotify') {
     if (/^[A-Za-z0-9]{22}$/.test(given)) return { kind: bareKind, id: given };

@@ -8,12 +8,18 @@ export type NewBrandRow = typeof brands.$inferInsert;
 const live = (accountId: number) => and(eq(brands.accountId, accountId), isNull(brands.deletedAt));
 
 export async function findBrand(db: Executor, accountId: number, id: number): Promise<BrandRow | undefined> {
-  const [row] = await db.select().from(brands).where(and(live(accountId), eq(brands.id, id)));
+  const [row] = await db
+    .select()
+    .from(brands)
+    .where(and(live(accountId), eq(brands.id, id)));
   return row;
 }
 
 export function findBrandsByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db.select().from(brands).where(and(live(accountId), inArray(brands.id, [...ids])));
+  return db
+    .select()
+    .from(brands)
+    .where(and(live(accountId), inArray(brands.id, [...ids])));
 }
 
 /**
@@ -30,7 +36,10 @@ export async function listBrands(db: Executor, accountId: number, type: string |
       .orderBy(asc(brands.id))
       .offset(page.offset)
       .limit(page.limit),
-    db.select({ total: sql<number>`count(*)::int` }).from(brands).where(where),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(brands)
+      .where(where),
   ]);
   return { rows, total };
 }
@@ -40,13 +49,7 @@ export async function slugsLike(db: Executor, accountId: number, base: string, e
   const rows = await db
     .select({ slug: brands.slug })
     .from(brands)
-    .where(
-      and(
-        live(accountId),
-        sql`(${brands.slug} = ${base} or ${brands.slug} ~ ${`^${escapeRegExp(base)}-[0-9]+$`})`,
-        exceptId ? ne(brands.id, exceptId) : undefined,
-      ),
-    );
+    .where(and(live(accountId), sql`(${brands.slug} = ${base} or ${brands.slug} ~ ${`^${escapeRegExp(base)}-[0-9]+$`})`, exceptId ? ne(brands.id, exceptId) : undefined));
   return rows.map((row) => row.slug);
 }
 

@@ -35,7 +35,7 @@ const change = ({ row, warnings }: BrandResult): BrandChange => ({ brand: toBran
 export class BrandResolver {
   @Authorized()
   @Query(() => Brand, { nullable: true, description: 'One live brand of the account; not found otherwise (deleted brands too).' })
-  async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The brand\'s id.' }) id: string): Promise<Brand> {
+  async brand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: "The brand's id." }) id: string): Promise<Brand> {
     const scope = scopeOf(context, caller);
     return toBrand(await brands.requireBrand(scope.db, scope.accountId, requiredId(id)));
   }
@@ -129,7 +129,7 @@ export class BrandResolver {
   async editBrand(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The brand\'s id.' }) id: string,
+    @Arg('id', () => ID, { description: "The brand's id." }) id: string,
     @Arg('input', () => BrandInput, { description: 'The fields to change; null clears one.' }) input: BrandInput,
   ): Promise<BrandChange> {
     return change(await brands.editBrand(scopeOf(context, caller), requiredId(id), input));
@@ -137,7 +137,11 @@ export class BrandResolver {
 
   @Authorized('advanced')
   @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.' })
-  deleteBrand(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The brand\'s id; it is then not found, and its slug is free.' }) id: string): Promise<boolean> {
+  deleteBrand(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: "The brand's id; it is then not found, and its slug is free." }) id: string,
+  ): Promise<boolean> {
     return brands.deleteBrand(scopeOf(context, caller), requiredId(id));
   }
 }

@@ -101,7 +101,11 @@ function readValues(scope: BrandScope, input: BrandInput, current: BrandRow | un
   const warnings: BrandWarning[] = [];
   if (input.type !== undefined && input.type !== null && input.type.trim() !== '') values.type = readBrandType(input.type);
   else if (input.type === null && current) throw invalidParameter('type', 'a brand needs a type');
-  for (const [field, param] of [['officialWebsiteUrl', 'officialwebsiteurl'], ['wikipediaUrl', 'wikipediaurl'], ['imageUrl', 'imageurl']] as const) {
+  for (const [field, param] of [
+    ['officialWebsiteUrl', 'officialwebsiteurl'],
+    ['wikipediaUrl', 'wikipediaurl'],
+    ['imageUrl', 'imageurl'],
+  ] as const) {
     const value = input[field];
     if (value !== undefined) values[field] = value === null || value.trim() === '' ? null : webUrl(value, param);
   }
@@ -160,11 +164,7 @@ function hashTag(value: string | null): string | null {
 /** Enterprise only, and only once the application has switched the feature on. */
 function customFields(scope: BrandScope, given: Record<string, unknown>, current: Record<string, unknown>) {
   if (scope.plan !== 'enterprise' || !scope.settings.features?.includes(customFieldsFeature)) {
-    throw new AppError(
-      'FEATURE_NOT_ENABLED',
-      `Custom brand fields need an enterprise plan with the ${customFieldsFeature} feature switched on for the application.`,
-      'custom',
-    );
+    throw new AppError('FEATURE_NOT_ENABLED', `Custom brand fields need an enterprise plan with the ${customFieldsFeature} feature switched on for the application.`, 'custom');
   }
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(given)) {

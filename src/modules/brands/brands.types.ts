@@ -33,13 +33,13 @@ export class BrandNetwork {
 
 @ObjectType('Brand', { description: 'An artist, club, product or show of the account.' })
 export class Brand {
-  @Field(() => ID, { description: 'The brand\'s id (REST brandID).' }) id!: number;
+  @Field(() => ID, { description: "The brand's id (REST brandID)." }) id!: number;
   @Field(() => String, { description: 'Unique among the live brands of the account; derived from the name.' }) slug!: string;
-  @Field(() => String, { description: 'The brand\'s name, at most 200 characters.' }) name!: string;
+  @Field(() => String, { description: "The brand's name, at most 200 characters." }) name!: string;
   @Field(() => String, { description: 'Music, Sport, Consumer, Movie, TV, Video Game, Influencer (older brands may carry others, such as Artist).' })
   type!: string;
-  @Field(() => String, { nullable: true, description: 'The brand\'s own website (http or https); null when none.' }) officialWebsiteUrl!: string | null;
-  @Field(() => String, { nullable: true, description: 'The brand\'s Wikipedia page; null when none.' }) wikipediaUrl!: string | null;
+  @Field(() => String, { nullable: true, description: "The brand's own website (http or https); null when none." }) officialWebsiteUrl!: string | null;
+  @Field(() => String, { nullable: true, description: "The brand's Wikipedia page; null when none." }) wikipediaUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'An image of the brand; null when none.' }) imageUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'Without the leading #.' }) hashTag!: string | null;
   @Field(() => [BrandNetwork], { description: 'The brand on each network a URL was given for (REST <Network>URL, <Network>ID and name fields).' }) networks!: BrandNetwork[];
@@ -63,19 +63,19 @@ export class BrandChange {
 
 @ObjectType('BrandEdge', { description: 'A brand of a page, with its place in the list.' })
 export class BrandEdge {
-  @Field(() => String, { description: 'Opaque: stands for this brand\'s id, to pass as after.' }) cursor!: string;
+  @Field(() => String, { description: "Opaque: stands for this brand's id, to pass as after." }) cursor!: string;
   @Field(() => Brand, { description: 'The brand.' }) node!: Brand;
 }
 
-@ObjectType('BrandConnection', { description: 'A page of the account\'s live brands, by id.' })
+@ObjectType('BrandConnection', { description: "A page of the account's live brands, by id." })
 export class BrandConnection {
-  @Field(() => [BrandEdge], { description: 'The page\'s brands, by id.' }) edges!: BrandEdge[];
+  @Field(() => [BrandEdge], { description: "The page's brands, by id." }) edges!: BrandEdge[];
   @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   @Field(() => Int, { description: 'Brands of the listing (of the type, when given), all pages together.' }) totalCount!: number;
   @Field(() => [Brand], { description: 'The nodes of edges, in the same order.' }) nodes!: Brand[];
 }
 
-@InputType('BrandNetworkInput', { description: 'The brand\'s URL on one network (REST <network>url).' })
+@InputType('BrandNetworkInput', { description: "The brand's URL on one network (REST <network>url)." })
 export class BrandNetworkInput {
   @Field(() => String, { description: 'A network of BrandNetwork.network.' }) network!: string;
   @Field(() => String, { nullable: true, description: 'The brand on that network; null removes the network (on edit).' }) url?: string | null;
@@ -83,7 +83,7 @@ export class BrandNetworkInput {
 
 @InputType('BrandInput', { description: 'On create, name is required; on edit, only the fields given change and null clears one.' })
 export class BrandInput {
-  @Field(() => String, { nullable: true, description: 'The brand\'s name, at most 200 characters (required on create); a rename moves the slug with it.' }) name?: string | null;
+  @Field(() => String, { nullable: true, description: "The brand's name, at most 200 characters (required on create); a rename moves the slug with it." }) name?: string | null;
   @Field(() => BrandType, { nullable: true, description: 'What kind of brand it is; default MUSIC.' })
   type?: BrandType | null;
   @Field(() => String, { nullable: true, description: 'An http(s) URL, at most 2,000 characters; without a scheme it is read as https.' }) officialWebsiteUrl?: string | null;
@@ -103,16 +103,15 @@ export class CrossoverBrand {
 }
 
 @ObjectType('Crossover', {
-  description:
-    'Brands ranked by how many members of a base were active on them in the window (counted activity; one-time activities do not count). See docs/brands.md.',
+  description: 'Brands ranked by how many members of a base were active on them in the window (counted activity; one-time activities do not count). See docs/brands.md.',
 })
 export class Crossover {
   @Field(() => Int, { description: 'Brands with at least one base member active on them (before paging).' }) totalCount!: number;
-  @Field(() => Int, { description: "The base: members active on the brand (or on any brand) in the window." }) baseMembers!: number;
+  @Field(() => Int, { description: 'The base: members active on the brand (or on any brand) in the window.' }) baseMembers!: number;
   @Field(() => [CrossoverBrand], { description: 'The page of brands: most active members first, then by brand id.' }) nodes!: CrossoverBrand[];
 }
 
-@InputType('CrossoverFilter', { description: 'What crossover counts: the base\'s members and activity, and the brands listed.' })
+@InputType('CrossoverFilter', { description: "What crossover counts: the base's members and activity, and the brands listed." })
 export class CrossoverFilter {
   @Field(() => [String], { nullable: true, description: 'ISO 3166-1 alpha-2 codes of the members’ countries.' }) countries?: string[];
   @Field(() => [String], { nullable: true, description: 'Only activity through these networks counts, by members linked to one of them.' }) services?: string[];

@@ -36,13 +36,7 @@ export async function spendOtherLinks(db: Executor, accountId: number, memberId:
   await db
     .update(memberEmailLinks)
     .set({ usedAt: now })
-    .where(and(
-      eq(memberEmailLinks.accountId, accountId),
-      eq(memberEmailLinks.memberId, memberId),
-      eq(memberEmailLinks.purpose, purpose),
-      isNull(memberEmailLinks.usedAt),
-      ne(memberEmailLinks.id, keptId),
-    ));
+    .where(and(eq(memberEmailLinks.accountId, accountId), eq(memberEmailLinks.memberId, memberId), eq(memberEmailLinks.purpose, purpose), isNull(memberEmailLinks.usedAt), ne(memberEmailLinks.id, keptId)));
 }
 
 /** Links expired a day ago or more tell nothing worth keeping: cleared as new ones are issued. */

@@ -55,13 +55,7 @@ export type OpenedLink = { status: 'valid'; link: EmailLinkRow } | { status: 'in
  * unknown, another application's, another purpose) is `invalid`, told apart from `expired` and
  * `used` only for the holder of the right secret.
  */
-export async function openEmailLink(
-  db: Executor,
-  app: { accountId: number; applicationId: number },
-  purpose: LinkPurpose,
-  token: string | undefined,
-  now = new Date(),
-): Promise<OpenedLink> {
+export async function openEmailLink(db: Executor, app: { accountId: number; applicationId: number }, purpose: LinkPurpose, token: string | undefined, now = new Date()): Promise<OpenedLink> {
   const match = linkToken.exec(token ?? '');
   // An id past the column's range names no row (and must not reach the database as one).
   if (!match || Number(match[1]) > 2_147_483_647) return { status: 'invalid' };

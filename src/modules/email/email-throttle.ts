@@ -40,7 +40,10 @@ export class EmailThrottle {
       Object.fromEntries(Object.entries(rules).map(([name, options]) => [name, build(options)])) as Record<EmailBudget, RateLimiterAbstract>;
     if (!options.redisUrl) return new EmailThrottle(make((options) => new RateLimiterMemory(options)));
     const redis = await openLimiterRedis(options.redisUrl, options.log);
-    return new EmailThrottle(make((options) => new RateLimiterRedis({ storeClient: redis, ...options, insuranceLimiter: new RateLimiterMemory(options) })), redis);
+    return new EmailThrottle(
+      make((options) => new RateLimiterRedis({ storeClient: redis, ...options, insuranceLimiter: new RateLimiterMemory(options) })),
+      redis,
+    );
   }
 
   /** Takes one point of each budget named; refused (and nothing more taken) at the first one spent. */

@@ -13,8 +13,11 @@ export async function insertOutboxMessage(db: Executor, values: NewOutboxRow): P
 
 /** The accounts with a message due: the worker then claims each account's messages on their own. */
 export function accountsWithDueMail(db: Executor, now: Date): Promise<number[]> {
-  return accountsWhere(db, (accountId) => sql`exists (select 1 from ${emailOutbox} where account_id = ${accountId}::int
-    and status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz)`);
+  return accountsWhere(
+    db,
+    (accountId) => sql`exists (select 1 from ${emailOutbox} where account_id = ${accountId}::int
+    and status = 'pending' and next_attempt_at <= ${now.toISOString()}::timestamptz)`,
+  );
 }
 
 /**
@@ -56,7 +59,5 @@ export async function markAttemptFailed(db: Executor, message: Pick<OutboxRow, '
 
 /** Sent and abandoned messages are kept a week for the record, then cleared as new ones are queued. */
 export async function deleteFinishedMessages(db: Executor, accountId: number, before: Date): Promise<void> {
-  await db
-    .delete(emailOutbox)
-    .where(and(eq(emailOutbox.accountId, accountId), ne(emailOutbox.status, 'pending'), lt(emailOutbox.createdAt, before)));
+  await db.delete(emailOutbox).where(and(eq(emailOutbox.accountId, accountId), ne(emailOutbox.status, 'pending'), lt(emailOutbox.createdAt, before)));
 }

@@ -4,16 +4,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { databaseUnavailable } from '../../db/errors.js';
 import { outsideRequest } from '../../db/roundtrips.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
-import {
-  accountsWithDueMail,
-  claimDueMessages,
-  deleteFinishedMessages,
-  insertOutboxMessage,
-  markAttemptFailed,
-  markSent,
-  type NewOutboxRow,
-  type OutboxRow,
-} from './outbox.queries.js';
+import { accountsWithDueMail, claimDueMessages, deleteFinishedMessages, insertOutboxMessage, markAttemptFailed, markSent, type NewOutboxRow, type OutboxRow } from './outbox.queries.js';
 import { logTransport, smtpTransport, type MailTransport } from './transport.js';
 
 /** Attempts per message before it is given up: with the delays below, about a quarter of an hour of trying. */

@@ -42,7 +42,12 @@ export const templateLimits = { senderName: 100, subject: 200, body: 5000 } as c
  */
 export function renderTemplate(template: EmailTemplate, values: Record<Placeholder, string>): EmailTemplate {
   const fill = (text: string) => text.replace(/\{\{\s*([a-zA-Z]+)\s*\}\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name as Placeholder] : whole));
-  return { subject: fill(template.subject).replace(/[\r\n]+/g, ' ').trim(), body: fill(template.body) };
+  return {
+    subject: fill(template.subject)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
+    body: fill(template.body),
+  };
 }
 
 export function templateOf(settings: EmailSettings | undefined, kind: EmailKind): EmailTemplate {

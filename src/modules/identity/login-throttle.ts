@@ -1,12 +1,6 @@
 import type { Redis } from 'ioredis';
 import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type IRateLimiterOptions,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
  * Brute-force protection for sign-in: back-off, never a permanent lockout (a lockout would let
@@ -116,8 +110,7 @@ export class LoginThrottle {
     const redis = await openLimiterRedis(options.redisUrl, options.log);
     // While Redis is unreachable each limiter falls back to memory (insuranceLimiter): sign-ins keep
     // working and keep being throttled per gateway, instead of failing or going unthrottled.
-    const shared = (rules: IRateLimiterOptions) =>
-      new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
+    const shared = (rules: IRateLimiterOptions) => new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
     return new LoginThrottle(limitersOf(shared), redis);
   }
 

@@ -60,13 +60,7 @@ function needsRehash(stored: string): boolean {
   const match = /^\$(argon2(?:id|i|d))\$v=(\d+)\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(stored);
   if (!match) return true;
   const [, algorithm, version, m, t, p] = match;
-  return (
-    algorithm !== currentSettings.algorithm ||
-    Number(version) !== currentSettings.version ||
-    Number(m) !== currentSettings.m ||
-    Number(t) !== currentSettings.t ||
-    Number(p) !== currentSettings.p
-  );
+  return algorithm !== currentSettings.algorithm || Number(version) !== currentSettings.version || Number(m) !== currentSettings.m || Number(t) !== currentSettings.t || Number(p) !== currentSettings.p;
 }
 
 /**

@@ -13,10 +13,7 @@ export function unexpiredKeys(db: Executor, now: Date) {
 
 /** Every key's id and retirement, newest first (creation times are the database's). */
 export function keyChain(db: Executor) {
-  return db
-    .select({ kid: signingKeys.kid, retiredAt: signingKeys.retiredAt })
-    .from(signingKeys)
-    .orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
+  return db.select({ kid: signingKeys.kid, retiredAt: signingKeys.retiredAt }).from(signingKeys).orderBy(desc(signingKeys.createdAt), desc(signingKeys.kid));
 }
 
 /** Stores a key unless one with its id exists (another process created the same successor). */

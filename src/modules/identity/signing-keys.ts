@@ -150,7 +150,7 @@ export class SigningKeys {
       // Tokens signed before generations were claimed carry none: the first generation, 0.
       const generation = payload.gen ?? 0;
       const validGeneration = typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 0;
-      return valid && validGeneration ? ({ ...(ids as Omit<MemberClaims, 'sessionGeneration'>), sessionGeneration: generation }) : null;
+      return valid && validGeneration ? { ...(ids as Omit<MemberClaims, 'sessionGeneration'>), sessionGeneration: generation } : null;
     } catch {
       return null;
     }

@@ -91,9 +91,9 @@ export class ScoreWindowsWorker {
     const lagMs = Date.now() - until.getTime();
     if (lagMs > this.lagWarningMs && !this.lagging.has(accountId)) {
       this.lagging.add(accountId);
-      this.log.warn({ accountId, lagSeconds: Math.round(lagMs / 1000) }, 'score windows: an account\'s kept windows lag; catching up in steps (logged again once caught up)');
+      this.log.warn({ accountId, lagSeconds: Math.round(lagMs / 1000) }, "score windows: an account's kept windows lag; catching up in steps (logged again once caught up)");
     } else if (lagMs <= this.lagWarningMs && this.lagging.delete(accountId)) {
-      this.log.info({ accountId, lagSeconds: Math.round(lagMs / 1000) }, 'score windows: an account\'s kept windows caught up');
+      this.log.info({ accountId, lagSeconds: Math.round(lagMs / 1000) }, "score windows: an account's kept windows caught up");
     }
   }
 }

@@ -5,16 +5,7 @@ import type { Context } from '../../core/context.js';
 import { envelope, memberId, scopeOf } from '../members/members.envelope.js';
 import { memberReadsOf, toMember } from '../members/members.mapping.js';
 import * as members from '../members/members.service.js';
-import {
-  Member,
-  MemberEnvelope,
-  MemberLookupInput,
-  MemberProfileInput,
-  RegisterMemberInput,
-  ServiceCredentialsInput,
-  VerifyEmailInput,
-  VisitInput,
-} from '../members/members.types.js';
+import { Member, MemberEnvelope, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ServiceCredentialsInput, VerifyEmailInput, VisitInput } from '../members/members.types.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import { refreshMemberSegments } from '../segments/segment-membership.js';
 import * as lifecycle from './lifecycle.service.js';
@@ -104,7 +95,7 @@ export class MemberLifecycleResolver {
     @CurrentApplication() caller: ApplicationCaller,
     @Arg('intoId', () => ID, { description: 'The member who survives and receives everything.' }) intoId: string,
     @Arg('fromId', () => ID, { description: 'The member merged away; its id answers as the survivor afterwards.' }) fromId: string,
-    @Arg('fromAccessToken', () => String, { description: 'The merged member\'s current access token (Member.accessToken), as proof.' }) fromAccessToken: string,
+    @Arg('fromAccessToken', () => String, { description: "The merged member's current access token (Member.accessToken), as proof." }) fromAccessToken: string,
   ) {
     return envelope(context, caller, await lifecycle.mergeMembers(scopeOf(context, caller), memberId(intoId), memberId(fromId, 'fromId'), fromAccessToken));
   }

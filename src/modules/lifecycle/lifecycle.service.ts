@@ -22,9 +22,7 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
   const network = readNetwork(input.network, 'login');
   const verifiedEmail = normaliseEmail(input.verifiedEmail, 'verifiedEmail');
   const services = await q.servicesOfMembers(scope.db, scope.accountId, [member.id]);
-  const service = input.serviceId
-    ? services.find((candidate) => String(candidate.id) === input.serviceId)
-    : services.find((candidate) => candidate.network === network);
+  const service = input.serviceId ? services.find((candidate) => String(candidate.id) === input.serviceId) : services.find((candidate) => candidate.network === network);
   if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceId' : 'network');
   return markEmailVerified(scope, member, service, verifiedEmail);
 }
@@ -45,9 +43,7 @@ export async function markEmailVerified(scope: MemberScope, member: MemberRow, s
       if (service) await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
       await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
       // Oldest first; a member merged away while this waited for its lock is left out.
-      const [oldest, ...others] = [...locked.values()].filter(
-        (row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()),
-      );
+      const [oldest, ...others] = [...locked.values()].filter((row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()));
       for (const other of others) {
         await mergeInto(tx, oldest, other);
         await endMergedSessions(tx, scope, oldest.id, other.id);

@@ -8,9 +8,32 @@ import { regroupMember } from '../score-windows/score-window-groups.queries.js';
 
 /** Profile fields the survivor takes from the merged member when it has none of its own. */
 const profileFields = [
-  'email', 'verifiedEmail', 'emailVerifiedAt', 'firstName', 'surname', 'username', 'gender', 'birthDate', 'bio',
-  'avatarUrl', 'address', 'addressLine2', 'city', 'state', 'country', 'postCode', 'homePhone', 'mobilePhone',
-  'website', 'geoCountry', 'geoCity', 'geoRegion', 'geoLat', 'geoLong', 'importCode', 'lastLoginAt',
+  'email',
+  'verifiedEmail',
+  'emailVerifiedAt',
+  'firstName',
+  'surname',
+  'username',
+  'gender',
+  'birthDate',
+  'bio',
+  'avatarUrl',
+  'address',
+  'addressLine2',
+  'city',
+  'state',
+  'country',
+  'postCode',
+  'homePhone',
+  'mobilePhone',
+  'website',
+  'geoCountry',
+  'geoCity',
+  'geoRegion',
+  'geoLat',
+  'geoLong',
+  'importCode',
+  'lastLoginAt',
 ] as const satisfies readonly (keyof MemberRow)[];
 
 /**

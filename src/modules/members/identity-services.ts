@@ -23,11 +23,7 @@ export interface IdentityServices {
   close(): Promise<void>;
 }
 
-export async function createIdentityServices(
-  db: Database,
-  config: Config,
-  options: { networks?: NetworkOptions; log?: Logger } = {},
-): Promise<IdentityServices> {
+export async function createIdentityServices(db: Database, config: Config, options: { networks?: NetworkOptions; log?: Logger } = {}): Promise<IdentityServices> {
   if (!config.secretKey) throw new Error('SECRET_KEY is required to seal network tokens and sign member tokens.');
   const cipher = createTokenCipher(config.secretKey);
   const signingKeys = await SigningKeys.load(db, cipher, { issuer: config.publicUrl ?? 'marquee' });

@@ -11,9 +11,7 @@ import type { ServiceCredentialsInput } from './members.types.js';
  * ServiceCredentialsInput (network, email, password, authToken, uid); REST reports them by its
  * own parameter names (rest/error-params.ts).
  */
-export type Credentials =
-  | { network: 'email'; uid: string; email: string; password: string }
-  | { network: Exclude<Network, 'email'>; uid: string; token: string; secret?: string };
+export type Credentials = { network: 'email'; uid: string; email: string; password: string } | { network: Exclude<Network, 'email'>; uid: string; token: string; secret?: string };
 
 const emailSchema = z.email();
 

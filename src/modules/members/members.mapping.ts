@@ -2,7 +2,18 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../core/context.js';
 import { selectedFields, selectsOnly } from '../../core/selection.js';
 import { formatTimestamp } from '../../lib/time.js';
-import { readOptInsJson, readWith, type DomainRow, type MemberReads, type MemberRow, type MemberRowWith, type NarrowMemberRow, type ReadWith, type ServiceLinkRow, type ServiceSummaryRow } from './members.queries.js';
+import {
+  readOptInsJson,
+  readWith,
+  type DomainRow,
+  type MemberReads,
+  type MemberRow,
+  type MemberRowWith,
+  type NarrowMemberRow,
+  type ReadWith,
+  type ServiceLinkRow,
+  type ServiceSummaryRow,
+} from './members.queries.js';
 import { Gender, type Member, type MemberDomain, type ServiceLink } from './members.types.js';
 
 /**
@@ -89,8 +100,21 @@ export function toServiceLink(row: ServiceLinkRow, domains: DomainRow[], context
  * whole row; so does any field added later until it is listed here.
  */
 const narrowMemberFields: ReadonlySet<string> = new Set([
-  '__typename', 'id', 'email', 'firstName', 'surname', 'username',
-  'services', 'domains', 'optins', 'jwt', 'score', 'position', 'lastActivity', 'topBrands', 'activities',
+  '__typename',
+  'id',
+  'email',
+  'firstName',
+  'surname',
+  'username',
+  'services',
+  'domains',
+  'optins',
+  'jwt',
+  'score',
+  'position',
+  'lastActivity',
+  'topBrands',
+  'activities',
 ]);
 
 /**

@@ -57,8 +57,16 @@ export async function moveOptIns(tx: Transaction, accountId: number, memberId: n
   // The brand members follow (kept-data/kept-writes.ts): the keeper's current brand opt-ins, and
   // every brand the merged member was on, to recheck.
   const onBrand = moved.filter((row) => row.brandId !== null);
-  await addBrandMembers(tx, accountId, onBrand.filter((row) => row.optedOutAt === null).map((row) => ({ brandId: row.brandId!, memberId: keeperId })));
-  await recheckBrandMembers(tx, accountId, onBrand.map((row) => ({ brandId: row.brandId!, memberId })));
+  await addBrandMembers(
+    tx,
+    accountId,
+    onBrand.filter((row) => row.optedOutAt === null).map((row) => ({ brandId: row.brandId!, memberId: keeperId })),
+  );
+  await recheckBrandMembers(
+    tx,
+    accountId,
+    onBrand.map((row) => ({ brandId: row.brandId!, memberId })),
+  );
 }
 
 /** Puts `keeperId` in every computed segment `memberId` was in, and takes `memberId` out of them. */
@@ -68,7 +76,10 @@ export async function moveSegmentMemberships(tx: Transaction, accountId: number,
     .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.memberId, memberId)))
     .returning();
   if (memberships.length) {
-    await tx.insert(segmentMembers).values(memberships.map((row) => ({ ...row, memberId: keeperId }))).onConflictDoNothing();
+    await tx
+      .insert(segmentMembers)
+      .values(memberships.map((row) => ({ ...row, memberId: keeperId })))
+      .onConflictDoNothing();
   }
 }
 

@@ -8,9 +8,20 @@ const maxTextLength = 500;
 
 /** REST parameter names of the profile fields, for error messages. */
 const restNames: Record<string, string> = {
-  firstName: 'firstname', surname: 'surname', username: 'username', city: 'city', state: 'region',
-  postCode: 'postcode', address: 'address', addressLine2: 'addressline2', homePhone: 'homephone',
-  mobilePhone: 'mobilephone', website: 'website', bio: 'bio', country: 'country', birthDate: 'birthdate',
+  firstName: 'firstname',
+  surname: 'surname',
+  username: 'username',
+  city: 'city',
+  state: 'region',
+  postCode: 'postcode',
+  address: 'address',
+  addressLine2: 'addressline2',
+  homePhone: 'homephone',
+  mobilePhone: 'mobilephone',
+  website: 'website',
+  bio: 'bio',
+  country: 'country',
+  birthDate: 'birthdate',
 };
 
 function text(field: string, value: string | undefined | null, max = maxTextLength): string | undefined {

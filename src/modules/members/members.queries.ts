@@ -47,7 +47,9 @@ export interface NarrowPageReads {
  */
 
 /** `serviceSummariesOfMembers` for the row of `members` being read, as a JSON array. */
-const serviceSummariesJson = (account: string) => `select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
+const serviceSummariesJson = (
+  account: string,
+) => `select coalesce(json_agg(json_build_object('id', s.id, 'memberId', s.member_id, 'network', s.network, 'uid', s.uid, 'valid', s.valid) order by s.id), '[]'::json)
   from member_services s where s.account_id = ${account} and s.member_id = members.id`;
 const optInsJson = (account: string) => currentOptInsJson(account, 'members.id');
 
@@ -57,7 +59,13 @@ const accountMark = '\u0000account\u0000';
 /** The select list of a narrow page (Drizzle) of the account's members: the columns, and the JSON of what the page reads with them. */
 export function narrowMemberSelection(accountId: number, reads: NarrowPageReads) {
   // The texts with the account as a Drizzle parameter where they name it.
-  const withAccount = (text: (account: string) => string) => sql.join(text(accountMark).split(accountMark).map((part) => sql.raw(part)), sql`${accountId}::int`);
+  const withAccount = (text: (account: string) => string) =>
+    sql.join(
+      text(accountMark)
+        .split(accountMark)
+        .map((part) => sql.raw(part)),
+      sql`${accountId}::int`,
+    );
   return {
     ...narrowMemberColumns,
     ...(reads.services ? { services: sql<ServiceSummaryRow[]>`(${withAccount(serviceSummariesJson)})` } : {}),
@@ -267,9 +275,7 @@ export async function findMembersByVerifiedEmail(db: Executor, accountId: number
   return db
     .select()
     .from(members)
-    .where(
-      and(eq(members.accountId, accountId), sql`lower(${members.verifiedEmail}) = ${email.toLowerCase()}`, isNull(members.mergedIntoId)),
-    )
+    .where(and(eq(members.accountId, accountId), sql`lower(${members.verifiedEmail}) = ${email.toLowerCase()}`, isNull(members.mergedIntoId)))
     .orderBy(asc(members.id));
 }
 
@@ -315,13 +321,7 @@ export async function findServiceByUsername(db: Executor, accountId: number, net
   const [row] = await db
     .select()
     .from(memberServices)
-    .where(
-      and(
-        eq(memberServices.accountId, accountId),
-        eq(memberServices.network, network),
-        sql`lower(${memberServices.username}) = ${username.toLowerCase()}`,
-      ),
-    )
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.network, network), sql`lower(${memberServices.username}) = ${username.toLowerCase()}`))
     .orderBy(asc(memberServices.id))
     .limit(1);
   return row;
@@ -331,9 +331,7 @@ export async function findServiceByPartner(db: Executor, accountId: number, part
   const [row] = await db
     .select()
     .from(memberServices)
-    .where(
-      and(eq(memberServices.accountId, accountId), eq(memberServices.partnerCode, partnerCode), eq(memberServices.partnerId, partnerId)),
-    )
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.partnerCode, partnerCode), eq(memberServices.partnerId, partnerId)))
     .orderBy(asc(memberServices.id))
     .limit(1);
   return row;
@@ -379,10 +377,7 @@ export async function domainsOfMembers(db: Executor, accountId: number, memberId
 }
 
 /** Records a visit of a domain through a service; `registered` sticks once true. */
-export async function touchDomain(
-  db: Executor,
-  row: { accountId: number; memberId: number; serviceId: number; domain: string; registered: boolean; at: Date },
-) {
+export async function touchDomain(db: Executor, row: { accountId: number; memberId: number; serviceId: number; domain: string; registered: boolean; at: Date }) {
   await db
     .insert(memberDomains)
     .values({ ...row, firstVisit: row.at, lastVisit: row.at })
@@ -396,14 +391,7 @@ export async function hasRegisteredOnDomain(db: Executor, accountId: number, mem
   const [row] = await db
     .select({ domain: memberDomains.domain })
     .from(memberDomains)
-    .where(
-      and(
-        eq(memberDomains.accountId, accountId),
-        eq(memberDomains.memberId, memberId),
-        eq(memberDomains.domain, domain),
-        eq(memberDomains.registered, true),
-      ),
-    )
+    .where(and(eq(memberDomains.accountId, accountId), eq(memberDomains.memberId, memberId), eq(memberDomains.domain, domain), eq(memberDomains.registered, true)))
     .limit(1);
   return Boolean(row);
 }
@@ -419,7 +407,10 @@ export async function deleteMember(db: Executor, accountId: number, id: number) 
   // records that committed while the delete waited for them included (kept-data/kept-writes.ts).
   await markMemberDaysStale(db, accountId, [id]);
   await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.mergedIntoId, id), ne(members.id, id)));
-  const deleted = await db.delete(members).where(and(eq(members.accountId, accountId), eq(members.id, id))).returning({ id: members.id });
+  const deleted = await db
+    .delete(members)
+    .where(and(eq(members.accountId, accountId), eq(members.id, id)))
+    .returning({ id: members.id });
   await recheckMemberPairs(db, accountId, [id]);
   return deleted.length > 0;
 }

@@ -8,15 +8,7 @@ import { extendedNode, memberDomainsOf, pickFields, serviceSummaryFields, toMemb
 import * as members from './members.service.js';
 import { envelope, memberId, scopeOf } from './members.envelope.js';
 import { findMember, readWith } from './members.queries.js';
-import {
-  LoginInput,
-  Member,
-  MemberDomain,
-  MemberEnvelope,
-  ResetPasswordInput,
-  ServiceLink,
-  UpdateMemberInput,
-} from './members.types.js';
+import { LoginInput, Member, MemberDomain, MemberEnvelope, ResetPasswordInput, ServiceLink, UpdateMemberInput } from './members.types.js';
 import { ageInYears } from '../../lib/time.js';
 import { revokeMemberSessions, sessionEnded } from './members.sessions.js';
 
@@ -41,11 +33,11 @@ export class MemberResolver {
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Changes the member\'s profile: only the fields given, custom fields merged into the stored ones.' })
+  @Mutation(() => MemberEnvelope, { description: "Changes the member's profile: only the fields given, custom fields merged into the stored ones." })
   async updateMember(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
+    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
     @Arg('input', () => UpdateMemberInput, { description: 'The fields to change.' }) input: UpdateMemberInput,
   ) {
     return envelope(context, caller, await members.updateMemberProfile(scopeOf(context, caller), memberId(id), input));
@@ -56,8 +48,8 @@ export class MemberResolver {
   async resetPassword(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
-    @Arg('input', () => ResetPasswordInput, { description: 'The email identity and its new password; the member\'s sessions end.' }) input: ResetPasswordInput,
+    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
+    @Arg('input', () => ResetPasswordInput, { description: "The email identity and its new password; the member's sessions end." }) input: ResetPasswordInput,
   ) {
     return envelope(context, caller, await members.resetPassword(scopeOf(context, caller), memberId(id), input));
   }
@@ -65,16 +57,24 @@ export class MemberResolver {
   @Authorized()
   @Mutation(() => MemberEnvelope, {
     description:
-      "Ends every session of the member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, " +
+      'Ends every session of the member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, ' +
       'and the member gets a new access token. Answers the member with the new token and a new JWT.',
   })
-  async revokeMemberSessions(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string) {
+  async revokeMemberSessions(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
+  ) {
     return envelope(context, caller, await revokeMemberSessions(scopeOf(context, caller), memberId(id)));
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
-  deleteMember(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string): Promise<boolean> {
+  deleteMember(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
+  ): Promise<boolean> {
     return members.deleteMember(scopeOf(context, caller), memberId(id));
   }
 
@@ -83,8 +83,8 @@ export class MemberResolver {
   async refreshServiceTokens(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The member\'s id; a merged member\'s id acts on the survivor.' }) id: string,
-    @Arg('network', () => String, { description: 'The network identifier of the member\'s identity to refresh (not email).' }) network: string,
+    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
+    @Arg('network', () => String, { description: "The network identifier of the member's identity to refresh (not email)." }) network: string,
   ) {
     const row = await members.refreshServiceTokens(scopeOf(context, caller), memberId(id), network);
     return toServiceLink(row, await context.loaders.members.domains.load(row.memberId), context);
@@ -105,7 +105,7 @@ export class MemberResolver {
     return member.birthDate ? ageInYears(member.birthDate) : null;
   }
 
-  @FieldResolver(() => [ServiceLink], { description: 'The member\'s identities: email and password, and one per linked network.' })
+  @FieldResolver(() => [ServiceLink], { description: "The member's identities: email and password, and one per linked network." })
   services(@Root() member: Member & ReadWithMember, @Ctx() context: Context, @Info() info: GraphQLResolveInfo): ServiceLink[] | Promise<ServiceLink[]> {
     // Asking for network, user id and validity reads those columns only; domains only when asked
     // for. Read with the member (member(id), a members listing) when its statement read them.
@@ -119,10 +119,7 @@ export class MemberResolver {
 
   private async serviceLinks(member: Member & ReadWithMember, context: Context, withDomains: boolean): Promise<ServiceLink[]> {
     const read = member[readWith];
-    const [rows, domains] = await Promise.all([
-      read?.services ?? context.loaders.members.services.load(member.id),
-      withDomains ? (read?.domains ?? context.loaders.members.domains.load(member.id)) : [],
-    ]);
+    const [rows, domains] = await Promise.all([read?.services ?? context.loaders.members.services.load(member.id), withDomains ? (read?.domains ?? context.loaders.members.domains.load(member.id)) : []]);
     return rows.map((row) => toServiceLink(row, domains, context));
   }
 
@@ -147,11 +144,7 @@ export class MemberResolver {
     fields: string[] | null,
   ): Promise<Record<string, unknown>> {
     if (context.caller.kind !== 'application' && context.caller.kind !== 'member') return {};
-    const [row, services, domains] = await Promise.all([
-      context.loaders.members.rows.load(member.id),
-      this.serviceLinks(member, context, true),
-      this.domains(member, context),
-    ]);
+    const [row, services, domains] = await Promise.all([context.loaders.members.rows.load(member.id), this.serviceLinks(member, context, true), this.domains(member, context)]);
     if (!row) return {};
     return pickFields(extendedNode(row, services, domains), fields ?? undefined);
   }

@@ -8,29 +8,13 @@ import { normaliseDomain } from '../../lib/domains.js';
 import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
-import {
-  assertNewPassword,
-  normaliseEmail,
-  readCredentials,
-  readNetwork,
-  verifiedProfile,
-  type Credentials,
-} from './members.credentials.js';
+import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
 import { profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { giveUsername } from './usernames.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
-import type {
-  LoginInput,
-  MemberLookupInput,
-  MemberProfileInput,
-  RegisterMemberInput,
-  ResetPasswordInput,
-  ServiceCredentialsInput,
-  UpdateMemberInput,
-  VisitInput,
-} from './members.types.js';
+import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
 import { isId } from '../../lib/ids.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../score-windows/score-windows.queries.js';
@@ -197,12 +181,7 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
     if (!checked.ok) throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
     return { service, updates: checked.rehash ? { passwordHash: checked.rehash } : {} };
   }
-  const profile = await verifiedProfile(
-    credentials,
-    scope.settings,
-    scope.identity.networks,
-    () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'),
-  );
+  const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'));
   const updates = {
     tokenSealed: scope.identity.cipher.seal(credentials.token),
     ...(credentials.secret ? { tokenSecretSealed: scope.identity.cipher.seal(credentials.secret) } : {}),
@@ -431,12 +410,7 @@ function signInAddresses(scope: MemberScope, visit: Visit): AddressBudget[] {
   return budgets;
 }
 
-async function refreshNetworkIdentity(
-  scope: MemberScope,
-  service: ServiceRow,
-  credentials: Extract<Credentials, { token: string }>,
-  input: ServiceCredentialsInput,
-): Promise<MemberRow> {
+async function refreshNetworkIdentity(scope: MemberScope, service: ServiceRow, credentials: Extract<Credentials, { token: string }>, input: ServiceCredentialsInput): Promise<MemberRow> {
   // Under `trust` nothing checked that this token is the identity's own (anyone may name a uid):
   // the member's stored tokens, proven when they were stored, stay as they are.
   if (scope.settings.networkVerification !== 'verify') return requireMember(scope.db, scope.accountId, service.memberId);
@@ -515,15 +489,7 @@ function registrationGeo(profile: Partial<q.NewMemberRow>, place: GeoLocation | 
   return { ...geoColumns(place), ...(profile.country ? {} : { country: place.country }) };
 }
 
-async function recordVisit(
-  tx: Executor,
-  scope: MemberScope,
-  memberId: number,
-  service: ServiceRow,
-  kind: 'register' | 'login',
-  visit: Visit,
-  at = new Date(),
-): Promise<void> {
+async function recordVisit(tx: Executor, scope: MemberScope, memberId: number, service: ServiceRow, kind: 'register' | 'login', visit: Visit, at = new Date()): Promise<void> {
   await q.touchDomain(tx, { accountId: scope.accountId, memberId, serviceId: service.id, domain: visit.domain, registered: kind === 'register', at });
   // A sign-in renews an access token past half its lifetime, so an active member's stays live.
   if (kind === 'login') await renewOldAccessToken(tx, scope.identity.cipher, scope.accountId, memberId, at);

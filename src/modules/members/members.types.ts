@@ -24,7 +24,7 @@ registerEnumType(Gender, {
 })
 export class Geo {
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code (REST GeoCountry); null when the address was not placed.' }) country!: string | null;
-  @Field(() => String, { nullable: true, description: 'City (REST GeoCity); city-level data is approximate, often the provider\'s hub.' }) city!: string | null;
+  @Field(() => String, { nullable: true, description: "City (REST GeoCity); city-level data is approximate, often the provider's hub." }) city!: string | null;
   @Field(() => String, { nullable: true, description: 'State or province as the data names it (REST GeoRegion).' }) region!: string | null;
   @Field(() => String, { nullable: true, description: 'Latitude in decimal degrees, as text rounded to four decimals (REST GeoLat).' }) lat!: string | null;
   @Field(() => String, { nullable: true, description: 'Longitude in decimal degrees, as text rounded to four decimals (REST GeoLong).' }) long!: string | null;
@@ -32,7 +32,7 @@ export class Geo {
 
 @ObjectType('ServiceLink', { description: 'One identity of a member: on a network, or email and password.' })
 export class ServiceLink {
-  @Field(() => ID, { description: 'The identity\'s id (REST service record ID, member_service_id): resetPassword and verifyEmail take it as serviceId.' }) id!: number;
+  @Field(() => ID, { description: "The identity's id (REST service record ID, member_service_id): resetPassword and verifyEmail take it as serviceId." }) id!: number;
   @Field(() => String, { description: 'Network identifier: email, spotify, youtube, …' }) network!: string;
   @Field(() => Boolean, {
     description: 'False once the network refused the stored tokens (refreshServiceTokens); true again after the member signs in or registers with it (REST Valid).',
@@ -41,9 +41,9 @@ export class ServiceLink {
   @Field(() => Boolean, { description: 'Whether the member shares activity on this network (REST ActivitySharing); true unless registered with activitySharing false.' })
   activitySharing!: boolean;
   @Field(() => String, { nullable: true, description: 'The user id on the network (the address, for email).' }) userId!: string | null;
-  @Field(() => String, { nullable: true, description: 'The username on the network: the network\'s own (VERIFY mode) or the one the member registered with; null when neither was given.' })
+  @Field(() => String, { nullable: true, description: "The username on the network: the network's own (VERIFY mode) or the one the member registered with; null when neither was given." })
   username!: string | null;
-  @Field(() => String, { nullable: true, description: 'The member\'s profile page on the network, when a verified profile gave one (REST UserURL).' }) userUrl!: string | null;
+  @Field(() => String, { nullable: true, description: "The member's profile page on the network, when a verified profile gave one (REST UserURL)." }) userUrl!: string | null;
   @Field(() => String, { nullable: true, description: 'The network token: for API keys only; never for email.' }) token!: string | null;
   @Field(() => String, { nullable: true, description: 'The network secret or refresh token: for API keys only.' }) tokenSecret!: string | null;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When the stored network token expires, as the network said on the last refresh; null when not known (REST Expires).' })
@@ -51,17 +51,17 @@ export class ServiceLink {
   @Field(() => GraphQLDateTime, { description: 'When this identity was last written: registered, attached, signed in with, refreshed or verified (REST LastUpdated).' })
   lastUpdated!: Date;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'The latest login with this identity; null if it never signed in (REST LastLogin).' }) lastLogin!: Date | null;
-  @Field(() => String, { nullable: true, description: 'The address this identity proved: from the network\'s verified profile, or set by verifyEmail; null otherwise.' })
+  @Field(() => String, { nullable: true, description: "The address this identity proved: from the network's verified profile, or set by verifyEmail; null otherwise." })
   verifiedEmail!: string | null;
   @Field(() => Boolean, { description: 'True when a verified profile says the account is a paid one on that network (REST PaidAccount).' }) paidAccount!: boolean;
   @Field(() => Int, { nullable: true, description: 'Followers on the network, from its verified profile; null when not known.' }) followers!: number | null;
   @Field(() => Int, { nullable: true, description: 'Likes on the network, when stored for the identity; null when not known.' }) likes!: number | null;
   @Field(() => String, { nullable: true, description: 'The partner the identity was registered through (REST partner, PartnerCode).' }) partnerCode!: string | null;
-  @Field(() => String, { nullable: true, description: 'The member\'s id at that partner (REST sourceuid, PartnerID).' }) partnerId!: string | null;
+  @Field(() => String, { nullable: true, description: "The member's id at that partner (REST sourceuid, PartnerID)." }) partnerId!: string | null;
   @Field(() => [String], { description: 'Domains the member registered on or signed in from with this identity.' }) domains!: string[];
 }
 
-@ObjectType('MemberDomain', { description: 'A website a member registered on or signed in from, over all of the member\'s identities.' })
+@ObjectType('MemberDomain', { description: "A website a member registered on or signed in from, over all of the member's identities." })
 export class MemberDomain {
   @Field(() => String, { description: 'The host name, without scheme or path; API for registrations and logins through the API without a domain.' }) domain!: string;
   @Field(() => GraphQLDateTime, { description: 'The first registration or sign-in there.' }) firstVisit!: Date;
@@ -73,15 +73,15 @@ export class MemberDomain {
 
 @ObjectType('Member', { description: 'A member (fan) of the account.' })
 export class Member {
-  @Field(() => ID, { description: 'The member\'s id (REST ID, MemberID); the id of a member merged into another answers as the survivor.' }) id!: number;
+  @Field(() => ID, { description: "The member's id (REST ID, MemberID); the id of a member merged into another answers as the survivor." }) id!: number;
   @Field(() => String, { description: 'A random UUID given to the member at registration (REST UUID).' }) uuid!: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s contact address as given; for email members, the address they sign in with.' }) email!: string | null;
+  @Field(() => String, { nullable: true, description: "The member's contact address as given; for email members, the address they sign in with." }) email!: string | null;
   @Field(() => String, { nullable: true, description: 'The address confirmed by verifyEmail or an emailed verification link; null until then.' }) verifiedEmail!: string | null;
   @Field(() => String, { nullable: true, description: 'Given name.' }) firstName!: string | null;
   @Field(() => String, { nullable: true, description: 'Family name.' }) surname!: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'The member\'s name: as given, or made at registration from the email address\'s local part when none was given (such names are unique in the account).',
+    description: "The member's name: as given, or made at registration from the email address's local part when none was given (such names are unique in the account).",
   })
   username!: string | null;
   @Field(() => Gender, { nullable: true, description: 'As the member gave it; null when not given.' }) gender!: Gender | null;
@@ -94,18 +94,18 @@ export class Member {
   @Field(() => String, { nullable: true, description: 'State, province or region, as the member gave it (REST region at registration).' }) state!: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'ISO 3166-1 alpha-2 code, upper case: as the member gave it, or else the country of the registration\'s IP address (REST Country, CountryCode).',
+    description: "ISO 3166-1 alpha-2 code, upper case: as the member gave it, or else the country of the registration's IP address (REST Country, CountryCode).",
   })
   country!: string | null;
   @Field(() => String, { nullable: true, description: 'Postal code, at most 20 characters.' }) postCode!: string | null;
   @Field(() => String, { nullable: true, description: 'Home phone number as given, at most 40 characters.' }) homePhone!: string | null;
   @Field(() => String, { nullable: true, description: 'Mobile phone number as given, at most 40 characters.' }) mobilePhone!: string | null;
-  @Field(() => String, { nullable: true, description: 'The member\'s website, as given.' }) website!: string | null;
+  @Field(() => String, { nullable: true, description: "The member's website, as given." }) website!: string | null;
   @Field(() => Geo, { description: 'Where the member was last seen: placed from the IP address of the latest registration, attached identity or login that gave a locatable one.' })
   geo!: Geo;
   @Field(() => GraphQLDateTime, { description: 'When the member registered (REST Joined).' }) joinedAt!: Date;
-  @Field(() => GraphQLDateTime, { description: 'When the member\'s record last changed: a profile update, a login, a verification.' }) updatedAt!: Date;
-  @Field(() => GraphQLDateTime, { nullable: true, description: 'The member\'s latest login, through any identity; null if the member never signed in.' }) lastLoginAt!: Date | null;
+  @Field(() => GraphQLDateTime, { description: "When the member's record last changed: a profile update, a login, a verification." }) updatedAt!: Date;
+  @Field(() => GraphQLDateTime, { nullable: true, description: "The member's latest login, through any identity; null if the member never signed in." }) lastLoginAt!: Date | null;
 }
 
 @ObjectType('MemberEnvelope', { description: 'A member with a fresh JWT, as every member operation answers.' })
@@ -122,7 +122,7 @@ export class MemberEnvelope {
 export class MemberProfileInput {
   @Field(() => String, { nullable: true, description: 'Given name.' }) firstName?: string;
   @Field(() => String, { nullable: true, description: 'Family name.' }) surname?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s name; stored as given. At registration, left out, one is made from the email address.' }) username?: string;
+  @Field(() => String, { nullable: true, description: "The member's name; stored as given. At registration, left out, one is made from the email address." }) username?: string;
   @Field(() => GraphQLLocalDate, { nullable: true, description: 'Date of birth: a real date, in the past, from 1900.' }) birthDate?: string;
   @Field(() => Gender, { nullable: true, description: 'M, F or OTHER.' }) gender?: Gender;
   @Field(() => String, { nullable: true, description: 'City.' }) city?: string;
@@ -134,15 +134,15 @@ export class MemberProfileInput {
 @InputType('ServiceCredentialsInput', { description: 'email + password, or a network token and user id.' })
 export class ServiceCredentialsInput {
   @Field(() => String, { description: 'email, or a network identifier.' }) network!: string;
-  @Field(() => String, { nullable: true, description: 'The address, for network email (required there); with another network, the new member\'s contact address.' }) email?: string;
+  @Field(() => String, { nullable: true, description: "The address, for network email (required there); with another network, the new member's contact address." }) email?: string;
   @Field(() => String, {
     nullable: true,
     description: 'The password, for network email (required there): 8 to 1024 characters for a new one, taken exactly as sent (never trimmed).',
   })
   password?: string;
-  @Field(() => String, { nullable: true, description: 'The network\'s access token, for any other network (required there); stored sealed.' }) authToken?: string;
+  @Field(() => String, { nullable: true, description: "The network's access token, for any other network (required there); stored sealed." }) authToken?: string;
   @Field(() => String, { nullable: true, description: 'The secret or refresh token some networks give besides the token; stored sealed.' }) authSecret?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s user id on the network, for any network but email (required there).' }) uid?: string;
+  @Field(() => String, { nullable: true, description: "The member's user id on the network, for any network but email (required there)." }) uid?: string;
   @Field(() => String, { nullable: true, description: 'The partner this identity came through.' }) partnerCode?: string;
   @Field(() => String, { nullable: true, description: "The member's id at that partner." }) partnerId?: string;
   @Field(() => Boolean, { nullable: true, description: 'Whether the member shares activity on this network; left out, a new identity shares and an existing one keeps its setting.' })
@@ -154,10 +154,10 @@ export class VisitInput {
   @Field(() => String, { nullable: true, description: 'Website; API when absent.' }) domain?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'The fan\'s IP address: places the member (geo) and counts toward the fan\'s own failed-login budget; kept with the event only.',
+    description: "The fan's IP address: places the member (geo) and counts toward the fan's own failed-login budget; kept with the event only.",
   })
   ip?: string;
-  @Field(() => String, { nullable: true, description: 'The fan\'s browser user agent (REST useragent), kept with the event.' }) userAgent?: string;
+  @Field(() => String, { nullable: true, description: "The fan's browser user agent (REST useragent), kept with the event." }) userAgent?: string;
 }
 
 @InputType('RegisterMemberInput', { description: 'A registration: the identity, and what to store with a new member.' })
@@ -185,42 +185,42 @@ export class LoginInput {
 export class UpdateMemberInput extends MemberProfileInput {
   @Field(() => String, {
     nullable: true,
-    description: 'A new contact address; the member\'s email identity moves to it too (refused when another member signs in with it).',
+    description: "A new contact address; the member's email identity moves to it too (refused when another member signs in with it).",
   })
   email?: string;
   @Field(() => String, { nullable: true, description: 'Postal address, first line.' }) address?: string;
   @Field(() => String, { nullable: true, description: 'Postal address, second line.' }) addressLine2?: string;
   @Field(() => String, { nullable: true, description: 'Home phone number, at most 40 characters.' }) homePhone?: string;
   @Field(() => String, { nullable: true, description: 'Mobile phone number, at most 40 characters.' }) mobilePhone?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s website.' }) website?: string;
+  @Field(() => String, { nullable: true, description: "The member's website." }) website?: string;
   @Field(() => String, { nullable: true, description: 'Free text about the member, at most 5,000 characters.' }) bio?: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node.' })
   extended?: Record<string, unknown>;
 }
 
-@InputType('ResetPasswordInput', { description: 'The member\'s email identity, named twice as a check, and its new password.' })
+@InputType('ResetPasswordInput', { description: "The member's email identity, named twice as a check, and its new password." })
 export class ResetPasswordInput {
   @Field(() => String, { description: 'The address of the email identity; must match it.' }) email!: string;
   @Field(() => String, { description: 'The new password: 8 to 1024 characters, taken exactly as sent.' }) password!: string;
   @Field(() => ID, { description: 'The id of the email service record.' }) serviceId!: string;
 }
 
-@InputType('VerifyEmailInput', { description: 'The address to record as verified, and the member\'s identity that proved it.' })
+@InputType('VerifyEmailInput', { description: "The address to record as verified, and the member's identity that proved it." })
 export class VerifyEmailInput {
-  @Field(() => String, { description: 'The network of the identity that proved the address (email, or a network identifier); the member\'s identity on it is used unless serviceId is given.' })
+  @Field(() => String, { description: "The network of the identity that proved the address (email, or a network identifier); the member's identity on it is used unless serviceId is given." })
   network!: string;
   @Field(() => String, { description: 'The verified address.' }) verifiedEmail!: string;
-  @Field(() => ID, { nullable: true, description: 'The id of the member\'s identity that proved it (ServiceLink.id); default: the member\'s identity on network.' })
+  @Field(() => ID, { nullable: true, description: "The id of the member's identity that proved it (ServiceLink.id); default: the member's identity on network." })
   serviceId?: string;
 }
 
 @InputType('MemberLookupInput', { description: 'Exactly one way to find a member.' })
 export class MemberLookupInput {
-  @Field(() => ID, { nullable: true, description: 'The member\'s id; a merged member\'s id finds the survivor. 0 counts as not given.' }) id?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s email address (any case); the oldest such member when several have it.' }) email?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s verified address (any case); the oldest such member when several have it.' }) verifiedEmail?: string;
-  @Field(() => String, { nullable: true, description: 'A partner code of one of the member\'s identities; with partnerId.' }) partnerCode?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s id at that partner; with partnerCode.' }) partnerId?: string;
+  @Field(() => ID, { nullable: true, description: "The member's id; a merged member's id finds the survivor. 0 counts as not given." }) id?: string;
+  @Field(() => String, { nullable: true, description: "The member's email address (any case); the oldest such member when several have it." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The member's verified address (any case); the oldest such member when several have it." }) verifiedEmail?: string;
+  @Field(() => String, { nullable: true, description: "A partner code of one of the member's identities; with partnerId." }) partnerCode?: string;
+  @Field(() => String, { nullable: true, description: "The member's id at that partner; with partnerCode." }) partnerId?: string;
   @Field(() => String, { nullable: true, description: 'A network identifier (REST service); with username.' }) network?: string;
-  @Field(() => String, { nullable: true, description: 'The member\'s username on that network (any case); with network.' }) username?: string;
+  @Field(() => String, { nullable: true, description: "The member's username on that network (any case); with network." }) username?: string;
 }

@@ -15,7 +15,11 @@ const maxBaseLength = 30;
  */
 export function usernameBase(email: string | null | undefined): string {
   const local = (email ?? '').split('@')[0];
-  const kept = local.toLowerCase().normalize('NFKD').replace(/[^a-z0-9._-]/g, '').slice(0, maxBaseLength);
+  const kept = local
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9._-]/g, '')
+    .slice(0, maxBaseLength);
   return kept || 'member';
 }
 
@@ -29,13 +33,16 @@ export function usernameBase(email: string | null | undefined): string {
 export async function giveUsername(tx: Executor, accountId: number, memberId: number, email: string | null | undefined): Promise<string> {
   const base = usernameBase(email);
   await holdTransactionLock(tx, `username:${accountId}:${base}`);
-  const [row] = await executeRows<{ username: string }>(tx, sql`
+  const [row] = await executeRows<{ username: string }>(
+    tx,
+    sql`
     update ${members} set username = case
       when exists (select 1 from ${members} other
                    where other.account_id = ${accountId} and lower(other.username) = ${base} and other.id <> ${memberId})
       then ${base} || '-' || ${memberId}::text
       else ${base} end
     where ${members.accountId} = ${accountId} and ${members.id} = ${memberId} and ${members.username} is null
-    returning ${members.username} as username`);
+    returning ${members.username} as username`,
+  );
   return row?.username ?? base;
 }

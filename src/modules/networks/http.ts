@@ -118,8 +118,7 @@ function parseJson(text: string): unknown {
 
 /** The network's own words about a failure, when it gives some: OAuth `error_description`, `error.message`, `message`. */
 function detail(body: unknown): string {
-  const said = [at(body, 'error_description'), at(body, 'error.message'), at(body, 'message'), at(body, 'meta.msg'), at(body, 'error')]
-    .find((value) => typeof value === 'string' && value !== '');
+  const said = [at(body, 'error_description'), at(body, 'error.message'), at(body, 'message'), at(body, 'meta.msg'), at(body, 'error')].find((value) => typeof value === 'string' && value !== '');
   return said ? `: ${(said as string).slice(0, 200)}` : '';
 }
 

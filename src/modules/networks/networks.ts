@@ -16,8 +16,7 @@ export type ExternalNetwork = Extract<Declared, { api: NetworkApi }>['id'];
 export type BrandNetwork = Extract<Declared, { brand: BrandPages }>['id'];
 
 const declarations: readonly NetworkDeclaration[] = declaredNetworks;
-const idsWhere = <Id extends KnownNetwork>(keep: (declaration: NetworkDeclaration) => boolean) =>
-  declarations.filter(keep).map((declaration) => declaration.id) as Id[];
+const idsWhere = <Id extends KnownNetwork>(keep: (declaration: NetworkDeclaration) => boolean) => declarations.filter(keep).map((declaration) => declaration.id) as Id[];
 
 /** The networks a member may register with: email and every network declared with `identities: 'register'`. */
 export const registerNetworks: readonly RegisterNetwork[] = idsWhere((network) => network.identities === 'register');

@@ -27,23 +27,7 @@ import { namedOperations } from './spans.js';
  * network fields on a brand record (the seed's: social, video, photo, blogging, music, then
  * Google), so a new network goes where its brand fields belong, or before the retired ones.
  */
-export const declaredNetworks = [
-  email,
-  facebook,
-  twitter,
-  youtube,
-  instagram,
-  tumblr,
-  spotify,
-  deezer,
-  soundcloud,
-  lastfm,
-  itunes,
-  google,
-  foursquare,
-  rdio,
-  beatsmusic,
-] as const;
+export const declaredNetworks = [email, facebook, twitter, youtube, instagram, tumblr, spotify, deezer, soundcloud, lastfm, itunes, google, foursquare, rdio, beatsmusic] as const;
 
 /** The same list, for reading without each network's literal type. */
 const declarations: readonly NetworkDeclaration[] = declaredNetworks;
@@ -69,11 +53,16 @@ export function createNetworkAdapters(options: NetworkOptions = {}): Map<Network
     const network = { id: declaration.id as Network, name: declaration.name };
     if (declaration.api) {
       const { api } = declaration;
-      adapters.set(network.id, namedOperations(api.create(network, {
-        baseUrl: options.baseUrls?.[network.id] ?? api.baseUrl,
-        tokenUrl: api.tokenUrl && (options.tokenUrls?.[network.id] ?? api.tokenUrl),
-        client: options.clients?.[network.id],
-      })));
+      adapters.set(
+        network.id,
+        namedOperations(
+          api.create(network, {
+            baseUrl: options.baseUrls?.[network.id] ?? api.baseUrl,
+            tokenUrl: api.tokenUrl && (options.tokenUrls?.[network.id] ?? api.tokenUrl),
+            client: options.clients?.[network.id],
+          }),
+        ),
+      );
     } else if (declaration.identities === 'retired') {
       adapters.set(network.id, namedOperations(retiredAdapter(network)));
     }

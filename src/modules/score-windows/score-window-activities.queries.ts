@@ -25,8 +25,7 @@ function activityKeys(r: SQL, d: SQL): SQL {
   return sql`(values ('activity', ${r}.activity_id::text), ('type', ${d}.type), ('service', ${r}.service)) as k(dimension, key)`;
 }
 
-const definitionOf = (accountId: number, r: SQL) =>
-  sql`join ${activityDefinitions} d on d.account_id = ${accountId} and d.id = ${r}.activity_id`;
+const definitionOf = (accountId: number, r: SQL) => sql`join ${activityDefinitions} d on d.account_id = ${accountId} and d.id = ${r}.activity_id`;
 
 /**
  * Group changes of members whose activity rows go from `kept` to `kept + change`: `rows` is a
@@ -139,11 +138,7 @@ export async function buildActivityGroups(db: Executor, accountId: number, dimen
   await db.execute(
     addToGroups(
       accountId,
-      groupChanges(
-        accountId,
-        sql`(select window_id, brand_id, member_id, activity_id, service, 0 as kept, activity_count as change from ${a} where account_id = ${accountId})`,
-        dimension,
-      ),
+      groupChanges(accountId, sql`(select window_id, brand_id, member_id, activity_id, service, 0 as kept, activity_count as change from ${a} where account_id = ${accountId})`, dimension),
     ),
   );
 }
@@ -209,12 +204,7 @@ function edgeRows(scope: TotalsScope, corrections: SQL): SQL {
  * the kept groups corrected by the edge members, in one statement (one snapshot), most records
  * first. `corrections` is the correction spans' records per member, activity and network.
  */
-export async function activityGroupCounts(
-  db: Executor,
-  scope: TotalsScope,
-  corrections: SQL,
-  dimension: ActivityDimension,
-): Promise<ActivityGroupCount[]> {
+export async function activityGroupCounts(db: Executor, scope: TotalsScope, corrections: SQL, dimension: ActivityDimension): Promise<ActivityGroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('activity groups are kept per brand, for every member');
   // Prepared, like the rankings' edge members: one text per shape of the corrections.
   const rows = await preparedRowsOf<{ key: string | null; members: number; activity_count: number }>(
@@ -241,13 +231,7 @@ export async function activityGroupCounts(
  * dimension (null: records without a network). Reads the brand's activity totals in those groups:
  * for reports that show only some of the groups.
  */
-export async function activeMembersInGroups(
-  db: Executor,
-  scope: TotalsScope,
-  corrections: SQL,
-  dimension: ActivityDimension,
-  keys: readonly (string | null)[],
-): Promise<number> {
+export async function activeMembersInGroups(db: Executor, scope: TotalsScope, corrections: SQL, dimension: ActivityDimension, keys: readonly (string | null)[]): Promise<number> {
   const a = scoreWindowActivityTotals;
   const wanted = sql`k.dimension = ${dimension} and k.key in ${keys.map((key) => key ?? '')}`;
   const [row] = await executeRows<{ members: number }>(

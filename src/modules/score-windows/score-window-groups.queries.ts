@@ -104,8 +104,7 @@ export async function regroupMember(tx: Transaction, accountId: number, memberId
   const after = { ...current, ...Object.fromEntries(Object.entries(next).filter(([, value]) => value !== undefined)) };
   if (after.country === current.country && after.gender === current.gender && after.birthDate === current.birthDate) return;
   await holdTotalsLock(tx, accountId);
-  const profile = (row: GroupedProfile, sign: number) =>
-    sql`select ${sign}::int as sign, ${row.country}::text as country, ${row.gender}::text as gender, ${row.birthDate}::date as birth_date`;
+  const profile = (row: GroupedProfile, sign: number) => sql`select ${sign}::int as sign, ${row.country}::text as country, ${row.gender}::text as gender, ${row.birthDate}::date as birth_date`;
   await tx.execute(
     addToGroups(
       accountId,

@@ -30,8 +30,7 @@ import { holdTransactionLock, tryTransactionLock } from '../../db/transaction-lo
  * coverage lock in turn kept every counting transaction of the account waiting behind both
  * (PostgreSQL queues new shared requests behind a waiting exclusive one).
  */
-export const holdTimelineDaysLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') =>
-  holdTransactionLock(tx, `timeline-days:${accountId}`, mode);
+export const holdTimelineDaysLock = (tx: Transaction, accountId: number, mode: 'exclusive' | 'shared') => holdTransactionLock(tx, `timeline-days:${accountId}`, mode);
 
 /**
  * The coverage lock. Taken shared, it comes after the timeline-days lock, shared too: counting

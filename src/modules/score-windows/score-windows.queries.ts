@@ -3,15 +3,7 @@ import type { Database, Executor, Transaction } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
-import {
-  activityRecords,
-  scoreWindowActivityTotals,
-  scoreWindowClaims,
-  scoreWindowCounts,
-  scoreWindowGroups,
-  scoreWindows,
-  scoreWindowTotals,
-} from '../../db/schema/index.js';
+import { activityRecords, scoreWindowActivityTotals, scoreWindowClaims, scoreWindowCounts, scoreWindowGroups, scoreWindows, scoreWindowTotals } from '../../db/schema/index.js';
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupsDelta, roomToAggregate } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
@@ -68,8 +60,11 @@ export async function claimCoverage(db: Database, accountId: number, until: Date
 
 /** Accounts with records and no covered windows yet, and accounts whose windows the worker should move. */
 export function accountsToCover(db: Executor): Promise<number[]> {
-  return accountsWhere(db, (accountId) => sql`exists (select 1 from ${activityRecords} where account_id = ${accountId}::int)
-    or exists (select 1 from ${scoreWindows} where account_id = ${accountId}::int)`);
+  return accountsWhere(
+    db,
+    (accountId) => sql`exists (select 1 from ${activityRecords} where account_id = ${accountId}::int)
+    or exists (select 1 from ${scoreWindows} where account_id = ${accountId}::int)`,
+  );
 }
 
 /**
@@ -83,12 +78,15 @@ export async function stepEnd(db: Executor, accountId: number, from: Date, to: D
   const r = activityRecords;
   const forwards = from < to;
   const [low, high] = forwards ? [from, to] : [to, from];
-  const [row] = await executeRows<{ ms: number | null }>(db, sql`
+  const [row] = await executeRows<{ ms: number | null }>(
+    db,
+    sql`
     select floor(extract(epoch from ${r.completedAt}) * 1000)::float8 as ms from ${r}
     where ${r.accountId} = ${accountId} and not ${r.oneTime}
       and ${r.completedAt} >= ${timestampParam(low)} and ${r.completedAt} < ${timestampParam(high)}
     order by ${r.completedAt} ${sql.raw(forwards ? 'asc' : 'desc')}
-    offset ${records} limit 1`);
+    offset ${records} limit 1`,
+  );
   if (row?.ms === null || row?.ms === undefined) return to;
   // Milliseconds, as the coverage keeps them: rounded toward `from`, then kept a millisecond past it.
   const at = Number(row.ms);
@@ -302,23 +300,13 @@ export async function countRecordsIn(tx: Transaction, accountId: number, records
       rows.push(sql`(${w.windowId}::smallint, 0, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
       if (record.brandId === null) continue;
       rows.push(sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${sign * record.points}::int, ${sign}::int)`);
-      activityRows.push(
-        sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${record.activityId}::int, ${record.service ?? ''}::text, ${sign}::int)`,
-      );
+      activityRows.push(sql`(${w.windowId}::smallint, ${record.brandId}::int, ${record.memberId}::int, ${record.activityId}::int, ${record.service ?? ''}::text, ${sign}::int)`);
     }
   }
   if (!rows.length) return;
-  await applyTotalsDelta(
-    tx,
-    accountId,
-    sql`select * from (values ${sql.join(rows, sql`, `)}) as v(window_id, brand_id, member_id, points, activity_count)`,
-  );
+  await applyTotalsDelta(tx, accountId, sql`select * from (values ${sql.join(rows, sql`, `)}) as v(window_id, brand_id, member_id, points, activity_count)`);
   if (activityRows.length) {
-    await applyActivityDelta(
-      tx,
-      accountId,
-      sql`select * from (values ${sql.join(activityRows, sql`, `)}) as v(window_id, brand_id, member_id, activity_id, service, activity_count)`,
-    );
+    await applyActivityDelta(tx, accountId, sql`select * from (values ${sql.join(activityRows, sql`, `)}) as v(window_id, brand_id, member_id, activity_id, service, activity_count)`);
   }
 }
 
@@ -340,11 +328,7 @@ export async function moveTotals(tx: Transaction, accountId: number, fromMemberI
       union all
       select window_id, brand_id, ${toMemberId}::int, points, activity_count from ${t} where account_id = ${accountId} and member_id = ${fromMemberId}`,
   );
-  await applyActivityDelta(
-    tx,
-    accountId,
-    sql`${memberActivityTotals(accountId, fromMemberId, -1)} union all ${memberActivityTotals(accountId, fromMemberId, 1, toMemberId)}`,
-  );
+  await applyActivityDelta(tx, accountId, sql`${memberActivityTotals(accountId, fromMemberId, -1)} union all ${memberActivityTotals(accountId, fromMemberId, 1, toMemberId)}`);
 }
 
 /** Takes a member out of every total, before the member is deleted. */

@@ -75,8 +75,7 @@ export function closestWindow(covered: readonly CoveredWindow[], window: Resolve
   for (const candidate of covered) {
     const length = Math.abs(window.start.getTime() - candidate.from.getTime()) + Math.abs(window.end.getTime() - candidate.until.getTime());
     const target = standard.get(candidate.windowId);
-    const isStandard =
-      target && Math.abs(window.start.getTime() - target.from.getTime()) + Math.abs(window.end.getTime() - target.until.getTime()) <= maxCorrectionMs;
+    const isStandard = target && Math.abs(window.start.getTime() - target.from.getTime()) + Math.abs(window.end.getTime() - target.until.getTime()) <= maxCorrectionMs;
     if ((length <= maxCorrectionMs || isStandard) && (!best || length < best.length)) best = { candidate, length };
   }
   if (!best) return undefined;

@@ -37,8 +37,7 @@ export function countedRows(db: Executor, filter: CompiledFilter, window: Resolv
   const tail = lastPartialDay(filter.accountId, window, split);
   const daily = memberActivityDaily;
   const records = activityRecords;
-  const forMembers = (column: typeof daily.memberId | typeof records.memberId): SQL | undefined =>
-    memberIds ? sql`${column} in ${memberIds.length ? memberIds : [0]}` : undefined;
+  const forMembers = (column: typeof daily.memberId | typeof records.memberId): SQL | undefined => (memberIds ? sql`${column} in ${memberIds.length ? memberIds : [0]}` : undefined);
 
   const fromRecords = (spans: readonly { start: Date; end: Date }[], ...conditions: SQL[]) =>
     db
@@ -52,15 +51,7 @@ export function countedRows(db: Executor, filter: CompiledFilter, window: Resolv
         points: records.points,
       })
       .from(records)
-      .where(
-        and(
-          eq(records.accountId, filter.accountId),
-          or(...spans.map((span) => within(records.completedAt, span))),
-          filter.activity(records),
-          forMembers(records.memberId),
-          ...conditions,
-        ),
-      );
+      .where(and(eq(records.accountId, filter.accountId), or(...spans.map((span) => within(records.completedAt, span))), filter.activity(records), forMembers(records.memberId), ...conditions));
   const fromRollup = (days: SQL, ...conditions: SQL[]) =>
     db
       .select({
@@ -94,11 +85,7 @@ export function countedRows(db: Executor, filter: CompiledFilter, window: Resolv
  * scale, hundreds of thousands by evening). `quiet` is the condition that makes it so: no record
  * of the account completed from `end` to the next midnight; when one did, the records are read.
  */
-export function lastPartialDay(
-  accountId: number,
-  window: ResolvedWindow,
-  { wholeDays, rawSpans } = splitWindow(window),
-): { day: string; span: { start: Date; end: Date }; quiet: SQL } | undefined {
+export function lastPartialDay(accountId: number, window: ResolvedWindow, { wholeDays, rawSpans } = splitWindow(window)): { day: string; span: { start: Date; end: Date }; quiet: SQL } | undefined {
   const span = rawSpans.at(-1);
   if (!wholeDays || !span || span.start.getTime() !== truncate(window.end, 'day').getTime()) return undefined;
   const nextMidnight = shiftByPeriod(span.start, 1, 'DAY');

@@ -96,9 +96,7 @@ export async function edgeScores(db: Executor, scope: TotalsScope, window: Resol
     ${options.count ? sql`union all select null, null, null, null, ${memberCount(scope)}` : sql``}`,
   );
   const edges = rows.flatMap((row) =>
-    row.member_id === null
-      ? []
-      : [{ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) }],
+    row.member_id === null ? [] : [{ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) }],
   );
   // With `count`, one more row without a member carries the count.
   const counted = rows.find((row) => row.member_id === null)?.counted;
@@ -138,13 +136,7 @@ export interface TotalsOrder {
  * with their member rows and the JSON of their services and opt-ins, the extra rows that make room
  * for the edge members (as many again as a one-week page) cost as much as the page itself.
  */
-export async function rankedTotals(
-  db: Executor,
-  scope: TotalsScope,
-  order: TotalsOrder,
-  after: { points: number; memberId: number } | undefined,
-  limit: number,
-): Promise<TotalsRow[]> {
+export async function rankedTotals(db: Executor, scope: TotalsScope, order: TotalsOrder, after: { points: number; memberId: number } | undefined, limit: number): Promise<TotalsRow[]> {
   const t = scoreWindowTotals;
   const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
@@ -201,13 +193,7 @@ export interface GroupCount {
  * In the order of the buckets. One statement, so the groups, the coverage and the corrections are
  * read in one snapshot.
  */
-export async function groupCounts(
-  db: Executor,
-  scope: TotalsScope,
-  window: ResolvedWindow,
-  dimension: GroupDimension,
-  bucket: (key: SQL) => SQL = (key) => key,
-): Promise<GroupCount[]> {
+export async function groupCounts(db: Executor, scope: TotalsScope, window: ResolvedWindow, dimension: GroupDimension, bucket: (key: SQL) => SQL = (key) => key): Promise<GroupCount[]> {
   if (!scope.brandId || scope.memberConditions) throw new Error('groups are kept per brand, for every member');
   // Prepared: one text per dimension and bucket, planned once per connection.
   const rows = await preparedRowsOf<{ key: string | null; members: number; activity_count: number }>(

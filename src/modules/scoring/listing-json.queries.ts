@@ -55,8 +55,7 @@ export const memberLists: Readonly<Record<string, Readonly<Record<string, string
 export const edgeFields: ReadonlySet<string> = new Set(['__typename', 'cursor', 'node']);
 export const pageInfoFields: ReadonlySet<string> = new Set(['__typename', 'hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor']);
 
-const objectOf = (picks: readonly JsonPick[], value: (pick: JsonPick) => string) =>
-  `json_build_object(${picks.map((pick) => `'${pick.key}', ${value(pick)}`).join(', ')})`;
+const objectOf = (picks: readonly JsonPick[], value: (pick: JsonPick) => string) => `json_build_object(${picks.map((pick) => `'${pick.key}', ${value(pick)}`).join(', ')})`;
 
 /**
  * A member's list as a JSON array. Its rows, and the brands and segments they name, are held to the

@@ -20,8 +20,7 @@ interface Position extends Record<string, unknown> {
   i?: number;
   o?: number;
 }
-const isPosition = (value: Record<string, unknown>): value is Position =>
-  ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
+const isPosition = (value: Record<string, unknown>): value is Position => ['p', 'i', 'o'].every((name) => value[name] === undefined || Number.isSafeInteger(value[name]));
 
 /** The position a page starts from: the `from` keyset, or the one an opaque cursor carries. */
 function startPosition(args: MemberListingArgs): { position: Position | undefined; before: boolean } {

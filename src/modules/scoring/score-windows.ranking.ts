@@ -130,10 +130,7 @@ export async function rankFromTotals(
 
   const wanted = page.offset + page.limit;
   const read = await rankedTotals(db, plan.scope, order, after, wanted + edgeIds.size);
-  const candidates = [
-    ...read.filter((row) => !edgeIds.has(row.memberId)),
-    ...edges.filter((edge) => edge.activityCount > 0 && (!after || compare(after, edge) < 0)),
-  ].sort(compare);
+  const candidates = [...read.filter((row) => !edgeIds.has(row.memberId)), ...edges.filter((edge) => edge.activityCount > 0 && (!after || compare(after, edge) < 0))].sort(compare);
   const rows = candidates.slice(page.offset, wanted);
   if (backwards) rows.reverse();
   // The page's members, with what its fields read, in one more statement.

@@ -25,10 +25,12 @@ interface Move {
  * spans to fold, and whether every one of them reaches its target.
  */
 async function planStep(tx: Executor, accountId: number, moves: readonly Move[], maxRecords: number) {
-  const ends = moves.flatMap(({ now, target }) => [
-    { from: now.until, to: target.until },
-    { from: now.from, to: target.from },
-  ]).filter((end) => end.from.getTime() !== end.to.getTime());
+  const ends = moves
+    .flatMap(({ now, target }) => [
+      { from: now.until, to: target.until },
+      { from: now.from, to: target.from },
+    ])
+    .filter((end) => end.from.getTime() !== end.to.getTime());
   const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
   const stepped = new Map<string, Promise<Date>>();
   const stepOf = (from: Date, to: Date) => {
@@ -55,10 +57,13 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
  * (the rankings' own rule, score-windows.ranking.ts). One statement; each count stops past the bound.
  */
 async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[], correctionRecords: number): Promise<Move | undefined> {
-  const far = moves
-    .filter((move) => coverageDistanceMs(move.now, move.target) > maxCorrectionMs)
-    .sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
-  const served = await spanGroupsAtMost(tx, accountId, far.map((move) => advanceSpans(move.now, move.target)), correctionRecords);
+  const far = moves.filter((move) => coverageDistanceMs(move.now, move.target) > maxCorrectionMs).sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
+  const served = await spanGroupsAtMost(
+    tx,
+    accountId,
+    far.map((move) => advanceSpans(move.now, move.target)),
+    correctionRecords,
+  );
   return far.find((_, index) => !served[index]);
 }
 
@@ -83,13 +88,7 @@ async function firstUnservedWindow(tx: Executor, accountId: number, moves: reado
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(
-  db: Database,
-  accountId: number,
-  until: Date,
-  maxRecords = maxStepRecords,
-  { unlessMoving = false, correctionRecords = maxCorrectionRecords } = {},
-): Promise<boolean> {
+export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false, correctionRecords = maxCorrectionRecords } = {}): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
@@ -146,10 +145,14 @@ export async function buildWindows(db: Database, accountId: number, until: Date,
     // Two weeks a statement: each one's distinct members are counted in memory.
     // The marks of changes already made are taken first, then the days made in later statements
     // (later snapshots), as keepTimelineDaysStep does: a change the days miss keeps its mark.
-    [[async (s) => {
-      await takeStaleMarks(s, accountId);
-      for (let at = 0; at < days.length; at += 14) await makeTimelineDays(s, accountId, days.slice(at, at + 14));
-    }]],
+    [
+      [
+        async (s) => {
+          await takeStaleMarks(s, accountId);
+          for (let at = 0; at < days.length; at += 14) await makeTimelineDays(s, accountId, days.slice(at, at + 14));
+        },
+      ],
+    ],
   ];
   let started = false;
   await claimCoverage(db, accountId, until);

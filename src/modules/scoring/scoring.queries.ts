@@ -38,12 +38,7 @@ const order = (direction: Direction, column: SQL | Parameters<typeof asc>[0]) =>
  * Rows after (or before) `keyset` in the order (key direction, id ascending). Walking backwards
  * the query runs in the reverse order and the caller flips the page back.
  */
-function keysetCondition(
-  key: SQL | Parameters<typeof eq>[0] | undefined,
-  direction: Direction,
-  keyset: Keyset | undefined,
-  id: SQL | Parameters<typeof eq>[0] = members.id,
-): SQL | undefined {
+function keysetCondition(key: SQL | Parameters<typeof eq>[0] | undefined, direction: Direction, keyset: Keyset | undefined, id: SQL | Parameters<typeof eq>[0] = members.id): SQL | undefined {
   if (!keyset) return undefined;
   const forward = !keyset.before;
   const idCompare = forward ? sql`${id} > ${keyset.id}` : sql`${id} < ${keyset.id}`;
@@ -62,7 +57,14 @@ function keysetCondition(
  */
 export async function membersByScore(
   db: Executor,
-  { filter, window, direction, page, reads, count }: {
+  {
+    filter,
+    window,
+    direction,
+    page,
+    reads,
+    count,
+  }: {
     filter: CompiledFilter;
     window: ResolvedWindow;
     direction: Direction;
@@ -129,8 +131,7 @@ export type PlainOrder = 'CREATED' | 'LAST_LOGIN' | 'ID' | 'EXTENDED';
 
 /** The sort key of each plain order, and the window condition it implies. */
 function plainOrder(orderBy: PlainOrder, window: ResolvedWindow | undefined, extendedPath: string[] | undefined) {
-  const inWindow = (column: typeof members.createdAt | typeof members.lastLoginAt) =>
-    window ? within(column, window) : sql`${column} is not null`;
+  const inWindow = (column: typeof members.createdAt | typeof members.lastLoginAt) => (window ? within(column, window) : sql`${column} is not null`);
   switch (orderBy) {
     case 'CREATED':
       return { key: members.createdAt, condition: inWindow(members.createdAt) };
@@ -153,17 +154,20 @@ function extendedOrder(path: readonly string[], walk: Direction): SQL[] {
   const pathText = `{${path.join(',')}}`;
   const isNumber = sql`jsonb_typeof(${members.extended} #> ${pathText}::text[]) = 'number'`;
   const text = sql`(${members.extended} #>> ${pathText}::text[])`;
-  return [
-    sql`(case when ${isNumber} then 0 else 1 end)`,
-    sql`(case when ${isNumber} then ${text}::numeric end) ${sql.raw(walk)} nulls last`,
-    sql`${text} ${sql.raw(walk)} nulls last`,
-  ];
+  return [sql`(case when ${isNumber} then 0 else 1 end)`, sql`(case when ${isNumber} then ${text}::numeric end) ${sql.raw(walk)} nulls last`, sql`${text} ${sql.raw(walk)} nulls last`];
 }
 
 /** Members in a plain order: joined or signed in during the window, or all of them by id or a custom field. */
 export async function membersInOrder(
   db: Executor,
-  { filter, orderBy, direction, page, extendedPath, narrow }: {
+  {
+    filter,
+    orderBy,
+    direction,
+    page,
+    extendedPath,
+    narrow,
+  }: {
     filter: CompiledFilter;
     orderBy: PlainOrder;
     direction: Direction;
@@ -339,7 +343,10 @@ export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window
   const newest = alias(activityRecords, 'newest');
   const inWindowFor = (records: typeof activityRecords | typeof newest) =>
     and(eq(records.accountId, filter.accountId), sql`${records.memberId} = page.member_id`, within(records.completedAt, window), filter.activity(records));
-  const newestTime = db.select({ at: sql`max(${newest.completedAt})` }).from(newest).where(inWindowFor(newest));
+  const newestTime = db
+    .select({ at: sql`max(${newest.completedAt})` })
+    .from(newest)
+    .where(inWindowFor(newest));
   const latest = db
     .select()
     .from(activityRecords)
@@ -347,13 +354,20 @@ export async function lastRecordsOf(db: Executor, filter: CompiledFilter, window
     .orderBy(desc(activityRecords.id))
     .limit(1)
     .as('latest');
-  return db
-    .select({ record: latest._.selectedFields, definition: activityDefinitions })
-    .from(sql`unnest(array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::int[]) as page(member_id)`)
-    .innerJoinLateral(latest, sql`true`)
-    // The account itself, not the lateral's column: Citus routes a statement to one shard only when
-    // every distributed table it reads is held to the account by a value.
-    .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, filter.accountId), eq(activityDefinitions.id, latest.activityId)));
+  return (
+    db
+      .select({ record: latest._.selectedFields, definition: activityDefinitions })
+      .from(
+        sql`unnest(array[${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::int[]) as page(member_id)`,
+      )
+      .innerJoinLateral(latest, sql`true`)
+      // The account itself, not the lateral's column: Citus routes a statement to one shard only when
+      // every distributed table it reads is held to the account by a value.
+      .innerJoin(activityDefinitions, and(eq(activityDefinitions.accountId, filter.accountId), eq(activityDefinitions.id, latest.activityId)))
+  );
 }
 
 const recordColumns = columnsOf(activityRecords);
@@ -408,10 +422,7 @@ async function lastRecordsInScope(db: Executor, accountId: number, brandId: numb
 }
 
 /** A member's brands by points in the window, best first, at least `threshold` points. */
-export function topBrandsOf(
-  db: Executor,
-  { filter, window, memberId, threshold, limit }: { filter: CompiledFilter; window: ResolvedWindow; memberId: number; threshold: number; limit: number },
-) {
+export function topBrandsOf(db: Executor, { filter, window, memberId, threshold, limit }: { filter: CompiledFilter; window: ResolvedWindow; memberId: number; threshold: number; limit: number }) {
   const counted = countedRows(db, filter, window, [memberId]);
   const points = sql<number>`sum(${counted.points})::int`;
   return db

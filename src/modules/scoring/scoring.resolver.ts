@@ -15,16 +15,14 @@ import { listMembers, type ListedNode } from './member-listing.js';
 import type { ScoringScope } from './scoring.scope.js';
 import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
-const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } =>
-  Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
+const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
 
 /**
  * Member.activities costs what the list of records it replaced cost: the page size times what each
  * record selects. The connection's two wrapper levels (edges, node) are not priced, so member show
  * with `showactions` keeps its cost, and the largest `limit` the cost limit lets through.
  */
-const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) =>
-  1 + Math.max(childComplexity - 2, 1) * (typeof args.first === 'number' ? args.first : 3);
+const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) => 1 + Math.max(childComplexity - 2, 1) * (typeof args.first === 'number' ? args.first : 3);
 
 @Resolver(() => Member)
 export class ScoringResolver {
@@ -35,11 +33,7 @@ export class ScoringResolver {
   }
 
   @FieldResolver(() => Score, { description: "Points and records in the window under the filter; in a listing, the listing's by default." })
-  async score(
-    @Root() member: ListedNode,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<Score> {
+  async score(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<Score> {
     const scope = await this.scope(member, context, args);
     return context.loaders.scoring.of(scope).score.load(member.id);
   }
@@ -48,11 +42,7 @@ export class ScoringResolver {
     nullable: true,
     description: "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity, or when the filter excludes the member (a rank among members it does not rank).",
   })
-  async position(
-    @Root() member: ListedNode,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<string | null> {
+  async position(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<string | null> {
     const scope = await this.scope(member, context, args);
     const score = await context.loaders.scoring.of(scope).score.load(member.id);
     if (!score.activityCount) return null;
@@ -63,22 +53,14 @@ export class ScoringResolver {
   }
 
   @FieldResolver(() => ActivityRecord, { nullable: true, description: 'The latest record in the window under the filter.' })
-  async lastActivity(
-    @Root() member: ListedNode,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<ActivityRecord | null> {
+  async lastActivity(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ActivityRecord | null> {
     const scope = await this.scope(member, context, args);
     const row = await context.loaders.scoring.of(scope).lastRecord.load(member.id);
     return row ? toActivityRecord(row) : null;
   }
 
   @FieldResolver(() => [BrandAffinity], { description: 'Brands the member scored most for in the window, at least `threshold` points.' })
-  async topBrands(
-    @Root() member: ListedNode,
-    @Ctx() context: Context,
-    @Args(() => TopBrandsArgs) { threshold, first, ...args }: TopBrandsArgs,
-  ): Promise<BrandAffinity[]> {
+  async topBrands(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => TopBrandsArgs) { threshold, first, ...args }: TopBrandsArgs): Promise<BrandAffinity[]> {
     if (!Number.isInteger(threshold) || threshold < 1) throw invalidParameter('threshold', 'expected a whole number of at least 1');
     const scope = await this.scope(member, context, args);
     return q.topBrandsOf(context.database.db, { filter: scope.filter, window: scope.window, memberId: member.id, threshold, limit: pageSize(first, 3) });
@@ -88,17 +70,16 @@ export class ScoringResolver {
     description: "The member's records in the window under the filter, newest first.",
     complexity: recordPageCost,
   })
-  async activities(
-    @Root() member: ListedNode,
-    @Ctx() context: Context,
-    @Args(() => MemberActivitiesArgs) { first, after, ...args }: MemberActivitiesArgs,
-  ): Promise<ActivityRecordConnection> {
+  async activities(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => MemberActivitiesArgs) { first, after, ...args }: MemberActivitiesArgs): Promise<ActivityRecordConnection> {
     const limit = pageSize(first, 3);
     const cursor = decodeCursor(after, 'after', isOffsetCursor);
     const start = cursor ? cursor.o + 1 : 0;
     const scope = await this.scope(member, context, args);
     // One more record than the page tells whether another page follows.
-    const rows = await context.loaders.scoring.of(scope).recordPage({ limit: limit + 1, offset: start }).load(member.id);
+    const rows = await context.loaders.scoring
+      .of(scope)
+      .recordPage({ limit: limit + 1, offset: start })
+      .load(member.id);
     return recordPage(rows, limit, start, () => context.loaders.scoring.of(scope).recordCount.load(member.id));
   }
 

@@ -46,7 +46,7 @@ export class MemberListingArgs extends FilteredWindowArgs {
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'DESC: the highest score, latest date, largest id or value first; ASC: the reverse.' })
   sort!: SortDirection;
   @Field(() => Int, { defaultValue: 10, description: 'Members per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
-  @Field(() => String, { nullable: true, description: 'A cursor (an edge\'s cursor, pageInfo.endCursor): the page continues after that member.' }) after!: string | null;
+  @Field(() => String, { nullable: true, description: "A cursor (an edge's cursor, pageInfo.endCursor): the page continues after that member." }) after!: string | null;
   @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.startCursor): the page that ends just before that member (SCORE and ID orders).' })
   before!: string | null;
   @Field(() => MemberKeyset, { nullable: true, description: 'Where the page starts, as a position rather than a cursor (SCORE and ID orders); not with after or before.' })
@@ -78,15 +78,15 @@ export class Score {
   @Field(() => Int, { description: 'The number of the counted records (REST ActivityCount).' }) activityCount!: number;
 }
 
-@ObjectType('MemberEdge', { description: 'A member of a listing\'s page, with its place in the listing.' })
+@ObjectType('MemberEdge', { description: "A member of a listing's page, with its place in the listing." })
 export class MemberEdge {
-  @Field(() => String, { description: 'Opaque: this member\'s place in the listing, to pass as after or before.' }) cursor!: string;
-  @Field(() => Member, { description: 'The member; its score and position default to the listing\'s filter and window.' }) node!: Member;
+  @Field(() => String, { description: "Opaque: this member's place in the listing, to pass as after or before." }) cursor!: string;
+  @Field(() => Member, { description: "The member; its score and position default to the listing's filter and window." }) node!: Member;
 }
 
-@ObjectType('MemberConnection', { description: 'A page of a members listing, in the listing\'s order.' })
+@ObjectType('MemberConnection', { description: "A page of a members listing, in the listing's order." })
 export class MemberConnection {
-  @Field(() => [MemberEdge], { description: 'The page\'s members, in order.' }) edges!: MemberEdge[];
+  @Field(() => [MemberEdge], { description: "The page's members, in order." }) edges!: MemberEdge[];
   @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   /** Resolved on request only: counting is a query of its own. */
   totalCount?: () => Promise<number>;
@@ -96,9 +96,9 @@ export class MemberConnection {
 
 @ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })
 export class BrandAffinity {
-  @Field(() => ID, { description: 'The brand\'s id.' }) brandId!: number;
-  @Field(() => String, { description: 'The brand\'s name.' }) name!: string;
-  @Field(() => String, { description: 'The brand\'s type: Music, Sport, …' }) type!: string;
-  @Field(() => Int, { description: 'The member\'s points on this brand in the window under the filter.' }) points!: number;
-  @Field(() => Int, { description: 'The member\'s counted records on this brand in the window.' }) activityCount!: number;
+  @Field(() => ID, { description: "The brand's id." }) brandId!: number;
+  @Field(() => String, { description: "The brand's name." }) name!: string;
+  @Field(() => String, { description: "The brand's type: Music, Sport, …" }) type!: string;
+  @Field(() => Int, { description: "The member's points on this brand in the window under the filter." }) points!: number;
+  @Field(() => Int, { description: "The member's counted records on this brand in the window." }) activityCount!: number;
 }

@@ -29,7 +29,11 @@ function keptSpan(until: Date): { start: Date; end: Date } {
   return { start: truncate(shiftByPeriod(until, -longest.amount, longest.unit), 'day'), end: truncate(until, 'day') };
 }
 
-const dayList = (days: readonly string[]) => sql`(${sql.join(days.map((day) => sql`${day}::date`), sql`, `)})`;
+const dayList = (days: readonly string[]) =>
+  sql`(${sql.join(
+    days.map((day) => sql`${day}::date`),
+    sql`, `,
+  )})`;
 
 /**
  * One step of an account's kept days toward `until`: the stale days and up to `limit` days not kept
@@ -45,10 +49,13 @@ export async function keepTimelineDaysStep(db: Database, accountId: number, unti
     await nameTransaction(tx, keptDataWorkName);
     await holdTimelineDaysLock(tx, accountId, 'exclusive');
     const stale = await takeStaleMarks(tx, accountId);
-    const missing = await executeRows<{ day: string }>(tx, sql`
+    const missing = await executeRows<{ day: string }>(
+      tx,
+      sql`
       select d::date::text as day from generate_series(${range.from}::date, ${range.until}::date - 1, interval '1 day') d
       where not exists (select 1 from ${timelineDaysKept} k where k.account_id = ${accountId} and k.day = d::date)
-      order by 1 limit ${limit + 1}`);
+      order by 1 limit ${limit + 1}`,
+    );
     const made = [...missing.slice(0, limit), ...stale].map((row) => row.day).filter((day) => day >= range.from && day < range.until);
     await makeTimelineDays(tx, accountId, made);
     await tx.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day < ${range.from}::date`);
@@ -82,10 +89,12 @@ export async function makeTimelineDays(db: Executor, accountId: number, days: re
     where ${daily.accountId} = ${accountId} and ${daily.day} in ${list} and not ${daily.oneTime} and ${daily.brandId} is not null
     group by 2, 3, 4
     order by 2, 3, 4`);
-  await db.execute(sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
-    days.map((day) => sql`(${day}::date)`),
-    sql`, `,
-  )}) as v(d) on conflict do nothing`);
+  await db.execute(
+    sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
+      days.map((day) => sql`(${day}::date)`),
+      sql`, `,
+    )}) as v(d) on conflict do nothing`,
+  );
 }
 
 /** Every day an account keeps at `until`, oldest first. */

@@ -44,7 +44,10 @@ function selectWithNames(db: Executor) {
 
 /** The member's latest opt-in row for the list (current or not). */
 export async function latestOptIn(db: Executor, accountId: number, memberId: number, list: OptInList): Promise<OptInRow | undefined> {
-  const [row] = await selectWithNames(db).where(onList(accountId, memberId, list)).orderBy(desc(optins.id)).limit(1);
+  const [row] = await selectWithNames(db)
+    .where(onList(accountId, memberId, list))
+    .orderBy(desc(optins.id))
+    .limit(1);
   return row;
 }
 

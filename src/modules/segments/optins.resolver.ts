@@ -33,7 +33,7 @@ export class OptInResolver {
     return optins.toOptIn(await optins.optOut(scopeOf(context, caller), input));
   }
 
-  @FieldResolver(() => Brand, { nullable: true, description: 'The brand, for a brand\'s list; null otherwise.' })
+  @FieldResolver(() => Brand, { nullable: true, description: "The brand, for a brand's list; null otherwise." })
   async brand(@Root() optIn: OptIn, @Ctx() context: Context): Promise<Brand | null> {
     const row = optIn.brandId ? await context.loaders.brands.byId.load(optIn.brandId) : null;
     return row ? toBrand(row) : null;

@@ -10,21 +10,21 @@ registerEnumType(OptInKind, {
   name: 'OptInKind',
   description: "A brand's list, a segment, or the account's global list.",
   valuesConfig: {
-    BRAND: { description: 'A brand\'s list (REST Type Brand).' },
+    BRAND: { description: "A brand's list (REST Type Brand)." },
     SEGMENT: { description: 'A list segment (REST Type Segment).' },
-    GLOBAL: { description: 'The account\'s global list (REST Type Global).' },
+    GLOBAL: { description: "The account's global list (REST Type Global)." },
   },
 });
 
 @ObjectType('OptIn', { description: "A member's opt-in to a list; opting out keeps it, with optedOutAt." })
 export class OptIn {
-  @Field(() => ID, { description: 'The opt-in\'s own id; opting in again after an opt-out starts a new one.' }) id!: number;
+  @Field(() => ID, { description: "The opt-in's own id; opting in again after an opt-out starts a new one." }) id!: number;
   @Field(() => OptInKind, { description: 'Which kind of list.' }) kind!: OptInKind;
-  @Field(() => ID, { nullable: true, description: 'The brand\'s id, for a brand\'s list; null otherwise.' }) brandId!: number | null;
-  @Field(() => ID, { nullable: true, description: 'The segment\'s id, for a segment; null otherwise.' }) segmentId!: number | null;
+  @Field(() => ID, { nullable: true, description: "The brand's id, for a brand's list; null otherwise." }) brandId!: number | null;
+  @Field(() => ID, { nullable: true, description: "The segment's id, for a segment; null otherwise." }) segmentId!: number | null;
   @Field(() => String, { nullable: true, description: "The segment's label; null for other lists." }) label!: string | null;
   @Field(() => String, { nullable: true, description: 'The name of the brand or segment.' }) name!: string | null;
-  @Field(() => GraphQLDateTime, { description: 'When the member opted in (the database\'s clock).' }) optedInAt!: Date;
+  @Field(() => GraphQLDateTime, { description: "When the member opted in (the database's clock)." }) optedInAt!: Date;
   @Field(() => GraphQLDateTime, { nullable: true, description: 'When the member opted out; null while the opt-in is current.' }) optedOutAt!: Date | null;
 }
 
@@ -32,8 +32,8 @@ export class OptIn {
   description: 'A member (by id, email, or partnerCode and partnerId) and a list: a brand, a segment, or neither for the global list.',
 })
 export class OptInInput {
-  @Field(() => ID, { nullable: true, description: 'The member\'s id; used first when given.' }) memberId?: string | null;
-  @Field(() => String, { nullable: true, description: 'The member\'s email address, when memberId is not given.' }) email?: string | null;
+  @Field(() => ID, { nullable: true, description: "The member's id; used first when given." }) memberId?: string | null;
+  @Field(() => String, { nullable: true, description: "The member's email address, when memberId is not given." }) email?: string | null;
   @Field(() => String, { nullable: true, description: 'The partner the member registered through (with partnerId).' }) partnerCode?: string | null;
   @Field(() => String, { nullable: true, description: "The member's id at that partner (sourceuid at registration)." }) partnerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The brand whose list it is; not with segmentId.' }) brandId?: string | null;

@@ -11,7 +11,10 @@ export async function insertJob(db: Executor, values: { accountId: number; segme
 }
 
 export async function findJob(db: Executor, accountId: number, id: number): Promise<PresaveJobRow | undefined> {
-  const [row] = await db.select().from(presaveJobs).where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id)));
+  const [row] = await db
+    .select()
+    .from(presaveJobs)
+    .where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id)));
   return row;
 }
 
@@ -23,13 +26,7 @@ export async function claimJob(db: Executor, accountId: number, id: number, stal
   const [row] = await db
     .update(presaveJobs)
     .set({ status: 'running', runs: sql`${presaveJobs.runs} + 1`, startedAt: new Date(), finishedAt: null })
-    .where(
-      and(
-        eq(presaveJobs.accountId, accountId),
-        eq(presaveJobs.id, id),
-        or(ne(presaveJobs.status, 'running'), lt(presaveJobs.startedAt, new Date(Date.now() - staleAfterMs))),
-      ),
-    )
+    .where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id), or(ne(presaveJobs.status, 'running'), lt(presaveJobs.startedAt, new Date(Date.now() - staleAfterMs)))))
     .returning();
   return row;
 }
@@ -39,19 +36,16 @@ export async function requeueJob(db: Executor, accountId: number, id: number, st
   const [row] = await db
     .update(presaveJobs)
     .set({ status: 'queued', finishedAt: null })
-    .where(
-      and(
-        eq(presaveJobs.accountId, accountId),
-        eq(presaveJobs.id, id),
-        or(ne(presaveJobs.status, 'running'), lt(presaveJobs.startedAt, new Date(Date.now() - staleAfterMs))),
-      ),
-    )
+    .where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id), or(ne(presaveJobs.status, 'running'), lt(presaveJobs.startedAt, new Date(Date.now() - staleAfterMs)))))
     .returning();
   return row;
 }
 
 export async function finishJob(db: Executor, accountId: number, id: number) {
-  await db.update(presaveJobs).set({ status: 'done', finishedAt: new Date() }).where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id)));
+  await db
+    .update(presaveJobs)
+    .set({ status: 'done', finishedAt: new Date() })
+    .where(and(eq(presaveJobs.accountId, accountId), eq(presaveJobs.id, id)));
 }
 
 /** Members currently opted into the segment, by id. */
@@ -90,7 +84,11 @@ export async function recordOnce(db: Executor, values: typeof presaveResults.$in
  * False when another run has it, or it is saved or skipped already: then nothing is called.
  */
 export async function claimSave(db: Executor, values: { accountId: number; jobId: number; memberId: number; network: string; item: string }): Promise<boolean> {
-  const inserted = await db.insert(presaveResults).values({ ...values, status: 'pending' }).onConflictDoNothing().returning({ id: presaveResults.id });
+  const inserted = await db
+    .insert(presaveResults)
+    .values({ ...values, status: 'pending' })
+    .onConflictDoNothing()
+    .returning({ id: presaveResults.id });
   if (inserted.length) return true;
   const retried = await db
     .update(presaveResults)
@@ -110,22 +108,11 @@ export async function claimSave(db: Executor, values: { accountId: number; jobId
 
 /** The job that already saved this item for the member, if any. */
 /** The job, other than `exceptJobId`, that already saved this item for the member. */
-export async function savedBefore(
-  db: Executor,
-  { accountId, memberId, item, exceptJobId }: { accountId: number; memberId: number; item: string; exceptJobId: number },
-): Promise<number | undefined> {
+export async function savedBefore(db: Executor, { accountId, memberId, item, exceptJobId }: { accountId: number; memberId: number; item: string; exceptJobId: number }): Promise<number | undefined> {
   const [row] = await db
     .select({ jobId: presaveResults.jobId })
     .from(presaveResults)
-    .where(
-      and(
-        eq(presaveResults.accountId, accountId),
-        eq(presaveResults.memberId, memberId),
-        eq(presaveResults.item, item),
-        eq(presaveResults.status, 'saved'),
-        ne(presaveResults.jobId, exceptJobId),
-      ),
-    )
+    .where(and(eq(presaveResults.accountId, accountId), eq(presaveResults.memberId, memberId), eq(presaveResults.item, item), eq(presaveResults.status, 'saved'), ne(presaveResults.jobId, exceptJobId)))
     .limit(1);
   return row?.jobId;
 }

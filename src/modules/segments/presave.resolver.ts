@@ -20,11 +20,7 @@ export class PresaveResolver {
     @Arg('segmentId', () => ID, { description: 'A list segment of the account (not a FILTER segment).' }) segmentId: string,
     @Arg('input', () => PresaveInput, { description: 'The track or album, on Spotify, Deezer or both.' }) input: PresaveInput,
   ): Promise<PresaveJob> {
-    const job = await presave.createPresave(
-      { db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId },
-      requiredId(segmentId, 'segmentId'),
-      input,
-    );
+    const job = await presave.createPresave({ db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId }, requiredId(segmentId, 'segmentId'), input);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
     return presave.readJob(context.database.db, job);
   }
@@ -34,7 +30,7 @@ export class PresaveResolver {
   async retryPresaveJob(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('segmentId', () => ID, { description: 'The job\'s segment.' }) segmentId: string,
+    @Arg('segmentId', () => ID, { description: "The job's segment." }) segmentId: string,
     @Arg('id', () => ID, { description: 'The job; one being run is a conflict unless its run started over 15 minutes ago.' }) id: string,
   ): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
@@ -48,8 +44,8 @@ export class PresaveResolver {
   async presaveJob(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('segmentId', () => ID, { description: 'The job\'s segment.' }) segmentId: string,
-    @Arg('id', () => ID, { description: 'The job\'s id.' }) id: string,
+    @Arg('segmentId', () => ID, { description: "The job's segment." }) segmentId: string,
+    @Arg('id', () => ID, { description: "The job's id." }) id: string,
   ): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     return presave.readJob(context.database.db, job);

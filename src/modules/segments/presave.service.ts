@@ -119,9 +119,7 @@ async function saveFor(runner: PresaveRunner, job: PresaveJobRow, service: Await
     await q.settle(runner.db, { ...result, status: 'saved', reason: null });
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
-    const reason = error.reason === 'invalid_credentials'
-      ? `${displayName(network)} refused the stored token; the member must sign in with ${displayName(network)} again`
-      : error.message;
+    const reason = error.reason === 'invalid_credentials' ? `${displayName(network)} refused the stored token; the member must sign in with ${displayName(network)} again` : error.message;
     await q.settle(runner.db, { ...result, status: 'failed', reason });
   }
 }

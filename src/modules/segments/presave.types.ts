@@ -27,7 +27,7 @@ registerEnumType(PresaveResultStatus, {
   description: 'What happened to one member on one network.',
   valuesConfig: {
     PENDING: { description: 'Being saved, or a run stopped during the call to the network: never repeated.' },
-    SAVED: { description: 'Saved to the member\'s library.' },
+    SAVED: { description: "Saved to the member's library." },
     SKIPPED: { description: 'Not attempted: no valid link with a token, or saved already by an earlier job (reason says which).' },
     FAILED: { description: 'The network refused or was unavailable (reason says which); a retry tries again.' },
   },
@@ -61,7 +61,7 @@ export class PresaveResult {
   @Field(() => String, { nullable: true, description: 'Why it was skipped or failed, in words; null when saved.' }) reason!: string | null;
 }
 
-@ObjectType('PresaveCounts', { description: 'A job\'s results, counted by status.' })
+@ObjectType('PresaveCounts', { description: "A job's results, counted by status." })
 export class PresaveCounts {
   @Field(() => Int, { description: 'Results SAVED.' }) saved!: number;
   @Field(() => Int, { description: 'Results SKIPPED.' }) skipped!: number;
@@ -71,7 +71,7 @@ export class PresaveCounts {
 
 @ObjectType('PresaveJob', { description: "Saves a track or album to the libraries of a segment's opted-in members, in the background." })
 export class PresaveJob {
-  @Field(() => ID, { description: 'The job\'s id.' }) id!: number;
+  @Field(() => ID, { description: "The job's id." }) id!: number;
   @Field(() => ID, { description: 'The list segment whose opted-in members it visits.' }) segmentId!: number;
   @Field(() => PresaveStatus, { description: 'Where the job stands.' }) status!: PresaveStatus;
   @Field(() => [PresaveItem], { description: 'What it saves, one item per network.' }) items!: PresaveItem[];

@@ -35,16 +35,17 @@ function membersOf(db: Executor, match: SegmentMatch) {
 
 /** Forgets who was in the segment (or whether this member was). */
 export async function clearSegmentMembers(db: Executor, accountId: number, segmentId: number, memberId?: number): Promise<void> {
-  await db
-    .delete(segmentMembers)
-    .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.segmentId, segmentId), memberId ? eq(segmentMembers.memberId, memberId) : undefined));
+  await db.delete(segmentMembers).where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.segmentId, segmentId), memberId ? eq(segmentMembers.memberId, memberId) : undefined));
 }
 
 /** Stores the members the match finds as the segment's, in one statement; returns how many. */
 export async function insertMatchingMembers(db: Executor, accountId: number, segmentId: number, match: SegmentMatch): Promise<number> {
   const matched = membersOf(db, match).as('matched');
-  const inserted = await executeRows(db, sql`insert into ${segmentMembers} (account_id, segment_id, member_id)
-    select ${accountId}, ${segmentId}, ${matched.id} from ${matched} returning 1`);
+  const inserted = await executeRows(
+    db,
+    sql`insert into ${segmentMembers} (account_id, segment_id, member_id)
+    select ${accountId}, ${segmentId}, ${matched.id} from ${matched} returning 1`,
+  );
   return inserted.length;
 }
 

@@ -8,7 +8,10 @@ export type NewSegmentRow = typeof segments.$inferInsert;
 const live = (accountId: number) => and(eq(segments.accountId, accountId), isNull(segments.deletedAt));
 
 export async function findSegment(db: Executor, accountId: number, id: number): Promise<SegmentRow | undefined> {
-  const [row] = await db.select().from(segments).where(and(live(accountId), eq(segments.id, id)));
+  const [row] = await db
+    .select()
+    .from(segments)
+    .where(and(live(accountId), eq(segments.id, id)));
   return row;
 }
 
@@ -36,14 +39,25 @@ export async function updateSegment(db: Executor, accountId: number, id: number,
 }
 
 export async function softDeleteSegment(db: Executor, accountId: number, id: number): Promise<boolean> {
-  const rows = await db.update(segments).set({ deletedAt: new Date() }).where(and(live(accountId), eq(segments.id, id))).returning({ id: segments.id });
+  const rows = await db
+    .update(segments)
+    .set({ deletedAt: new Date() })
+    .where(and(live(accountId), eq(segments.id, id)))
+    .returning({ id: segments.id });
   return rows.length > 0;
 }
 
 export function segmentsOfBrands(db: Executor, accountId: number, brandIds: readonly number[]) {
-  return db.select().from(segments).where(and(live(accountId), inArray(segments.brandId, [...brandIds]))).orderBy(asc(segments.id));
+  return db
+    .select()
+    .from(segments)
+    .where(and(live(accountId), inArray(segments.brandId, [...brandIds])))
+    .orderBy(asc(segments.id));
 }
 
 export function findSegmentsByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db.select().from(segments).where(and(live(accountId), inArray(segments.id, [...ids])));
+  return db
+    .select()
+    .from(segments)
+    .where(and(live(accountId), inArray(segments.id, [...ids])));
 }

@@ -17,12 +17,16 @@ function scopeOf(context: Context, caller: ApplicationCaller): SegmentScope {
 export class SegmentResolver {
   @Authorized()
   @Query(() => [Segment], { description: "The account's live segments, or one brand's." })
-  async segments(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('brandId', () => ID, { nullable: true, description: 'Only the segments tied to this brand.' }) brandId: string | null): Promise<Segment[]> {
+  async segments(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('brandId', () => ID, { nullable: true, description: 'Only the segments tied to this brand.' }) brandId: string | null,
+  ): Promise<Segment[]> {
     return (await segments.listSegments(scopeOf(context, caller), brandId)).map(segments.toSegment);
   }
 
   @Authorized('advanced')
-  @Mutation(() => Segment, { description: 'Creates a segment (advanced plan); a FILTER segment\'s members are computed at once.' })
+  @Mutation(() => Segment, { description: "Creates a segment (advanced plan); a FILTER segment's members are computed at once." })
   async createSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -36,7 +40,7 @@ export class SegmentResolver {
   async editSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The segment\'s id.' }) id: string,
+    @Arg('id', () => ID, { description: "The segment's id." }) id: string,
     @Arg('input', () => SegmentInput, { description: 'The fields to change; the kind cannot change.' }) input: SegmentInput,
   ): Promise<Segment> {
     return segments.toSegment(await segments.editSegment(scopeOf(context, caller), requiredId(id), input));
@@ -47,7 +51,7 @@ export class SegmentResolver {
   deleteSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The segment\'s id; it is then not found and takes no opt-ins.' }) id: string,
+    @Arg('id', () => ID, { description: "The segment's id; it is then not found and takes no opt-ins." }) id: string,
   ): Promise<boolean> {
     return segments.deleteSegment(scopeOf(context, caller), requiredId(id));
   }
@@ -72,7 +76,7 @@ export class SegmentResolver {
 /** Brand.segments lives here, beside the segments it lists. */
 @Resolver(() => Brand)
 export class BrandSegmentsResolver {
-  @FieldResolver(() => [Segment], { description: 'The brand\'s live segments.' })
+  @FieldResolver(() => [Segment], { description: "The brand's live segments." })
   async segments(@Root() brand: Brand, @Ctx() context: Context): Promise<Segment[]> {
     return (await context.loaders.segments.byBrand.load(brand.id)).map(segments.toSegment);
   }

@@ -18,9 +18,9 @@ registerEnumType(SegmentKind, {
 
 @ObjectType('Segment', { description: 'A group of members of the account, optionally tied to a brand.' })
 export class Segment {
-  @Field(() => ID, { description: 'The segment\'s id (REST segmentid).' }) id!: number;
-  @Field(() => String, { description: 'The segment\'s name.' }) name!: string;
-  @Field(() => String, { nullable: true, description: 'A label of the caller\'s choosing; null when none.' }) label!: string | null;
+  @Field(() => ID, { description: "The segment's id (REST segmentid)." }) id!: number;
+  @Field(() => String, { description: "The segment's name." }) name!: string;
+  @Field(() => String, { nullable: true, description: "A label of the caller's choosing; null when none." }) label!: string | null;
   @Field(() => SegmentKind, { description: 'How its members are decided; fixed at creation.' }) kind!: SegmentKind;
   @Field(() => ID, { nullable: true, description: 'The brand it is tied to; null for a segment of the whole account.' }) brandId!: number | null;
   /** Resolved by SegmentResolver.filter, which a member's token reads as null. */
@@ -31,7 +31,7 @@ export class Segment {
 
 @InputType('SegmentInput', { description: 'On create, name is required; on edit, only the fields given change and null clears one.' })
 export class SegmentInput {
-  @Field(() => String, { nullable: true, description: 'The segment\'s name, at most 200 characters; cannot be cleared.' }) name?: string | null;
+  @Field(() => String, { nullable: true, description: "The segment's name, at most 200 characters; cannot be cleared." }) name?: string | null;
   @Field(() => String, { nullable: true, description: 'A label, at most 200 characters.' }) label?: string | null;
   @Field(() => SegmentKind, { nullable: true, description: 'Default LIST; fixed at creation.' }) kind?: SegmentKind | null;
   @Field(() => ID, { nullable: true, description: 'A brand of the account to tie the segment to.' }) brandId?: string | null;

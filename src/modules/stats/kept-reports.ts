@@ -28,7 +28,13 @@ export async function activityTotalsFromGroups(
   const totalMembers =
     shown.length === groups.length
       ? await countFromTotals(db, plan)
-      : await activeMembersInGroups(db, plan.scope, corrections, grouping, shown.map((group) => group.key));
+      : await activeMembersInGroups(
+          db,
+          plan.scope,
+          corrections,
+          grouping,
+          shown.map((group) => group.key),
+        );
   const named = grouping === 'activity' ? await definitions(shown.map((group) => Number(group.key))) : [];
   const items = shown.map((group, index) => {
     const counts = { count: group.activityCount, distinctMembers: group.members };
@@ -46,9 +52,6 @@ export async function activityTotalsFromGroups(
  */
 export async function serviceTimelineFromKept(db: Executor, plan: TotalsPlan) {
   const { accountId, brandId } = plan.scope;
-  const [days, totals] = await Promise.all([
-    serviceDays(db, accountId, brandId, plan.window),
-    activityGroupCounts(db, plan.scope, activityCorrections(plan.scope, plan.window), 'service'),
-  ]);
+  const [days, totals] = await Promise.all([serviceDays(db, accountId, brandId, plan.window), activityGroupCounts(db, plan.scope, activityCorrections(plan.scope, plan.window), 'service')]);
   return [...days, ...totals.map((total) => ({ service: total.key, day: null, count: total.activityCount, distinctMembers: total.members }))];
 }

@@ -38,10 +38,7 @@ export function signupsByChannel(db: Executor, admitted: CompiledFilter, filter:
 }
 
 /** Events (registrations or sign-ins) per website in the window, with the distinct members behind them. */
-export function eventsByDomain(
-  db: Executor,
-  { accountId, kind, window, limit, offset }: { accountId: number; kind?: 'register' | 'login'; window: ResolvedWindow; limit: number; offset: number },
-) {
+export function eventsByDomain(db: Executor, { accountId, kind, window, limit, offset }: { accountId: number; kind?: 'register' | 'login'; window: ResolvedWindow; limit: number; offset: number }) {
   return db
     .select({
       domain: sql<string>`coalesce(${loginEvents.domain}, 'API')`,

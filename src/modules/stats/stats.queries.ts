@@ -35,10 +35,7 @@ const distinct = (column: SQL | Parameters<typeof eq>[0]) => sql<number>`count(d
 export type Grouping = 'activity' | 'type' | 'service';
 
 /** Totals per activity, type or network, most records first, at most `limit` groups after the first `offset`. */
-export async function activityTotals(
-  db: Executor,
-  { filter, window, grouping, limit, offset }: { filter: CompiledFilter; window: ResolvedWindow; grouping: Grouping; limit: number; offset: number },
-) {
+export async function activityTotals(db: Executor, { filter, window, grouping, limit, offset }: { filter: CompiledFilter; window: ResolvedWindow; grouping: Grouping; limit: number; offset: number }) {
   const rows = scopedRows(db, filter, window);
   const definitions = activityDefinitions;
   const key = grouping === 'activity' ? rows.activityId : grouping === 'type' ? definitions.type : rows.service;
@@ -61,9 +58,7 @@ export async function activityTotals(
   if (!items.length) return { items, totalCount: 0, totalMembers: 0 };
   // The totals are made from the groups returned (the interface's `limit` bounds both).
   const keys = items.map((item) => item.key);
-  const keyCondition = keys.some((value) => value === null)
-    ? sql`(${key}::text in ${keys.filter((value) => value !== null).concat('\u0000')} or ${key} is null)`
-    : sql`${key}::text in ${keys}`;
+  const keyCondition = keys.some((value) => value === null) ? sql`(${key}::text in ${keys.filter((value) => value !== null).concat('\u0000')} or ${key} is null)` : sql`${key}::text in ${keys}`;
   const [totals] = await db
     .select({ members: distinct(rows.memberId) })
     .from(rows)
@@ -181,6 +176,9 @@ export function segmentTotals(db: Executor, accountId: number, brandId: number) 
 
 export async function segmentName(db: Executor, accountId: number, segmentId: number | undefined): Promise<string | null> {
   if (!segmentId) return null;
-  const [row] = await db.select({ name: segments.name }).from(segments).where(and(eq(segments.accountId, accountId), inArray(segments.id, [segmentId])));
+  const [row] = await db
+    .select({ name: segments.name })
+    .from(segments)
+    .where(and(eq(segments.accountId, accountId), inArray(segments.id, [segmentId])));
   return row?.name ?? null;
 }

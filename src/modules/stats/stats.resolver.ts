@@ -82,12 +82,8 @@ export class BrandStatsResolver {
     return { brandId: id };
   }
 
-  @FieldResolver(() => ActivityTotals, { description: 'The brand\'s records in the window, grouped by activity, type or network, most records first.' })
-  async activity(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs,
-  ): Promise<ActivityTotals> {
+  @FieldResolver(() => ActivityTotals, { description: "The brand's records in the window, grouped by activity, type or network, most records first." })
+  async activity(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const plan = await keptGroupsPlan(context, scope);
@@ -100,30 +96,29 @@ export class BrandStatsResolver {
       brandId: root.brandId,
       segmentName: await q.segmentName(context.database.read, scope.filter.accountId, segmentId),
       // A type is a definition's, written only through the activity service's check: a word of ActivityType.
-      items: totals.items.map((item) => ({ activityId: item.activityId, activity: item.activity, type: item.type as ActivityType | null, service: item.service, count: item.count, distinctMembers: item.distinctMembers })),
+      items: totals.items.map((item) => ({
+        activityId: item.activityId,
+        activity: item.activity,
+        type: item.type as ActivityType | null,
+        service: item.service,
+        count: item.count,
+        distinctMembers: item.distinctMembers,
+      })),
       totalCount: totals.totalCount,
       totalMembers: totals.totalMembers,
     };
   }
 
-  @FieldResolver(() => [ServiceTimeline], { description: 'The brand\'s records per UTC day of the window, one timeline per network.' })
-  async timeline(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<ServiceTimeline[]> {
+  @FieldResolver(() => [ServiceTimeline], { description: "The brand's records per UTC day of the window, one timeline per network." })
+  async timeline(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ServiceTimeline[]> {
     const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
     return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
   }
 
-  @FieldResolver(() => LocationStats, { description: 'The brand\'s records and active members in the window, by the members\' country.' })
-  async location(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<LocationStats> {
+  @FieldResolver(() => LocationStats, { description: "The brand's records and active members in the window, by the members' country." })
+  async location(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<LocationStats> {
     const scope = await brandScope(context, root, args);
     const plan = await keptGroupsPlan(context, scope);
     if (!plan) return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
@@ -135,11 +130,7 @@ export class BrandStatsResolver {
   }
 
   @FieldResolver(() => ActiveMemberStats, { description: "The brand's members, active in the window or not." })
-  async members(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<ActiveMemberStats> {
+  async members(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ActiveMemberStats> {
     const scope = await brandScope(context, root, args);
     const db = context.database.read;
     const plan = await keptGroupsPlan(context, scope);
@@ -152,22 +143,14 @@ export class BrandStatsResolver {
   }
 
   @FieldResolver(() => [AgeBucket], { description: 'Members active on the brand in the window, by age range.' })
-  async age(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<AgeBucket[]> {
+  async age(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<AgeBucket[]> {
     const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'birth_date', q.memberBuckets.age);
     return rows.map((row) => ({ range: row.bucket, members: row.members }));
   }
 
   @FieldResolver(() => [GenderCount], { description: 'Members active on the brand in the window, by gender.' })
-  async gender(
-    @Root() root: BrandStats,
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<GenderCount[]> {
+  async gender(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<GenderCount[]> {
     const scope = await brandScope(context, root, args);
     const rows = await activeMembersBy(context, scope, 'gender', q.memberBuckets.gender);
     return rows.map((row) => ({ gender: row.bucket, members: row.members }));
@@ -197,7 +180,12 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [ChannelCount], { description: 'Sign-ups per network: all time by default, or in the window.' })
-  async channels(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('allTime', () => Boolean, { defaultValue: true, description: 'true: every identity ever linked; false: those linked in the window.' }) allTime: boolean) {
+  async channels(
+    @Root() root: RegistrationStats,
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('allTime', () => Boolean, { defaultValue: true, description: 'true: every identity ever linked; false: those linked in the window.' }) allTime: boolean,
+  ) {
     const window = allTime ? undefined : resolveWindow(root.window, listingWindow);
     const channel = checkedRegistrationFilter(root.filter);
     // The members' own conditions (their countries) are the member filter's, compiled by its one compiler.
@@ -206,7 +194,11 @@ export class RegistrationStatsResolver {
   }
 
   @FieldResolver(() => [DomainCount], { description: 'Registrations per website in the window.' })
-  async domains(@Root() root: RegistrationStats, @Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('first', () => Int, { defaultValue: 100, description: 'Websites returned, most members first: at least 1; more than 1000 is cut to 1000.' }) first: number,
+  async domains(
+    @Root() root: RegistrationStats,
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('first', () => Int, { defaultValue: 100, description: 'Websites returned, most members first: at least 1; more than 1000 is cut to 1000.' }) first: number,
     @Arg('offset', () => Int, { nullable: true, description: 'Websites skipped before the first one returned.' }) offset: number | null,
   ) {
     const window = resolveWindow(root.window, listingWindow);
@@ -229,12 +221,9 @@ export class RegistrationStatsResolver {
 export class MemberTimelinesResolver {
   @Authorized()
   @Query(() => MemberTimelines, {
-    description: 'Records and sign-ins per UTC day of the window for the members the filter keeps; sign-ins read no records, so the filter\'s brandId and services apply to the members (docs/filters.md).',
+    description: "Records and sign-ins per UTC day of the window for the members the filter keeps; sign-ins read no records, so the filter's brandId and services apply to the members (docs/filters.md).",
   })
-  async memberTimelines(
-    @Ctx() context: Context,
-    @Args(() => FilteredWindowArgs) args: FilteredWindowArgs,
-  ): Promise<MemberTimelines> {
+  async memberTimelines(@Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<MemberTimelines> {
     await context.loaders.scoring.scope(args.filter, args.window, listingWindow);
     return { filter: args.filter, window: args.window };
   }
@@ -256,11 +245,7 @@ export class MemberTimelinesResolver {
 export class TopDomainsResolver {
   @Authorized()
   @Query(() => [DomainCount], { description: 'Websites members signed in or registered from in the window, by members.' })
-  async topDomains(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Args(() => TopDomainsArgs) { window, first, offset }: TopDomainsArgs,
-  ): Promise<DomainCount[]> {
+  async topDomains(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Args(() => TopDomainsArgs) { window, first, offset }: TopDomainsArgs): Promise<DomainCount[]> {
     const span = resolveWindow(window, listingWindow);
     return registrations.eventsByDomain(context.database.read, { accountId: caller.accountId, window: span, limit: pageSize(first), offset: pageOffset(offset) });
   }

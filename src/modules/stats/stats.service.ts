@@ -42,7 +42,10 @@ export function fillDays(window: ResolvedWindow, rows: readonly GroupedRow[]): {
 export function serviceTimelines(window: ResolvedWindow, rows: readonly (GroupedRow & { service: string | null })[]): ServiceTimeline[] {
   const services = [...new Set(rows.map((row) => row.service))].sort((a, b) => (a ?? '').localeCompare(b ?? ''));
   return services.map((service) => {
-    const filled = fillDays(window, rows.filter((row) => row.service === service));
+    const filled = fillDays(
+      window,
+      rows.filter((row) => row.service === service),
+    );
     const days: TimelineDay[] = filled.days.map((day) => ({ ...day, dayOfYear: dayOfYear(day.date) }));
     return { service, days, totalCount: filled.totalCount, totalMembers: filled.totalMembers };
   });

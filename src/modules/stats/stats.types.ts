@@ -28,18 +28,18 @@ export class BrandActivityArgs extends FilteredWindowArgs {
   @Field(() => Int, { nullable: true, description: 'Groups skipped before the first one returned (most records first).' }) offset!: number | null;
 }
 
-@ObjectType('ActivityTotal', { description: 'One group of a brand\'s activity report: its records and members in the window.' })
+@ObjectType('ActivityTotal', { description: "One group of a brand's activity report: its records and members in the window." })
 export class ActivityTotal {
   @Field(() => ID, { nullable: true, description: 'Set when grouped by activity.' }) activityId!: number | null;
   @Field(() => String, { nullable: true, description: 'The activity name (by activity) or the type (by type).' }) activity!: string | null;
   @Field(() => ActivityType, { nullable: true, description: 'The activity type (by activity or by type); null by network.' }) type!: ActivityType | null;
-  @Field(() => String, { nullable: true, description: 'The network (by network) or the activity\'s network (by activity); null by type and for no network.' })
+  @Field(() => String, { nullable: true, description: "The network (by network) or the activity's network (by activity); null by type and for no network." })
   service!: string | null;
   @Field(() => Int, { description: 'Records of the group in the window under the filter.' }) count!: number;
   @Field(() => Int, { description: 'Distinct members behind those records.' }) distinctMembers!: number;
 }
 
-@ObjectType('ActivityTotals', { description: 'A brand\'s activity report: groups of records, most first, and totals over the groups returned.' })
+@ObjectType('ActivityTotals', { description: "A brand's activity report: groups of records, most first, and totals over the groups returned." })
 export class ActivityTotals {
   @Field(() => ID, { description: 'The brand of the report.' }) brandId!: number;
   @Field(() => String, { nullable: true, description: 'The segment of the filter (segmentId or membersFromSegment), if any.' }) segmentName!: string | null;
@@ -48,7 +48,7 @@ export class ActivityTotals {
   @Field(() => Int, { description: 'Distinct members behind the items returned.' }) totalMembers!: number;
 }
 
-@ObjectType('TimelineDay', { description: 'One UTC day of a network\'s timeline.' })
+@ObjectType('TimelineDay', { description: "One UTC day of a network's timeline." })
 export class TimelineDay {
   @Field(() => GraphQLLocalDate, { description: 'The UTC day.' }) date!: string;
   @Field(() => Int, { description: 'The day of the year, 1 to 366 (REST DayofYear).' }) dayOfYear!: number;
@@ -56,7 +56,7 @@ export class TimelineDay {
   @Field(() => Int, { description: 'Distinct members with records that day.' }) distinctMembers!: number;
 }
 
-@ObjectType('ServiceTimeline', { description: 'A brand\'s records on one network, per day of the window.' })
+@ObjectType('ServiceTimeline', { description: "A brand's records on one network, per day of the window." })
 export class ServiceTimeline {
   @Field(() => String, { nullable: true, description: 'The network; null for activity on no network.' }) service!: string | null;
   @Field(() => [TimelineDay], { description: 'Every day of the window, days without activity included.' }) days!: TimelineDay[];
@@ -64,25 +64,25 @@ export class ServiceTimeline {
   @Field(() => Int, { description: 'Distinct members over the whole window (not a sum of days).' }) totalMembers!: number;
 }
 
-@ObjectType('CountryCount', { description: 'A brand\'s records and active members from one country (the members\' profile country).' })
+@ObjectType('CountryCount', { description: "A brand's records and active members from one country (the members' profile country)." })
 export class CountryCount {
   @Field(() => String, { description: 'ISO 3166-1 alpha-2 code.' }) country!: string;
-  @Field(() => String, { nullable: true, description: 'The country\'s English name; null for a code without one.' }) countryName!: string | null;
+  @Field(() => String, { nullable: true, description: "The country's English name; null for a code without one." }) countryName!: string | null;
   @Field(() => Int, { description: 'Records of members of this country in the window.' }) actions!: number;
   @Field(() => Int, { description: 'Distinct members of this country with records in the window.' }) members!: number;
 }
 
-@ObjectType('LocationStats', { description: 'A brand\'s activity in the window by the members\' country.' })
+@ObjectType('LocationStats', { description: "A brand's activity in the window by the members' country." })
 export class LocationStats {
   @Field(() => Int, { description: 'Records in the window, members without a country included.' }) totalActivities!: number;
   @Field(() => Int, { description: 'Distinct members with records in the window, members without a country included.' }) totalMembers!: number;
   @Field(() => [CountryCount], { description: 'Members with a known country, most actions first.' }) countries!: CountryCount[];
 }
 
-@ObjectType('ActiveMemberStats', { description: 'A brand\'s members, split by whether they were active on it in the window.' })
+@ObjectType('ActiveMemberStats', { description: "A brand's members, split by whether they were active on it in the window." })
 export class ActiveMemberStats {
   @Field(() => Int, { description: 'Members with counted activity on the brand in the window under the filter.' }) activeMembers!: number;
-  @Field(() => Int, { description: 'The brand\'s other members: totalMembers less activeMembers.' }) inactiveMembers!: number;
+  @Field(() => Int, { description: "The brand's other members: totalMembers less activeMembers." }) inactiveMembers!: number;
   @Field(() => Int, { description: "The brand's members: opted into it, or active on it at any time." }) totalMembers!: number;
 }
 
@@ -101,7 +101,7 @@ export class GenderCount {
 @ObjectType('SegmentStats', { description: 'One live segment of a brand: its members now and their records on the brand.' })
 export class SegmentStats {
   @Field(() => ID, { description: 'The segment.' }) segmentId!: number;
-  @Field(() => String, { description: 'The segment\'s name.' }) name!: string;
+  @Field(() => String, { description: "The segment's name." }) name!: string;
   @Field(() => Int, { description: 'Members of the segment now.' }) members!: number;
   @Field(() => Int, { description: "Their records on the segment's brand, all time." }) activities!: number;
 }
@@ -140,7 +140,7 @@ export class ChannelCount {
 
 @ObjectType('DomainCount', { description: 'Registration or sign-in events on one website.' })
 export class DomainCount {
-  @Field(() => String, { description: 'The website\'s host; API for events without one.' }) domain!: string;
+  @Field(() => String, { description: "The website's host; API for events without one." }) domain!: string;
   @Field(() => Int, { description: 'Distinct members behind the events; websites are ordered by it, most first.' }) members!: number;
   @Field(() => Int, { description: 'Registrations (registration stats) or sign-ins (top domains).' }) events!: number;
 }

@@ -14,11 +14,7 @@ export async function findAccountById(db: Executor, id: number) {
 }
 
 export async function insertAccount(db: Executor, name: string) {
-  const [row] = await db
-    .insert(accounts)
-    .values({ name })
-    .onConflictDoUpdate({ target: accounts.name, set: { name } })
-    .returning();
+  const [row] = await db.insert(accounts).values({ name }).onConflictDoUpdate({ target: accounts.name, set: { name } }).returning();
   // The kept windows' claim row, claiming nothing yet: a statement that stores records holds it
   // `for share` (recordGate in kept-data/kept-writes.ts), so even the first fold's claim waits for
   // them and a new account's records are stored in one statement, not sent to a transaction.
@@ -76,11 +72,7 @@ export async function updateApplicationPlan(db: Executor, applicationId: number,
 }
 
 /** Sets how the application's network tokens are trusted (a shallow JSONB merge: other settings stay). */
-export async function updateNetworkVerification(
-  db: Executor,
-  { applicationId, accountId }: { applicationId: number; accountId?: number },
-  mode: NonNullable<ApplicationSettings['networkVerification']>,
-) {
+export async function updateNetworkVerification(db: Executor, { applicationId, accountId }: { applicationId: number; accountId?: number }, mode: NonNullable<ApplicationSettings['networkVerification']>) {
   const [row] = await db
     .update(applications)
     .set({ settings: sql`${applications.settings} || ${JSON.stringify({ networkVerification: mode })}::jsonb` })
@@ -93,12 +85,7 @@ export async function updateNetworkVerification(
  * Switches one feature of `settings.features` on or off, in one statement (other settings and
  * features stay): the feature is removed, then added back when switched on, so it is listed once.
  */
-export async function updateApplicationFeature(
-  db: Executor,
-  { applicationId, accountId }: { applicationId: number; accountId?: number },
-  feature: string,
-  enabled: boolean,
-) {
+export async function updateApplicationFeature(db: Executor, { applicationId, accountId }: { applicationId: number; accountId?: number }, feature: string, enabled: boolean) {
   const without = sql`coalesce(${applications.settings} -> 'features', '[]'::jsonb) - ${feature}::text`;
   const features = enabled ? sql`(${without}) || jsonb_build_array(${feature}::text)` : without;
   const [row] = await db
@@ -109,10 +96,7 @@ export async function updateApplicationFeature(
   return row;
 }
 
-export async function insertApiKey(
-  db: Executor,
-  values: { accountId: number; applicationId: number | null; keyHash: string; prefix: string },
-) {
+export async function insertApiKey(db: Executor, values: { accountId: number; applicationId: number | null; keyHash: string; prefix: string }) {
   const [row] = await db.insert(apiKeys).values(values).returning();
   return row;
 }
@@ -183,13 +167,7 @@ export async function insertWhitelistedDomain(db: Executor, accountId: number, a
 export async function deleteWhitelistedDomain(db: Executor, accountId: number, applicationId: number, domain: string) {
   const rows = await db
     .delete(whitelistedDomains)
-    .where(
-      and(
-        eq(whitelistedDomains.accountId, accountId),
-        eq(whitelistedDomains.applicationId, applicationId),
-        eq(whitelistedDomains.domain, domain),
-      ),
-    )
+    .where(and(eq(whitelistedDomains.accountId, accountId), eq(whitelistedDomains.applicationId, applicationId), eq(whitelistedDomains.domain, domain)))
     .returning({ domain: whitelistedDomains.domain });
   return rows.length > 0;
 }

@@ -47,7 +47,7 @@ export class ApplicationResolver {
   async setNetworkVerification(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('mode', () => NetworkVerificationMode, { description: 'VERIFY or TRUST, for this application\'s calls from now on.' }) mode: NetworkVerificationMode,
+    @Arg('mode', () => NetworkVerificationMode, { description: "VERIFY or TRUST, for this application's calls from now on." }) mode: NetworkVerificationMode,
   ): Promise<Application> {
     await setNetworkVerification(context.database.db, caller, mode);
     return loadApplication(context, caller);

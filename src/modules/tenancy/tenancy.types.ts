@@ -24,20 +24,20 @@ registerEnumType(NetworkVerificationMode, {
   name: 'NetworkVerification',
   description: 'How network tokens given to registration and login are trusted: VERIFY checks each with its network; TRUST takes the application at its word.',
   valuesConfig: {
-    VERIFY: { description: 'Each token is checked with its network at registration and login, and the network\'s profile (username, URL, followers, paid account, verified email) is stored.' },
+    VERIFY: { description: "Each token is checked with its network at registration and login, and the network's profile (username, URL, followers, paid account, verified email) is stored." },
     TRUST: { description: 'The calling back end vouches for the token; nothing is checked with the network (the default).' },
   },
 });
 
 @ObjectType('Application', { description: 'The application whose API key made the call.' })
 export class Application {
-  @Field(() => ID, { description: 'The application\'s id; also the public id in its widget and hosted page URLs.' })
+  @Field(() => ID, { description: "The application's id; also the public id in its widget and hosted page URLs." })
   id!: number;
 
-  @Field(() => ID, { description: 'The account it belongs to: members, brands, segments and activities are the account\'s, shared by its applications.' })
+  @Field(() => ID, { description: "The account it belongs to: members, brands, segments and activities are the account's, shared by its applications." })
   accountId!: number;
 
-  @Field(() => String, { description: 'The application\'s name; the hosted pages and emails show it by default.' })
+  @Field(() => String, { description: "The application's name; the hosted pages and emails show it by default." })
   name!: string;
 
   @Field(() => PlanLevel, { description: 'Which operations its keys may call.' })

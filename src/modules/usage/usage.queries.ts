@@ -12,10 +12,7 @@ export async function applicationsInScope(db: Executor, accountId: number, appli
 }
 
 /** Hits per application and bucket; the hourly rows are summed in the database, not here. */
-export async function hitsPerBucket(
-  db: Executor,
-  filter: { accountId: number; applicationId: number | undefined; start: Date; end: Date; unit: TruncateUnit },
-) {
+export async function hitsPerBucket(db: Executor, filter: { accountId: number; applicationId: number | undefined; start: Date; end: Date; unit: TruncateUnit }) {
   const bucket = sql<Date>`date_trunc(${sql.raw(`'${filter.unit}'`)}, ${apiHits.hour}, 'UTC')`.mapWith((value: string | Date) => new Date(value));
   return db
     .select({ applicationId: apiHits.applicationId, bucket, hits: sum(apiHits.hits).mapWith(Number) })

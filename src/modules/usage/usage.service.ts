@@ -47,8 +47,7 @@ export function resolveUsageRange(request: UsageRequest, now = new Date()): Usag
   // response says so instead of refusing the call.
   const longest = shiftByPeriod(request.start, rules.max.amount, rules.max.unit);
   const end = longest < asked ? longest : asked;
-  const notice =
-    end === asked ? null : `The range was cut to ${rules.maxText} after start_date: interval ${request.interval.toLowerCase()} covers at most ${rules.maxText}.`;
+  const notice = end === asked ? null : `The range was cut to ${rules.maxText} after start_date: interval ${request.interval.toLowerCase()} covers at most ${rules.maxText}.`;
   // Hits are kept for a year: earlier buckets would only ever be zero, so the range starts there.
   const oldest = truncate(shiftByPeriod(now, -usageRetention.amount, usageRetention.unit), 'day');
   const start = request.start < oldest ? oldest : request.start;

@@ -40,12 +40,12 @@ export class UsageBucket {
   hits!: number;
 }
 
-@ObjectType('ApplicationUsage', { description: 'One application\'s calls over the range.' })
+@ObjectType('ApplicationUsage', { description: "One application's calls over the range." })
 export class ApplicationUsage {
   @Field(() => ID, { description: 'The application.' })
   applicationId!: number;
 
-  @Field(() => String, { description: 'The application\'s name.' })
+  @Field(() => String, { description: "The application's name." })
   name!: string;
 
   @Field(() => Int, { description: 'Its calls over the whole range.' })
@@ -60,7 +60,7 @@ export class Usage {
   @Field(() => GraphQLDateTime, { description: 'Where the range starts: as asked, or the start of the day a year ago when asked earlier (older hours are not kept).' })
   start!: Date;
 
-  @Field(() => GraphQLDateTime, { description: 'Where the range ends (exclusive): as asked, or cut to the interval\'s maximum.' })
+  @Field(() => GraphQLDateTime, { description: "Where the range ends (exclusive): as asked, or cut to the interval's maximum." })
   end!: Date;
 
   @Field(() => String, { description: 'The time zone of the buckets: always UTC.' })

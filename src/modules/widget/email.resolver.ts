@@ -4,14 +4,7 @@ import type { Context } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { EmailSettings } from '../../db/schema/index.js';
 import { readSenderName, readTemplate, templateOf } from '../email/templates.js';
-import {
-  admitPasswordReset,
-  completeEmailVerification,
-  completePasswordReset,
-  sendPasswordReset,
-  sendVerificationEmail,
-  type EmailScope,
-} from '../lifecycle/member-emails.js';
+import { admitPasswordReset, completeEmailVerification, completePasswordReset, sendPasswordReset, sendVerificationEmail, type EmailScope } from '../lifecycle/member-emails.js';
 import { envelope, memberId, scopeOf } from '../members/members.envelope.js';
 import { MemberEnvelope } from '../members/members.types.js';
 import { getApplication, toApplication } from '../tenancy/tenancy.service.js';
@@ -48,7 +41,11 @@ export class EmailResolver {
 
   @Authorized()
   @Mutation(() => Application, { description: 'Sets the sender name and templates of the emails sent to fans (docs/members.md, "Emails").' })
-  async setEmailSettings(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => EmailSettingsInput, { description: 'The sender name and templates; what is left out returns to the default.' }) input: EmailSettingsInput): Promise<Application> {
+  async setEmailSettings(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => EmailSettingsInput, { description: 'The sender name and templates; what is left out returns to the default.' }) input: EmailSettingsInput,
+  ): Promise<Application> {
     const email: EmailSettings = {};
     const senderName = input.senderName ? readSenderName(input.senderName) : undefined;
     if (senderName) email.senderName = senderName;
@@ -80,7 +77,7 @@ export class EmailResolver {
   async sendVerificationEmail(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: 'The member to send it to, at the member\'s email address.' }) id: string,
+    @Arg('id', () => ID, { description: "The member to send it to, at the member's email address." }) id: string,
     @Arg('returnUrl', () => String, { nullable: true, description: 'A whitelisted page the fan is sent to once the address is confirmed.' }) returnUrl: string | null,
   ): Promise<boolean> {
     await sendVerificationEmail(await this.scope(context, caller, returnUrl), memberId(id));
@@ -103,7 +100,11 @@ export class EmailResolver {
 
   @Authorized()
   @Mutation(() => MemberEnvelope, { description: "Confirms the member's address with an emailed verification link's token (single use)." })
-  async completeEmailVerification(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('token', () => String, { description: 'The token of the verification link (<id>.<secret>); valid 72 hours, once.' }) token: string): Promise<MemberEnvelope> {
+  async completeEmailVerification(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('token', () => String, { description: 'The token of the verification link (<id>.<secret>); valid 72 hours, once.' }) token: string,
+  ): Promise<MemberEnvelope> {
     const member = await completeEmailVerification(await this.scope(context, caller), token);
     return envelope(context, caller, { member, created: false });
   }

@@ -9,7 +9,7 @@ export class EmailTemplateType {
 @ObjectType('EmailSettings', { description: "The emails this application's fans get (the defaults where none is set)." })
 export class EmailSettingsType {
   @Field(() => String, { description: "The sender's name; the address is the deployment's MAIL_FROM." }) senderName!: string;
-  @Field(() => EmailTemplateType, { description: 'The verification email: a link that confirms the member\'s address (valid 72 hours).' }) verifyEmail!: EmailTemplateType;
+  @Field(() => EmailTemplateType, { description: "The verification email: a link that confirms the member's address (valid 72 hours)." }) verifyEmail!: EmailTemplateType;
   @Field(() => EmailTemplateType, { description: 'The password-reset email: a link to a page that sets a new password (valid 1 hour).' }) resetPassword!: EmailTemplateType;
 }
 

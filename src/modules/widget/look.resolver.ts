@@ -26,8 +26,12 @@ export class SignInPageLookResolver {
   }
 
   @Authorized()
-  @Mutation(() => Application, { description: "Sets the look of the hosted sign-in pages (docs/widget.md, \"The pages' look\"); every value is checked before anything is written." })
-  async setSignInPageLook(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SignInPageLookInput, { description: 'The whole look; what is left out returns to the default.' }) input: SignInPageLookInput): Promise<Application> {
+  @Mutation(() => Application, { description: 'Sets the look of the hosted sign-in pages (docs/widget.md, "The pages\' look"); every value is checked before anything is written.' })
+  async setSignInPageLook(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => SignInPageLookInput, { description: 'The whole look; what is left out returns to the default.' }) input: SignInPageLookInput,
+  ): Promise<Application> {
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };
     const signInPageLook = await readLook(context.database.db, app, input);
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInPageLook });

@@ -135,8 +135,7 @@ export function pageLook(stored: SignInPageLook | undefined, applicationName: st
     const url = typeof value === 'string' ? httpsUrl(value) : undefined;
     return url && (!whitelist || whitelist.includes(url.hostname.toLowerCase())) ? url.toString() : undefined;
   };
-  const text = (value: string | undefined, max: number) =>
-    typeof value === 'string' && value.trim() && value.length <= max && !controlCharacter.test(value) ? value : undefined;
+  const text = (value: string | undefined, max: number) => (typeof value === 'string' && value.trim() && value.length <= max && !controlCharacter.test(value) ? value : undefined);
   const accentColor = colour(stored?.accentColor, defaultAccentColor);
   const backgroundColor = colour(stored?.backgroundColor, defaultBackgroundColor);
   const footerUrl = allowed(stored?.footerLinkUrl);

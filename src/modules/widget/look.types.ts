@@ -1,6 +1,6 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 
-@ObjectType('SignInPageLook', { description: "How the hosted sign-in pages look for this application (the defaults where nothing is set); docs/widget.md, \"The pages' look\"." })
+@ObjectType('SignInPageLook', { description: 'How the hosted sign-in pages look for this application (the defaults where nothing is set); docs/widget.md, "The pages\' look".' })
 export class SignInPageLookType {
   @Field(() => String, { description: "The name the pages show; the application's name by default." }) title!: string;
   @Field(() => String, { description: 'Buttons and links, #rrggbb.' }) accentColor!: string;

@@ -14,7 +14,6 @@ export function emailScope(scope: MemberScope, application: Pick<typeof applicat
   return {
     ...scope,
     applicationName: application.name,
-    linkTo: (purpose: LinkPurpose, token: string) =>
-      withQuery(purpose === 'reset' ? urls.resetPassword : urls.verifyEmail, { token, return: returnUrl?.toString() }),
+    linkTo: (purpose: LinkPurpose, token: string) => withQuery(purpose === 'reset' ? urls.resetPassword : urls.verifyEmail, { token, return: returnUrl?.toString() }),
   };
 }

@@ -62,10 +62,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
         reply.header('vary', 'Origin, Referer');
         if (!(await isWhitelisted(db, widgetApp, pageOrigin(request)))) throw domainNotWhitelisted('The page loading the widget', 'origin');
         // Short and private: the answer depends on the page asking, and a changed whitelist should bite soon.
-        reply
-          .type('text/javascript; charset=utf-8')
-          .header('cache-control', 'private, max-age=300')
-          .header('x-content-type-options', 'nosniff');
+        reply.type('text/javascript; charset=utf-8').header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff');
         // `Widget.URL?segment=<id>`: the page's opt-ins go to that segment (checked when used).
         const segment = (request.query as { segment?: unknown }).segment;
         return widgetScript(row.id, widgetUrls(hostedBaseUrl(deps.config, request), row.id), typeof segment === 'string' && /^\d{1,18}$/.test(segment) ? segment : undefined);

@@ -69,12 +69,7 @@ export async function authorizationRequest(settings: SignInNetworkSettings, opti
  * token's signature, audience and nonce) and reads the user's profile. The id token's `sub` is the
  * identity when there is one; plain OAuth 2.0 providers name the user by `sub` or `id` in user info.
  */
-export async function completeAuthorization(
-  settings: SignInNetworkSettings,
-  options: OAuthOptions,
-  callbackUrl: URL,
-  pending: PendingAuthorization,
-): Promise<ProviderProfile> {
+export async function completeAuthorization(settings: SignInNetworkSettings, options: OAuthOptions, callbackUrl: URL, pending: PendingAuthorization): Promise<ProviderProfile> {
   const config = configuration(settings, options);
   const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
     pkceCodeVerifier: pending.verifier,

@@ -71,9 +71,7 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     if (form.error !== undefined) throw invalidParameter(form.field ?? 'form', form.error);
     let result;
     try {
-      result = type === 'login'
-        ? { member: await signInWithEmail(scope, email, password, visit), created: false }
-        : await registerWithEmail(scope, email, password, form.input, visit);
+      result = type === 'login' ? { member: await signInWithEmail(scope, email, password, visit), created: false } : await registerWithEmail(scope, email, password, form.input, visit);
     } catch (error) {
       if (error instanceof SignInRefused) throw onPageReason(error);
       throw error;

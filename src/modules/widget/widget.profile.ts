@@ -49,8 +49,7 @@ export function readRequiredFields(fields: readonly string[]): RequirableField[]
   return [...new Set(fields)] as RequirableField[];
 }
 
-const known = (required: readonly string[] | undefined) =>
-  (required ?? []).filter((field): field is RequirableField => Object.hasOwn(requirableFields, field));
+const known = (required: readonly string[] | undefined) => (required ?? []).filter((field): field is RequirableField => Object.hasOwn(requirableFields, field));
 
 /** The required fields of the settings that are still requirable, as Application.requiredFields answers them. */
 export const requiredFieldsOf = (required: readonly string[] | undefined): SignInProfileField[] => known(required) as SignInProfileField[];
@@ -72,9 +71,7 @@ const alwaysOnRegistration: readonly RequirableField[] = ['firstName', 'country'
  */
 export function registrationFields(required: readonly string[] | undefined): FormField[] {
   const needed = new Set(known(required));
-  return (Object.keys(requirableFields) as RequirableField[])
-    .filter((name) => alwaysOnRegistration.includes(name) || needed.has(name))
-    .map((name) => ({ name, required: needed.has(name) }));
+  return (Object.keys(requirableFields) as RequirableField[]).filter((name) => alwaysOnRegistration.includes(name) || needed.has(name)).map((name) => ({ name, required: needed.has(name) }));
 }
 
 /** The completion page: the required fields the member has not filled in, all required. */

@@ -21,21 +21,20 @@ export async function insertSignInToken(db: Executor, values: { accountId: numbe
  * Spends a token in one statement: only a live, unused token of this application matches, so two
  * concurrent exchanges cannot both win, and another application's attempt leaves it unspent.
  */
-export async function spendSignInToken(
-  db: Executor,
-  { accountId, applicationId, tokenHash, now }: { accountId: number; applicationId: number; tokenHash: string; now: Date },
-) {
+export async function spendSignInToken(db: Executor, { accountId, applicationId, tokenHash, now }: { accountId: number; applicationId: number; tokenHash: string; now: Date }) {
   const [row] = await db
     .update(signInTokens)
     .set({ usedAt: now })
-    .where(and(
-      eq(signInTokens.tokenHash, tokenHash),
-      eq(signInTokens.accountId, accountId),
-      eq(signInTokens.applicationId, applicationId),
-      isNull(signInTokens.usedAt),
-      gt(signInTokens.expiresAt, now),
-      stillCurrent(signInTokens),
-    ))
+    .where(
+      and(
+        eq(signInTokens.tokenHash, tokenHash),
+        eq(signInTokens.accountId, accountId),
+        eq(signInTokens.applicationId, applicationId),
+        isNull(signInTokens.usedAt),
+        gt(signInTokens.expiresAt, now),
+        stillCurrent(signInTokens),
+      ),
+    )
     .returning({ memberId: signInTokens.memberId });
   return row;
 }
@@ -46,10 +45,7 @@ export async function deleteStaleSignInTokens(db: Executor, accountId: number, b
 }
 
 /** A session started under the member's current session generation, read as a sign-in token's is. */
-export async function insertSession(
-  db: Executor,
-  values: { accountId: number; applicationId: number; memberId: number; sessionHash: string; beganWith: string; expiresAt: Date },
-) {
+export async function insertSession(db: Executor, values: { accountId: number; applicationId: number; memberId: number; sessionHash: string; beganWith: string; expiresAt: Date }) {
   await db.execute(sql`insert into ${widgetSessions} (account_id, application_id, member_id, session_hash, session_generation, began_with, expires_at)
     select ${values.accountId}, ${values.applicationId}, ${values.memberId}, ${values.sessionHash}, ${members.sessionGeneration}, ${values.beganWith}, ${values.expiresAt.toISOString()}::timestamptz
     from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId}`);
@@ -74,13 +70,7 @@ export async function findSession(db: Executor, app: { accountId: number; applic
 export async function deleteSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
   await db
     .delete(widgetSessions)
-    .where(
-      and(
-        eq(widgetSessions.accountId, app.accountId),
-        eq(widgetSessions.applicationId, app.applicationId),
-        or(eq(widgetSessions.sessionHash, sessionHash), lt(widgetSessions.expiresAt, now)),
-      ),
-    );
+    .where(and(eq(widgetSessions.accountId, app.accountId), eq(widgetSessions.applicationId, app.applicationId), or(eq(widgetSessions.sessionHash, sessionHash), lt(widgetSessions.expiresAt, now))));
 }
 
 /** Merges keys into the application's settings (a shallow JSONB merge, so other modules' keys stay). */

@@ -30,7 +30,9 @@ function httpUrl(value: string | undefined, param: string): string | undefined {
   try {
     const url = new URL(value.trim());
     if (url.protocol === 'https:' || url.protocol === 'http:') return url.toString();
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   throw invalidParameter(param, 'expected an http:// or https:// URL');
 }
 
@@ -51,7 +53,7 @@ export class WidgetResolver {
     return urlsOf(context, application).logout;
   }
 
-  @FieldResolver(() => WidgetScript, { description: 'The application\'s sign-in widget script.' })
+  @FieldResolver(() => WidgetScript, { description: "The application's sign-in widget script." })
   widget(@Root() application: Application, @Ctx() context: Context): WidgetScript {
     return { url: urlsOf(context, application).script };
   }
@@ -61,10 +63,7 @@ export class WidgetResolver {
     const urls = urlsOf(context, application);
     const settings = await context.loaders.widget.settings.load(application.id);
     const networks = Object.keys(settings.signInNetworks ?? {}).sort() as ExternalNetwork[];
-    return [
-      { network: 'email', name: displayName('email'), url: urls.login },
-      ...networks.map((network) => ({ network, name: displayName(network), url: urls.network(network) })),
-    ];
+    return [{ network: 'email', name: displayName('email'), url: urls.login }, ...networks.map((network) => ({ network, name: displayName(network), url: urls.network(network) }))];
   }
 
   @FieldResolver(() => [SignInProfileField], { description: 'Profile fields the hosted flow asks for once a fan has signed in.' })
@@ -74,7 +73,11 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Sets up (or replaces) social sign-in with one network for the hosted flow.' })
-  async configureSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => SignInNetworkInput, { description: 'The network and the provider\'s client.' }) input: SignInNetworkInput): Promise<Application> {
+  async configureSignInNetwork(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => SignInNetworkInput, { description: "The network and the provider's client." }) input: SignInNetworkInput,
+  ): Promise<Application> {
     const network = input.network.trim().toLowerCase();
     if (!(externalNetworks as readonly string[]).includes(network)) {
       throw invalidParameter('network', `expected one of ${externalNetworks.join(', ')}`);
@@ -132,7 +135,11 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Stops social sign-in with one network.' })
-  async removeSignInNetwork(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('network', () => String, { description: 'The network identifier, such as google.' }) network: string): Promise<Application> {
+  async removeSignInNetwork(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('network', () => String, { description: 'The network identifier, such as google.' }) network: string,
+  ): Promise<Application> {
     const { [network.trim().toLowerCase()]: _removed, ...rest } = (await context.loaders.widget.settings.load(caller.applicationId)).signInNetworks ?? {};
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
     context.loaders.widget.settings.clear(caller.applicationId);
@@ -141,7 +148,11 @@ export class WidgetResolver {
 
   @Authorized('advanced')
   @Mutation(() => Application, { description: 'Profile fields the hosted flow asks fans for once they have signed in (an empty list asks none).' })
-  async setRequiredFields(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('fields', () => [SignInProfileField], { description: 'The member fields the hosted flow asks for.' }) fields: SignInProfileField[]): Promise<Application> {
+  async setRequiredFields(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('fields', () => [SignInProfileField], { description: 'The member fields the hosted flow asks for.' }) fields: SignInProfileField[],
+  ): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
@@ -150,10 +161,13 @@ export class WidgetResolver {
   @Authorized()
   @Mutation(() => Member, {
     description:
-      "Answers the member of a sign-in token from the hosted flow's return URL (single use, short-lived; spent here) " +
-      "or of a member access token as the member envelope shows it (not spent).",
+      "Answers the member of a sign-in token from the hosted flow's return URL (single use, short-lived; spent here) " + 'or of a member access token as the member envelope shows it (not spent).',
   })
-  async exchangeSignInToken(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('accessToken', () => String, { description: 'The accesstoken of the return URL (a sign-in token, valid five minutes), or a member access token.' }) accessToken: string): Promise<Member> {
+  async exchangeSignInToken(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('accessToken', () => String, { description: 'The accesstoken of the return URL (a sign-in token, valid five minutes), or a member access token.' }) accessToken: string,
+  ): Promise<Member> {
     const own = await memberByAccessToken(context.database.db, caller.accountId, accessToken);
     if (own) return toMember(own);
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };

@@ -58,12 +58,10 @@ async function checkDecoyPassword(password: string): Promise<void> {
 }
 
 export async function signInWithEmail(scope: members.MemberScope, email: string, password: string, visit: VisitInput): Promise<MemberRow> {
-  const result = await members
-    .login(scope, { credentials: { network: 'email', email, password }, visit, strictSso: false })
-    .catch(async (error: unknown) => {
-      if (error instanceof AppError && error.extensions.code === 'NO_ACCOUNT') await checkDecoyPassword(password);
-      return refusal(error);
-    });
+  const result = await members.login(scope, { credentials: { network: 'email', email, password }, visit, strictSso: false }).catch(async (error: unknown) => {
+    if (error instanceof AppError && error.extensions.code === 'NO_ACCOUNT') await checkDecoyPassword(password);
+    return refusal(error);
+  });
   return result.member;
 }
 
@@ -71,13 +69,7 @@ export async function signInWithEmail(scope: members.MemberScope, email: string,
  * Registers by email; an address registered already with this very password signs its member in
  * (the service's own rule), any other clash is refused like a failed sign-in.
  */
-export async function registerWithEmail(
-  scope: members.MemberScope,
-  email: string,
-  password: string,
-  profile: MemberProfileInput,
-  visit: VisitInput,
-): Promise<{ member: MemberRow; created: boolean }> {
+export async function registerWithEmail(scope: members.MemberScope, email: string, password: string, profile: MemberProfileInput, visit: VisitInput): Promise<{ member: MemberRow; created: boolean }> {
   return members.registerMember(scope, { credentials: { network: 'email', email, password }, profile, visit }).catch(refusal);
 }
 

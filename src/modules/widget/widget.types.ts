@@ -23,7 +23,7 @@ export class SignInLink {
   @Field(() => String, { description: 'The hosted page that starts sign-in with it (for email, the sign-in page).' }) url!: string;
 }
 
-@ObjectType('WidgetScript', { description: 'The application\'s sign-in widget (REST Widget.URL).' })
+@ObjectType('WidgetScript', { description: "The application's sign-in widget (REST Widget.URL)." })
 export class WidgetScript {
   @Field(() => String, { description: 'The sign-in widget script of this application, for a script tag on a whitelisted page.' })
   url!: string;
@@ -35,9 +35,9 @@ export class SignInNetworkInput {
   @Field(() => String, { description: 'The client id the provider issued.' }) clientId!: string;
   @Field(() => String, { description: 'Stored sealed; never shown again.' }) clientSecret!: string;
   @Field(() => String, { description: "The provider's issuer; its discovery document fills in the endpoints not given." }) issuer!: string;
-  @Field(() => String, { nullable: true, description: 'The provider\'s authorization endpoint; from the discovery document when left out.' }) authorizationEndpoint?: string;
-  @Field(() => String, { nullable: true, description: 'The provider\'s token endpoint; from the discovery document when left out.' }) tokenEndpoint?: string;
-  @Field(() => String, { nullable: true, description: 'The provider\'s user info endpoint; from the discovery document when left out.' }) userinfoEndpoint?: string;
-  @Field(() => String, { nullable: true, description: 'The provider\'s key set, for its id tokens; from the discovery document when left out.' }) jwksUri?: string;
+  @Field(() => String, { nullable: true, description: "The provider's authorization endpoint; from the discovery document when left out." }) authorizationEndpoint?: string;
+  @Field(() => String, { nullable: true, description: "The provider's token endpoint; from the discovery document when left out." }) tokenEndpoint?: string;
+  @Field(() => String, { nullable: true, description: "The provider's user info endpoint; from the discovery document when left out." }) userinfoEndpoint?: string;
+  @Field(() => String, { nullable: true, description: "The provider's key set, for its id tokens; from the discovery document when left out." }) jwksUri?: string;
   @Field(() => String, { nullable: true, description: "Scopes to ask for; 'openid email profile' by default." }) scope?: string;
 }

@@ -13,11 +13,7 @@ import type { WidgetApplication } from './widget.service.js';
  * envelope's `jwt`. docs/widget.md, "The user object", gives the reasoning.
  */
 export async function widgetUser(db: Executor, app: WidgetApplication, memberId: number) {
-  const [member, services, optins] = await Promise.all([
-    requireMember(db, app.accountId, memberId),
-    servicesOfMembers(db, app.accountId, [memberId]),
-    currentOptInsOf(db, app.accountId, [memberId]),
-  ]);
+  const [member, services, optins] = await Promise.all([requireMember(db, app.accountId, memberId), servicesOfMembers(db, app.accountId, [memberId]), currentOptInsOf(db, app.accountId, [memberId])]);
   return {
     data: {
       ID: member.id,

@@ -146,7 +146,11 @@ function schemaOf(parameter: DiscoveredParameter): Schema {
       return { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$', description: "'YYYY-MM-DD HH:MM:SS' in UTC (the date alone is midnight)" };
     case 'period': {
       const units = ((read.args[0] as string[] | undefined) ?? ['DAY', 'WEEK', 'MONTH']).map((unit) => unit.toLowerCase());
-      return { type: 'string', pattern: `^\\d{1,5}\\s*(${units.map(anyCase).join('|')})[sS]?$`, description: `'<n> <unit>', unit one of ${units.join(', ')} (any case, plural or not), such as '2 ${units[0]}s'` };
+      return {
+        type: 'string',
+        pattern: `^\\d{1,5}\\s*(${units.map(anyCase).join('|')})[sS]?$`,
+        description: `'<n> <unit>', unit one of ${units.join(', ')} (any case, plural or not), such as '2 ${units[0]}s'`,
+      };
     }
     case 'limit': {
       const { limit, max } = (read.args[0] as { limit: number; max: number } | undefined) ?? { limit: 10, max: 1000 };

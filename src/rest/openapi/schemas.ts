@@ -27,10 +27,10 @@ const object = (properties: Record<string, Schema>, required: string[] = Object.
 const single = (schema: Schema): Schema => ({ type: 'array', items: schema, minItems: 1, maxItems: 1 });
 const timestamp = text("'YYYY-MM-DD HH:MM:SS' in UTC");
 
-const optInRecord = object(
-  { ID: text(), Type: text('Brand, Segment or Global'), SegmentID: text('the list opted into: the segment, or the brand of a brand list'), Label: text(), Name: text() },
-  ['ID', 'Type'],
-);
+const optInRecord = object({ ID: text(), Type: text('Brand, Segment or Global'), SegmentID: text('the list opted into: the segment, or the brand of a brand list'), Label: text(), Name: text() }, [
+  'ID',
+  'Type',
+]);
 
 const serviceRecord = object(
   {
@@ -148,11 +148,7 @@ const pagingLinks = object(
  * do, not a record; docs/rest-reference.md gives the reasons.
  */
 const listingPageOf = (paging: Schema): Schema =>
-  object({ totalSize: { type: 'integer' }, items: listOf(ref('ListingItem')), paging, totalmembercount: { type: 'integer', description: 'with totalmembercount=1' } }, [
-    'totalSize',
-    'items',
-    'paging',
-  ]);
+  object({ totalSize: { type: 'integer' }, items: listOf(ref('ListingItem')), paging, totalmembercount: { type: 'integer', description: 'with totalmembercount=1' } }, ['totalSize', 'items', 'paging']);
 
 const listingPage = listingPageOf(ref('PagingLinks'));
 
@@ -288,8 +284,7 @@ const presaveJob = object(
   ['ID', 'SegmentID', 'Status', 'Items', 'Results'],
 );
 
-const activityCounts = (own: Record<string, Schema>) =>
-  page(object({ Date: { type: 'string', description: 'yyyy-mm-dd' }, ...own, Count: countText, DistinctMembers: countText, Points: countText }));
+const activityCounts = (own: Record<string, Schema>) => page(object({ Date: { type: 'string', description: 'yyyy-mm-dd' }, ...own, Count: countText, DistinctMembers: countText, Points: countText }));
 
 const memberTimeline = (count: string, total: string) =>
   object({
@@ -348,10 +343,11 @@ export const responseSchemas = {
     Countries: listOf(object({ Country: text('alpha-2'), CountryName: text(), Actions: countText, Members: countText })),
     ...clampFields,
   }),
-  BrandMemberStats: object(
-    { ActiveMembers: number(), InactiveMembers: number(), TotalMembers: number(), Groups: listOf({ type: 'object' }), ...clampFields },
-    ['ActiveMembers', 'InactiveMembers', 'TotalMembers'],
-  ),
+  BrandMemberStats: object({ ActiveMembers: number(), InactiveMembers: number(), TotalMembers: number(), Groups: listOf({ type: 'object' }), ...clampFields }, [
+    'ActiveMembers',
+    'InactiveMembers',
+    'TotalMembers',
+  ]),
   RegistrationChannels: object({ channels: listOf(object({ service: text(), signups: countText })), total: { type: 'number' } }),
   Usage: single(
     object(
@@ -372,7 +368,13 @@ export const responseSchemas = {
   BrandCustomFieldsSwitch: object({ ID: { type: 'string' }, BrandCustomFields: { type: 'boolean' } }),
   ActivityDefinition: activityDefinition,
   ActivityDefinitionList: page(ref('ActivityDefinition')),
-  ActivityRecorded: object({ Result: { type: 'boolean' }, RecordID: text('null when queued (async=1)'), CompleteDate: timestamp, Repeated: { type: 'boolean', description: 'true when the marker was recorded before: nothing new' }, Queued: { type: 'boolean' } }),
+  ActivityRecorded: object({
+    Result: { type: 'boolean' },
+    RecordID: text('null when queued (async=1)'),
+    CompleteDate: timestamp,
+    Repeated: { type: 'boolean', description: 'true when the marker was recorded before: nothing new' },
+    Queued: { type: 'boolean' },
+  }),
   ActivityCheck: object({ Result: { type: 'boolean' }, Details: object({ Count: countText, FirstDate: timestamp, LastDate: timestamp }) }),
   ActivityRecordsDeleted: object({ Result: { type: 'boolean' }, Deleted: countText }),
   DailyActivityCounts: activityCounts({ ActivityID: { type: 'string' }, Activity: text() }),

@@ -18,9 +18,7 @@ export function feedItem(record: FeedItemFragment) {
     Name: record.activity.name,
     ShortName: record.activity.shortName,
     // Where the action happened, from the ip it was recorded with (null without one).
-    GeoData: record.geo
-      ? { Country: record.geo.country, City: record.geo.city, Region: record.geo.region, Lat: record.geo.lat, Long: record.geo.long }
-      : null,
+    GeoData: record.geo ? { Country: record.geo.country, City: record.geo.city, Region: record.geo.region, Lat: record.geo.lat, Long: record.geo.long } : null,
     MemberName: name || null,
     Value: record.value === null ? null : String(record.value),
     ActivityID: record.activityId,

@@ -61,9 +61,7 @@ export function activeListingItem(node: ListingNode, brand: ListMembersQuery['me
     ActivityCount: String(node.score?.activityCount ?? 0),
     BrandID: brand?.id ?? null,
     MemberAvatarURL: node.avatarUrl,
-    LastActivity: last
-      ? { ID: last.id, Name: last.activity.name, ActivityID: last.activityId, Content: last.content, Link: last.link, CompleteDate: time(last.completedAt) }
-      : null,
+    LastActivity: last ? { ID: last.id, Name: last.activity.name, ActivityID: last.activityId, Content: last.content, Link: last.link, CompleteDate: time(last.completedAt) } : null,
     Brand: brand ? { ID: brand.id, Name: brand.name, Type: brand.type } : null,
   };
 }

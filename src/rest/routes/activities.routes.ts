@@ -214,24 +214,18 @@ function countsRoute(path: string, description: string, by: ActivityCountGroupin
     response: by === 'ACTIVITY' ? 'DailyActivityCounts' : 'ServiceActivityCounts',
     document: ActivityCountsDocument,
     variables: (params) => ({ window: windowOf(params), by }),
-    shape: ({ activityCounts }) =>
-      listOf(activityCounts, (row) => ({ Date: row.day, ...item(row), Count: String(row.count), DistinctMembers: String(row.distinctMembers), Points: String(row.points) })),
+    shape: ({ activityCounts }) => listOf(activityCounts, (row) => ({ Date: row.day, ...item(row), Count: String(row.count), DistinctMembers: String(row.distinctMembers), Points: String(row.points) })),
   });
 }
 
-export const dailyCountsRoute = countsRoute(
-  '/activities/count/daily',
-  'Daily activity counts. Per day and activity: records, distinct members and points in the window.',
-  'ACTIVITY',
-  (row) => ({ ActivityID: row.activityId, Activity: row.activityName }),
-);
+export const dailyCountsRoute = countsRoute('/activities/count/daily', 'Daily activity counts. Per day and activity: records, distinct members and points in the window.', 'ACTIVITY', (row) => ({
+  ActivityID: row.activityId,
+  Activity: row.activityName,
+}));
 
-export const serviceCountsRoute = countsRoute(
-  '/activities/count/services',
-  'Activity counts by service. Per day and network: records, distinct members and points in the window.',
-  'SERVICE',
-  (row) => ({ ServiceType: row.service }),
-);
+export const serviceCountsRoute = countsRoute('/activities/count/services', 'Activity counts by service. Per day and network: records, distinct members and points in the window.', 'SERVICE', (row) => ({
+  ServiceType: row.service,
+}));
 
 export const activityRoutes = [
   listActivitiesRoute,

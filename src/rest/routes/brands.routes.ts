@@ -1,12 +1,4 @@
-import {
-  CreateBrandDocument,
-  CrossoverDocument,
-  DeleteBrandDocument,
-  EditBrandDocument,
-  ListBrandsDocument,
-  ShowBrandDocument,
-  type BrandInput,
-} from '../../generated/graphql.js';
+import { CreateBrandDocument, CrossoverDocument, DeleteBrandDocument, EditBrandDocument, ListBrandsDocument, ShowBrandDocument, type BrandInput } from '../../generated/graphql.js';
 import { brandNetworkNames } from '../../modules/brands/brand-urls.js';
 import { brandTypes } from '../../modules/brands/brand-types.js';
 import { brandRecord, changeRecord } from '../records/brands.js';
@@ -38,9 +30,7 @@ function customFieldsOf(params: Params): Record<string, unknown> | undefined {
 
 /** The parameters of create and edit: every one optional here; create needs a name. */
 function brandInput(params: Params, { create }: { create: boolean }): BrandInput {
-  const networks = brandNetworkNames
-    .map((network) => ({ network, url: params.string(`${network}url`) }))
-    .filter((given) => given.url !== undefined);
+  const networks = brandNetworkNames.map((network) => ({ network, url: params.string(`${network}url`) })).filter((given) => given.url !== undefined);
   const type = params.oneOf('type', brandTypes);
   return {
     name: create ? params.requiredString('name') : params.string('name'),

@@ -6,7 +6,8 @@ import { defineRoute } from '../route.js';
 export const activityFeedRoute = defineRoute({
   methods: ['GET'],
   path: '/activity/feed',
-  description: 'The activity feed: the latest action of each member in the window (every action with `all_member_actions=1`), under the shared member filters. The window defaults to one week and reaches at most six months.',
+  description:
+    'The activity feed: the latest action of each member in the window (every action with `all_member_actions=1`), under the shared member filters. The window defaults to one week and reaches at most six months.',
   response: 'FeedPageArray',
   document: ActivityFeedDocument,
   variables: (params) => {

@@ -1,10 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  ListMembersDocument,
-  type ListMembersQuery,
-  type ListMembersQueryVariables,
-  type MemberOrder,
-} from '../../generated/graphql.js';
+import { ListMembersDocument, type ListMembersQuery, type ListMembersQueryVariables, type MemberOrder } from '../../generated/graphql.js';
 import { invalidParameter } from '../../core/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import type { Params } from '../params.js';
@@ -79,7 +74,7 @@ function offsetPaging(request: FastifyRequest, params: Params, hasNext: boolean,
   return paging(next, previous);
 }
 
-const sortOf = (params: Params) => (params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC');
+const sortOf = (params: Params) => params.oneOf('sort', ['ASC', 'DESC'] as const) ?? 'DESC';
 
 function baseVariables(params: Params, orderBy: MemberOrder, extra: Partial<ListMembersQueryVariables> = {}): ListMembersQueryVariables {
   return {
@@ -128,7 +123,8 @@ function scorePosition(params: Params): Pick<ListMembersQueryVariables, 'from'> 
 export const activeMembersRoute = defineRoute({
   methods: ['GET'],
   path: '/members/active',
-  description: 'Most active members: members with their profile, ordered by score within the window (or by `order_by` Created or LastLogin). Default window one week, at most six months; the paging links carry the position in the ranking.',
+  description:
+    'Most active members: members with their profile, ordered by score within the window (or by `order_by` Created or LastLogin). Default window one week, at most six months; the paging links carry the position in the ranking.',
   response: 'ListingPageArray',
   document: ListMembersDocument,
   variables: (params) => {

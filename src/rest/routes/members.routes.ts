@@ -196,14 +196,15 @@ export const resetRoute = envelopeRoute({
 export const revokeSessionsRoute = envelopeRoute({
   path: '/member/:id/sessions/revoke',
   description:
-    "End every session of a member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, and the member gets a new access token (in the answer, with a new JWT). A password reset and a merge do the same.",
+    'End every session of a member: widget sessions, unspent sign-in tokens and earlier JWTs stop answering, and the member gets a new access token (in the answer, with a new JWT). A password reset and a merge do the same.',
   document: RevokeMemberSessionsDocument,
   variables: idFromPath,
 });
 
 export const verifyRoute = envelopeRoute({
   path: '/member/:id/verify',
-  description: "Verify a member's email address. Marks the address verified and merges the accounts that share it, so the caller must have verified it first; needs the key of the application that registered the member.",
+  description:
+    "Verify a member's email address. Marks the address verified and merges the accounts that share it, so the caller must have verified it first; needs the key of the application that registered the member.",
   document: VerifyEmailDocument,
   variables: (params, request) => ({
     id: pathId(request),
@@ -249,8 +250,7 @@ export const domainsRoute = defineRoute({
   response: 'Domains',
   document: MemberDomainsDocument,
   variables: idFromPath,
-  shape: ({ member }) =>
-    member.domains.map((domain) => ({ Domain: domain.domain, FirstVisit: time(domain.firstVisit), LastVisit: time(domain.lastVisit), UserAgent: domain.lastUserAgent })),
+  shape: ({ member }) => member.domains.map((domain) => ({ Domain: domain.domain, FirstVisit: time(domain.firstVisit), LastVisit: time(domain.lastVisit), UserAgent: domain.lastUserAgent })),
 });
 
 /**
@@ -318,7 +318,8 @@ function showShape({ member }: RouteData<ShowMemberQuery>, params: Params) {
 export const showRoute = defineRoute({
   methods: ['GET'],
   path: '/member/:id',
-  description: 'Show a member: the profile, optionally the latest actions (`showactions`), the top brands (`showbrands`) and the rank (`showposition`), in the context the shared filters and the window give (at most three months).',
+  description:
+    'Show a member: the profile, optionally the latest actions (`showactions`), the top brands (`showbrands`) and the rank (`showposition`), in the context the shared filters and the window give (at most three months).',
   response: 'MemberEnvelope',
   document: ShowMemberDocument,
   variables: showVariables,

@@ -135,9 +135,7 @@ export const brandMemberStatsRoute = defineRoute({
   shape: ({ brandStats: { members, activity } }, params) => {
     const byType = (params.string('group_by') ?? '').toLowerCase() === 'type';
     const groups = activity.items.map((item) =>
-      byType
-        ? { Type: item.type && activityTypeWords.word(item.type), ActiveMembers: item.distinctMembers }
-        : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
+      byType ? { Type: item.type && activityTypeWords.word(item.type), ActiveMembers: item.distinctMembers } : { ActivityID: item.activityId, Activity: item.activity, ActiveMembers: item.distinctMembers },
     );
     return {
       ActiveMembers: members.activeMembers,
@@ -176,8 +174,7 @@ export const brandSegmentStatsRoute = defineRoute({
   description: 'Brand segment statistics: all-time members and activities per segment of the brand.',
   document: BrandSegmentStatsDocument,
   variables: brandFromPath,
-  shape: ({ brandStats }) =>
-    listOf(brandStats.segments, (segment) => ({ SegmentID: segment.segmentId, Name: segment.name, Members: text(segment.members), Activities: text(segment.activities) })),
+  shape: ({ brandStats }) => listOf(brandStats.segments, (segment) => ({ SegmentID: segment.segmentId, Name: segment.name, Members: text(segment.members), Activities: text(segment.activities) })),
 });
 
 function registrationFilter(params: Params) {

@@ -1,12 +1,5 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import {
-  AppInfoDocument,
-  SetBrandCustomFieldsDocument,
-  SetNetworkVerificationDocument,
-  UnwhitelistDomainDocument,
-  WhitelistDomainDocument,
-  type AppInfoQuery,
-} from '../../generated/graphql.js';
+import { AppInfoDocument, SetBrandCustomFieldsDocument, SetNetworkVerificationDocument, UnwhitelistDomainDocument, WhitelistDomainDocument, type AppInfoQuery } from '../../generated/graphql.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { defineRoute } from '../route.js';
 import { rootField } from '../route-forms.js';
@@ -34,11 +27,7 @@ export const appInfoRoute = defineRoute({
 });
 
 /** Whitelist and unwhitelist: `domain` in, the application's id and whitelist out. */
-function whitelistChangeRoute<TData extends Record<string, { id: string; whitelist: string[] }>>(
-  path: string,
-  description: string,
-  document: TypedDocumentNode<TData, { domain: string }>,
-) {
+function whitelistChangeRoute<TData extends Record<string, { id: string; whitelist: string[] }>>(path: string, description: string, document: TypedDocumentNode<TData, { domain: string }>) {
   return defineRoute({
     methods: ['POST'],
     path,

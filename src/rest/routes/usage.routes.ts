@@ -15,7 +15,8 @@ const scopes: Record<string, 'APP' | 'ACCOUNT'> = { app: 'APP', businessunit: 'A
 export const accountUsageRoute = defineRoute({
   methods: ['GET'],
   path: '/account/usage',
-  description: "Account usage: hit counts per hour, day or month, for the key's application or (with the global key or `app_scope=businessunit`) every application of the account. An hour interval covers at most 7 days, a day 90 days, a month 12 months.",
+  description:
+    "Account usage: hit counts per hour, day or month, for the key's application or (with the global key or `app_scope=businessunit`) every application of the account. An hour interval covers at most 7 days, a day 90 days, a month 12 months.",
   response: 'Usage',
   examples: { interval: 'day', start_date: '2024-01-01 00:00:00', period: '7 days' },
   document: AccountUsageDocument,
@@ -38,8 +39,7 @@ export const accountUsageRoute = defineRoute({
   shape({ usage }: AccountUsageQuery) {
     const names = intervalNames[usage.interval];
     // The seed marks TotalHitsForPeriod a number; per-bucket hits follow the rule for counts (strings).
-    const buckets = (list: { start: string; hits: number }[]) =>
-      list.map((bucket) => ({ [names.bucket]: names.label(new Date(bucket.start)), hits: String(bucket.hits) }));
+    const buckets = (list: { start: string; hits: number }[]) => list.map((bucket) => ({ [names.bucket]: names.label(new Date(bucket.start)), hits: String(bucket.hits) }));
     return [
       {
         start_date: formatTimestamp(new Date(usage.start)),

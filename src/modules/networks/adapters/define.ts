@@ -12,12 +12,7 @@ export interface RefreshCall {
 export type RefreshGrant = (call: RefreshCall) => Promise<RefreshedTokens>;
 
 /** Adds the token (and anything else the network wants) to the profile request. */
-export type Authorise = (
-  request: { url: URL; headers: Record<string, string> },
-  credentials: NetworkCredentials,
-  endpoints: Endpoints,
-  network: NamedNetwork,
-) => void;
+export type Authorise = (request: { url: URL; headers: Record<string, string> }, credentials: NetworkCredentials, endpoints: Endpoints, network: NamedNetwork) => void;
 
 /** A profile as read from an answer: the id may be missing when the answer is not what was expected. */
 export type ProfileReading = Partial<NetworkProfile>;
@@ -80,13 +75,7 @@ function saver(spec: ProfileSpec, library: NonNullable<ProfileSpec['library']>, 
   };
 }
 
-function authorise(
-  auth: ProfileSpec['auth'],
-  request: { url: URL; headers: Record<string, string> },
-  credentials: NetworkCredentials,
-  endpoints: Endpoints,
-  network: NamedNetwork,
-) {
+function authorise(auth: ProfileSpec['auth'], request: { url: URL; headers: Record<string, string> }, credentials: NetworkCredentials, endpoints: Endpoints, network: NamedNetwork) {
   if (typeof auth === 'function') auth(request, credentials, endpoints, network);
   else if (auth === 'bearer') request.headers.authorization = `Bearer ${credentials.token}`;
   else if (auth === 'oauth') request.headers.authorization = `OAuth ${credentials.token}`;

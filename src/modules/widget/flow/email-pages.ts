@@ -23,7 +23,9 @@ function hidden(page: EmailFormPage, extra: Record<string, string> = {}) {
 
 /** "Forgot your password?": the address to send a reset link to. */
 export function forgotPasswordPage(page: EmailFormPage): HostedPage {
-  return layout(`Reset your password · ${page.applicationName}`, html`<div class="card">
+  return layout(
+    `Reset your password · ${page.applicationName}`,
+    html`<div class="card">
 <h1>Reset your password</h1>
 <p class="lead">We will email you a link to choose a new password for ${page.applicationName}.</p>
 ${errorSummary(page.error)}
@@ -33,12 +35,16 @@ ${hidden(page)}
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" required value="${page.values?.email}"${page.error ? html` aria-invalid="true" aria-describedby="form-error"` : html` autofocus`}>
 <button type="submit">Send the link</button>
 </form>
-</div>`, page.look);
+</div>`,
+    page.look,
+  );
 }
 
 /** The page a reset link opens: the new password, posted with the link's token. */
 export function resetPasswordPage(page: EmailFormPage & { token: string }): HostedPage {
-  return layout(`Choose a new password · ${page.applicationName}`, html`<div class="card">
+  return layout(
+    `Choose a new password · ${page.applicationName}`,
+    html`<div class="card">
 <h1>Choose a new password</h1>
 <p class="lead">for ${page.applicationName}</p>
 ${errorSummary(page.error)}
@@ -49,14 +55,20 @@ ${hidden(page, { token: page.token })}
 <button type="submit">Set the new password</button>
 </form>
 <p class="hint">Setting it signs you out everywhere else.</p>
-</div>`, page.look);
+</div>`,
+    page.look,
+  );
 }
 
 /** A notice with an optional way on (back to the site, or to sign in). */
 export function noticePage(title: string, message: string, next?: { url: string; label: string }, look?: PageLook): HostedPage {
-  return layout(title, html`<div class="card" role="status">
+  return layout(
+    title,
+    html`<div class="card" role="status">
 <h1>${title}</h1>
 <p>${message}</p>
 ${next ? html`<a class="button" href="${next.url}">${next.label}</a>` : ''}
-</div>`, look);
+</div>`,
+    look,
+  );
 }

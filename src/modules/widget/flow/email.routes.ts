@@ -1,13 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
-import {
-  admitPasswordReset,
-  checkResetLink,
-  completeEmailVerification,
-  completePasswordReset,
-  LinkRefused,
-  sendPasswordReset,
-} from '../../lifecycle/member-emails.js';
+import { admitPasswordReset, checkResetLink, completeEmailVerification, completePasswordReset, LinkRefused, sendPasswordReset } from '../../lifecycle/member-emails.js';
 import { minPasswordLength } from '../../identity/passwords.js';
 import type { WidgetDependencies } from '../widget.http.js';
 import { emailScope } from '../widget.emails.js';
@@ -22,8 +15,7 @@ import { messagePage } from './pages.js';
 type Body = Record<string, string | undefined>;
 
 const tooMany = 'Too many emails were asked for. Wait a while, then try again.';
-const checkInbox = (email: string) =>
-  `If an account uses ${email}, we have sent it a link to choose a new password. It works once, for an hour. Check your spam folder if it does not arrive.`;
+const checkInbox = (email: string) => `If an account uses ${email}, we have sent it a link to choose a new password. It works once, for an hour. Check your spam folder if it does not arrive.`;
 
 /**
  * The hosted pages of the emailed links: asking for a reset ("Forgot your password?"), the page a

@@ -76,8 +76,11 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   const cookieOf = (request: FastifyRequest, flow: Flow) => request.cookies[sessionCookieName(flow.row.id)];
   // The site the fan came from is the return URL's host; without one, the fan signed in on the gateway's own page.
-  const visitOf = (request: FastifyRequest, flow: Flow, returnUrl: URL | undefined) =>
-    ({ domain: (returnUrl ?? new URL(flow.urls.login)).hostname, ip: request.ip, userAgent: request.headers['user-agent'] });
+  const visitOf = (request: FastifyRequest, flow: Flow, returnUrl: URL | undefined) => ({
+    domain: (returnUrl ?? new URL(flow.urls.login)).hostname,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+  });
   const returnOf = (flow: Flow, returnText: string | undefined) => optionalReturnUrl(db, flow.widgetApp, returnText);
 
   async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL | undefined, beganWith: SessionStart = 'login') {
@@ -108,8 +111,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
     const returnUrl = await returnOf(flow, body.return);
-    const again = (status: number, error: string) =>
-      sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
+    const again = (status: number, error: string) => sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
     try {
       const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, flow, returnUrl));
       return await finish(request, reply, flow, member, returnUrl);

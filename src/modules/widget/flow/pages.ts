@@ -50,7 +50,8 @@ export function layout(title: string, body: Html, look: PageLook = defaultLook):
   const styleHash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
   const logo = look.logoUrl ? html`<img class="logo" src="${look.logoUrl}" alt="${look.title}">` : '';
   const footer = look.footerLink ? html`<footer class="page-footer"><a href="${look.footerLink.url}">${look.footerLink.text}</a></footer>` : '';
-  const markup = `<!doctype html>${html`<html lang="en">
+  const markup = `<!doctype html>${
+    html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -59,7 +60,8 @@ export function layout(title: string, body: Html, look: PageLook = defaultLook):
 <style>${new Html(css)}</style>
 </head>
 <body><main>${logo}${body}${footer}</main></body>
-</html>`.markup}`;
+</html>`.markup
+  }`;
   return new HostedPage(markup, styleHash, look.logoUrl ? new URL(look.logoUrl).origin : undefined);
 }
 
@@ -85,7 +87,9 @@ ${page.networks.map((network) => html`<a class="button social" href="${network.u
 }
 
 export function loginPage(page: FormPage): HostedPage {
-  return layout(`Sign in · ${page.applicationName}`, html`<div class="card">
+  return layout(
+    `Sign in · ${page.applicationName}`,
+    html`<div class="card">
 <h1>Sign in</h1>
 <p class="lead">to ${page.applicationName}</p>
 ${errorSummary(page.error)}
@@ -100,7 +104,9 @@ ${hiddenFields(page)}
 ${page.forgotUrl ? html`<p class="switch"><a href="${page.forgotUrl}">Forgot your password?</a></p>` : ''}
 ${socialButtons(page, 'Continue')}
 <p class="switch">New here? <a href="${page.switchUrl}">Create an account</a></p>
-</div>`, page.look);
+</div>`,
+    page.look,
+  );
 }
 
 export function registerPage(page: FormPage): HostedPage {
@@ -108,7 +114,9 @@ export function registerPage(page: FormPage): HostedPage {
   const fields = page.fields ?? [];
   const first = fields.filter((field) => field.name === 'firstName');
   const rest = fields.filter((field) => field.name !== 'firstName');
-  return layout(`Create an account · ${page.applicationName}`, html`<div class="card">
+  return layout(
+    `Create an account · ${page.applicationName}`,
+    html`<div class="card">
 <h1>Create an account</h1>
 <p class="lead">for ${page.applicationName}</p>
 ${errorSummary(page.error)}
@@ -124,7 +132,9 @@ ${rest.map((field) => profileField(page, field, false))}
 </form>
 ${socialButtons(page, 'Sign up')}
 <p class="switch">Already registered? <a href="${page.switchUrl}">Sign in</a></p>
-</div>`, page.look);
+</div>`,
+    page.look,
+  );
 }
 
 function countrySelect(field: FormField, value: string | undefined, attributes: Html): Html {
@@ -144,10 +154,16 @@ function profileField(page: Pick<FormPage, 'values' | 'error' | 'invalidField'>,
   const value = page.values?.[field.name];
   const attributes = html`${field.required ? html` required` : ''} autocomplete="${spec.autocomplete}"${invalid(page, field.name)}${focus ? html` autofocus` : ''}`;
   const label = html`<label for="${field.name}">${spec.label}${field.required ? '' : html` <span class="hint">Optional</span>`}</label>`;
-  if (spec.type === 'country') return html`${label}
+  if (spec.type === 'country')
+    return html`${label}
 ${countrySelect(field, value, attributes)}`;
   if (spec.type === 'gender') {
-    const options = [['', 'Choose…'], ['M', 'Male'], ['F', 'Female'], ['Other', 'Other']];
+    const options = [
+      ['', 'Choose…'],
+      ['M', 'Male'],
+      ['F', 'Female'],
+      ['Other', 'Other'],
+    ];
     return html`${label}
 <select id="${field.name}" name="${field.name}"${attributes}>${options.map(([code, text]) => html`<option value="${code}"${code === value ? html` selected` : ''}>${text}</option>`)}</select>`;
   }
@@ -156,7 +172,9 @@ ${countrySelect(field, value, attributes)}`;
 }
 
 export function completePage(page: Omit<FormPage, 'networks' | 'switchUrl'>): HostedPage {
-  return layout(`A few more details · ${page.applicationName}`, html`<div class="card">
+  return layout(
+    `A few more details · ${page.applicationName}`,
+    html`<div class="card">
 <h1>A few more details</h1>
 <p class="lead">${page.applicationName} asks for these before you continue.</p>
 ${errorSummary(page.error)}
@@ -165,14 +183,20 @@ ${hiddenFields(page)}
 ${(page.fields ?? []).map((field, index) => profileField(page, field, index === 0 && !page.error))}
 <button type="submit">Continue</button>
 </form>
-</div>`, page.look);
+</div>`,
+    page.look,
+  );
 }
 
 /** A page that only tells something: refusals (with the interface's error code) and plain notices. */
 export function messagePage(title: string, message: string, code?: number, look?: PageLook): HostedPage {
-  return layout(title, html`<div class="card" role="${code ? 'alert' : 'status'}">
+  return layout(
+    title,
+    html`<div class="card" role="${code ? 'alert' : 'status'}">
 <h1>${title}</h1>
 <p>${message}</p>
 ${code ? html`<p class="hint">Error code ${code}</p>` : ''}
-</div>`, look);
+</div>`,
+    look,
+  );
 }

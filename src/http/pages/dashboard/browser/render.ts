@@ -22,7 +22,10 @@ function setText(id: string, value: number): void {
 function renderFigures({ brandStats, registrationStats }: DashboardData): void {
   setText('figure-active', brandStats.members.activeMembers);
   setText('figure-members', brandStats.members.totalMembers);
-  setText('figure-records', brandStats.timeline.reduce((sum, line) => sum + line.totalCount, 0));
+  setText(
+    'figure-records',
+    brandStats.timeline.reduce((sum, line) => sum + line.totalCount, 0),
+  );
   setText('figure-registrations', registrationStats.totals.registrations);
 }
 
@@ -44,7 +47,10 @@ function renderActivity(timeline: DashboardData['brandStats']['timeline']): void
     },
     options: { scales: { y: integerAxis, x: { ticks: { maxTicksLimit: 8 } } }, plugins: { legend: { position: 'bottom' } }, interaction: { mode: 'index', intersect: false } },
   });
-  setEmpty('chart-activity', timeline.every((line) => line.totalCount === 0));
+  setEmpty(
+    'chart-activity',
+    timeline.every((line) => line.totalCount === 0),
+  );
 }
 
 function renderRegistrations(days: { date: string; count: number }[]): void {
@@ -53,7 +59,10 @@ function renderRegistrations(days: { date: string; count: number }[]): void {
     data: { labels: days.map((day) => dayLabel(day.date)), datasets: [{ label: 'Registrations', data: days.map((day) => day.count), backgroundColor: palette[2] }] },
     options: { scales: { y: integerAxis, x: { ticks: { maxTicksLimit: 8 } } }, plugins: { legend: { display: false } } },
   });
-  setEmpty('chart-registrations', days.every((day) => day.count === 0));
+  setEmpty(
+    'chart-registrations',
+    days.every((day) => day.count === 0),
+  );
 }
 
 function renderLocation(countries: DashboardData['brandStats']['location']['countries']): void {
@@ -90,7 +99,10 @@ function renderAge(buckets: { range: string; members: number }[]): void {
     data: { labels: buckets.map((bucket) => bucket.range), datasets: [{ label: 'Members', data: buckets.map((bucket) => bucket.members), backgroundColor: palette[4] }] },
     options: { scales: { y: integerAxis }, plugins: { legend: { display: false } } },
   });
-  setEmpty('chart-age', buckets.every((bucket) => bucket.members === 0));
+  setEmpty(
+    'chart-age',
+    buckets.every((bucket) => bucket.members === 0),
+  );
 }
 
 const genderNames: Record<string, string> = { F: 'Female', M: 'Male' };
@@ -98,10 +110,16 @@ const genderNames: Record<string, string> = { F: 'Female', M: 'Male' };
 function renderGender(counts: { gender: string; members: number }[]): void {
   draw('chart-gender', {
     type: 'doughnut',
-    data: { labels: counts.map((row) => genderNames[row.gender] ?? row.gender), datasets: [{ data: counts.map((row) => row.members), backgroundColor: counts.map((_, index) => palette[index % palette.length]) }] },
+    data: {
+      labels: counts.map((row) => genderNames[row.gender] ?? row.gender),
+      datasets: [{ data: counts.map((row) => row.members), backgroundColor: counts.map((_, index) => palette[index % palette.length]) }],
+    },
     options: { plugins: { legend: { position: 'bottom' } } },
   });
-  setEmpty('chart-gender', counts.every((row) => row.members === 0));
+  setEmpty(
+    'chart-gender',
+    counts.every((row) => row.members === 0),
+  );
 }
 
 /** A chart with nothing to show says so instead of drawing empty axes. */

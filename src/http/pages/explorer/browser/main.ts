@@ -54,13 +54,7 @@ function Explorer() {
       shouldPersistHeaders: false,
     },
     createElement(GraphiQL.Logo, null, 'Marquee'),
-    config.sandboxUrl
-      ? createElement(
-          GraphiQL.Footer,
-          null,
-          createElement('a', { className: 'marquee-sandbox-link', href: config.sandboxUrl }, 'Open in Apollo Sandbox (loads from Apollo’s CDN)'),
-        )
-      : null,
+    config.sandboxUrl ? createElement(GraphiQL.Footer, null, createElement('a', { className: 'marquee-sandbox-link', href: config.sandboxUrl }, 'Open in Apollo Sandbox (loads from Apollo’s CDN)')) : null,
   );
 }
 

@@ -20,7 +20,9 @@ const lastfmFailure: Classifier = (status, body) => {
 /** Last.fm's method signature: every parameter but `format` and `callback`, sorted, as name + value, then the shared secret, MD5. */
 export function lastfmSignature(params: URLSearchParams, sharedSecret: string): string {
   const signed = [...params].filter(([name]) => name !== 'format' && name !== 'callback').sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('md5').update(signed.map(([name, value]) => name + value).join('') + sharedSecret, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(signed.map(([name, value]) => name + value).join('') + sharedSecret, 'utf8')
+    .digest('hex');
 }
 
 /**
@@ -49,7 +51,12 @@ export const lastfm = declareNetwork({
     caseInsensitiveUid: true,
     read: (body) => {
       const images = at(body, 'user.image');
-      const largest = Array.isArray(images) ? images.map((image) => text(at(image, '#text'))).filter(Boolean).at(-1) : undefined;
+      const largest = Array.isArray(images)
+        ? images
+            .map((image) => text(at(image, '#text')))
+            .filter(Boolean)
+            .at(-1)
+        : undefined;
       return {
         uid: text(at(body, 'user.name')),
         username: text(at(body, 'user.name')),
