@@ -368,7 +368,7 @@ describe('required fields and the session', () => {
     const tenant = await t.tenant('advanced');
     await whitelist(t, tenant, 'fans.example.com');
     expect((await submitForm(t, new CookieJar(), registerUrl(tenant), { email, password: 'correct horse', firstName: 'Grace' })).statusCode).toBe(303);
-    expect((await graphql(tenant, 'mutation { setRequiredFields(fields: ["country"]) { requiredFields } }')).body.errors).toBeUndefined();
+    expect((await graphql(tenant, 'mutation { setRequiredFields(fields: [COUNTRY]) { requiredFields } }')).body.errors).toBeUndefined();
     const jar = new CookieJar();
     const signedIn = await submitForm(t, jar, `/framework/flow/${tenant.applicationId}/login`, { email, password: 'correct horse' });
     expect(signedIn.statusCode).toBe(303);
