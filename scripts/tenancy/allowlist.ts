@@ -58,20 +58,11 @@ export const allowedStatements: AllowedStatement[] = [
   {
     contains: 'from "accounts" order by "accounts"."id"',
     tables: ['accounts'],
-    reason: 'the admin CLI lists the accounts, and the demo account is made only on a database without any (tenancy.queries.ts listAccounts)',
+    reason:
+      'the admin CLI lists the accounts, the demo account is made only on a database without any (tenancy.queries.ts listAccounts), and the background workers that look for work (the score windows, the email outbox) list them, then ask of each alone (tenancy.queries.ts accountsWhere)',
   },
 
   // Background workers: which accounts have work; the work itself then runs one account at a time.
-  {
-    contains: 'select id from accounts order by id',
-    tables: ['accounts'],
-    reason: 'the score windows worker (score-windows.queries.ts accountsToCover) lists the accounts, then asks of each alone whether its kept totals need covering, and covers each alone',
-  },
-  {
-    contains: 'select a.id as account_id from accounts a where exists (select 1 from "email_outbox" o where o.account_id = a.id and o.status = \'pending\'',
-    tables: ['accounts'],
-    reason: "the email outbox worker (outbox.queries.ts accountsWithDueMail) lists the accounts with mail due, then claims each account's messages alone",
-  },
   {
     contains: 'select account_id from "brand_member_rechecks" union select account_id from "brand_member_counts" group by account_id, brand_id having count(*) > 1',
     tables: ['brand_member_rechecks', 'brand_member_counts'],

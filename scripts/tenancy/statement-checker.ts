@@ -190,6 +190,7 @@ class StatementChecker {
     for (const item of (type === 'UpdateStmt' ? body.fromClause : body.usingClause) ?? []) this.addFromItem(item, level);
     level.addConditions(body.whereClause, 'inner');
     this.checkConditionSubqueries(body.whereClause, level);
+    this.checkJoinedExists(body.whereClause, level);
     this.report(level);
     const table: string = (body.relation.RangeVar ?? body.relation).relname;
     if (type === 'UpdateStmt' && this.tables.tenant.has(table) && !ctes.has(table)) {

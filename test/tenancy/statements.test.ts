@@ -119,6 +119,7 @@ describe('statement shapes Citus refuses on distributed tables', () => {
 
   it('accepts EXISTS and NOT EXISTS tied to the outer row, which PostgreSQL makes a join', () => {
     expect(problems('select m.id from members m where m.account_id = $1 and not exists (select 1 from member_services s where s.account_id = m.account_id and s.member_id = m.id)')).toEqual([]);
+    expect(problems('update sign_in_tokens t set used_at = $2 where t.account_id = $1 and exists (select 1 from members m where m.account_id = t.account_id and m.id = t.member_id)')).toEqual([]);
     // Not under OR (a subquery per row), nor through a level in between that is not one.
     expect(problems('select m.id from members m where m.account_id = $1 and (m.country = $2 or exists (select 1 from optins o where o.account_id = m.account_id and o.member_id = m.id))')).toHaveLength(1);
     expect(problems('select m.id, (select 1 where exists (select 1 from optins o where o.account_id = m.account_id)) from members m where m.account_id = $1')).toHaveLength(1);
