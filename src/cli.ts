@@ -26,7 +26,7 @@ import type { EmailSettings } from './db/schema/index.js';
 import { readSenderName, readTemplate } from './modules/email/templates.js';
 import { findApplicationById } from './modules/tenancy/tenancy.queries.js';
 import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
-import { pageLook, readLook } from './modules/widget/look.js';
+import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
 import type { SeedSize } from './demo-seed.js';
 
@@ -233,16 +233,7 @@ app
         });
         await mergeApplicationSettings(db, application.accountId, application.id, { signInPageLook: stored });
       }
-      const look = pageLook(stored, application.name);
-      const shown = {
-        title: look.title,
-        accentColor: look.accentColor,
-        accentTextColor: look.accentTextColor,
-        backgroundColor: look.backgroundColor,
-        logoUrl: look.logoUrl ?? null,
-        footerLinkUrl: look.footerLink?.url ?? null,
-        footerLinkText: look.footerLink?.text ?? null,
-      };
+      const shown = shownLook(stored, application.name);
       printer(options)({ applicationId: application.id, signInPageLook: shown }, () =>
         [`application ${application.id} sign-in page look:`, ...Object.entries(shown).map(([name, value]) => `  ${name}: ${value ?? '(none)'}`)].join('\n'),
       );

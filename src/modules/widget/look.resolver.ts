@@ -3,7 +3,7 @@ import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { getApplication, toApplication } from '../tenancy/tenancy.service.js';
 import { Application } from '../tenancy/tenancy.types.js';
-import { pageLook, readLook } from './look.js';
+import { readLook, shownLook } from './look.js';
 import { SignInPageLookInput, SignInPageLookType } from './look.types.js';
 import { mergeApplicationSettings } from './widget.queries.js';
 
@@ -13,16 +13,7 @@ export class SignInPageLookResolver {
   @FieldResolver(() => SignInPageLookType, { description: "The hosted sign-in pages' title, colours, logo and footer link." })
   async signInPageLook(@Root() application: Application, @Ctx() context: Context): Promise<SignInPageLookType> {
     const stored = (await context.loaders.widget.settings.load(application.id)).signInPageLook;
-    const look = pageLook(stored, application.name);
-    return {
-      title: look.title,
-      accentColor: look.accentColor,
-      accentTextColor: look.accentTextColor,
-      backgroundColor: look.backgroundColor,
-      logoUrl: look.logoUrl ?? null,
-      footerLinkUrl: look.footerLink?.url ?? null,
-      footerLinkText: look.footerLink?.text ?? null,
-    };
+    return shownLook(stored, application.name);
   }
 
   @Authorized()

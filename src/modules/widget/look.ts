@@ -151,6 +151,20 @@ export function pageLook(stored: SignInPageLook | undefined, applicationName: st
   };
 }
 
+/** The look as the API and the CLI show it: the stored values that apply, each default filled in, absent ones null. */
+export function shownLook(stored: SignInPageLook | undefined, applicationName: string) {
+  const look = pageLook(stored, applicationName);
+  return {
+    title: look.title,
+    accentColor: look.accentColor,
+    accentTextColor: look.accentTextColor,
+    backgroundColor: look.backgroundColor,
+    logoUrl: look.logoUrl ?? null,
+    footerLinkUrl: look.footerLink?.url ?? null,
+    footerLinkText: look.footerLink?.text ?? null,
+  };
+}
+
 /** The look of an application's hosted pages, with its current whitelist. */
 export async function hostedPageLook(db: Executor, application: { id: number; accountId: number; name: string; settings: { signInPageLook?: SignInPageLook } }): Promise<PageLook> {
   const stored = application.settings.signInPageLook;
