@@ -11,7 +11,7 @@ import type { IdentityServices } from '../members/identity-services.js';
 import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.js';
 import { registerFlowRoutes } from './flow/flow.routes.js';
 import { widgetScript } from './widget.script.js';
-import { checkedReturnUrl, domainNotWhitelisted, endSession, findSession, isWhitelisted, widgetApplication } from './widget.service.js';
+import { domainNotWhitelisted, endSession, findSession, isWhitelisted, optionalReturnUrl, widgetApplication } from './widget.service.js';
 import { emailScope } from './widget.emails.js';
 import { flowScope } from './widget.signin.js';
 import { allowOrigin, pageOrigin } from './widget.origin.js';
@@ -98,8 +98,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
       const { row, app: widgetApp } = await applicationOf(request);
       await allowOrigin(db, widgetApp, request, reply);
       const body = (request.body ?? {}) as Record<string, string | undefined>;
-      const back = body.return ?? body.return_url;
-      const returnUrl = back ? await checkedReturnUrl(db, widgetApp, back) : undefined;
+      const returnUrl = await optionalReturnUrl(db, widgetApp, body.return ?? body.return_url);
       const scope = emailScope(flowScope(db, row, deps.identity, request.ip), row, hostedBaseUrl(deps.config, request), returnUrl);
       return { row, widgetApp, body, scope };
     };
