@@ -46,14 +46,18 @@ async function reportedTotal(tenant: Tenant, brandId: number, filter?: Record<st
   return report.totalMembers;
 }
 
-/** Every brand's total, plain and under a country condition, equals the brute force; the kept set holds every member. */
-async function expectExact(): Promise<void> {
-  for (const [tenant, brandId] of [
+/** Every brand of both tenants, with its tenant. */
+const everyBrand = () =>
+  [
     [app, brandA],
     [app, brandB],
     [app, brandC],
     [stranger, strangerBrand],
-  ] as const) {
+  ] as const;
+
+/** Every brand's total, plain and under a country condition, equals the brute force; the kept set holds every member. */
+async function expectExact(): Promise<void> {
+  for (const [tenant, brandId] of everyBrand()) {
     const members = await bruteForce(tenant, brandId);
     expect(await brandMemberTotal(t.database.db, tenant.accountId, brandId), `brand ${brandId}`).toBe(members.length);
     expect(await reportedTotal(tenant, brandId)).toBe(members.length);
@@ -71,12 +75,7 @@ async function expectExact(): Promise<void> {
 async function settleAndExpectExact(): Promise<void> {
   for (const tenant of [app, stranger]) await settleBrandMembers(t.database.db, tenant.accountId);
   await expectExact();
-  for (const [tenant, brandId] of [
-    [app, brandA],
-    [app, brandB],
-    [app, brandC],
-    [stranger, strangerBrand],
-  ] as const) {
+  for (const [tenant, brandId] of everyBrand()) {
     const kept = await executeRows<{ member_id: number }>(
       t.database.db,
       sql`
