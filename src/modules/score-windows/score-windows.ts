@@ -55,6 +55,15 @@ export const maxCorrectionMs = 30 * 60_000;
  */
 export const maxCorrectionRecords = 20_000;
 
+/**
+ * Most records a ranking corrects within its latency target at large scale (about 20 ms of them
+ * on a quiet machine; 20,000 took 2–4 s a ranking under load). The worker catches windows up one
+ * at a time, in `catchUpOrder`, until each corrects no more than this, before moving the next:
+ * a window left at the rankings' own bound is served, but slowly, for the rest of the catch-up
+ * (docs/performance.md, "Recovery after a stop, third round").
+ */
+export const cheapCorrectionRecords = 2_000;
+
 /** A covered window chosen to serve a request, and the spans of records that correct it. */
 export interface ClosestWindow {
   windowId: number;

@@ -1,6 +1,6 @@
 import type { Database, Executor } from '../../db/client.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
-import { advanceSpans, catchUpOrder, coverageDistanceMs, maxCorrectionMs, maxCorrectionRecords, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
+import { advanceSpans, catchUpOrder, cheapCorrectionRecords, coverageDistanceMs, maxCorrectionMs, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, recordsAtMost, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
@@ -52,9 +52,10 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
 }
 
 /**
- * The first window, in `catchUpOrder`, that a ranking could not serve from its totals now: more
- * than `maxCorrectionMs` from its target and more than `maxCorrectionRecords` records to correct
- * (the rankings' own rule, score-windows.ranking.ts). Counted a window at a time, each count
+ * The first window, in `catchUpOrder`, that a ranking could not serve cheaply from its totals now:
+ * more than `maxCorrectionMs` from its target and more than `correctionRecords` records to correct
+ * (`cheapCorrectionRecords`; the rankings themselves correct up to `maxCorrectionRecords`, more
+ * slowly, score-windows.ranking.ts). Counted a window at a time, each count
  * stopping past the bound, and no further than the first such window: during a long catch-up that
  * is the first one counted (counting every window's spans at once read 20,000 index entries a span,
  * a fifth of a step at large scale).
@@ -79,16 +80,22 @@ async function firstUnservedWindow(tx: Executor, accountId: number, moves: reado
  * has reached its target.
  *
  * When one step cannot take every window to its target, the windows that rankings cannot serve
- * from their totals meanwhile (firstUnservedWindow) take the whole step one at a time, in
- * `catchUpOrder`, and the others wait: a ranking reads a window's totals again as soon as that window is near,
- * whereas steps shared by all five windows kept every ranking on the daily rollup until the last
- * step of a long catch-up.
+ * cheaply from their totals meanwhile (firstUnservedWindow) take the whole step one at a time, in
+ * `catchUpOrder`, and the others wait: a ranking reads a window's totals cheaply again as soon as
+ * that window is near, whereas steps shared by all five windows kept every ranking on the daily
+ * rollup, or on corrections of thousands of records, until the last step of a long catch-up.
  *
- * `correctionRecords` is the rankings' bound (a test of small data sets it lower).
+ * `correctionRecords` is the bound of a cheap correction (a test of small data sets it lower).
  * With `unlessMoving` (the gateways' workers) it leaves the account alone when another worker is
  * moving its windows now, and answers true: that worker takes them to its own target.
  */
-export async function advanceWindows(db: Database, accountId: number, until: Date, maxRecords = maxStepRecords, { unlessMoving = false, correctionRecords = maxCorrectionRecords } = {}): Promise<boolean> {
+export async function advanceWindows(
+  db: Database,
+  accountId: number,
+  until: Date,
+  maxRecords = maxStepRecords,
+  { unlessMoving = false, correctionRecords = cheapCorrectionRecords } = {},
+): Promise<boolean> {
   if (!(await claimCoverage(db, accountId, until, { unlessMoving }))) return true;
   const reached = await db.transaction(async (tx) => {
     await nameTransaction(tx, keptDataWorkName);
