@@ -5,7 +5,11 @@
  * Records, per `--bucket` seconds, each ranking's p50/p95 and the windows' lag, and the time until
  * every window ends within a minute of now; then drives `--after` seconds more, caught up.
  *
- *   npm run bench:recovery -- --account-id N --api-key K --lag 1h|2h|24h [--database URL] [--connections 10] [--bucket 5] [--after 10] [--limit 900] [--scale medium] [--label before]
+ *   npm run bench:recovery -- --account-id N --api-key K --lag 1h|2h|24h [--database URL] [--connections 10] [--bucket 5] [--after 10] [--limit 900] [--scale medium] [--label before] [--vacuum]
+ *
+ * With `--vacuum`, the kept tables are vacuumed and analyzed after they are set back, as autovacuum
+ * would have done while a real gateway stood still (the set-back is one big fold that a real stop
+ * does not make; these machines' PostgreSQL runs with autovacuum off).
  *
  * The account and key are those bench:generate printed. Results go to
  * bench/results/<date>-recovery-<scale>-<lag>[-<label>].json, with the PostgreSQL settings the run had.
@@ -38,6 +42,7 @@ const { values: args } = parseArgs({
     scale: { type: 'string', default: 'medium' },
     port: { type: 'string', default: '4490' },
     label: { type: 'string' },
+    vacuum: { type: 'boolean', default: false },
     /** Seconds the gateway may take to answer /readyz: on a loaded machine its start took over 30. */
     'ready-within': { type: 'string', default: '120' },
   },
@@ -90,6 +95,9 @@ function percentiles(values: number[]) {
   return { p50: at(0.5), p95: at(0.95), max: at(1), requests: sorted.length };
 }
 
+/** The tables a set-back rewrites. */
+const keptTables = ['score_windows', 'score_window_totals', 'score_window_counts', 'score_window_groups', 'score_window_activity_totals'];
+
 const rankings = [
   { name: 'week', path: '/v1.1/members/active' },
   { name: 'six-months', path: '/v1.1/members/active?period=6%20months' },
@@ -110,7 +118,26 @@ async function main() {
   };
   const [{ records }] = await sql<{ records: number }[]>`select count(*)::int as records from activity_records where account_id = ${accountId}`;
   const setback = await setBack(args.database);
+  // What the stop left to fold: the records at the new end of every window (the same span for all),
+  // and at the old end of the one-week window. The records, not the stop's length, set the work.
+  const recordsBetween = async (from: Date, until: Date) => {
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from activity_records
+      where account_id = ${accountId} and not one_time and completed_at >= ${from} and completed_at < ${until}`;
+    return Number(row.n);
+  };
+  const stopRecords = {
+    newEnd: await recordsBetween(setback.until, new Date()),
+    weekOldEnd: await recordsBetween(new Date(setback.until.getTime() - 7 * 86_400_000), new Date(Date.now() - 7 * 86_400_000)),
+  };
+  console.error(`the stop left ${stopRecords.newEnd} records at the windows' new end, ${stopRecords.weekOldEnd} at the one-week window's old end`);
   console.error(`windows set back to ${setback.until.toISOString()} in ${setback.seconds.toFixed(1)} s; lag ${(await windowsLag()).toFixed(0)} s`);
+  let vacuumSeconds: number | undefined;
+  if (args.vacuum) {
+    const vacuumStarted = performance.now();
+    await sql.unsafe(`vacuum analyze ${keptTables.join(', ')}`);
+    vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
+    console.error(`kept tables vacuumed and analyzed in ${vacuumSeconds.toFixed(1)} s`);
+  }
   await new Promise<void>((resolve, reject) =>
     spawn('node', ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' }).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited with ${code}`)))),
   );
@@ -184,6 +211,8 @@ async function main() {
     machine: { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((load) => Math.round(load * 10) / 10) },
     postgres: settings,
     setBackSeconds: Math.round(setback.seconds * 10) / 10,
+    stopRecords,
+    vacuumSeconds: vacuumSeconds === undefined ? null : Math.round(vacuumSeconds * 10) / 10,
     secondsToCaughtUp: caughtUpAt === undefined ? null : Math.round((caughtUpAt - started) / 100) / 10,
     errors: samples.filter((sample) => !sample.ok).length,
     /** Failed answers by status code. */

@@ -110,20 +110,6 @@ export async function recordsAtMost(db: Executor, accountId: number, spans: read
   return Number(row.n) <= limit;
 }
 
-/**
- * Per group of spans (a window's), whether they hold at most `limit` repeatable records: as
- * recordsAtMost, the groups counted in one statement.
- */
-export async function spanGroupsAtMost(db: Executor, accountId: number, groups: readonly (readonly SignedSpan[])[], limit: number): Promise<boolean[]> {
-  if (!groups.length) return [];
-  const r = activityRecords;
-  const count = (span: SignedSpan) => sql`(select count(*) from (select 1 from ${r} where ${r.accountId} = ${accountId} and not ${r.oneTime}
-      and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)} limit ${limit + 1}) s)`;
-  const sums = groups.map((spans, index) => sql`(${spans.length ? sql.join(spans.map(count), sql` + `) : sql`0`})::int as ${sql.raw(`g${index}`)}`);
-  const [row] = await executeRows<Record<string, number>>(db, sql`select ${sql.join(sums, sql`, `)}`);
-  return groups.map((_, index) => Number(row[`g${index}`]) <= limit);
-}
-
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */
 function spansTable(spans: readonly { windowId: number; span: SignedSpan }[]): SQL {
   const rows = spans.map(({ windowId, span }) => sql`(${windowId}::smallint, ${timestampParam(span.start)}, ${timestampParam(span.end)}, ${span.sign}::int)`);
