@@ -76,7 +76,9 @@ async function setBack(databaseUrl: string): Promise<{ until: Date; seconds: num
         if (!now) throw new Error(`account ${accountId} has no covered window ${w.windowId}: generate it first`);
         spans.push(...advanceSpans(now, w).map((span) => ({ windowId: w.windowId, span })));
       }
-      await foldSpans(tx, accountId, spans);
+      // A span at a time: a fold reads its change into the gateway, and a day of a large account's
+      // records over every window at once is millions of changed totals.
+      for (const span of spans) await foldSpans(tx, accountId, [span]);
       await saveCoverage(tx, accountId, target);
     });
   } finally {

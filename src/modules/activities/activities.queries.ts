@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { arrayLiteral } from '../../db/arrays.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { hasSqlState } from '../../db/errors.js';
 import { executeRows } from '../../db/rows.js';
@@ -141,19 +142,6 @@ export async function recordLookups(
 }
 
 // ——— records and their rollups ———
-
-/**
- * A PostgreSQL array literal of `values` (null for NULL), sent as one text parameter and cast by the
- * statement (`::int[]`, `::jsonb[]`, …): a batch is one parameter per column whatever its size, so
- * the statement text, and the prepared statement, stay the same for every batch.
- */
-export function arrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
-  const items = values.map((value) => {
-    if (value === null || value === undefined) return 'NULL';
-    return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
-  });
-  return `{${items.join(',')}}`;
-}
 
 export interface RollupDelta {
   accountId: number;

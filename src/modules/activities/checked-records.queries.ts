@@ -1,8 +1,9 @@
+import { arrayLiteral } from '../../db/arrays.js';
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { fixedStatement } from '../../db/statements.js';
 import { activityDefinitions, activityRecords, brands, members, memberServices } from '../../db/schema/index.js';
-import { answeredColumns, arrayLiteral, driverValue, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
+import { answeredColumns, driverValue, recordColumns, rollupOfInserted, type NewRecordRow, type RecordRow } from './activities.queries.js';
 import { gateColumns, gateResult, recordGate } from '../kept-data/kept-writes.js';
 
 /** What a record takes from its input alone, checked (activities.service.ts, inputColumns). */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
+import { arrayLiteral } from '../../db/arrays.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -45,54 +46,89 @@ function groupChanges(accountId: number, rows: SQL, dimension?: ActivityDimensio
     group by 1, 2, 3, 4`;
 }
 
+/** A changed activity row: the change summed per key, beside the key's record count before it. */
+interface ChangedActivityRow {
+  window_id: number;
+  brand_id: number;
+  member_id: number;
+  activity_id: number;
+  service: string;
+  activity_count: number;
+  old_count: number;
+  kept: boolean;
+}
+
+const activityKeyColumns = [
+  ['window_id', 'smallint'],
+  ['brand_id', 'int'],
+  ['member_id', 'int'],
+  ['activity_id', 'int'],
+  ['service', 'text'],
+] as const;
+
+/** The rows' keys (and `extra` columns) as array parameters, unnested into a relation `name(columns…)`. */
+function unnestActivityRows(rows: readonly ChangedActivityRow[], name: string, extra: readonly (readonly ['activity_count', 'int'])[] = []): SQL {
+  const columns = [...activityKeyColumns, ...extra];
+  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column]))}::${sql.raw(type)}[]`);
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
+}
+
 /**
  * Adds `delta` — rows of (window_id, brand_id, member_id, activity_id, service, activity_count),
  * keys may repeat, brand 0 rows ignored — to the activity totals and their groups, and removes rows
  * left with no records. The caller holds the totals lock (see score-windows.locks.ts).
+ *
+ * As applyTotalsDelta, and for the same reasons (each write routed to the account's shard on
+ * Citus, bounded rows as array parameters): the change is read once beside each row's count
+ * before it; the groups are counted from the changed members' rows as they are before the change;
+ * then the rows left with records are upserted and those left with none deleted.
  */
 export async function applyActivityDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   const a = scoreWindowActivityTotals;
-  // One statement, as applyTotalsDelta: rows left with no records are deleted beside the upsert.
-  await tx.execute(sql`
-    with delta as (
-      select window_id, brand_id, member_id, activity_id, service, sum(activity_count)::int as activity_count
-      from (${delta}) d where brand_id <> 0
-      group by 1, 2, 3, 4, 5 having sum(activity_count) <> 0
-    ),
-    -- Every row of the members changed, as they are before this statement (one snapshot for all parts).
-    -- Probed per member (fenced with offset 0): joined, the planner hashed the whole table.
-    kept as (
-      select m.window_id, m.brand_id, m.member_id, a.activity_id, a.service, a.activity_count
-      from (select distinct window_id, brand_id, member_id from delta) m
-      cross join lateral (select a.activity_id, a.service, a.activity_count from ${a} a where a.account_id = ${accountId}
-        and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id offset 0) a
-    ),
-    before as (
-      select d.*, coalesce(k.activity_count, 0) as old_count, k.member_id is not null as was_kept
-      from delta d left join kept k using (window_id, brand_id, member_id, activity_id, service)
-    ),
-    applied as (
-      insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
-      select ${accountId}, window_id, brand_id, member_id, activity_id, service, activity_count from before
-      where old_count + activity_count > 0
-      order by 2, 3, 4, 5, 6
-      on conflict (account_id, window_id, brand_id, member_id, activity_id, service) do update
-        set activity_count = ${a}.activity_count + excluded.activity_count
-    ),
-    emptied as (
-      delete from ${a} a using before b
-      where a.account_id = ${accountId} and a.window_id = b.window_id and a.brand_id = b.brand_id and a.member_id = b.member_id
-        and a.activity_id = b.activity_id and a.service = b.service and b.was_kept and b.old_count + b.activity_count <= 0
-    ),
-    grouped as (${addToGroups(
+  const changed = await executeRows<ChangedActivityRow>(
+    tx,
+    sql`select d.window_id, d.brand_id, d.member_id, d.activity_id, d.service, d.activity_count,
+        coalesce(k.activity_count, 0)::int as old_count, k.activity_count is not null as kept
+      from (select window_id, brand_id, member_id, activity_id, service, sum(activity_count)::int as activity_count
+        from (${delta}) d where brand_id <> 0
+        group by 1, 2, 3, 4, 5 having sum(activity_count) <> 0) d
+      left join lateral (select k.activity_count from ${a} k where k.account_id = ${accountId} and k.window_id = d.window_id
+        and k.brand_id = d.brand_id and k.member_id = d.member_id and k.activity_id = d.activity_id and k.service = d.service limit 1) k on true
+      order by 1, 2, 3, 4, 5`,
+  );
+  if (!changed.length) return;
+  const change = sql`(select * from ${unnestActivityRows(changed, 'd', [['activity_count', 'int']])})`;
+  // Every row of the members changed, as they are before this change, beside the change: probed
+  // per member (fenced with offset 0): joined, the planner hashed the whole table.
+  await tx.execute(
+    addToGroups(
       accountId,
       groupChanges(
         accountId,
-        sql`(select window_id, brand_id, member_id, activity_id, service, activity_count as kept, 0 as change from kept
-          union all select window_id, brand_id, member_id, activity_id, service, 0, activity_count from delta)`,
+        sql`(select m.window_id, m.brand_id, m.member_id, a.activity_id, a.service, a.activity_count as kept, 0 as change
+          from (select distinct window_id, brand_id, member_id from ${change} d) m
+          cross join lateral (select a.activity_id, a.service, a.activity_count from ${a} a where a.account_id = ${accountId}
+            and a.window_id = m.window_id and a.brand_id = m.brand_id and a.member_id = m.member_id offset 0) a
+          union all select window_id, brand_id, member_id, activity_id, service, 0, activity_count from ${change} d)`,
       ),
-    )})
-    select 1`);
+    ),
+  );
+  const upserted = changed.filter((row) => Number(row.old_count) + Number(row.activity_count) > 0);
+  if (upserted.length) {
+    await tx.execute(sql`
+      insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
+      select ${accountId}::int, d.window_id, d.brand_id, d.member_id, d.activity_id, d.service, d.activity_count
+      from ${unnestActivityRows(upserted, 'd', [['activity_count', 'int']])}
+      on conflict (account_id, window_id, brand_id, member_id, activity_id, service) do update
+        set activity_count = ${a}.activity_count + excluded.activity_count`);
+  }
+  const emptied = changed.filter((row) => row.kept && Number(row.old_count) + Number(row.activity_count) <= 0);
+  if (emptied.length) {
+    await tx.execute(sql`
+      delete from ${a} a using ${unnestActivityRows(emptied, 'e')}
+      where a.account_id = ${accountId} and a.window_id = e.window_id and a.brand_id = e.brand_id and a.member_id = e.member_id
+        and a.activity_id = e.activity_id and a.service = e.service`);
+  }
 }
 
 /** The activity totals' change of records `r` (with member_id, brand_id, activity_id, service), each counted `sign` times per window `s`. */

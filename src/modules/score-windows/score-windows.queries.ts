@@ -1,5 +1,6 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
+import { arrayLiteral } from '../../db/arrays.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
@@ -152,61 +153,120 @@ export function recordsIn(accountId: number, brandId?: number): SQL {
     offset 0`;
 }
 
+/** A changed total: the change summed per key, beside the key's record count before it. */
+interface ChangedTotal {
+  window_id: number;
+  brand_id: number;
+  member_id: number;
+  points: number;
+  activity_count: number;
+  old_count: number;
+  kept: boolean;
+}
+
+/** Columns of rows as array parameters, unnested into a relation `name(columns…)`. */
+function unnestRows<T>(rows: readonly T[], name: string, columns: readonly [keyof T & string, string][]): SQL {
+  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column] as number))}::${sql.raw(type)}[]`);
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
+}
+
 /**
  * Adds `delta` — rows of (window_id, brand_id, member_id, points, activity_count), keys may repeat —
  * to the totals, keeps the member counts and groups, and removes members left with no records. Holds
  * the totals lock; the caller's transaction must hold the coverage lock.
  *
- * One statement: each key is read as it was (one snapshot), then either upserted or, left with no
- * records, deleted beside the upsert. The emptied keys never leave the database, so the statement
- * does not grow with them (sent back as literals they passed the protocol's parameter limit and the
- * parser's stack depth on a long catch-up).
+ * The change is read once, summed per key beside each key's count before it (one snapshot), and
+ * the writes take it back as array parameters: the member counts, the groups, the upsert of the
+ * keys left with records and the delete of those left with none. Each write is a plain INSERT or
+ * DELETE of one account, so on Citus each runs on the account's shard alone; as data-modifying
+ * CTEs of one statement they were never router-planned and went through the coordinator as
+ * distributed subplans (1–3 s a step at small scale). The rows are bounded by the caller: a
+ * worker step folds at most `maxStepRecords` records (two keys each per window), a late record or a
+ * merge a member's keys. Arrays are one parameter a column: neither the protocol's parameter limit
+ * nor the parser's stack depth grows with them (a row constructor per emptied key passed both on a
+ * long catch-up).
  */
 async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL): Promise<void> {
   await holdTotalsLock(tx, accountId);
   const t = scoreWindowTotals;
-  await tx.execute(sql`
-    with delta as (
-      select window_id, brand_id, member_id, sum(points)::int as points, sum(activity_count)::int as activity_count
-      from (${delta}) d group by 1, 2, 3
-      having sum(points) <> 0 or sum(activity_count) <> 0
-    ),
-    -- A probe of the key per changed total: joined, the planner cannot know how few keys a step
-    -- has (they come from a lateral read) and hashed the whole table instead (seconds at scale).
-    before as (
-      select d.window_id, d.brand_id, d.member_id, d.points, d.activity_count,
-        coalesce(t.activity_count, 0) as old_count, t.activity_count is not null as kept
-      from delta d left join lateral (select t.activity_count from ${t} t where t.account_id = ${accountId}
+  // A probe of the key per changed total: joined, the planner cannot know how few keys a step
+  // has (they come from a lateral read) and hashed the whole table instead (seconds at scale).
+  const changed = await executeRows<ChangedTotal>(
+    tx,
+    sql`select d.window_id, d.brand_id, d.member_id, d.points, d.activity_count,
+        coalesce(t.activity_count, 0)::int as old_count, t.activity_count is not null as kept
+      from (select window_id, brand_id, member_id, sum(points)::int as points, sum(activity_count)::int as activity_count
+        from (${delta}) d group by 1, 2, 3
+        having sum(points) <> 0 or sum(activity_count) <> 0) d
+      left join lateral (select t.activity_count from ${t} t where t.account_id = ${accountId}
         and t.window_id = d.window_id and t.brand_id = d.brand_id and t.member_id = d.member_id limit 1) t on true
-    ),
-    applied as (
+      order by 1, 2, 3`,
+  );
+  if (!changed.length) return;
+  const rows = changed.map((row) => {
+    const [oldCount, count] = [Number(row.old_count), Number(row.activity_count)];
+    return { ...row, member_change: Number(oldCount + count > 0) - Number(oldCount > 0), record_change: count };
+  });
+
+  const counts = new Map<string, { window_id: number; brand_id: number; members: number }>();
+  for (const row of rows) {
+    const key = `${row.window_id}:${row.brand_id}`;
+    const count = counts.get(key) ?? { window_id: row.window_id, brand_id: row.brand_id, members: 0 };
+    count.members += row.member_change;
+    counts.set(key, count);
+  }
+  await tx.execute(sql`
+    insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
+    select ${accountId}::int, c.window_id, c.brand_id, c.members
+    from ${unnestRows([...counts.values()], 'c', [
+      ['window_id', 'smallint'],
+      ['brand_id', 'int'],
+      ['members', 'int'],
+    ])}
+    on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members`);
+
+  const grouped = rows.filter((row) => row.brand_id !== 0);
+  if (grouped.length) {
+    await tx.execute(
+      groupsDelta(
+        accountId,
+        sql`(select * from ${unnestRows(grouped, 'c', [
+          ['window_id', 'smallint'],
+          ['brand_id', 'int'],
+          ['member_id', 'int'],
+          ['member_change', 'int'],
+          ['record_change', 'int'],
+        ])})`,
+      ),
+    );
+  }
+
+  const upserted = rows.filter((row) => Number(row.old_count) + row.record_change > 0);
+  if (upserted.length) {
+    await tx.execute(sql`
       insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
-      select ${accountId}, window_id, brand_id, member_id, points, activity_count from before
-      where old_count + activity_count > 0
-      order by 2, 3, 4
+      select ${accountId}::int, d.window_id, d.brand_id, d.member_id, d.points, d.activity_count
+      from ${unnestRows(upserted, 'd', [
+        ['window_id', 'smallint'],
+        ['brand_id', 'int'],
+        ['member_id', 'int'],
+        ['points', 'int'],
+        ['activity_count', 'int'],
+      ])}
       on conflict (account_id, window_id, brand_id, member_id) do update
-        set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count
-    ),
-    emptied as (
-      delete from ${t} t using before b
-      where t.account_id = ${accountId} and t.window_id = b.window_id and t.brand_id = b.brand_id and t.member_id = b.member_id
-        and b.kept and b.old_count + b.activity_count <= 0
-    ),
-    changes as (
-      select window_id, brand_id, member_id,
-        (old_count + activity_count > 0)::int - (old_count > 0)::int as member_change,
-        activity_count as record_change
-      from before
-    ),
-    counted as (
-      insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
-      select ${accountId}, window_id, brand_id, sum(member_change)::int
-      from changes
-      group by window_id, brand_id
-      on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members
-    ),
-    grouped as (${groupsDelta(accountId, sql`changes`)})
-    select 1`);
+        set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count`);
+  }
+
+  const emptied = rows.filter((row) => row.kept && Number(row.old_count) + row.record_change <= 0);
+  if (emptied.length) {
+    await tx.execute(sql`
+      delete from ${t} t using ${unnestRows(emptied, 'e', [
+        ['window_id', 'smallint'],
+        ['brand_id', 'int'],
+        ['member_id', 'int'],
+      ])}
+      where t.account_id = ${accountId} and t.window_id = e.window_id and t.brand_id = e.brand_id and t.member_id = e.member_id`);
+  }
 }
 
 /** Moves each window's totals to its new coverage: adds the records of the spans given per window. */
