@@ -100,6 +100,9 @@ function percentiles(values: number[]) {
 /** The tables a set-back rewrites. */
 const keptTables = ['score_windows', 'score_window_totals', 'score_window_counts', 'score_window_groups', 'score_window_activity_totals'];
 
+/** autocannon's own request timeout. */
+const requestTimeoutMs = 10_000;
+
 const rankings = [
   { name: 'week', path: '/v1.1/members/active' },
   { name: 'six-months', path: '/v1.1/members/active?period=6%20months' },
@@ -157,10 +160,19 @@ async function main() {
       (ranking) =>
         new Promise<void>((resolve, reject) => {
           const instance = autocannon(
-            { url, connections: share, duration: Number(args.limit), requests: [{ method: 'GET', path: `${ranking.path}${ranking.path.includes('?') ? '&' : '?'}apikey=${args['api-key']}` }] },
+            {
+              url,
+              connections: share,
+              timeout: requestTimeoutMs / 1000,
+              duration: Number(args.limit),
+              requests: [{ method: 'GET', path: `${ranking.path}${ranking.path.includes('?') ? '&' : '?'}apikey=${args['api-key']}` }],
+            },
             (error) => (error ? reject(error) : resolve()),
           );
           instance.on('response', (_client, status, _bytes, time) => samples.push({ at: Date.now(), ranking: ranking.name, ms: time, ok: status < 400, status }));
+          // A request past autocannon's timeout (10 s) gives no response: counted as failed, at
+          // the timeout, so a stretch of the rollup's slowest answers is not read as no request.
+          instance.on('reqError', () => samples.push({ at: Date.now(), ranking: ranking.name, ms: requestTimeoutMs, ok: false, status: 0 }));
           instances.push(instance);
         }),
     );
