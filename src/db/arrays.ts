@@ -1,3 +1,5 @@
+import { sql, type SQL } from 'drizzle-orm';
+
 /**
  * A PostgreSQL array literal of `values` (null for NULL), sent as one text parameter and cast by the
  * statement (`::int[]`, `::jsonb[]`, …): a batch is one parameter per column whatever its size, so
@@ -9,4 +11,15 @@ export function arrayLiteral(values: readonly (string | number | boolean | null 
     return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
   });
   return `{${items.join(',')}}`;
+}
+
+type ArrayValue = string | number | boolean | null | undefined;
+
+/**
+ * Rows as a relation `name(columns…)` of the statement: each column one array parameter (its
+ * PostgreSQL type given), unnested. A batch of any size is then a fixed number of parameters.
+ */
+export function unnestRows<Row extends { [Column in Key]: ArrayValue }, Key extends keyof Row & string>(rows: readonly Row[], name: string, columns: readonly (readonly [Key, string])[]): SQL {
+  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column]))}::${sql.raw(type)}[]`);
+  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
 }

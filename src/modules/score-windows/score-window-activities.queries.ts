@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
-import { arrayLiteral } from '../../db/arrays.js';
+import { unnestRows } from '../../db/arrays.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -58,6 +58,7 @@ interface ChangedActivityRow {
   kept: boolean;
 }
 
+/** An activity row's key columns, as unnestRows takes them. */
 const activityKeyColumns = [
   ['window_id', 'smallint'],
   ['brand_id', 'int'],
@@ -65,13 +66,6 @@ const activityKeyColumns = [
   ['activity_id', 'int'],
   ['service', 'text'],
 ] as const;
-
-/** The rows' keys (and `extra` columns) as array parameters, unnested into a relation `name(columns…)`. */
-function unnestActivityRows(rows: readonly ChangedActivityRow[], name: string, extra: readonly (readonly ['activity_count', 'int'])[] = []): SQL {
-  const columns = [...activityKeyColumns, ...extra];
-  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column]))}::${sql.raw(type)}[]`);
-  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
-}
 
 /**
  * Adds `delta` — rows of (window_id, brand_id, member_id, activity_id, service, activity_count),
@@ -97,7 +91,7 @@ export async function applyActivityDelta(tx: Transaction, accountId: number, del
       order by 1, 2, 3, 4, 5`,
   );
   if (!changed.length) return;
-  const change = sql`(select * from ${unnestActivityRows(changed, 'd', [['activity_count', 'int']])})`;
+  const change = sql`(select * from ${unnestRows(changed, 'd', [...activityKeyColumns, ['activity_count', 'int']])})`;
   // Every row of the members changed, as they are before this change, beside the change: probed
   // per member (fenced with offset 0): joined, the planner hashed the whole table.
   await tx.execute(
@@ -118,14 +112,14 @@ export async function applyActivityDelta(tx: Transaction, accountId: number, del
     await tx.execute(sql`
       insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
       select ${accountId}::int, d.window_id, d.brand_id, d.member_id, d.activity_id, d.service, d.activity_count
-      from ${unnestActivityRows(upserted, 'd', [['activity_count', 'int']])}
+      from ${unnestRows(upserted, 'd', [...activityKeyColumns, ['activity_count', 'int']])}
       on conflict (account_id, window_id, brand_id, member_id, activity_id, service) do update
         set activity_count = ${a}.activity_count + excluded.activity_count`);
   }
   const emptied = changed.filter((row) => row.kept && Number(row.old_count) + Number(row.activity_count) <= 0);
   if (emptied.length) {
     await tx.execute(sql`
-      delete from ${a} a using ${unnestActivityRows(emptied, 'e')}
+      delete from ${a} a using ${unnestRows(emptied, 'e', activityKeyColumns)}
       where a.account_id = ${accountId} and a.window_id = e.window_id and a.brand_id = e.brand_id and a.member_id = e.member_id
         and a.activity_id = e.activity_id and a.service = e.service`);
   }

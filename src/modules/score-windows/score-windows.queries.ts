@@ -1,6 +1,6 @@
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { arrayLiteral } from '../../db/arrays.js';
+import { unnestRows } from '../../db/arrays.js';
 import { executeRows } from '../../db/rows.js';
 import { timestampParam } from '../../db/timestamps.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
@@ -162,12 +162,6 @@ interface ChangedTotal {
   activity_count: number;
   old_count: number;
   kept: boolean;
-}
-
-/** Columns of rows as array parameters, unnested into a relation `name(columns…)`. */
-function unnestRows<T>(rows: readonly T[], name: string, columns: readonly [keyof T & string, string][]): SQL {
-  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column] as number))}::${sql.raw(type)}[]`);
-  return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
 }
 
 /**
