@@ -66,17 +66,19 @@ export async function optIn(scope: OptInScope, input: OptInInput): Promise<OptIn
 /**
  * Opts a member in. The member is held while the opt-in is written, so a merge racing it waits and
  * moves it; a member merged meanwhile is opted in as its survivor, a member deleted meanwhile is not found.
+ * The answer is read while the member is still held: once the transaction ends, a merge that waited
+ * for it moves the opt-in to the survivor at once, and a read after it found nothing under the
+ * member it was written for (seen on Citus, where the statements between take longer).
  */
 export async function optInMember(scope: OptInScope, memberId: number, list: OptInList): Promise<OptInRow> {
-  const heldId = await scope.db.transaction(async (tx) => {
+  return scope.db.transaction(async (tx) => {
     const held = await q.holdMemberOnList(tx, scope.accountId, memberId, list);
     if (held === undefined) throw notFound('Member', 'memberId');
     await q.insertOptInIfAbsent(tx, scope.accountId, held, list);
-    return held;
+    const row = await q.latestOptIn(tx, scope.accountId, held, list);
+    if (!row) throw new Error('the opt-in just written was not found');
+    return row;
   });
-  const row = await q.latestOptIn(scope.db, scope.accountId, heldId, list);
-  if (!row) throw new Error('the opt-in just written was not found');
-  return row;
 }
 
 /**
@@ -85,15 +87,15 @@ export async function optInMember(scope: OptInScope, memberId: number, list: Opt
  */
 export async function optOut(scope: OptInScope, input: OptInInput): Promise<OptInRow> {
   const { memberId, list } = await resolve(scope, input);
-  const heldId = await scope.db.transaction(async (tx) => {
+  // Read while the member is held, as optInMember does.
+  return scope.db.transaction(async (tx) => {
     const held = await q.holdMemberOnList(tx, scope.accountId, memberId, list);
     if (held === undefined) throw notFound('Member', 'memberId');
     await q.endOptIn(tx, scope.accountId, held, list);
-    return held;
+    const row = await q.latestOptIn(tx, scope.accountId, held, list);
+    if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'memberId' : 'segmentId');
+    return row;
   });
-  const row = await q.latestOptIn(scope.db, scope.accountId, heldId, list);
-  if (!row) throw notFound('An opt-in of this member to this list', list.kind === 'brand' ? 'memberId' : 'segmentId');
-  return row;
 }
 
 /** The segment a registration names (`segmentid`): a list segment of the account, checked before anything is written. */
