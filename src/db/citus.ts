@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from './client.js';
-import { colocationAnchor, distributionColumn, distributionPlan, distributionStatements, type Placement } from './distribution.js';
+import { colocationAnchor, distributionColumn, distributionPlan, distributionStatements, workerSessionSettings, type Placement } from './distribution.js';
 import { executeRows } from './rows.js';
 
 /**
@@ -80,13 +80,18 @@ export async function placementRefusal(db: Executor): Promise<string | undefined
 /**
  * Places every table not yet placed, in one transaction: the procedure of docs/scaling.md, less
  * the tables a previous run placed (a new table from a later migration, for example). Answers the
- * tables placed. Citus copies the rows a table already has to the shards, so on a database with
- * data this takes as long as reading it all once.
+ * tables placed. The database's session settings are set again on every run, so a cluster placed
+ * before they were part of the procedure, or a worker added since, gets them. Citus copies the
+ * rows a table already has to the shards, so on a database with data this takes as long as reading
+ * it all once.
  */
 export async function distribute(db: Database): Promise<Placement[]> {
   const placed = new Set((await executeRows<{ table: string }>(db, sql`select logicalrelid::regclass::text as "table" from pg_dist_partition`)).map((row) => row.table));
   const pending = distributionPlan().filter((placement) => !placed.has(placement.table));
-  if (!pending.length) return [];
+  if (!pending.length) {
+    await db.execute(sql.raw(workerSessionSettings));
+    return [];
+  }
   const names = new Set(pending.map((placement) => placement.table));
   // The documented statements, less those for tables already placed, in a transaction of the
   // connection pool's (its own `begin` and `commit`).

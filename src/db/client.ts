@@ -18,6 +18,7 @@ import { citusRole, workerRefusal } from './citus.js';
 import { applyMigrations, type Progress } from './migrations.js';
 import { copyTemplateInto, readTemplate } from './pglite-template.js';
 import * as schema from './schema/index.js';
+import { sessionSettings } from './session-settings.js';
 
 export type Schema = typeof schema;
 /** The common face of both drivers: same query builder, same schema, same SQL. */
@@ -148,15 +149,6 @@ const resilience = {
   backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2),
   onnotice: () => {},
 } satisfies postgres.Options<Record<string, never>>;
-
-/**
- * Settings of every gateway session. JIT compilation and parallel workers pay off for long
- * analytical scans run alone; a gateway's statements are short and run many at a time, and
- * either adds 10–200 ms to any statement whose row estimate is high (a ranking's correction
- * spans join by time ranges the planner cannot size), while concurrent requests already keep
- * every core busy.
- */
-const sessionSettings = { jit: 'off', max_parallel_workers_per_gather: '0' };
 
 /** How long `/readyz`'s ping may take before the database counts as unavailable. */
 const pingTimeoutMs = 2000;

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distribute, placementProblems, placementRefusal } from '../../src/db/citus.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
 import { colocationAnchor, distributionPlan } from '../../src/db/distribution.js';
 import { executeRows } from '../../src/db/rows.js';
+import { sessionSettings } from '../../src/db/session-settings.js';
 import { citusWorkers, createTestDatabase, databaseUrl } from '../support/database.js';
 
 /**
@@ -72,5 +74,25 @@ describe.skipIf(process.env.TEST_CITUS !== '1')('start-up and the procedure on a
       ).toMatchObject(kind === 'reference' ? { method: 'n' } : { method: 'h', colocation: anchor.colocation });
     }
     expect(await distribute(database.db)).toEqual([]);
+  });
+
+  it("gives every node's database the gateway's session settings, for the sessions the coordinator opens on the workers", async () => {
+    const name = new URL(database.url!).pathname.slice(1);
+    const expected = Object.entries(sessionSettings)
+      .map(([setting, value]) => `${setting}=${value}`)
+      .sort();
+    for (const url of [database.url!, ...citusWorkers(process.env.TEST_DATABASE_URL!).map((worker) => databaseUrl(worker, name))]) {
+      const node = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        // What a new session of the node's database starts with, as a worker's session for a shard does.
+        const [row] = await node`select coalesce(array(select unnest(s.setconfig) order by 1), '{}') as settings
+          from pg_db_role_setting s join pg_database d on d.oid = s.setdatabase where d.datname = ${name} and s.setrole = 0`;
+        expect(row?.settings ?? [], url).toEqual(expect.arrayContaining(expected));
+        const [{ jit }] = await node`show jit`;
+        expect(jit, url).toBe(sessionSettings.jit);
+      } finally {
+        await node.end();
+      }
+    }
   });
 });
