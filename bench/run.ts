@@ -29,6 +29,7 @@ import postgres from 'postgres';
 import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
 import { serverSettings } from './server-settings.js';
 import { cancelLeftoverStatements } from './leftovers.js';
+import { waitForKeptWindows, type KeptWindowsWait } from './kept-windows.js';
 import { startBenchGateway } from './gateway.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
@@ -196,7 +197,10 @@ async function main() {
   if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
   if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
   const results: { scenario: string; errors: number; latencyMs?: { p50: number } }[] = [];
+  let keptWindows: KeptWindowsWait | undefined;
   try {
+    keptWindows = await waitForKeptWindows(args.database, accountId);
+    console.error(`kept windows: ${JSON.stringify(keptWindows)}`);
     for (const scenario of wanted) {
       // A scenario that fails is reported as failed, its leftovers cancelled, and the next one runs on a quiet database.
       try {
@@ -261,7 +265,7 @@ async function main() {
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, ratios, results }, null, 2)}\n`,
+    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, results }, null, 2)}\n`,
   );
   console.error(`results written to ${path.relative(root, file)}`);
 }
