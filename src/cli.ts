@@ -347,8 +347,11 @@ database
       const placed = await distribute(db);
       const problems = await placementProblems(db);
       if (problems.length) throw new Error(`some tables are still not placed:\n  ${problems.join('\n  ')}`);
-      printer(options)({ placed }, () =>
-        placed.length ? placed.map((placement) => `${placement.table}: ${placement.kind}`).join('\n') + `\n${placed.length} tables placed` : 'every table was already placed',
+      printer(options)(
+        { placed },
+        () =>
+          (placed.length ? placed.map((placement) => `${placement.table}: ${placement.kind}`).join('\n') + `\n${placed.length} tables placed` : 'every table was already placed') +
+          "\nthe database's session settings (jit, parallel workers) set on every node",
       );
     }),
   );
