@@ -31,12 +31,12 @@ export async function waitForKeptWindows(databaseUrl: string, accountId: number,
     };
     const started = performance.now();
     const recordsBehind = await behind();
-    let now = recordsBehind;
-    if (now > cheapCorrectionRecords) console.error(`waiting for the kept windows to take in ${now.toLocaleString('en')} records stored after them (an earlier run's ingestion)…`);
-    while (now > cheapCorrectionRecords) {
-      if ((performance.now() - started) / 1000 > timeoutSeconds) throw new Error(`the kept windows were still ${now} records behind after ${timeoutSeconds} s`);
+    let left = recordsBehind;
+    if (left > cheapCorrectionRecords) console.error(`waiting for the kept windows to take in ${left.toLocaleString('en')} records stored after them (an earlier run's ingestion)…`);
+    while (left > cheapCorrectionRecords) {
+      if ((performance.now() - started) / 1000 > timeoutSeconds) throw new Error(`the kept windows were still ${left} records behind after ${timeoutSeconds} s`);
       await new Promise((resolve) => setTimeout(resolve, 2000));
-      now = await behind();
+      left = await behind();
     }
     return { recordsBehind, countedUpTo, caughtUpAfterSeconds: Math.round((performance.now() - started) / 100) / 10 };
   } finally {
