@@ -108,11 +108,14 @@ const statementChars = 200;
 export function boundedError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
-  const failed = error as Error & { query?: unknown; params?: unknown; cause?: unknown };
+  const failed = error as Error & { query?: unknown; params?: unknown; parameters?: unknown; code?: unknown; cause?: unknown };
   if (typeof failed.query !== 'string') return serialized;
-  const cause = failed.cause as { code?: unknown; message?: unknown } | undefined;
+  // Drizzle's error holds the driver's in `cause`; the driver's own (a statement sent through the
+  // driver directly) holds the statement, its parameters and the SQLSTATE itself.
+  const cause = (failed.cause ?? (typeof failed.code === 'string' ? failed : undefined)) as { code?: unknown; message?: unknown } | undefined;
   const statement = failed.query.length > statementChars ? `${failed.query.slice(0, statementChars)}…` : failed.query;
-  const parameters = Array.isArray(failed.params) ? failed.params.length : 0;
+  const params = failed.params ?? failed.parameters;
+  const parameters = Array.isArray(params) ? params.length : 0;
   const reason = typeof cause?.message === 'string' ? cause.message.slice(0, statementChars) : undefined;
   return {
     type: serialized.type,

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase } from '../support/database.js';
@@ -39,5 +40,27 @@ describe('log lines of failed statements', () => {
     expect(logged.parameters).toBe(5000);
     // undefined_table
     expect(logged.sqlState).toBe('42P01');
+  });
+
+  it("name the server's reason and SQLSTATE when the driver's own error is thrown (not drizzle's)", () => {
+    // As postgres.js builds it (src/connection.js, queryError): the server's fields on the error,
+    // the statement and its parameters as hidden properties.
+    const error = new postgres.PostgresError({ message: 'canceling statement due to statement timeout', code: '57014' } as never);
+    Object.defineProperties(error, {
+      query: { value: `with corrections as (select ${'x, '.repeat(200)}1)` },
+      parameters: { value: ['secret-value-1', 'secret-value-2'] },
+    });
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    createLogger({ logLevel: 'info' }, sink).error({ err: error }, 'unexpected error');
+    const logged = JSON.parse(lines[0]).err;
+    expect(lines[0]).not.toContain('secret-value-');
+    expect(logged).toMatchObject({ type: 'PostgresError', message: 'Failed query: canceling statement due to statement timeout', sqlState: '57014', parameters: 2 });
+    expect(logged.statement).toMatch(/^with corrections as \(select x, x,.*…$/);
   });
 });
