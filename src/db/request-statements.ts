@@ -22,6 +22,10 @@ export interface CancellableStatement {
   handler: (statement: never) => unknown;
   /** What `cancel` calls (postgres.js): it answers a promise, which `cancel` drops, settled once the cancel request was sent. */
   canceller?: ((statement: never) => unknown) | null;
+  /** postgres.js: the connection's backend once the statement was sent to it. */
+  state?: unknown;
+  /** postgres.js: whether the connection has started reading the statement's answer. */
+  active?: boolean;
 }
 
 /**
@@ -30,7 +34,7 @@ export interface CancellableStatement {
  * unhandled rejection, so the canceller is called here and its failure ignored (the statement
  * then fails or ends on its own).
  */
-function cancel(statement: CancellableStatement): void {
+function sendCancel(statement: CancellableStatement): void {
   const { canceller } = statement;
   if (typeof canceller !== 'function') {
     statement.cancel();
@@ -45,6 +49,12 @@ function cancel(statement: CancellableStatement): void {
 function abandonedError(): Error {
   return Object.assign(new Error('canceling statement: the client went away'), { code: '57014', [clientGoneMark]: true });
 }
+
+/**
+ * How often a statement sent behind another on its connection is looked at again, until it starts
+ * and can be cancelled (RequestStatements.cancel).
+ */
+const queuedRecheckMs = 20;
 
 /**
  * How long a statement must have run before a departed client's cancel is sent for it. PostgreSQL's
@@ -73,7 +83,7 @@ export class RequestStatements {
       statement.handler = () => statement.reject(abandonedError());
       return statement;
     }
-    const timer = this.timeoutMs > 0 ? setTimeout(() => cancel(statement), this.timeoutMs) : undefined;
+    const timer = this.timeoutMs > 0 ? setTimeout(() => this.cancel(statement), this.timeoutMs) : undefined;
     timer?.unref();
     this.running.set(statement, { timer, startedAt: Date.now() });
     const settle = () => {
@@ -97,13 +107,33 @@ export class RequestStatements {
       clearTimeout(state.timer);
       const wait = cancelAfterRunningMs - (now - state.startedAt);
       if (wait <= 0) {
-        cancel(statement);
+        this.cancel(statement);
         continue;
       }
       // Cleared when the statement settles first (settle), so a finished statement is never cancelled.
-      state.timer = setTimeout(() => cancel(statement), wait);
+      state.timer = setTimeout(() => this.cancel(statement), wait);
       state.timer.unref();
     }
+  }
+
+  /**
+   * Cancels a statement still running. One sent to a connection behind another (pipelined) and not
+   * started yet is left until it starts: postgres.js (3.4.9) marks such a statement cancelled and,
+   * when its turn comes, sends the cancel and moves on to the statement after it while the server
+   * still answers the cancelled one, so the next statement took the cancelled one's rows (another
+   * request's) and the cancelled one never settled (test/db/cancel-queued.test.ts). The pools keep
+   * the driver's pipelining: limiting it breaks the driver's transactions (a `begin` sent behind
+   * another statement then never reserves its connection).
+   */
+  private cancel(statement: CancellableStatement): void {
+    const state = this.running.get(statement);
+    if (!state) return;
+    if (statement.state && !statement.active) {
+      state.timer = setTimeout(() => this.cancel(statement), queuedRecheckMs);
+      state.timer.unref();
+      return;
+    }
+    sendCancel(statement);
   }
 }
 

@@ -58,3 +58,34 @@ describe('a request whose client went away', () => {
     expect(isClientGone(late.settled)).toBe(true);
   });
 });
+
+describe('a statement sent behind another on its connection', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  /** Sent to a connection (postgres.js sets `state`) that has not started reading its answer. */
+  const queued = () => Object.assign(statement(), { state: { pid: 1 }, active: false });
+
+  it("is cancelled only once it starts: postgres.js gave the cancelled one's answer to the statement after it", () => {
+    const statements = new RequestStatements(100);
+    const waiting = statements.track(queued());
+    vi.advanceTimersByTime(500);
+    expect(waiting.cancels).toBe(0);
+    waiting.active = true;
+    vi.advanceTimersByTime(20);
+    expect(waiting.cancels).toBe(1);
+  });
+
+  it('is never cancelled when it finishes while its request is abandoned', () => {
+    const statements = new RequestStatements(0);
+    const waiting = statements.track(queued());
+    vi.advanceTimersByTime(cancelAfterRunningMs);
+    statements.abandon();
+    vi.advanceTimersByTime(cancelAfterRunningMs * 2);
+    expect(waiting.cancels).toBe(0);
+    waiting.active = true;
+    waiting.resolve([]);
+    vi.advanceTimersByTime(cancelAfterRunningMs * 2);
+    expect(waiting.cancels).toBe(0);
+  });
+});
