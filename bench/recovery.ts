@@ -309,7 +309,12 @@ async function main() {
     caughtUp: phase(true),
     buckets,
   };
-  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-recovery-${args.scale}-${burstRecords === undefined ? args.lag : `burst-${burstRecords}`}${args.label ? `-${args.label}` : ''}.json`);
+  const file = path.join(
+    root,
+    'bench',
+    'results',
+    `${new Date().toISOString().slice(0, 10)}-recovery-${args.scale}-${burstRecords === undefined ? args.lag : `burst-${burstRecords}`}${args.label ? `-${args.label}` : ''}.json`,
+  );
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.error(JSON.stringify({ ...result, buckets: undefined }));
