@@ -70,29 +70,31 @@ export function accountsToCover(db: Executor): Promise<number[]> {
 
 /**
  * How far an end of a window moves from `from` toward `to` (either way) taking in at most `records`
- * repeatable records: `to` when the stretch holds no more, otherwise the time of the first record
- * past the budget (the stretch before it holds at most `records`). At least a millisecond, so an
- * end always moves: records completed in the same millisecond are folded together. One read of at
- * most `records + 1` index entries.
+ * repeatable records, and how many it takes in: `to` when the stretch holds no more, otherwise the
+ * time of the first record past the budget (the stretch before it holds at most `records`). At
+ * least a millisecond, so an end always moves: records completed in the same millisecond are
+ * folded together. One read of at most `records + 1` index entries.
  */
-export async function stepEnd(db: Executor, accountId: number, from: Date, to: Date, records: number): Promise<Date> {
+export async function stepEnd(db: Executor, accountId: number, from: Date, to: Date, records: number): Promise<{ at: Date; reached: boolean; records: number }> {
   const r = activityRecords;
   const forwards = from < to;
   const [low, high] = forwards ? [from, to] : [to, from];
-  const [row] = await executeRows<{ ms: number | null }>(
+  const [row] = await executeRows<{ n: number; ms: number | null }>(
     db,
     sql`
-    select floor(extract(epoch from ${r.completedAt}) * 1000)::float8 as ms from ${r}
-    where ${r.accountId} = ${accountId} and not ${r.oneTime}
-      and ${r.completedAt} >= ${timestampParam(low)} and ${r.completedAt} < ${timestampParam(high)}
-    order by ${r.completedAt} ${sql.raw(forwards ? 'asc' : 'desc')}
-    offset ${records} limit 1`,
+    select count(*)::int as n, floor(extract(epoch from ${sql.raw(forwards ? 'max' : 'min')}(s.completed_at)) * 1000)::float8 as ms
+    from (select ${r.completedAt} as completed_at from ${r}
+      where ${r.accountId} = ${accountId} and not ${r.oneTime}
+        and ${r.completedAt} >= ${timestampParam(low)} and ${r.completedAt} < ${timestampParam(high)}
+      order by ${r.completedAt} ${sql.raw(forwards ? 'asc' : 'desc')}
+      limit ${records + 1}) s`,
   );
-  if (row?.ms === null || row?.ms === undefined) return to;
+  const taken = Number(row.n);
+  if (taken <= records) return { at: to, reached: true, records: taken };
   // Milliseconds, as the coverage keeps them: rounded toward `from`, then kept a millisecond past it.
   const at = Number(row.ms);
   const ms = forwards ? Math.max(at, from.getTime() + 1) : Math.min(at + 1, from.getTime() - 1);
-  return new Date(ms);
+  return { at: new Date(ms), reached: false, records };
 }
 
 /**

@@ -42,10 +42,10 @@ function forwards(span: SignedSpan): SignedSpan {
 }
 
 /**
- * Longest stretch of raw records a ranking reads, without counting them first, to correct a
- * standard window's totals. Past it, a window that is a standard one ending now (its totals lag:
- * the worker was stopped, or catches up) is still served from them while the correction spans
- * hold at most `maxCorrectionRecords` records; other windows read the daily rollup.
+ * How far a requested window may lie from a covered one to be served from its totals: a window
+ * within this of a covered window, or a standard one ending now whatever its totals lag (the
+ * worker was stopped, or catches up). Either is served while its correction spans hold at most
+ * `maxCorrectionRecords` records; other windows read the daily rollup.
  */
 export const maxCorrectionMs = 30 * 60_000;
 
@@ -67,8 +67,6 @@ export const cheapCorrectionRecords = 2_000;
 /** A covered window chosen to serve a request, and the spans of records that correct it. */
 export interface ClosestWindow {
   windowId: number;
-  /** Within `maxCorrectionMs`: served without counting the spans' records. */
-  near: boolean;
   spans: SignedSpan[];
 }
 
@@ -95,12 +93,7 @@ export function closestWindow(covered: readonly CoveredWindow[], window: Resolve
   ]
     .map(forwards)
     .filter((span) => span.start < span.end);
-  return { windowId: candidate.windowId, near: best.length <= maxCorrectionMs, spans };
-}
-
-/** How far a window's coverage lies from another, both ends together: the span a ranking would correct. */
-export function coverageDistanceMs(a: CoveredWindow, b: CoveredWindow): number {
-  return Math.abs(a.from.getTime() - b.from.getTime()) + Math.abs(a.until.getTime() - b.until.getTime());
+  return { windowId: candidate.windowId, spans };
 }
 
 /** Where each standard window's totals should stand once they count everything before `until`. */

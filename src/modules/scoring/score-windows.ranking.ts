@@ -50,11 +50,14 @@ export function forgetCoverage(db: Executor, accountId: number): void {
 }
 
 /**
- * Whether a lagging window's correction spans were found to hold few enough records, per account
- * and window, as counted a moment ago: the spans of requests moments apart differ by moments of
- * records, and the count is a read of up to `maxCorrectionRecords` index entries.
+ * Whether a window's correction spans were found to hold few enough records, per account and
+ * window, as counted a moment ago (`fewRecordsTtlMs`): the spans of requests moments apart differ
+ * by the records of that moment, and the count is a read of up to `maxCorrectionRecords` index
+ * entries a span, a few milliseconds. A ranking so corrects at most `maxCorrectionRecords` plus
+ * what is stored within that moment.
  */
 const fewRecordsCache = new WeakMap<Executor, Map<number, Map<number, { at: number; few: Promise<boolean> }>>>();
+const fewRecordsTtlMs = 1_000;
 
 function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow): Promise<boolean> {
   let byAccount = fewRecordsCache.get(db);
@@ -68,7 +71,7 @@ function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWi
     byAccount.set(accountId, byWindow);
   }
   const cached = byWindow.get(closest.windowId);
-  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.few;
+  if (cached && performance.now() - cached.at < fewRecordsTtlMs) return cached.few;
   const few = recordsAtMost(db, accountId, closest.spans, maxCorrectionRecords);
   byWindow.set(closest.windowId, { at: performance.now(), few });
   few.catch(() => byWindow.delete(closest.windowId));
@@ -84,8 +87,10 @@ export async function planFromTotals(db: Executor, filter: CompiledFilter, windo
   if (filter.totalsBrandId === undefined) return undefined;
   const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
   if (!closest) return undefined;
-  // Totals the worker has not moved for a while still serve while the records they miss are few.
-  if (!closest.near && !(await fewRecordsToCorrect(db, filter.accountId, closest))) return undefined;
+  // Totals serve while the records they miss are few, however recent: a burst of batch ingestion
+  // stores hundreds of thousands of records in a minute, and a ranking that corrected them all
+  // took seconds (docs/performance.md, "Rankings after a burst of batch ingestion").
+  if (!(await fewRecordsToCorrect(db, filter.accountId, closest))) return undefined;
   const windowId = closest.windowId;
   return { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
 }

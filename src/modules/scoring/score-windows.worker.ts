@@ -1,6 +1,6 @@
 import type { Database, Executor } from '../../db/client.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
-import { advanceSpans, catchUpOrder, cheapCorrectionRecords, coverageDistanceMs, maxCorrectionMs, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
+import { advanceSpans, catchUpOrder, cheapCorrectionRecords, targetCoverage, type CoveredWindow, type SignedSpan } from '../score-windows/score-windows.js';
 import { forgetCoverage } from './score-windows.ranking.js';
 import { buildMemberTotals, claimCoverage, coveredWindows, dropTotals, foldSpans, recordsAtMost, saveCoverage, stepEnd, windowStarts } from '../score-windows/score-windows.queries.js';
 import { activityDimensions, buildActivityGroups, buildActivityTotals } from '../score-windows/score-window-activities.queries.js';
@@ -21,29 +21,45 @@ interface Move {
 
 /**
  * Where one step takes the windows of `moves`: each end moves only as far as its share of
- * `maxRecords` records takes it (stepEnd, ends shared by several windows read once), with the
- * spans to fold, and whether every one of them reaches its target.
+ * `maxRecords` records takes it (stepEnd), with the spans to fold, and whether every one of them
+ * reaches its target. An end shared by several windows (the new end of all of them, usually) is
+ * read once and weighs as many shares, since each window folds its records. The share an end
+ * leaves unused (the old ends of short windows hold the few records of a moment long ago) goes,
+ * in a second read, to the ends that used all of theirs: after a burst of records of now, the new
+ * end takes nearly the whole budget instead of its share of ten ends.
  */
 async function planStep(tx: Executor, accountId: number, moves: readonly Move[], maxRecords: number) {
-  const ends = moves
-    .flatMap(({ now, target }) => [
-      { from: now.until, to: target.until },
-      { from: now.from, to: target.from },
-    ])
-    .filter((end) => end.from.getTime() !== end.to.getTime());
-  const share = Math.max(1, Math.floor(maxRecords / Math.max(1, ends.length)));
-  const stepped = new Map<string, Promise<Date>>();
-  const stepOf = (from: Date, to: Date) => {
-    if (from.getTime() === to.getTime()) return Promise.resolve(to);
-    const key = `${from.getTime()}:${to.getTime()}`;
-    if (!stepped.has(key)) stepped.set(key, stepEnd(tx, accountId, from, to, share));
-    return stepped.get(key)!;
-  };
+  const keyOf = (from: Date, to: Date) => `${from.getTime()}:${to.getTime()}`;
+  const ends = new Map<string, { at: Date; to: Date; windows: number; reached: boolean }>();
+  for (const { now, target } of moves) {
+    for (const [from, to] of [
+      [now.until, target.until],
+      [now.from, target.from],
+    ]) {
+      if (from.getTime() === to.getTime()) continue;
+      const end = ends.get(keyOf(from, to)) ?? { at: from, to, windows: 0, reached: false };
+      end.windows += 1;
+      ends.set(keyOf(from, to), end);
+    }
+  }
+  let budget = maxRecords;
+  for (let round = 0; round < 2; round += 1) {
+    const open = [...ends.values()].filter((end) => !end.reached);
+    const weight = open.reduce((sum, end) => sum + end.windows, 0);
+    const share = Math.floor(budget / Math.max(1, weight));
+    if (!open.length || (round > 0 && share < 1)) break;
+    for (const end of open) {
+      const step = await stepEnd(tx, accountId, end.at, end.to, Math.max(1, share));
+      Object.assign(end, { at: step.at, reached: step.reached });
+      budget -= step.records * end.windows;
+    }
+  }
+  const endOf = (from: Date, to: Date) => ends.get(keyOf(from, to))?.at ?? to;
   const next: CoveredWindow[] = [];
   const spans: { windowId: number; span: SignedSpan }[] = [];
   let done = true;
   for (const { now, target } of moves) {
-    const step = { windowId: target.windowId, from: await stepOf(now.from, target.from), until: await stepOf(now.until, target.until) };
+    const step = { windowId: target.windowId, from: endOf(now.from, target.from), until: endOf(now.until, target.until) };
     if (step.from.getTime() !== target.from.getTime() || step.until.getTime() !== target.until.getTime()) done = false;
     spans.push(...advanceSpans(now, step).map((span) => ({ windowId: target.windowId, span })));
     next.push(step);
@@ -53,16 +69,16 @@ async function planStep(tx: Executor, accountId: number, moves: readonly Move[],
 
 /**
  * The first window, in `catchUpOrder`, that a ranking could not serve cheaply from its totals now:
- * more than `maxCorrectionMs` from its target and more than `correctionRecords` records to correct
- * (`cheapCorrectionRecords`; the rankings themselves correct up to `maxCorrectionRecords`, more
- * slowly, score-windows.ranking.ts). Counted a window at a time, each count
+ * more than `correctionRecords` records to correct (`cheapCorrectionRecords`; the rankings
+ * themselves correct up to `maxCorrectionRecords`, more slowly, score-windows.ranking.ts), whether
+ * a long stop left them or a burst of records of now. Counted a window at a time, each count
  * stopping past the bound, and no further than the first such window: during a long catch-up that
  * is the first one counted (counting every window's spans at once read 20,000 index entries a span,
  * a fifth of a step at large scale).
  */
 async function firstUnservedWindow(tx: Executor, accountId: number, moves: readonly Move[], correctionRecords: number): Promise<Move | undefined> {
-  const far = moves.filter((move) => coverageDistanceMs(move.now, move.target) > maxCorrectionMs).sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
-  for (const move of far) {
+  const ordered = [...moves].sort((a, b) => catchUpOrder.indexOf(a.target.windowId) - catchUpOrder.indexOf(b.target.windowId));
+  for (const move of ordered) {
     if (!(await recordsAtMost(tx, accountId, advanceSpans(move.now, move.target), correctionRecords))) return move;
   }
   return undefined;
