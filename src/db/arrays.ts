@@ -15,11 +15,21 @@ export function arrayLiteral(values: readonly (string | number | boolean | null 
 
 type ArrayValue = string | number | boolean | null | undefined;
 
+/** `values` as one array parameter of the statement, cast to `type[]` (`int`, `date`, …). */
+export function typedArray(values: readonly ArrayValue[], type: string): SQL {
+  return sql`${arrayLiteral(values)}::${sql.raw(type)}[]`;
+}
+
 /**
  * Rows as a relation `name(columns…)` of the statement: each column one array parameter (its
  * PostgreSQL type given), unnested. A batch of any size is then a fixed number of parameters.
  */
 export function unnestRows<Row extends { [Column in Key]: ArrayValue }, Key extends keyof Row & string>(rows: readonly Row[], name: string, columns: readonly (readonly [Key, string])[]): SQL {
-  const arrays = columns.map(([column, type]) => sql`${arrayLiteral(rows.map((row) => row[column]))}::${sql.raw(type)}[]`);
+  const arrays = columns.map(([column, type]) =>
+    typedArray(
+      rows.map((row) => row[column]),
+      type,
+    ),
+  );
   return sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.raw(name)}(${sql.raw(columns.map(([column]) => column).join(', '))})`;
 }

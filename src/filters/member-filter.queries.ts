@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { typedArray } from '../db/arrays.js';
 import type { Executor } from '../db/client.js';
 import { activityRecords, brandMemberRechecks, brandMembers, brands, memberActivityDaily, memberDomains, members, memberServices, optins, segmentMembers, segments } from '../db/schema/index.js';
 import { within, type ResolvedWindow } from './window.js';
@@ -118,10 +119,15 @@ export interface ActivityRef {
  */
 function refArrays(refs: readonly ActivityRef[]): { activityIds: SQL; brandIds: SQL; count: number } {
   const unique = [...new Map(refs.map((ref) => [`${ref.activityId}:${ref.brandId ?? 0}`, ref])).values()];
-  const intArray = (values: number[]) => sql`${`{${values.join(',')}}`}::int[]`;
   return {
-    activityIds: intArray(unique.map((ref) => ref.activityId)),
-    brandIds: intArray(unique.map((ref) => ref.brandId ?? 0)),
+    activityIds: typedArray(
+      unique.map((ref) => ref.activityId),
+      'int',
+    ),
+    brandIds: typedArray(
+      unique.map((ref) => ref.brandId ?? 0),
+      'int',
+    ),
     count: unique.length,
   };
 }

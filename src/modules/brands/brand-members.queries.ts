@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { typedArray } from '../../db/arrays.js';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
@@ -76,12 +77,15 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
       where m.account_id = ${accountId} and m.id in (select r.member_id from ${brandMemberRechecks} r where r.account_id = ${accountId})
       order by m.id for update of m skip locked`,
     );
-    const ids = `{${free.map((row) => Number(row.id)).join(',')}}`;
+    const ids = typedArray(
+      free.map((row) => Number(row.id)),
+      'int',
+    );
     await tx.execute(sql`
       with due as (
         delete from ${brandMemberRechecks} r
         where r.account_id = ${accountId}
-          and (r.member_id = any(${ids}::int[])
+          and (r.member_id = any(${ids})
             or not exists (select 1 from ${members} m where m.account_id = ${accountId} and m.id = r.member_id))
         returning brand_id, member_id),
       gone as (

@@ -1,4 +1,5 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { typedArray } from '../../db/arrays.js';
 import type { Executor } from '../../db/client.js';
 import { memberMergedMeanwhileState } from '../../db/errors.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, scoreWindowClaims, timelineDaysStale } from '../../db/schema/index.js';
@@ -101,15 +102,14 @@ export function keptOfInserted(accountId: AccountId): SQL {
     )`;
 }
 
-const intArray = (values: readonly number[]) => sql`${`{${values.join(',')}}`}::int[]`;
-const dateArray = (values: readonly string[]) => sql`${`{${values.join(',')}}`}::date[]`;
+const intArray = (values: readonly number[]) => typedArray(values, 'int');
 
 /** A change to the rollup rows of `days`: marks each stale (see keptOfInserted). Call in the changing transaction. */
 export async function markDaysStale(db: Executor, accountId: number, days: readonly string[]): Promise<void> {
   const unique = [...new Set(days)].sort();
   if (!unique.length) return;
   await db.execute(sql`insert into ${timelineDaysStale} (account_id, day)
-    select ${accountId}::int, d from unnest(${dateArray(unique)}) d order by 2 on conflict do nothing`);
+    select ${accountId}::int, d from unnest(${typedArray(unique, 'date')}) d order by 2 on conflict do nothing`);
 }
 
 export interface BrandPair {

@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { typedArray } from '../../db/arrays.js';
 import type { Executor } from '../../db/client.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -172,7 +173,7 @@ export async function countTotalsAbove(db: Executor, scope: TotalsScope, points:
   const [row] = await preparedRowsOf<{ count: number }>(
     db,
     sql`select count(*)::int as count from (select ${t.memberId} from ${totalsOf(scope)}
-      where ${inScope(scope, sql`${t.points} > ${points}`, sql`${t.memberId} <> all(${`{${except.join(',')}}`}::int[])`)}
+      where ${inScope(scope, sql`${t.points} > ${points}`, sql`${t.memberId} <> all(${typedArray(except, 'int')})`)}
       limit ${cap}) above`,
   );
   return Number(row.count);
