@@ -67,9 +67,9 @@ describe('SQL round trips', () => {
     const ten = await roundTrips(page, { first: 10 });
     const hundred = await roundTrips(page, { first: 100 });
     expect(hundred.body.data.members.edges).toHaveLength(100);
-    // the members whose score differs from their totals; the page's order from the totals; the page's
-    // members with their services, domains and opt-ins as JSON; the last records with their definitions
-    expect(ten.count).toBe(4);
+    // the members whose score differs from their totals with the page's order from the totals; the
+    // page's members with their services, domains and opt-ins as JSON; the last records with their definitions
+    expect(ten.count).toBe(3);
     expect(hundred.count).toBe(ten.count);
     // The same answer as through the loaders.
     expect(hundred.body).toEqual(pageThroughLoaders);

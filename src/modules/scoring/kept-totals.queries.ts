@@ -77,31 +77,46 @@ function keptTotal(scope: TotalsScope): SQL {
  * The members whose score in the requested window differs from their totals (those with records
  * in the correction spans), with their exact score; only members the conditions admit. Merged
  * members have no records, so none is returned. The spans come from the coverage in the same
- * statement, so a worker step between two reads cannot split them.
+ * statement, so a worker step between two reads cannot split them. A relation `edges(member_id,
+ * points, activity_count, in_totals)` for a `with` clause.
  *
  * The planner cannot know how few records the spans hold (they depend on a row it reads), so the
  * member and totals lookups are `limit 1` lateral subqueries: index probes per edge member, never
  * a hash of every member.
  */
+function edgesOf(scope: TotalsScope, window: ResolvedWindow): SQL {
+  return sql`corrections as (${corrections(scope, window)}),
+    edges as (
+      select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
+        (c.activity_count + coalesce(kept.activity_count, 0))::int as activity_count,
+        kept.points is not null as in_totals
+      from corrections c
+      cross join lateral (select 1 from ${members} where ${members.accountId} = ${scope.accountId} and ${members.id} = c.member_id
+        ${scope.memberConditions ? sql`and ${scope.memberConditions}` : sql``} limit 1) admitted
+      left join lateral ${keptTotal(scope)} on true
+    )`;
+}
+
+interface EdgeRow {
+  member_id: number;
+  points: number;
+  activity_count: number;
+  in_totals: boolean;
+}
+
+const edgeOf = (row: EdgeRow): EdgeScore => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) });
+
+/** The edge members of a requested window (edgesOf) and, with `count`, the members the totals hold, in one statement. */
 export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScores> {
-  const rows = await preparedRowsOf<{ member_id: number | null; points: number; activity_count: number; in_totals: boolean; counted: number | null }>(
+  const rows = await preparedRowsOf<EdgeRow & { counted: number | null }>(
     db,
-    sql`with corrections as (${corrections(scope, window)})
-    select c.member_id, (c.points + coalesce(kept.points, 0))::int as points,
-      (c.activity_count + coalesce(kept.activity_count, 0))::int as activity_count,
-      kept.points is not null as in_totals, null::int as counted
-    from corrections c
-    cross join lateral (select 1 from ${members} where ${members.accountId} = ${scope.accountId} and ${members.id} = c.member_id
-      ${scope.memberConditions ? sql`and ${scope.memberConditions}` : sql``} limit 1) admitted
-    left join lateral ${keptTotal(scope)} on true
+    sql`with ${edgesOf(scope, window)}
+    select member_id, points, activity_count, in_totals, null::int as counted from edges
     ${options.count ? sql`union all select null, null, null, null, ${memberCount(scope)}` : sql``}`,
-  );
-  const edges = rows.flatMap((row) =>
-    row.member_id === null ? [] : [{ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) }],
   );
   // With `count`, one more row without a member carries the count.
   const counted = rows.find((row) => row.member_id === null)?.counted;
-  return { edges, counted: counted === undefined || counted === null ? undefined : Number(counted) };
+  return { edges: rows.filter((row) => row.member_id !== null).map(edgeOf), counted: counted === undefined || counted === null ? undefined : Number(counted) };
 }
 
 export interface TotalsRow {
@@ -129,28 +144,50 @@ export interface TotalsOrder {
 }
 
 /**
- * The first `limit` rows of the totals in `order`, after the row `after` of that order if given,
- * among the members the conditions admit. Points descending with ids ascending (and its reverse)
- * read the ranking index in order; the other two sort each run of equal points.
+ * A ranked page's reads from the totals, in one statement (one snapshot): the edge members of the
+ * requested window (edgesOf) and, with `count`, the members the totals hold; then the first
+ * `wanted` rows of the totals in `order` plus as many more as there are edge members, after the
+ * row `after` of that order if given, among the members the conditions admit. Points descending
+ * with ids ascending (and its reverse) read the ranking index in order; the other two sort each
+ * run of equal points. As two statements, the edge members and the totals cost a ranking two
+ * round trips, each planned twice over on a Citus cluster (docs/scaling.md).
  *
  * Only the totals: the caller reads the rows it keeps, once the edge members are merged in. Read
  * with their member rows and the JSON of their services and opt-ins, the extra rows that make room
  * for the edge members (as many again as a one-week page) cost as much as the page itself.
  */
-export async function rankedTotals(db: Executor, scope: TotalsScope, order: TotalsOrder, after: { points: number; memberId: number } | undefined, limit: number): Promise<TotalsRow[]> {
+export async function rankedWithEdges(
+  db: Executor,
+  scope: TotalsScope,
+  window: ResolvedWindow,
+  order: TotalsOrder,
+  after: { points: number; memberId: number } | undefined,
+  wanted: number,
+  options: { count?: boolean } = {},
+): Promise<EdgeScores & { read: TotalsRow[] }> {
   const t = scoreWindowTotals;
   const pointsAhead = order.points === 'DESC' ? sql`<` : sql`>`;
   const idAhead = order.ids === 'DESC' ? sql`<` : sql`>`;
-  const rows = await preparedRowsOf<{ member_id: number; points: number; activity_count: number }>(
+  const rows = await preparedRowsOf<EdgeRow & { part: 'edge' | 'total' | 'count'; counted: number | null }>(
     db,
-    sql`select ${t.memberId} as member_id, ${t.points} as points, ${t.activityCount} as activity_count
+    sql`with ${edgesOf(scope, window)}
+    select 'edge' as part, member_id, points, activity_count, in_totals, null::int as counted from edges
+    union all
+    (select 'total', ${t.memberId}, ${t.points}, ${t.activityCount}, true, null
     from ${totalsOf(scope)}
     where ${inScope(scope, after ? sql`(${t.points} ${pointsAhead} ${after.points} or (${t.points} = ${after.points} and ${t.memberId} ${idAhead} ${after.memberId}))` : undefined)}
     -- Nulls placed as in the index (points desc nulls last), or the planner sorts instead of reading it in order.
     order by ${order.points === 'DESC' ? sql`${t.points} desc nulls last` : sql`${t.points} asc nulls first`}, ${t.memberId} ${sql.raw(order.ids)}
-    limit ${limit}`,
+    limit ${wanted} + (select count(*) from edges))
+    ${options.count ? sql`union all select 'count', null, null, null, null, ${memberCount(scope)}` : sql``}`,
   );
-  return rows.map((row) => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count) }));
+  const counted = rows.find((row) => row.part === 'count')?.counted;
+  return {
+    edges: rows.filter((row) => row.part === 'edge').map(edgeOf),
+    counted: counted === undefined || counted === null ? undefined : Number(counted),
+    // The first rows of the order, as a set: the caller sorts them with the edge members.
+    read: rows.filter((row) => row.part === 'total').map((row) => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count) })),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
 import { closestWindow, maxCorrectionRecords, type ClosestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
 import { coveredWindows, recordsAtMost, type TotalsScope } from '../score-windows/score-windows.queries.js';
-import { countTotalsAbove, edgeScores, rankedTotals, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
+import { countTotalsAbove, edgeScores, rankedWithEdges, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
 
 /**
  * Rankings from the per-member totals of a standard window (see docs/performance.md, "Rankings
@@ -51,13 +51,13 @@ export function forgetCoverage(db: Executor, accountId: number): void {
 
 /**
  * Whether a window's correction spans were found to hold few enough records, per account and
- * window, as counted a moment ago (`fewRecordsTtlMs`): the spans of requests moments apart differ
- * by the records of that moment, and the count is a read of up to `maxCorrectionRecords` index
- * entries a span, a few milliseconds. A ranking so corrects at most `maxCorrectionRecords` plus
- * what is stored within that moment.
+ * window, as counted a moment ago (as long as the coverage is remembered): the spans of requests
+ * moments apart differ by the records of that moment, and the count is a read of up to
+ * `maxCorrectionRecords` index entries a span, a few milliseconds. A ranking so corrects at most
+ * `maxCorrectionRecords` plus what is stored within those seconds; a shorter memory would put the
+ * count into more requests of their own.
  */
 const fewRecordsCache = new WeakMap<Executor, Map<number, Map<number, { at: number; few: Promise<boolean> }>>>();
-const fewRecordsTtlMs = 1_000;
 
 function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow): Promise<boolean> {
   let byAccount = fewRecordsCache.get(db);
@@ -71,7 +71,7 @@ function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWi
     byAccount.set(accountId, byWindow);
   }
   const cached = byWindow.get(closest.windowId);
-  if (cached && performance.now() - cached.at < fewRecordsTtlMs) return cached.few;
+  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.few;
   const few = recordsAtMost(db, accountId, closest.spans, maxCorrectionRecords);
   byWindow.set(closest.windowId, { at: performance.now(), few });
   few.catch(() => byWindow.delete(closest.windowId));
@@ -124,8 +124,6 @@ export async function rankFromTotals(
   reads?: MemberReads,
   options: { count?: boolean } = {},
 ): Promise<RankedPage> {
-  const { edges, counted } = await edgeScores(db, plan.scope, plan.window, options);
-  const edgeIds = new Set(edges.map((edge) => edge.memberId));
   // Walking backwards from a keyset reads the reverse order and flips the page afterwards.
   const backwards = page.keyset?.before ?? false;
   const reverse = (d: Direction): Direction => (d === 'ASC' ? 'DESC' : 'ASC');
@@ -134,7 +132,8 @@ export async function rankFromTotals(
   const compare = comparator(order);
 
   const wanted = page.offset + page.limit;
-  const read = await rankedTotals(db, plan.scope, order, after, wanted + edgeIds.size);
+  const { edges, counted, read } = await rankedWithEdges(db, plan.scope, plan.window, order, after, wanted, options);
+  const edgeIds = new Set(edges.map((edge) => edge.memberId));
   const candidates = [...read.filter((row) => !edgeIds.has(row.memberId)), ...edges.filter((edge) => edge.activityCount > 0 && (!after || compare(after, edge) < 0))].sort(compare);
   const rows = candidates.slice(page.offset, wanted);
   if (backwards) rows.reverse();
