@@ -15,6 +15,18 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
+/** A stream the logger writes to, and the lines it wrote. */
+function capturedLines() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('log lines of failed statements', () => {
   it("hold the statement's start, its SQLSTATE and its number of parameters, not the parameters", async () => {
     const values = Array.from({ length: 5000 }, (_, index) => sql`(${`secret-value-${index}`}::text)`);
@@ -23,13 +35,7 @@ describe('log lines of failed statements', () => {
       (failure: unknown) => failure,
     );
     expect(error).toBeInstanceOf(Error);
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = capturedLines();
     createLogger({ logLevel: 'info' }, sink).warn({ err: error }, 'pass failed');
     expect(lines).toHaveLength(1);
     const [line] = lines;
@@ -50,13 +56,7 @@ describe('log lines of failed statements', () => {
       query: { value: `with corrections as (select ${'x, '.repeat(200)}1)` },
       parameters: { value: ['secret-value-1', 'secret-value-2'] },
     });
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = capturedLines();
     createLogger({ logLevel: 'info' }, sink).error({ err: error }, 'unexpected error');
     const logged = JSON.parse(lines[0]).err;
     expect(lines[0]).not.toContain('secret-value-');
