@@ -19,16 +19,19 @@ export interface KeptWindowsWait {
 
 const countedUpTo = 1_000_000;
 
+/** Repeatable records stored at or after the account's least advanced window's end, counted up to `countedUpTo`. */
+export async function countRecordsBehind(sql: postgres.Sql, accountId: number): Promise<number> {
+  const [row] = await sql<{ behind: number }[]>`select count(*)::int as behind from (
+      select 1 from activity_records where account_id = ${accountId} and not one_time
+        and completed_at >= (select min(covered_until) from score_windows where account_id = ${accountId})
+      limit ${countedUpTo}) r`;
+  return Number(row.behind);
+}
+
 export async function waitForKeptWindows(databaseUrl: string, accountId: number, { timeoutSeconds = 900 } = {}): Promise<KeptWindowsWait> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const behind = async () => {
-      const [row] = await sql<{ behind: number }[]>`select count(*)::int as behind from (
-          select 1 from activity_records where account_id = ${accountId} and not one_time
-            and completed_at >= (select min(covered_until) from score_windows where account_id = ${accountId})
-          limit ${countedUpTo}) r`;
-      return row.behind;
-    };
+    const behind = () => countRecordsBehind(sql, accountId);
     const started = performance.now();
     const recordsBehind = await behind();
     let left = recordsBehind;

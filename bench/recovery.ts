@@ -34,6 +34,7 @@ import { coveredWindows, foldSpans, saveCoverage } from '../src/modules/score-wi
 import { holdCoverageLock } from '../src/modules/score-windows/score-windows.locks.js';
 import { serverSettings } from './server-settings.js';
 import { startBenchGateway } from './gateway.js';
+import { countRecordsBehind } from './kept-windows.js';
 import { benchDefaults } from './settings.js';
 
 const { values: args } = parseArgs({
@@ -173,12 +174,7 @@ async function main() {
   };
   const [{ records }] = await sql<{ records: number }[]>`select count(*)::int as records from activity_records where account_id = ${accountId}`;
   /** Records stored at or after the least advanced window's end, counted up to a million. */
-  const recordsBehind = async () => {
-    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from (select 1 from activity_records
-      where account_id = ${accountId} and not one_time
-        and completed_at >= (select min(covered_until) from score_windows where account_id = ${accountId}) limit 1000000) r`;
-    return Number(row.n);
-  };
+  const behindWindows = () => countRecordsBehind(sql, accountId);
   const setback = burstRecords === undefined ? await setBack(args.database) : undefined;
   // What the stop left to fold: the records at the new end of every window (the same span for all),
   // and at the old end of the one-week window. The records, not the stop's length, set the work.
@@ -217,7 +213,7 @@ async function main() {
     gateway = await startGateway();
     if (burstRecords !== undefined) {
       const stored = await storeBurst(sql, burstRecords);
-      burst = { ...stored, recordsBehindAtEnd: await recordsBehind() };
+      burst = { ...stored, recordsBehindAtEnd: await behindWindows() };
       console.error(
         `burst: ${burstRecords.toLocaleString('en')} records in ${stored.seconds.toFixed(1)} s (${Math.round(burstRecords / stored.seconds).toLocaleString('en')}/s, ${stored.failedCalls} failed calls); ${burst.recordsBehindAtEnd.toLocaleString('en')} records behind the windows`,
       );
@@ -249,7 +245,7 @@ async function main() {
     while (Date.now() - started < Number(args.limit) * 1000) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const lagSeconds = await windowsLag();
-      const behind = await recordsBehind();
+      const behind = await behindWindows();
       lags.push({ at: Date.now(), lagSeconds, recordsBehind: behind, windows: await eachWindowLag() });
       if (caughtUpAt === undefined && lagSeconds <= 60 && behind <= cheapCorrectionRecords) {
         caughtUpAt = Date.now();
