@@ -106,6 +106,9 @@ interface EdgeRow {
 
 const edgeOf = (row: EdgeRow): EdgeScore => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count), inTotals: Boolean(row.in_totals) });
 
+/** The member count a statement's count row carries, when it has one. */
+const countIn = (row: { counted: number | null } | undefined): number | undefined => (row?.counted === undefined || row.counted === null ? undefined : Number(row.counted));
+
 /** The edge members of a requested window (edgesOf) and, with `count`, the members the totals hold, in one statement. */
 export async function edgeScores(db: Executor, scope: TotalsScope, window: ResolvedWindow, options: { count?: boolean } = {}): Promise<EdgeScores> {
   const rows = await preparedRowsOf<EdgeRow & { counted: number | null }>(
@@ -115,8 +118,7 @@ export async function edgeScores(db: Executor, scope: TotalsScope, window: Resol
     ${options.count ? sql`union all select null, null, null, null, ${memberCount(scope)}` : sql``}`,
   );
   // With `count`, one more row without a member carries the count.
-  const counted = rows.find((row) => row.member_id === null)?.counted;
-  return { edges: rows.filter((row) => row.member_id !== null).map(edgeOf), counted: counted === undefined || counted === null ? undefined : Number(counted) };
+  return { edges: rows.filter((row) => row.member_id !== null).map(edgeOf), counted: countIn(rows.find((row) => row.member_id === null)) };
 }
 
 export interface TotalsRow {
@@ -181,10 +183,9 @@ export async function rankedWithEdges(
     limit ${wanted} + (select count(*) from edges))
     ${options.count ? sql`union all select 'count', null, null, null, null, ${memberCount(scope)}` : sql``}`,
   );
-  const counted = rows.find((row) => row.part === 'count')?.counted;
   return {
     edges: rows.filter((row) => row.part === 'edge').map(edgeOf),
-    counted: counted === undefined || counted === null ? undefined : Number(counted),
+    counted: countIn(rows.find((row) => row.part === 'count')),
     // The first rows of the order, as a set: the caller sorts them with the edge members.
     read: rows.filter((row) => row.part === 'total').map((row) => ({ memberId: Number(row.member_id), points: Number(row.points), activityCount: Number(row.activity_count) })),
   };
