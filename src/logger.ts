@@ -96,6 +96,12 @@ function decodedName(name: string): string {
   }
 }
 
+/** What a log line reads of the driver's failure: the server's message and SQLSTATE. */
+interface DriverFailure {
+  code?: unknown;
+  message?: unknown;
+}
+
 /** How much of a failed statement's text a log line keeps. */
 const statementChars = 200;
 
@@ -112,7 +118,7 @@ export function boundedError(error: unknown): unknown {
   if (typeof failed.query !== 'string') return serialized;
   // Drizzle's error holds the driver's in `cause`; the driver's own (a statement sent through the
   // driver directly) holds the statement, its parameters and the SQLSTATE itself.
-  const cause: { code?: unknown; message?: unknown } | undefined = (failed.cause as { code?: unknown; message?: unknown } | undefined) ?? (typeof failed.code === 'string' ? failed : undefined);
+  const cause = (failed.cause as DriverFailure | undefined) ?? (typeof failed.code === 'string' ? failed : undefined);
   const statement = failed.query.length > statementChars ? `${failed.query.slice(0, statementChars)}…` : failed.query;
   const params = failed.params ?? failed.parameters;
   const parameters = Array.isArray(params) ? params.length : 0;
