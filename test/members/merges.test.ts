@@ -4,6 +4,8 @@ import { members } from '../../src/db/schema/index.js';
 import { findMember, maxMergeHops } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import type { RestAnswer } from '../support/rest.js';
+import { executeRows } from '../../src/db/rows.js';
+import { createActivity } from '../support/activity-data.js';
 
 /**
  * Merges under concurrency: two opposite merges of one pair, sent at once, leave exactly one
@@ -184,4 +186,36 @@ describe('merge pointers', () => {
       .where(and(isNotNull(members.mergedIntoId), inArray(members.id, [a.id, b.id])));
     expect(merged).toHaveLength(2);
   }, 60_000);
+});
+
+describe('a merge of a member with years of history', () => {
+  it('moves more rollup rows than one statement may carry parameters, and the survivor’s rollup equals its records', async () => {
+    const activity = await createActivity(t, app, { name: 'Daily listen', type: 'Listened', points: 2 });
+    const [keeper, merged] = await Promise.all([register('Keeper'), register('Years')]);
+    // 8,000 days of one activity: 8,000 rollup rows of 9 columns, past the protocol's 65,535 parameters in one statement.
+    const days = 8_000;
+    await t.database.db.execute(sql`
+      insert into activity_records (account_id, member_id, activity_id, points, one_time, completed_at)
+      select ${app.accountId}::int, ${merged.id}::int, ${activity}::int, 2, false, now() - make_interval(days => n) from generate_series(1, ${days}::int) n`);
+    await t.database.db.execute(sql`
+      insert into member_activity_daily (account_id, member_id, day, activity_id, brand_id, service, one_time, count, points)
+      select account_id, member_id, (completed_at at time zone 'UTC')::date, activity_id, null, null, false, count(*)::int, sum(points)::int
+      from activity_records where account_id = ${app.accountId} and member_id = ${merged.id} group by 1, 2, 3, 4`);
+    const answer = await t.rest(app, 'POST', `/member/${keeper.id}/merge`, { from: merged.id, accesstoken: merged.token });
+    expect(answer.status, answer.body).toBe(200);
+    const [differences] = await executeRows<{ n: number; rows: number }>(
+      t.database.db,
+      sql`
+      with records as (
+        select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, count(*)::int as count, sum(points)::int as points
+        from activity_records where account_id = ${app.accountId} and member_id = ${keeper.id} group by 1, 2, 3
+      ), rollup as (
+        select member_id, day, activity_id, count, points from member_activity_daily where account_id = ${app.accountId} and member_id in (${keeper.id}, ${merged.id})
+      )
+      select ((select count(*) from (select * from records except all select * from rollup) a)
+        + (select count(*) from (select * from rollup except all select * from records) b))::int as n,
+        (select count(*) from rollup)::int as rows`,
+    );
+    expect(differences).toEqual({ n: 0, rows: days });
+  });
 });

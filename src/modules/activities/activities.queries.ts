@@ -4,6 +4,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { hasSqlState } from '../../db/errors.js';
 import { executeRows } from '../../db/rows.js';
 import { columnsOf, preparedRowsOf } from '../../db/statements.js';
+import { statementRuns } from '../../db/value-rows.js';
 import { activityDefinitions, activityRecords, brands, memberActivityDaily, members, memberServices, scoreWindows } from '../../db/schema/index.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { formatDay } from '../../lib/time.js';
@@ -186,13 +187,15 @@ export function rollupDeltas(records: readonly Pick<RecordRow, 'accountId' | 'me
 export async function applyRollupDeltas(tx: Transaction, deltas: RollupDelta[]) {
   if (!deltas.length) return;
   const daily = memberActivityDaily;
-  await tx
-    .insert(daily)
-    .values(deltas.map(({ accountId, memberId, day, activityId, brandId, service, oneTime, count, points }) => ({ accountId, memberId, day, activityId, brandId, service, oneTime, count, points })))
-    .onConflictDoUpdate({
-      target: [daily.accountId, daily.memberId, daily.day, daily.activityId, daily.brandId, daily.service],
-      set: { count: sql`${daily.count} + excluded.count`, points: sql`${daily.points} + excluded.points` },
-    });
+  for (const run of statementRuns(deltas)) {
+    await tx
+      .insert(daily)
+      .values(run.map(({ accountId, memberId, day, activityId, brandId, service, oneTime, count, points }) => ({ accountId, memberId, day, activityId, brandId, service, oneTime, count, points })))
+      .onConflictDoUpdate({
+        target: [daily.accountId, daily.memberId, daily.day, daily.activityId, daily.brandId, daily.service],
+        set: { count: sql`${daily.count} + excluded.count`, points: sql`${daily.points} + excluded.points` },
+      });
+  }
   const accountId = deltas[0].accountId;
   // The kept data follows (kept-data/kept-writes.ts): the days changed, the pairs that appeared,
   // and the pairs of rows that may have gone.
