@@ -61,10 +61,14 @@ export function isDeadlock(error: unknown): boolean {
   return hasSqlState(error, '40P01');
 }
 
-/** True when the failure is the database being unreachable, down, restarting or full. */
+/**
+ * True when the failure is the database being unreachable, down, restarting or full. SQLSTATE class
+ * 08 is "connection exception", but for its protocol violation (08P01), which is the client's own
+ * fault and the same on every retry: the embedded database answers a statement of more than
+ * 65,535 parameters with it.
+ */
 export function databaseUnavailable(error: unknown): boolean {
-  // SQLSTATE class 08 is "connection exception".
-  return codesOf(error).some((code) => unavailableCodes.has(code) || /^08[0-9A-Z]{3}$/.test(code));
+  return codesOf(error).some((code) => unavailableCodes.has(code) || (/^08[0-9A-Z]{3}$/.test(code) && code !== '08P01'));
 }
 
 /** The SQLSTATE of a PostgreSQL data exception (class 22) in the chain, if there is one. */

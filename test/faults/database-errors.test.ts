@@ -32,6 +32,8 @@ describe('database error classifier', () => {
     }
     expect(databaseUnavailable(new AggregateError([coded('ECONNREFUSED')]))).toBe(true);
     expect(databaseUnavailable(wrapped(coded('23505')))).toBe(false);
+    // A protocol violation (too many parameters, on the embedded database) fails the same on every retry.
+    expect(databaseUnavailable(wrapped(coded('08P01')))).toBe(false);
     expect(databaseUnavailable(new Error('plain'))).toBe(false);
     expect(databaseUnavailable(undefined)).toBe(false);
   });
