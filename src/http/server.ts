@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted, type RoundTripCounter } from '../db/roundtrips.js';
 import { RequestStatements } from '../db/request-statements.js';
+import { citusRole } from '../db/citus.js';
 import { createApollo } from '../graphql/apollo.js';
 import type { Context } from '../core/context.js';
 import { createContext } from '../graphql/context.js';
@@ -16,6 +17,7 @@ import { AppError } from '../core/errors.js';
 import { getSchema } from '../graphql/schema.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
+import { storeRecordGroupsAs } from '../modules/activities/activities.service.js';
 import { LiveFeed } from '../modules/activities/live-feed.js';
 import { registerSubscriptions } from '../graphql/subscriptions.js';
 import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
@@ -121,6 +123,8 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
+  // On a Citus coordinator, single records are stored in routed steps rather than one statement.
+  if (database.kind === 'postgres' && (await citusRole(database.db)) === 'coordinator') storeRecordGroupsAs(database.db, 'steps');
   const liveFeed = await LiveFeed.open(database, logger, { statementTimeoutMs: config.statementTimeoutMs });
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
   let subscriptionSlots: SubscriptionSlots | undefined;

@@ -10,7 +10,7 @@ import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../score-windows/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
-import { insertCheckedRecords, type InputColumns } from './checked-records.queries.js';
+import { insertCheckedRecords, insertCheckedRecordsInSteps, type InputColumns } from './checked-records.queries.js';
 import { publishRecorded } from './live-feed.js';
 import type { DefinitionRow, NewRecordRow, RecordRow } from './activities.queries.js';
 import type { ActivityInput, ActivityTrackingInput, EditActivityInput, RecordActivityInput } from './activities.types.js';
@@ -360,13 +360,18 @@ const failed = (error: unknown): Settled => ({ ok: false, error });
  * that fails its checks is refused alone, and if the shared statement fails, the records take two
  * steps in which each is tried again on its own, so one record's bad data never fails another's
  * request. When traffic is light a record is written at once, alone. (Two writes at a time made
- * smaller groups and cost the gateway more per record, see docs/performance.md.)
+ * smaller groups and cost the gateway more per record, see docs/performance.md.) On a Citus
+ * coordinator the group's statement is a transaction of plain statements instead
+ * (insertCheckedRecordsInSteps, `steps`): the one statement's inserts in CTEs are not routed there.
  */
 class RecordWriter {
   private pending: PendingRecord[] = [];
   private writing = false;
 
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly form: RecordGroupForm,
+  ) {}
 
   record(scope: ActivityScope, asked: AskedRecord, place: GeoLocation | undefined, now: Date): Promise<RecordOutcome> {
     return new Promise((resolve, reject) => {
@@ -432,7 +437,7 @@ class RecordWriter {
         const columns = own[index];
         return { activityId, memberId, partner, brandId, columns: 'refused' in columns ? undefined : columns };
       });
-      checked = await insertCheckedRecords(this.db, accountId, applicationId, asked);
+      checked = await (this.form === 'steps' ? insertCheckedRecordsInSteps : insertCheckedRecords)(this.db, accountId, applicationId, asked);
     } catch (error) {
       if (databaseUnavailable(error)) throw error;
       return this.settleInTwoSteps(group, { alone: !q.beforeWindowsClaim(error) });
@@ -515,11 +520,29 @@ class RecordWriter {
   }
 }
 
+/**
+ * How a group of single records of now is stored: `statement`, one statement that is its own
+ * transaction (PostgreSQL, PGlite: one round trip), or `steps`, a transaction of plain statements
+ * (a Citus coordinator: each routed to the account's shard; docs/scaling.md).
+ */
+export type RecordGroupForm = 'statement' | 'steps';
+
 const writers = new WeakMap<Executor, RecordWriter>();
+const groupForms = new WeakMap<Executor, RecordGroupForm>();
+
+/**
+ * Sets the form in which the writer of `db` stores its groups from now on: the gateway sets
+ * `steps` at start on a Citus coordinator (http/server.ts); tests set either on any database, so
+ * both forms are checked on every engine.
+ */
+export function storeRecordGroupsAs(db: Executor, form: RecordGroupForm): void {
+  groupForms.set(db, form);
+  writers.delete(db);
+}
 
 function writerFor(db: Executor): RecordWriter {
   let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = new RecordWriter(db)));
+  if (!writer) writers.set(db, (writer = new RecordWriter(db, groupForms.get(db) ?? 'statement')));
   return writer;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { typedArray } from '../../db/arrays.js';
+import { statementRuns } from '../../db/value-rows.js';
 import type { Executor } from '../../db/client.js';
 import { memberMergedMeanwhileState } from '../../db/errors.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, scoreWindowClaims, timelineDaysStale } from '../../db/schema/index.js';
@@ -60,14 +61,22 @@ function refusal(code: string, message: string): Error {
 }
 
 /**
+ * Throws when the gate refused the batch, as its columns on a statement's row say (they are the
+ * same on every row): MQM01 when a member was merged meanwhile, MQW01 when a record lies before
+ * the claim.
+ */
+export function passGate(row: Record<string, unknown> | undefined): void {
+  if (row && row.gateHeld === false) throw refusal(memberMergedMeanwhileState, 'a member was merged into another meanwhile');
+  if (row && row.gateAdmitted === false) throw refusal(beforeClaimState, "records before the kept score windows' claim must be counted in a transaction");
+}
+
+/**
  * The rows a gated statement inserted, with the gate's columns taken off; throws when the gate
  * refused the batch (nothing was stored): MQM01 when a member was merged meanwhile, MQW01 when a
  * record lies before the claim.
  */
 export function gateResult<T extends Record<string, unknown>>(rows: readonly T[]): Omit<T, 'gateHeld' | 'gateAdmitted'>[] {
-  const first = rows[0];
-  if (first && first.gateHeld === false) throw refusal(memberMergedMeanwhileState, 'a member was merged into another meanwhile');
-  if (first && first.gateAdmitted === false) throw refusal(beforeClaimState, "records before the kept score windows' claim must be counted in a transaction");
+  passGate(rows[0]);
   return rows.filter((row) => row.id !== null && row.id !== undefined).map(({ gateHeld: _held, gateAdmitted: _admitted, ...row }) => row);
 }
 
@@ -104,12 +113,21 @@ export function keptOfInserted(accountId: AccountId): SQL {
 
 const intArray = (values: readonly number[]) => typedArray(values, 'int');
 
-/** A change to the rollup rows of `days`: marks each stale (see keptOfInserted). Call in the changing transaction. */
+/**
+ * A change to the rollup rows of `days`: marks each stale (see keptOfInserted). Call in the
+ * changing transaction. Rows of values, as addBrandMembers writes: Citus routes an insert of
+ * values to the account's shard, and pulls an insert from a select (of `unnest`) through the
+ * coordinator first.
+ */
 export async function markDaysStale(db: Executor, accountId: number, days: readonly string[]): Promise<void> {
   const unique = [...new Set(days)].sort();
   if (!unique.length) return;
-  await db.execute(sql`insert into ${timelineDaysStale} (account_id, day)
-    select ${accountId}::int, d from unnest(${typedArray(unique, 'date')}) d order by 2 on conflict do nothing`);
+  for (const run of statementRuns(unique)) {
+    await db
+      .insert(timelineDaysStale)
+      .values(run.map((day) => ({ accountId, day })))
+      .onConflictDoNothing();
+  }
 }
 
 export interface BrandPair {
@@ -117,27 +135,35 @@ export interface BrandPair {
   memberId: number;
 }
 
+/** Each pair once, in the key order every writer of pairs takes them in. */
+const uniquePairs = (pairs: readonly BrandPair[]) => [...new Map(pairs.map((pair) => [`${pair.brandId}:${pair.memberId}`, pair])).values()].sort((a, b) => a.brandId - b.brandId || a.memberId - b.memberId);
+
 const pairsOf = (pairs: readonly BrandPair[]) => {
-  const unique = [...new Map(pairs.map((pair) => [`${pair.brandId}:${pair.memberId}`, pair])).values()].sort((a, b) => a.brandId - b.brandId || a.memberId - b.memberId);
+  const unique = uniquePairs(pairs);
   return { brands: intArray(unique.map((pair) => pair.brandId)), members: intArray(unique.map((pair) => pair.memberId)), count: unique.length };
 };
 
 /**
  * Pairs that appeared (a rollup row or a current opt-in on the brand): added to brand_members with
  * their count rows. The caller holds each pair's member row (`for key share` or stronger) until it
- * commits, as every writer of a member's rows does.
+ * commits, as every writer of a member's rows does. Two inserts of rows of values, in key order:
+ * on Citus each is routed to the account's shard, where the one statement with the pairs' insert
+ * in a CTE was planned through the coordinator.
  */
 export async function addBrandMembers(db: Executor, accountId: number, pairs: readonly BrandPair[]): Promise<void> {
-  const { brands, members: memberIds, count } = pairsOf(pairs);
-  if (!count) return;
-  await db.execute(sql`
-    with added as (
-      insert into ${brandMembers} (account_id, brand_id, member_id)
-      select ${accountId}::int, b, m from unnest(${brands}, ${memberIds}) p(b, m) order by 2, 3
-      on conflict do nothing
-      returning brand_id)
-    insert into ${brandMemberCounts} (account_id, brand_id, members)
-    select ${accountId}::int, brand_id, count(*)::int from added group by brand_id`);
+  const unique = uniquePairs(pairs);
+  if (!unique.length) return;
+  const perBrand = new Map<number, number>();
+  for (const run of statementRuns(unique)) {
+    const added = await db
+      .insert(brandMembers)
+      .values(run.map(({ brandId, memberId }) => ({ accountId, brandId, memberId })))
+      .onConflictDoNothing()
+      .returning({ brandId: brandMembers.brandId });
+    for (const { brandId } of added) perBrand.set(brandId, (perBrand.get(brandId) ?? 0) + 1);
+  }
+  if (!perBrand.size) return;
+  await db.insert(brandMemberCounts).values([...perBrand].map(([brandId, members]) => ({ accountId, brandId, members })));
 }
 
 /** Pairs that may have ended (a rollup row or an opt-in gone): queued for the worker to recheck. */
