@@ -5,7 +5,7 @@
  *
  *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20] [--label name]
  *
- * Without --api-key it first runs bench/generate.ts at the scale and uses the account it made.
+ * Without --api-key and --account-id it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
  * PostGraphile's documentation asks for are made in the benchmark database for the run and dropped
  * after it (bench/indexes.ts). --pool-size sets the database pool of each gateway and of the raw route
