@@ -147,8 +147,8 @@ const pairsOf = (pairs: readonly BrandPair[]) => {
  * Pairs that appeared (a rollup row or a current opt-in on the brand): added to brand_members with
  * their count rows. The caller holds each pair's member row (`for key share` or stronger) until it
  * commits, as every writer of a member's rows does. Two inserts of rows of values, in key order:
- * on Citus each is routed to the account's shard, where the one statement with the pairs' insert
- * in a CTE was planned through the coordinator.
+ * on Citus each is routed to the account's shard, whereas a statement with the pairs' insert in a
+ * CTE is planned through the coordinator.
  */
 export async function addBrandMembers(db: Executor, accountId: number, pairs: readonly BrandPair[]): Promise<void> {
   const unique = uniquePairs(pairs);
