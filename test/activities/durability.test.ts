@@ -15,6 +15,7 @@ import type { Tenant, TestGateway } from '../support/gateway.js';
 import { bundleGateway, startGatewayProcess } from '../support/gateway-process.js';
 import { freePort } from '../support/pg-cluster.js';
 import { temporaryDirectory } from '../support/leftovers.js';
+import { rollupAgainstRecords } from '../support/kept-structures.js';
 
 /**
  * Nothing acknowledged is lost, nothing is stored twice: the gateway runs as a child process (on a
@@ -201,19 +202,7 @@ describe('recording through a kill -9 of the gateway', () => {
       const queue = await executeRows<{ n: number }>(database.db, sql`select count(*)::int as n from activity_queue where account_id = ${tenant.accountId}`);
       expect(Number(queue[0].n)).toBe(0);
       // The rollup holds exactly the stored records: no transaction was left half-written.
-      const differences = await executeRows<{ n: number }>(
-        database.db,
-        sql`
-        with records as (
-          select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, brand_id, service, count(*)::int as count, sum(points)::int as points
-          from activity_records where account_id = ${tenant.accountId} group by 1, 2, 3, 4, 5
-        ), rollup as (
-          select member_id, day, activity_id, brand_id, service, count, points from member_activity_daily where account_id = ${tenant.accountId}
-        )
-        select ((select count(*) from (select * from records except all select * from rollup) a)
-          + (select count(*) from (select * from rollup except all select * from records) b))::int as n`,
-      );
-      expect(Number(differences[0].n)).toBe(0);
+      expect((await rollupAgainstRecords(database.db, tenant.accountId)).differences).toBe(0);
 
       const wholeUnanswered = unansweredBatches.filter((tags) => stored.has(tags[0])).length;
       console.info(

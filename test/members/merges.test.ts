@@ -4,8 +4,8 @@ import { members } from '../../src/db/schema/index.js';
 import { findMember, maxMergeHops } from '../../src/modules/members/members.queries.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import type { RestAnswer } from '../support/rest.js';
-import { executeRows } from '../../src/db/rows.js';
 import { createActivity } from '../support/activity-data.js';
+import { rollupAgainstRecords } from '../support/kept-structures.js';
 
 /**
  * Merges under concurrency: two opposite merges of one pair, sent at once, leave exactly one
@@ -203,19 +203,6 @@ describe('a merge of a member with years of history', () => {
       from activity_records where account_id = ${app.accountId} and member_id = ${merged.id} group by 1, 2, 3, 4`);
     const answer = await t.rest(app, 'POST', `/member/${keeper.id}/merge`, { from: merged.id, accesstoken: merged.token });
     expect(answer.status, answer.body).toBe(200);
-    const [differences] = await executeRows<{ n: number; rows: number }>(
-      t.database.db,
-      sql`
-      with records as (
-        select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, count(*)::int as count, sum(points)::int as points
-        from activity_records where account_id = ${app.accountId} and member_id = ${keeper.id} group by 1, 2, 3
-      ), rollup as (
-        select member_id, day, activity_id, count, points from member_activity_daily where account_id = ${app.accountId} and member_id in (${keeper.id}, ${merged.id})
-      )
-      select ((select count(*) from (select * from records except all select * from rollup) a)
-        + (select count(*) from (select * from rollup except all select * from records) b))::int as n,
-        (select count(*) from rollup)::int as rows`,
-    );
-    expect(differences).toEqual({ n: 0, rows: days });
+    expect(await rollupAgainstRecords(t.database.db, app.accountId, [keeper.id, merged.id])).toEqual({ differences: 0, rows: days });
   });
 });
