@@ -5,7 +5,8 @@ import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { WindowInput } from '../../src/filters/window.types.js';
 import { maxCorrectionRecords } from '../../src/modules/score-windows/score-windows.js';
-import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { catchUpReadLoad, catchUpReadsPerAccount, readRollup } from '../../src/modules/scoring/catch-up-reads.js';
+import { chooseTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { advanceWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
@@ -78,14 +79,29 @@ describe('rankings right after a burst of records of now', () => {
       );
       return rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }));
     };
-    const fromTotals = async () => {
+    const choice = async () => {
       const window = resolveWindow(week, listingWindow);
-      return Boolean(await planFromTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, {}, window), window));
+      return chooseTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, {}, window), window);
     };
+    const fromTotals = async () => Boolean((await choice()).plan);
 
     // Seconds behind, but more records behind than a ranking corrects: the rollup answers.
     expect(await fromTotals()).toBe(false);
     expect(await ranked()).toEqual(await bruteForce());
+    // In a catch-up turn (catch-up-reads.ts): with the account's turns taken, a ranking waits for
+    // one, then answers exactly.
+    expect((await choice()).lagging).toBe(true);
+    const turns: (() => void)[] = [];
+    const held = Array.from({ length: catchUpReadsPerAccount }, () => readRollup(t.database.db, tenant.accountId, true, () => new Promise<void>((resolve) => turns.push(resolve))));
+    let answered = false;
+    const waiting = ranked().finally(() => (answered = true));
+    await expect.poll(() => catchUpReadLoad(t.database.db, tenant.accountId).waiting).toBe(1);
+    expect(answered).toBe(false);
+    turns[0]();
+    expect(await waiting).toEqual(await bruteForce());
+    for (const turn of turns.slice(1)) turn();
+    await Promise.all(held);
+    expect(catchUpReadLoad(t.database.db, tenant.accountId)).toEqual({ running: 0, waiting: 0 });
 
     // One step: the week alone, its new end taking the whole budget its old end (a moment of a
     // week ago, no records) leaves unused.

@@ -4,7 +4,7 @@ import { createRandom, type Random } from '../../src/core/random.js';
 import { listingWindow, memberWindow, resolveWindow } from '../../src/filters/window.js';
 import type { PeriodUnit, WindowInput } from '../../src/filters/window.types.js';
 import { compileFilter } from '../../src/filters/compile.js';
-import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { chooseTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { advanceWindows, coverUntil } from '../../src/modules/scoring/score-windows.worker.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
@@ -275,7 +275,7 @@ function positionOf(ranked: Ranked[], points: number): string {
  */
 async function checkCase(test: Case, label: string, rng: Random = random): Promise<{ compared: boolean; alone: boolean; fromTotals: boolean }> {
   const resolved = resolveWindow(windowInput(test), listingWindow);
-  const fromTotals = Boolean(await planFromTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, test.filter, resolved), resolved));
+  const fromTotals = Boolean((await chooseTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, test.filter, resolved), resolved)).plan);
   const before = new Date();
   const { nodes, totalCount } = await walk(test);
   const after = new Date();

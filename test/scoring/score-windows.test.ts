@@ -13,7 +13,7 @@ import type { ActivityType } from '../../src/modules/activities/activity-types.j
 import { mergeInto } from '../../src/modules/lifecycle/member-merge.js';
 import { ScoreWindowsWorker } from '../../src/modules/lifecycle/kept-data.worker.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import { planFromTotals } from '../../src/modules/scoring/score-windows.ranking.js';
+import { chooseTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { ageRangeOf } from '../../src/modules/stats/stats.queries.js';
 import { catchUpOrder, standardWindows } from '../../src/modules/score-windows/score-windows.js';
 import { advanceWindows, buildWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
@@ -130,7 +130,7 @@ async function forEachKeptReportCase(
       const window = { period } as WindowInput;
       const resolved = resolveWindow(window, listingWindow);
       const filter = await compileFilter(t.database.db, tenant.accountId, { brandId: String(brandId) }, resolved);
-      expect(await planFromTotals(t.database.db, filter, resolved)).toBeDefined();
+      expect((await chooseTotals(t.database.db, filter, resolved)).plan).toBeDefined();
       const inWindow = sql`r.account_id = ${tenant.accountId} and not r.one_time and r.brand_id = ${brandId}
         and r.completed_at >= ${resolved.start.toISOString()}::timestamptz and r.completed_at < ${resolved.end.toISOString()}::timestamptz`;
       await check({ period, brandId, window, resolved, inWindow });
@@ -310,7 +310,7 @@ describe('kept totals of the standard windows', () => {
         for (const sort of ['DESC', 'ASC'] as const) {
           const window = { period } as WindowInput;
           const resolved = resolveWindow(window, listingWindow);
-          const plan = await planFromTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, filter, resolved), resolved);
+          const plan = (await chooseTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, filter, resolved), resolved)).plan;
           if (plan) served += 1;
           const nodes: { id: number; points: number; activityCount: number; position: string }[] = [];
           let after: string | undefined;

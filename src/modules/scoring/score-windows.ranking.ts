@@ -79,20 +79,27 @@ function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWi
 }
 
 /**
- * The totals that answer this filter and window, when there are any: the filter counts what every
- * total counts (repeatable records, at most one brand) and a standard window is close to the
- * requested one. Otherwise the caller counts from the daily rollup.
+ * How a ranking or count of this filter and window is answered: `plan`, the totals that answer it,
+ * when the filter counts what every total counts (repeatable records, at most one brand) and a
+ * standard window is close to the requested one; otherwise the caller counts from the daily
+ * rollup. `lagging`: the totals would answer once the worker has folded what they miss (a stop,
+ * a burst of records), so the rollup read takes a catch-up turn (catch-up-reads.ts).
  */
-export async function planFromTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<TotalsPlan | undefined> {
-  if (filter.totalsBrandId === undefined) return undefined;
+export interface TotalsChoice {
+  plan: TotalsPlan | undefined;
+  lagging: boolean;
+}
+
+export async function chooseTotals(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<TotalsChoice> {
+  if (filter.totalsBrandId === undefined) return { plan: undefined, lagging: false };
   const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
-  if (!closest) return undefined;
+  if (!closest) return { plan: undefined, lagging: false };
   // Totals serve while the records they miss are few, however recent: a burst of batch ingestion
   // stores hundreds of thousands of records in a minute, and a ranking that corrected them all
   // took seconds (docs/performance.md, "Rankings after a burst of batch ingestion").
-  if (!(await fewRecordsToCorrect(db, filter.accountId, closest))) return undefined;
+  if (!(await fewRecordsToCorrect(db, filter.accountId, closest))) return { plan: undefined, lagging: true };
   const windowId = closest.windowId;
-  return { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window };
+  return { plan: { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window }, lagging: false };
 }
 
 interface Scored {

@@ -8,7 +8,8 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
-import { countAboveFromTotals, countFromTotals, planFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
+import { readRollup } from './catch-up-reads.js';
+import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -73,8 +74,13 @@ export async function membersByScore(
     count?: boolean;
   },
 ): Promise<RankedPage> {
-  const plan = await planFromTotals(db, filter, window);
+  const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return rankFromTotals(db, plan, direction, page, reads, { count });
+  return readRollup(db, filter.accountId, lagging, () => rankFromRollup(db, { filter, window, direction, page }));
+}
+
+/** membersByScore's page from the daily rollup. */
+async function rankFromRollup(db: Executor, { filter, window, direction, page }: { filter: CompiledFilter; window: ResolvedWindow; direction: Direction; page: Page }): Promise<RankedPage> {
   const counted = countedRows(db, filter, window);
   const totals = db
     .select({
@@ -115,16 +121,18 @@ export async function membersByScore(
 
 /** How many members a score ranking holds. */
 export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
-  const plan = await planFromTotals(db, filter, window);
+  const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return countFromTotals(db, plan);
-  const counted = countedRows(db, filter, window);
-  const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(active)
-    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, active.memberId)))
-    .where(and(isNull(members.mergedIntoId), filter.member()));
-  return row.count;
+  return readRollup(db, filter.accountId, lagging, async () => {
+    const counted = countedRows(db, filter, window);
+    const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
+    const [row] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(active)
+      .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, active.memberId)))
+      .where(and(isNull(members.mergedIntoId), filter.member()));
+    return row.count;
+  });
 }
 
 export type PlainOrder = 'CREATED' | 'LAST_LOGIN' | 'ID' | 'EXTENDED';
@@ -305,23 +313,25 @@ export async function memberPassesFilter(db: Executor, filter: CompiledFilter, m
 }
 
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
-  const plan = await planFromTotals(db, filter, window);
+  const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return countAboveFromTotals(db, plan, points, 1000);
-  const counted = countedRows(db, filter, window);
-  const totals = db
-    .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
-    .from(counted)
-    .groupBy(counted.memberId)
-    .as('totals');
-  const ahead = db
-    .select({ id: members.id })
-    .from(totals)
-    .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
-    .where(and(isNull(members.mergedIntoId), filter.member(), sql`${totals.points} > ${points}`))
-    .limit(1000)
-    .as('ahead');
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(ahead);
-  return row.count;
+  return readRollup(db, filter.accountId, lagging, async () => {
+    const counted = countedRows(db, filter, window);
+    const totals = db
+      .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
+      .from(counted)
+      .groupBy(counted.memberId)
+      .as('totals');
+    const ahead = db
+      .select({ id: members.id })
+      .from(totals)
+      .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
+      .where(and(isNull(members.mergedIntoId), filter.member(), sql`${totals.points} > ${points}`))
+      .limit(1000)
+      .as('ahead');
+    const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(ahead);
+    return row.count;
+  });
 }
 
 /**

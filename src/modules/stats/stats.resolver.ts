@@ -10,7 +10,8 @@ import type { ActivityType } from '../activities/activity-types.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../score-windows/score-window-groups.queries.js';
-import { countFromTotals, planFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
+import { readRollup } from '../scoring/catch-up-reads.js';
+import { chooseTotals, countFromTotals, type TotalsChoice } from '../scoring/score-windows.ranking.js';
 import { groupCounts, type GroupCount } from '../scoring/kept-totals.queries.js';
 import type { ScoringScope } from '../scoring/scoring.scope.js';
 import { activityTotalsFromGroups, serviceTimelineFromKept } from './kept-reports.js';
@@ -50,11 +51,17 @@ function brandScope(context: Context, root: BrandStats, { filter, window }: Filt
 /**
  * The kept per-brand groups answer a report when a standard window is close to the requested one
  * and the filter asks for nothing but the brand (see docs/performance.md); otherwise the report
- * counts from the daily rollup.
+ * counts from the daily rollup (fromRollup).
  */
-async function keptGroupsPlan(context: Context, scope: ScoringScope): Promise<TotalsPlan | undefined> {
-  if (scope.filter.member()) return undefined;
-  return planFromTotals(context.database.read, scope.filter, scope.window);
+async function keptGroupsChoice(context: Context, scope: ScoringScope): Promise<TotalsChoice> {
+  if (scope.filter.member()) return { plan: undefined, lagging: false };
+  return chooseTotals(context.database.read, scope.filter, scope.window);
+}
+
+/** A report's read of the daily rollup: in a catch-up turn while the window's kept totals lag (catch-up-reads.ts). */
+function fromRollup<T>(context: Context, scope: ScoringScope, { lagging }: TotalsChoice, read: (db: Context['database']['read']) => Promise<T>): Promise<T> {
+  const db = context.database.read;
+  return readRollup(db, scope.filter.accountId, lagging, () => read(db));
 }
 
 const sum = (groups: readonly GroupCount[], field: 'members' | 'activityCount') => groups.reduce((total, group) => total + group[field], 0);
@@ -66,8 +73,9 @@ async function activeMembersBy(
   dimension: GroupDimension,
   bucket: (typeof q.memberBuckets)[keyof typeof q.memberBuckets],
 ): Promise<{ bucket: string; members: number }[]> {
-  const plan = await keptGroupsPlan(context, scope);
-  if (!plan) return q.activeMembersBy(context.database.read, scope.filter, scope.window, bucket.ofMember);
+  const choice = await keptGroupsChoice(context, scope);
+  const { plan } = choice;
+  if (!plan) return fromRollup(context, scope, choice, (db) => q.activeMembersBy(db, scope.filter, scope.window, bucket.ofMember));
   const groups = await groupCounts(context.database.read, plan.scope, plan.window, dimension, bucket.ofKey);
   return groups.map((group) => ({ bucket: group.key!, members: group.members }));
 }
@@ -86,11 +94,12 @@ export class BrandStatsResolver {
   async activity(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
-    const plan = await keptGroupsPlan(context, scope);
+    const choice = await keptGroupsChoice(context, scope);
+    const { plan } = choice;
     const page = { limit: pageSize(limit, 10, 'limit'), offset: pageOffset(offset) };
     const totals = plan
       ? await activityTotalsFromGroups(context.database.read, plan, grouping, page, (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await q.activityTotals(context.database.read, { filter: scope.filter, window: scope.window, grouping, ...page });
+      : await fromRollup(context, scope, choice, (db) => q.activityTotals(db, { filter: scope.filter, window: scope.window, grouping, ...page }));
     const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
@@ -112,16 +121,18 @@ export class BrandStatsResolver {
   @FieldResolver(() => [ServiceTimeline], { description: "The brand's records per UTC day of the window, one timeline per network." })
   async timeline(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ServiceTimeline[]> {
     const scope = await brandScope(context, root, args);
-    const plan = await keptGroupsPlan(context, scope);
-    if (!plan) return serviceTimelines(scope.window, await q.serviceTimeline(context.database.read, scope.filter, scope.window));
+    const choice = await keptGroupsChoice(context, scope);
+    const { plan } = choice;
+    if (!plan) return serviceTimelines(scope.window, await fromRollup(context, scope, choice, (db) => q.serviceTimeline(db, scope.filter, scope.window)));
     return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
   }
 
   @FieldResolver(() => LocationStats, { description: "The brand's records and active members in the window, by the members' country." })
   async location(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<LocationStats> {
     const scope = await brandScope(context, root, args);
-    const plan = await keptGroupsPlan(context, scope);
-    if (!plan) return countryCounts(await q.locationTotals(context.database.read, scope.filter, scope.window));
+    const choice = await keptGroupsChoice(context, scope);
+    const { plan } = choice;
+    if (!plan) return countryCounts(await fromRollup(context, scope, choice, (db) => q.locationTotals(db, scope.filter, scope.window)));
     const groups = await groupCounts(context.database.read, plan.scope, plan.window, 'country');
     return countryCounts([
       ...groups.map((group) => ({ country: group.key, isTotal: false, actions: group.activityCount, members: group.members })),
@@ -133,11 +144,12 @@ export class BrandStatsResolver {
   async members(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ActiveMemberStats> {
     const scope = await brandScope(context, root, args);
     const db = context.database.read;
-    const plan = await keptGroupsPlan(context, scope);
+    const choice = await keptGroupsChoice(context, scope);
+    const { plan } = choice;
     // Without member conditions the brand's kept count answers; with them, its kept pairs are filtered.
     const [total, active] = await Promise.all([
       scope.filter.member() ? brandMemberCountWhere(db, scope.filter, root.brandId) : brandMemberTotal(db, scope.filter.accountId, root.brandId),
-      plan ? countFromTotals(db, plan) : q.activeMemberCount(db, scope.filter, scope.window),
+      plan ? countFromTotals(db, plan) : fromRollup(context, scope, choice, (read) => q.activeMemberCount(read, scope.filter, scope.window)),
     ]);
     return { activeMembers: active, inactiveMembers: total - active, totalMembers: total };
   }

@@ -1,0 +1,59 @@
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../core/errors.js';
+import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
+
+/**
+ * Reads of the daily rollup that stand in for a standard window's kept totals while the worker
+ * folds what the totals miss (after a stop, or a burst of batch ingestion; score-windows.ranking.ts
+ * decides): at most this many of an account's run at once in a gateway, the others wait their
+ * turn in arrival order.
+ *
+ * Each such read takes seconds (every rollup row of the window, summed per member), and every
+ * ranking of the window takes one until the fold has caught up. The fold is one session: under ten
+ * such reads at once it had a small share of the two cores and folded 1,300 records a second, and
+ * the cliff lasted minutes (docs/performance.md, "Rankings after a burst of batch ingestion";
+ * with the turns, its "second round": less than half as long).
+ * Waiting their turn, the readers leave the fold the CPU that ends the cliff, and the rankings
+ * answer from the totals again sooner; the answers are the same.
+ */
+export const catchUpReadsPerAccount = 2;
+
+/** Readers of an account waiting their turn beyond which a ranking is refused (RATE_LIMITED): a bound on what waits in memory. */
+export const catchUpReadsQueued = 256;
+
+/** One gate per database handle, so test databases in one process do not share turns. */
+const gates = new WeakMap<Executor, KeyGate>();
+
+function gateOf(db: Executor): KeyGate {
+  let gate = gates.get(db);
+  if (!gate) {
+    gate = new KeyGate({ concurrent: catchUpReadsPerAccount, queued: catchUpReadsQueued });
+    gates.set(db, gate);
+  }
+  return gate;
+}
+
+/**
+ * Runs `read` (a read of the daily rollup) at once, or, when `lagging` (a standard window's totals
+ * would answer it once folded), in one of the account's catch-up turns.
+ */
+export async function readRollup<T>(db: Executor, accountId: number, lagging: boolean, read: () => Promise<T>): Promise<T> {
+  if (!lagging) return read();
+  let release: () => void;
+  try {
+    release = await gateOf(db).acquire(String(accountId));
+  } catch (error) {
+    if (!(error instanceof KeyGateFull)) throw error;
+    throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');
+  }
+  try {
+    return await read();
+  } finally {
+    release();
+  }
+}
+
+/** The account's catch-up reads running and waiting now (tests, diagnostics). */
+export function catchUpReadLoad(db: Executor, accountId: number): { running: number; waiting: number } {
+  return gates.get(db)?.load(String(accountId)) ?? { running: 0, waiting: 0 };
+}
