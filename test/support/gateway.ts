@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
@@ -35,7 +35,11 @@ let tenantCounter = 0;
 /** Every test gateway seals and signs with this secret, so gateways can share a database. */
 export const testSecretKey = 'test-secret-key-of-at-least-32-characters';
 
-export async function startTestGateway(env: Record<string, string> = {}, database?: DatabaseHandle, options: { networks?: NetworkOptions; demoApiKey?: string } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  env: Record<string, string> = {},
+  database?: DatabaseHandle,
+  options: { networks?: NetworkOptions; demoApiKey?: string; /** Where the gateway's log lines go (info and above), to read them. */ logSink?: DestinationStream } = {},
+): Promise<TestGateway> {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -47,7 +51,13 @@ export async function startTestGateway(env: Record<string, string> = {}, databas
   });
   const db = database ?? (await createTestDatabase());
   // TEST_GATEWAY_LOG=error (or another level) shows what the gateways of a run log, to see a 500's cause.
-  const gateway = await buildGateway({ config, database: db, logger: pino({ level: process.env.TEST_GATEWAY_LOG ?? 'silent' }), networks: options.networks ?? {}, demoApiKey: options.demoApiKey });
+  const gateway = await buildGateway({
+    config,
+    database: db,
+    logger: options.logSink ? pino({ level: 'info' }, options.logSink) : pino({ level: process.env.TEST_GATEWAY_LOG ?? 'silent' }),
+    networks: options.networks ?? {},
+    demoApiKey: options.demoApiKey,
+  });
   clearKeyCache();
   const request: TestGateway['request'] = (options) => gateway.app.inject(options);
   return {

@@ -60,12 +60,28 @@ export function toMember(row: MemberRowWith | NarrowMemberRow): Member {
 }
 
 /**
+ * A sealed secret (a network token, the member access token) opened for an answer, or null when it
+ * cannot be opened: sealed under another SECRET_KEY (rows brought from another deployment) or
+ * altered. The answer then shows the member as one without it, and the error log names `subject`
+ * (which row and field, never the sealed value). Thrown instead, it failed the whole answer (500),
+ * and from the service links' getters it escaped the GraphQL execution: the response never came.
+ */
+export function openForAnswer(context: Context, sealed: string, subject: Record<string, string | number>): string | null {
+  try {
+    return context.identity.cipher.open(sealed);
+  } catch (error) {
+    context.log.error({ ...subject, err: error }, 'A sealed secret could not be opened: it was sealed under another SECRET_KEY, or altered.');
+    return null;
+  }
+}
+
+/**
  * A linked service as the caller may see it. Network tokens go to API-key callers only (they sent
  * them); a password hash never leaves the server, whoever asks.
  */
 export function toServiceLink(row: ServiceLinkRow, domains: DomainRow[], context: Context): ServiceLink {
   const mayReadTokens = context.caller.kind === 'application';
-  const open = (sealed: string | null) => (mayReadTokens && sealed && row.network !== 'email' ? context.identity.cipher.open(sealed) : null);
+  const open = (sealed: string | null, field: 'token' | 'tokenSecret') => (mayReadTokens && sealed && row.network !== 'email' ? openForAnswer(context, sealed, { serviceLinkId: row.id, field }) : null);
   const link: ServiceLink = {
     id: row.id,
     network: row.network,
@@ -89,8 +105,8 @@ export function toServiceLink(row: ServiceLinkRow, domains: DomainRow[], context
   };
   // Opening a sealed token is an AES-GCM decryption: done only when the response asks for it.
   return Object.defineProperties(link, {
-    token: { get: () => open(row.tokenSealed), enumerable: true },
-    tokenSecret: { get: () => open(row.tokenSecretSealed), enumerable: true },
+    token: { get: () => open(row.tokenSealed, 'token'), enumerable: true },
+    tokenSecret: { get: () => open(row.tokenSecretSealed, 'tokenSecret'), enumerable: true },
   });
 }
 

@@ -4,7 +4,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Re
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { selectedFields, selectsOnly } from '../../core/selection.js';
-import { extendedNode, memberDomainsOf, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
+import { extendedNode, memberDomainsOf, openForAnswer, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import { envelope, memberId, scopeOf } from './members.envelope.js';
 import { findMember, readWith } from './members.queries.js';
@@ -133,7 +133,7 @@ export class MemberResolver {
   async accessToken(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
     const row = await context.loaders.members.rows.load(member.id);
-    return row ? members.accessTokenOf(context.identity, row) : null;
+    return row ? openForAnswer(context, row.accessTokenSealed, { memberId: row.id, field: 'accessToken' }) : null;
   }
 
   @FieldResolver(() => GraphQLJSONObject, { description: 'Profile, domains, network profiles and custom fields; `fields` keeps dotted paths.' })

@@ -340,11 +340,6 @@ export async function memberByAccessToken(db: Executor, accountId: number, token
   return q.findMember(db, accountId, row.id);
 }
 
-/** The member's access token, shown to API-key callers. */
-export function accessTokenOf(identity: IdentityServices, member: MemberRow): string {
-  return identity.cipher.open(member.accessTokenSealed);
-}
-
 // ——— helpers ———
 
 /**
