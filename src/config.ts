@@ -52,6 +52,7 @@ const environmentSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(10),
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(100),
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(20),
@@ -139,6 +140,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** How long a client may take to send a whole request (headers and body); 0: no limit. */
   requestTimeoutMs: number;
+  /** How long the gateway may take to answer a request once it has it; 0: no limit (http/response-deadline.ts). */
+  responseTimeoutMs: number;
   /** What one tenant may hold of the gateway's memory through WebSocket subscriptions (docs/reliability.md). */
   subscriptionLimits: { maxBufferedBytes: number; perKey: number; perConnection: number };
   /**
@@ -273,6 +276,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    responseTimeoutMs: e.RESPONSE_TIMEOUT_MS,
     subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
     corsOrigins: e.CORS_ORIGINS,

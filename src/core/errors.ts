@@ -34,6 +34,11 @@ export const errorCatalogue = {
    * or the database is overloaded. Ask for less, or retry later.
    */
   STATEMENT_TIMEOUT: { aeCode: 20, status: 503 },
+  /**
+   * The gateway did not finish the request within RESPONSE_TIMEOUT_MS (http/response-deadline.ts):
+   * it answers this instead of keeping the client waiting, and stops the request's statements.
+   */
+  RESPONSE_TIMEOUT: { aeCode: 20, status: 503 },
   /** The gateway is shutting down: a request that arrives meanwhile is not started (retry elsewhere, or once it is back). */
   SHUTTING_DOWN: { aeCode: 20, status: 503 },
 } as const;

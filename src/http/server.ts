@@ -47,6 +47,7 @@ import { registerPages } from './pages/pages.http.js';
 import { RateLimiter } from '../lib/rate-limit.js';
 import { tracer } from '../tracing.js';
 import { tracingPlugin } from '../graphql/tracing-plugin.js';
+import { startResponseDeadline } from './response-deadline.js';
 import { registerHttpTracing } from './tracing.js';
 
 declare module 'fastify' {
@@ -155,6 +156,13 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     // whatever the request still has running (db/request-statements.ts).
     reply.raw.once('close', () => {
       if (!reply.raw.writableEnded) statements.abandon();
+    });
+    startResponseDeadline(request, reply, {
+      timeoutMs: config.responseTimeoutMs,
+      statements,
+      answer: (error) => {
+        sendError(error, request, reply);
+      },
     });
     reply.header('x-request-id', request.id);
     if (closing) return sendError(new AppError('SHUTTING_DOWN', 'The gateway is shutting down; send the request again.'), request, reply);
