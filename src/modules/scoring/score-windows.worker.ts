@@ -85,6 +85,25 @@ async function firstUnservedWindow(tx: Executor, accountId: number, moves: reado
 }
 
 /**
+ * What one step folds: every window together when rankings can serve them all meanwhile (the
+ * worker's usual pass, a short stop) or one step takes them all to their target; otherwise the
+ * first window they cannot serve cheaply, with the whole step. That window is planned first: when
+ * its own records exceed the step, so do every window's, and planning all of them as well read
+ * another step's worth of index entries for nothing (half the planning reads of a long catch-up:
+ * 60 of them in four steps at large scale, 1.4 s of the steps' 8 s).
+ */
+async function chooseStep(tx: Executor, accountId: number, moves: readonly Move[], maxRecords: number, correctionRecords: number) {
+  const first = await firstUnservedWindow(tx, accountId, moves, correctionRecords);
+  if (!first) return planStep(tx, accountId, moves, maxRecords);
+  const alone = await planStep(tx, accountId, [first], maxRecords);
+  if (alone.done && moves.length > 1) {
+    const together = await planStep(tx, accountId, moves, maxRecords);
+    if (together.done) return together;
+  }
+  return { ...alone, done: alone.done && moves.length === 1 };
+}
+
+/**
  * One step of an account's standard windows toward ending at `until`: both ends of each window
  * move and the totals take in the records that entered and give back those that left, in one
  * transaction holding the coverage lock exclusively, after a short one that claims the time before
@@ -126,15 +145,7 @@ export async function advanceWindows(
       if (now.until.getTime() === target.until.getTime() && now.from.getTime() === target.from.getTime()) continue;
       moves.push({ now, target });
     }
-    // Every window together when one step takes them all to their target (the worker's usual
-    // pass) or rankings can serve them all meanwhile (a short stop); otherwise the first window
-    // they cannot serve alone, with the whole step.
-    let step = await planStep(tx, accountId, moves, maxRecords);
-    if (!step.done) {
-      const first = await firstUnservedWindow(tx, accountId, moves, correctionRecords);
-      if (first) step = { ...(await planStep(tx, accountId, [first], maxRecords)), done: false };
-    }
-    const { next, spans, done } = step;
+    const { next, spans, done } = await chooseStep(tx, accountId, moves, maxRecords, correctionRecords);
     await foldSpans(tx, accountId, spans);
     await saveCoverage(tx, accountId, next);
     return done;
