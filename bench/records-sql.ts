@@ -13,6 +13,11 @@
  *   other days 0.6; the hour is min(23, ⌊8 + 10u + 6u′⌋), minute and second uniform. A time later
  *   than now (today, late hours) moves one week back, to the same weekday;
  * - a listen carries `{ track: "Track 1…500", artist: "Brand <id>" }`; recorded one second after.
+ *
+ * Each range is inserted in time order. A live database stores records about when they happen, so
+ * the records of an hour sit on a few pages of the table; drawn in random order, every record of
+ * a span of time was on a page of its own, and reads by time (the kept windows' folds and
+ * corrections, the feed) read a page per record (docs/performance.md, "The data's order on disk").
  */
 
 export interface RecordsPlan {
@@ -87,5 +92,6 @@ export function recordsStatement(plan: RecordsPlan, from: number, to: number): s
       offset 0
     ) g
     join ${plan.scratch}.ranks m on m.rank = g.rank
-    join ${plan.scratch}.definitions d on d.kind = g.kind and d.brand_index = case when g.favourite then m.favourite else g.other end`;
+    join ${plan.scratch}.definitions d on d.kind = g.kind and d.brand_index = case when g.favourite then m.favourite else g.other end
+    order by g.at`;
 }
