@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
 import { AppError } from '../../src/core/errors.js';
-import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, catchUpRead } from '../../src/modules/scoring/catch-up-reads.js';
+import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, readRollup } from '../../src/modules/scoring/catch-up-reads.js';
 
 /** A read that ends when the test says so, and tells when it started. */
 function heldRead(log: string[], name: string) {
@@ -23,16 +23,16 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const reads = ['a', 'b', 'c', 'd'].map((name) => heldRead(started, name));
-    const answers = reads.map((read) => catchUpRead(db, 1, true, read.read));
+    const answers = reads.map((read) => readRollup(db, 1, true, read.read));
     await settle();
     expect(started).toEqual(['a', 'b', 'c', 'd'].slice(0, catchUpReadsPerAccount));
     expect(catchUpReadLoad(db, 1)).toEqual({ running: catchUpReadsPerAccount, waiting: 4 - catchUpReadsPerAccount });
 
     // Not lagging, or another account's: at once.
     const free = heldRead(started, 'free');
-    const freeAnswer = catchUpRead(db, 1, false, free.read);
+    const freeAnswer = readRollup(db, 1, false, free.read);
     const other = heldRead(started, 'other account');
-    const otherAnswer = catchUpRead(db, 2, true, other.read);
+    const otherAnswer = readRollup(db, 2, true, other.read);
     await settle();
     expect(started.slice(-2)).toEqual(['free', 'other account']);
     free.finish();
@@ -58,10 +58,10 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const held = Array.from({ length: catchUpReadsPerAccount + catchUpReadsQueued }, (_, index) => heldRead(started, String(index)));
-    const answers = held.map((read) => catchUpRead(db, 7, true, read.read));
+    const answers = held.map((read) => readRollup(db, 7, true, read.read));
     await settle();
     const refused = heldRead(started, 'refused');
-    const error = await catchUpRead(db, 7, true, refused.read).catch((caught: unknown) => caught);
+    const error = await readRollup(db, 7, true, refused.read).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).extensions.code).toBe('RATE_LIMITED');
     expect(started).not.toContain('refused');

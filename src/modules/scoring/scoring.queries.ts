@@ -8,7 +8,7 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
-import { catchUpRead } from './catch-up-reads.js';
+import { readRollup } from './catch-up-reads.js';
 import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
@@ -75,7 +75,8 @@ export async function membersByScore(
   },
 ): Promise<RankedPage> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  return catchUpRead(db, filter.accountId, lagging, () => (plan ? rankFromTotals(db, plan, direction, page, reads, { count }) : rankFromRollup(db, { filter, window, direction, page })));
+  if (plan) return rankFromTotals(db, plan, direction, page, reads, { count });
+  return readRollup(db, filter.accountId, lagging, () => rankFromRollup(db, { filter, window, direction, page }));
 }
 
 /** membersByScore's page from the daily rollup. */
@@ -121,8 +122,8 @@ async function rankFromRollup(db: Executor, { filter, window, direction, page }:
 /** How many members a score ranking holds. */
 export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  return catchUpRead(db, filter.accountId, lagging, async () => {
-    if (plan) return countFromTotals(db, plan);
+  if (plan) return countFromTotals(db, plan);
+  return readRollup(db, filter.accountId, lagging, async () => {
     const counted = countedRows(db, filter, window);
     const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
     const [row] = await db
@@ -313,8 +314,8 @@ export async function memberPassesFilter(db: Executor, filter: CompiledFilter, m
 
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  return catchUpRead(db, filter.accountId, lagging, async () => {
-    if (plan) return countAboveFromTotals(db, plan, points, 1000);
+  if (plan) return countAboveFromTotals(db, plan, points, 1000);
+  return readRollup(db, filter.accountId, lagging, async () => {
     const counted = countedRows(db, filter, window);
     const totals = db
       .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
