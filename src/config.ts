@@ -140,7 +140,7 @@ export interface Config {
   statementTimeoutMs: number;
   /** How long a client may take to send a whole request (headers and body); 0: no limit. */
   requestTimeoutMs: number;
-  /** How long the gateway may take to answer a request once it has it; 0: no limit (http/response-deadline.ts). */
+  /** How long the gateway may take to answer a request, from its headers; 0: no limit (http/response-deadline.ts). */
   responseTimeoutMs: number;
   /** What one tenant may hold of the gateway's memory through WebSocket subscriptions (docs/reliability.md). */
   subscriptionLimits: { maxBufferedBytes: number; perKey: number; perConnection: number };

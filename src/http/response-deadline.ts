@@ -3,7 +3,7 @@ import { AppError } from '../core/errors.js';
 import type { RequestStatements } from '../db/request-statements.js';
 
 /**
- * A deadline on the gateway's own answer, counted from when the request is read. Each statement
+ * A deadline on the gateway's own answer, counted from the request's headers (Fastify's onRequest). Each statement
  * has its own timeout (STATEMENT_TIMEOUT_MS), but a request is more than one statement: it may wait
  * for a catch-up turn, a heavy-request slot, a network, or, through a defect, for nothing at all (a
  * promise that never settles once left the client without an answer until it gave up). Past the
