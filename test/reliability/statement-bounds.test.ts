@@ -10,6 +10,7 @@ import { maxListItems } from '../../src/core/list-limits.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import { holdMemberRow } from '../support/lock-waits.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
 /**
@@ -276,26 +277,8 @@ function testConnection() {
   return postgres(t.database.url!, { max: 3, onnotice: () => {} });
 }
 
-/** Holds the member's row locked on the test's own connection until `release` is called; resolves once the lock is held. */
-async function holdRow(db: postgres.Sql, memberId: number): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const held = new Promise<void>((resolve) => (locked = resolve));
-  const transaction = db.begin(async (tx) => {
-    // The account named, as every statement does: Citus locks rows only in a statement routed to one shard.
-    await tx`select id from members where account_id = ${tenant.accountId} and id = ${memberId} for update`;
-    locked();
-    await released;
-  });
-  await Promise.race([held, transaction]);
-  return {
-    async release() {
-      release();
-      await transaction;
-    },
-  };
-}
+/** Holds the member's row locked on the test's own connection until `release` is called (lock-waits.ts). */
+const holdRow = (db: postgres.Sql, memberId: number) => holdMemberRow(db, tenant.accountId, memberId);
 
 /** Waits (polling the database's state, not a clock) until `check` holds; gives up after `attempts`. */
 async function until(check: () => Promise<boolean>, attempts = 200): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type postgres from 'postgres';
 import type { Executor } from '../../src/db/client.js';
 import { executeRows } from '../../src/db/rows.js';
 
@@ -18,4 +19,28 @@ export async function lockWaits(db: Executor): Promise<number> {
   if (!citus) return Number(local.n);
   const [cluster] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from citus_lock_waits`);
   return Number(local.n) + Number(cluster.n);
+}
+
+/**
+ * Holds a member's row locked on the test's own connection until `release` is called; resolves
+ * once the lock is held. The account is named, as every statement of the gateway does: Citus locks
+ * rows only in a statement routed to one shard.
+ */
+export async function holdMemberRow(db: postgres.Sql, accountId: number, memberId: number): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const held = new Promise<void>((resolve) => (locked = resolve));
+  const transaction = db.begin(async (tx) => {
+    await tx`select id from members where account_id = ${accountId} and id = ${memberId} for update`;
+    locked();
+    await released;
+  });
+  await Promise.race([held, transaction]);
+  return {
+    async release() {
+      release();
+      await transaction;
+    },
+  };
 }
