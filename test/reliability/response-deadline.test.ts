@@ -14,8 +14,7 @@ import { holdMemberRow, lockWaits } from '../support/lock-waits.js';
  * long what it waits for takes: here a network that never answers (the deadline shorter than the
  * network calls' own 5 s) and, on PostgreSQL, a row another session holds with no statement timeout.
  * The client gets RESPONSE_TIMEOUT (the request id in its `x-request-id` header, and in GraphQL's
- * extensions), the log says which route, and the request
- * writes nothing afterwards.
+ * extensions), the log says which route, and the request writes nothing afterwards.
  */
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const deadlineMs = 400;
@@ -50,13 +49,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function until(check: () => boolean | Promise<boolean>, attempts = 200): Promise<boolean> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return false;
-}
+/** How long a condition that follows the deadline's answer may take to hold (vitest's expect.poll). */
+const settles = { timeout: 5_000, interval: 25 };
 
 /** Fastify's line for the request's own answer, made after the deadline's and dropped: the request has ended. */
 const lateAnswerLogged = (requestId: string) => logged.some((entry) => entry.reqId === requestId && /reply\.sent = true|already sent/i.test(String(entry.msg)));
@@ -80,7 +74,7 @@ describe('a request the gateway cannot finish in time', () => {
 
     // The network gives up; the request's own answer comes too late and is dropped, and the member is not registered.
     silentNetwork.closeAllConnections();
-    expect(await until(() => lateAnswerLogged('deadline-rest-1'))).toBe(true);
+    await expect.poll(() => lateAnswerLogged('deadline-rest-1'), settles).toBe(true);
     expect(await membersOf(tenant.accountId)).toBe(0);
   });
 
@@ -98,7 +92,7 @@ describe('a request the gateway cannot finish in time', () => {
       ],
     });
     silentNetwork.closeAllConnections();
-    expect(await until(() => lateAnswerLogged('deadline-graphql-1'))).toBe(true);
+    await expect.poll(() => lateAnswerLogged('deadline-graphql-1'), settles).toBe(true);
     expect(await membersOf(tenant.accountId)).toBe(0);
   });
 
@@ -118,7 +112,7 @@ describe('a request the gateway cannot finish in time', () => {
       expect(answer.status, answer.body).toBe(503);
       expect(answer.json.error).toMatchObject({ code: 20, type: 'RESPONSE_TIMEOUT' });
       // The update no longer waits on the lock (on a Citus cluster, on the worker that holds the row).
-      expect(await until(async () => (await lockWaits(t.database.db)) === 0)).toBe(true);
+      await expect.poll(() => lockWaits(t.database.db), settles).toBe(0);
       await held.release();
       const [row] = await db<{ first_name: string | null }[]>`select first_name from members where id = ${memberId}`;
       expect(row.first_name).not.toBe('Late');
