@@ -1,4 +1,15 @@
-import { GraphQLIncludeDirective, GraphQLSkipDirective, getDirectiveValues, Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  isObjectType,
+  Kind,
+  type FieldNode,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 
 type SelectionInfo = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>;
 
@@ -41,10 +52,30 @@ export function selectsOnly(info: SelectionInfo, fields: ReadonlySet<string>, pa
  * needs and that is worth doing early (such as a count read with a page), where asking for it
  * whatever the conditions would cost every request that leaves it out.
  */
-export function asksFor(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'variableValues'>, name: string): boolean {
+export function asksFor(info: AskingInfo, name: string): boolean {
+  return askedFields(info, name).length > 0;
+}
+
+/**
+ * The arguments of each selection of the field `name` directly under the field being resolved that
+ * `asksFor` counts, coerced as the field's resolver will get them (defaults filled in, variables
+ * read): for work done early under the arguments a field will ask with, such as a figure read with
+ * its parent's own statement. Empty when the field is not asked for or the parent's type has no such field.
+ */
+export function askedArguments(info: AskingInfo & Pick<GraphQLResolveInfo, 'returnType'>, name: string): Record<string, unknown>[] {
+  const parent = getNamedType(info.returnType);
+  const field = isObjectType(parent) ? parent.getFields()[name] : undefined;
+  if (!field) return [];
+  return askedFields(info, name).map((node) => getArgumentValues(field, node, info.variableValues));
+}
+
+type AskingInfo = Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'variableValues'>;
+
+/** The nodes of the field `name` directly under the field being resolved that its `@include`/`@skip` keep. */
+function askedFields(info: AskingInfo, name: string): FieldNode[] {
   const included = (field: FieldNode) =>
     getDirectiveValues(GraphQLSkipDirective, field, info.variableValues)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, field, info.variableValues)?.if !== false;
-  return info.fieldNodes.some((node) => fieldsOf(info, node.selectionSet).some((field) => field.name.value === name && included(field)));
+  return info.fieldNodes.flatMap((node) => fieldsOf(info, node.selectionSet).filter((field) => field.name.value === name && included(field)));
 }
 
 /** The field nodes of a selection set, with those of its fragments. */

@@ -26,3 +26,17 @@ export class FilteredWindowArgs extends WindowArgs {
   })
   filter!: MemberFilter | null;
 }
+
+/**
+ * A filter that keeps every member and counts every repeatable record, as one left out does: null,
+ * or no field set. Its flags (includeOneTime, paidOnly, optedIn) are off when false as when left
+ * out, and the REST routes send them false.
+ */
+export function isDefaultFilter(filter: MemberFilter | null | undefined): boolean {
+  return !filter || Object.values(filter).every((value) => value === null || value === undefined || value === false);
+}
+
+/** A window that is the operation's default, as one left out is: null, or no field set. */
+export function isDefaultWindow(window: WindowInput | null | undefined): boolean {
+  return !window || Object.values(window).every((value) => value === null || value === undefined);
+}

@@ -94,9 +94,10 @@ describe('tracing on', () => {
     );
     const memberId = registered.body.data.registerMember.member.id;
     const requestId = 'trace-loaders-1';
+    // A window of its own: under their defaults, score and lastActivity are read with the member.
     const answer = await t.graphql(
       tenant.apiKey,
-      'query Loaded($id: ID!) { member(lookup: { id: $id }) { id services { network valid } score { points activityCount } lastActivity { id } } }',
+      'query Loaded($id: ID!) { member(lookup: { id: $id }) { id services { network valid } score(window: { period: { amount: 2, unit: WEEK } }) { points activityCount } lastActivity(window: { period: { amount: 2, unit: WEEK } }) { id } } }',
       { id: memberId },
       { headers: { 'x-request-id': requestId } },
     );

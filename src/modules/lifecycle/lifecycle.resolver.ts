@@ -4,10 +4,12 @@ import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { envelope, memberId, scopeOf } from '../members/members.envelope.js';
 import { memberReadsOf, toMember } from '../members/members.mapping.js';
+import { readWith } from '../members/members.queries.js';
 import * as members from '../members/members.service.js';
 import { Member, MemberEnvelope, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ServiceCredentialsInput, VerifyEmailInput, VisitInput } from '../members/members.types.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import { refreshMemberSegments } from '../segments/segment-membership.js';
+import { memberFiguresOf, primeMemberFigures } from '../scoring/member-figures.js';
 import * as lifecycle from './lifecycle.service.js';
 
 /**
@@ -28,9 +30,12 @@ export class MemberLifecycleResolver {
     @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Member> {
-    // What the fields ask for (services, domains, opt-ins) is read with the member, unless a refresh
-    // may change the opt-ins after it is read.
-    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, refresh ? undefined : memberReadsOf(info));
+    // What the fields ask for (services, domains, opt-ins, the score and latest record under their
+    // defaults) is read with the member, unless a refresh may change the opt-ins after it is read.
+    const figures = refresh ? undefined : await memberFiguresOf(context, info);
+    const reads = refresh ? undefined : figures ? { ...memberReadsOf(info), beside: figures.beside } : memberReadsOf(info);
+    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, reads);
+    if (figures) primeMemberFigures(context, figures, row.id, row[readWith]?.beside);
     if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
     // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.
     context.loaders.members.rows.prime(row.id, row);

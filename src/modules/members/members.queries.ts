@@ -125,6 +125,8 @@ export interface ReadWith {
   services?: ServiceLinkRow[];
   domains?: DomainRow[];
   optins?: OptInRow[];
+  /** The columns of `MemberReads.beside`, by name, as the driver read them. */
+  beside?: Record<string, unknown>;
 }
 
 /** Kept on a member row, and on the Member made from it, when its statement read more than its columns. */
@@ -136,6 +138,19 @@ export interface MemberReads {
   services?: 'summary' | 'whole';
   domains?: boolean;
   optins?: boolean;
+  /** Columns of another module's (member(id)'s score, say), read in findMember's statement. */
+  beside?: BesideMember;
+}
+
+/**
+ * Columns another module reads in a member's own statement, so that the fields it resolves later
+ * find their values instead of each sending a statement: a select list over `members` that names
+ * `$1` (the account) and, from `$3` on, its own `values` (findMember's statement: `$2` is the id).
+ */
+export interface BesideMember {
+  columns: string;
+  names: readonly string[];
+  values: readonly unknown[];
 }
 
 const serviceLinksJson = `select coalesce(json_agg(${serviceLinkColumns.jsonObject('s')} order by s.id), '[]'::json)
@@ -149,14 +164,15 @@ const domainsJson = `select coalesce(json_agg(${domainColumns.jsonObject('d')} o
  * The statement's first parameter is the account (`$1`), which the subqueries name.
  */
 export function memberSelectList(reads?: MemberReads): string {
-  const key = `${reads?.services ?? ''}:${Boolean(reads?.domains)}:${Boolean(reads?.optins)}`;
+  const key = `${reads?.services ?? ''}:${Boolean(reads?.domains)}:${Boolean(reads?.optins)}:${reads?.beside?.columns ?? ''}`;
   let list = memberSelectLists.get(key);
   if (!list) {
     list = `${memberColumns.from('members')}
       ${reads?.services === 'summary' ? `, (${serviceSummariesJson('$1')}) as "readServiceSummaries"` : ''}
       ${reads?.services === 'whole' ? `, (${serviceLinksJson}) as "readServices"` : ''}
       ${reads?.domains ? `, (${domainsJson}) as "readDomains"` : ''}
-      ${reads?.optins ? `, (${optInsJson('$1')}) as "readOptins"` : ''}`;
+      ${reads?.optins ? `, (${optInsJson('$1')}) as "readOptins"` : ''}
+      ${reads?.beside ? `, ${reads.beside.columns}` : ''}`;
     memberSelectLists.set(key, list);
   }
   return list;
@@ -185,7 +201,7 @@ export function readMemberRows<Other extends string = never>(
     if (!reads) return { member, other };
     const read = readWithOf(row, reads);
     // The JSON columns are not the member's own.
-    for (const name of ['readServiceSummaries', 'readServices', 'readDomains', 'readOptins']) delete row[name];
+    for (const name of ['readServiceSummaries', 'readServices', 'readDomains', 'readOptins', ...(reads.beside?.names ?? [])]) delete row[name];
     return { member: Object.assign(member, { [readWith]: read }), other };
   });
 }
@@ -198,6 +214,7 @@ function readWithOf(row: Record<string, unknown>, reads: MemberReads): ReadWith 
     services: reads.services === 'whole' ? serviceLinkColumns.read(json('readServices')) : undefined,
     domains: reads.domains ? domainColumns.read(json('readDomains')) : undefined,
     optins: reads.optins ? readOptInsJson(json('readOptins')) : undefined,
+    beside: reads.beside && Object.fromEntries(reads.beside.names.map((name) => [name, row[name]])),
   };
 }
 
@@ -222,7 +239,7 @@ export async function findMember(db: Executor, accountId: number, id: number, re
   const text = reads ? memberWithText(reads) : memberByIdText;
   let next: number | null = id;
   for (let hop = 0; next !== null && hop <= maxMergeHops; hop += 1) {
-    const [read]: { member: MemberRowWith }[] = readMemberRows(await preparedRows(db, text, [accountId, next]), reads);
+    const [read]: { member: MemberRowWith }[] = readMemberRows(await preparedRows(db, text, [accountId, next, ...(reads?.beside?.values ?? [])]), reads);
     if (!read) return undefined;
     if (read.member.mergedIntoId === null) return read.member;
     next = read.member.mergedIntoId;

@@ -243,20 +243,9 @@ export async function countMembersInOrder(db: Executor, filter: CompiledFilter, 
 const memberScoresText = (members: string) => `
   select page.member_id as "memberId", sum(points)::int as points, sum(count)::int as "activityCount"
   from unnest(${members}) as page(member_id)
-  cross join lateral (
-    select count, points from member_activity_daily
-      where account_id = $1 and member_id = page.member_id and day >= $3::date and day < $4::date
-        and not one_time and ($5::int = 0 or brand_id = $5)
-    union all
-    select 1, points from activity_records
-      where account_id = $1 and member_id = page.member_id and completed_at >= $6::timestamptz and completed_at < $7::timestamptz
-        and not one_time and ($5::int = 0 or brand_id = $5)
-    union all
-    select 1, points from activity_records
-      where account_id = $1 and member_id = page.member_id and completed_at >= $8::timestamptz and completed_at < $9::timestamptz
-        and not one_time and ($5::int = 0 or brand_id = $5)
-  ) counted
+  cross join lateral (${countedArms('page.member_id')}) counted
   group by page.member_id`;
+
 /**
  * The statement for a page (`$2` an array) and for one member (`$2` an id, member(id)). The planner
  * sizes `unnest($2)` at ten members, so a page's statement is planned with its values each time;
@@ -269,21 +258,39 @@ const memberScoresTexts = { page: memberScoresText('$2::int[]'), one: memberScor
 /** An empty span, for the arms a window does not need. */
 const noSpan = { start: new Date(0), end: new Date(0) };
 
+/**
+ * The counted rows of one member (`member`, an expression of the statement) under a filter of at
+ * most a brand: rollup days, then the two raw spans. `$1` is the account; the seven values of
+ * `countedArmsValues` are `$first` on (`$3` on in memberScoresText).
+ */
+function countedArms(member: string, first = 3): string {
+  const [daysFrom, daysUntil, brand, firstStart, firstEnd, secondStart, secondEnd] = Array.from({ length: 7 }, (_, index) => `$${first + index}`);
+  const raw = (start: string, end: string) => `
+    select 1, points from activity_records
+      where account_id = $1 and member_id = ${member} and completed_at >= ${start}::timestamptz and completed_at < ${end}::timestamptz
+        and not one_time and (${brand}::int = 0 or brand_id = ${brand})`;
+  return `
+    select count, points from member_activity_daily
+      where account_id = $1 and member_id = ${member} and day >= ${daysFrom}::date and day < ${daysUntil}::date
+        and not one_time and (${brand}::int = 0 or brand_id = ${brand})
+    union all ${raw(firstStart, firstEnd)}
+    union all ${raw(secondStart, secondEnd)}`;
+}
+
+/** The values of countedArms, in its order: the window's whole days, the brand (0 for any), its two raw spans. */
+function countedArmsValues(brandId: number, window: ResolvedWindow): unknown[] {
+  const { wholeDays, rawSpans } = splitWindow(window);
+  const [first = noSpan, second = noSpan] = rawSpans;
+  return [wholeDays?.from ?? '1970-01-01', wholeDays?.until ?? '1970-01-01', brandId, first.start.toISOString(), first.end.toISOString(), second.start.toISOString(), second.end.toISOString()];
+}
+
 /** Points and records of several members in the window, in one query. */
 export async function scoresOf(db: Executor, filter: CompiledFilter, window: ResolvedWindow, memberIds: readonly number[]) {
   if (filter.totalsBrandId !== undefined) {
-    const { wholeDays, rawSpans } = splitWindow(window);
-    const [first = noSpan, second = noSpan] = rawSpans;
     return preparedRows<{ memberId: number; points: number; activityCount: number }>(db, memberIds.length === 1 ? memberScoresTexts.one : memberScoresTexts.page, [
       filter.accountId,
       memberIds.length === 1 ? memberIds[0] : memberIds,
-      wholeDays?.from ?? '1970-01-01',
-      wholeDays?.until ?? '1970-01-01',
-      filter.totalsBrandId,
-      first.start.toISOString(),
-      first.end.toISOString(),
-      second.start.toISOString(),
-      second.end.toISOString(),
+      ...countedArmsValues(filter.totalsBrandId, window),
     ]);
   }
   const counted = countedRows(db, filter, window, memberIds);
@@ -397,19 +404,25 @@ const definitionColumns = columnsOf(activityDefinitions);
  * values each time.
  */
 function lastRecordText(withBrand: boolean, one = false): string {
-  const inWindow = (alias: string) =>
-    `${alias}.account_id = $1 and ${alias}.member_id = page.member_id and ${alias}.completed_at >= $3::timestamptz and ${alias}.completed_at < $4::timestamptz
-      and not ${alias}.one_time${withBrand ? ` and ${alias}.brand_id = $5` : ''}`;
-  const newest = withBrand
-    ? `(select max(n.completed_at) from activity_records n where ${inWindow('n')})`
-    : `(select n.completed_at from activity_records n where ${inWindow('n')} order by n.completed_at desc limit 1)`;
   // Definitions held by $1 itself, not by the lateral's column: see lastRecordsOf.
   return `select ${recordColumns.from('latest')}, ${definitionColumns.jsonObject('d')} as "definition"
     from unnest(${one ? 'array[$2::int]' : '$2::int[]'}) as page(member_id)
-    cross join lateral (select * from activity_records r
-      where ${inWindow('r')} and r.completed_at = ${newest}
-      order by r.id desc limit 1) latest
+    cross join lateral (${latestRecord('page.member_id', 3, withBrand ? '$5' : undefined)}) latest
     join activity_definitions d on d.account_id = $1 and d.id = latest.activity_id`;
+}
+
+/**
+ * The latest record of one member (`member`, an expression of the statement) in the window from
+ * `$first` to the next parameter, of the brand `brand` (a parameter) if given; `$1` is the account.
+ */
+function latestRecord(member: string, first: number, brand?: string): string {
+  const inWindow = (alias: string) =>
+    `${alias}.account_id = $1 and ${alias}.member_id = ${member} and ${alias}.completed_at >= $${first}::timestamptz and ${alias}.completed_at < $${first + 1}::timestamptz
+      and not ${alias}.one_time${brand ? ` and ${alias}.brand_id = ${brand}` : ''}`;
+  const newest = brand
+    ? `(select max(n.completed_at) from activity_records n where ${inWindow('n')})`
+    : `(select n.completed_at from activity_records n where ${inWindow('n')} order by n.completed_at desc limit 1)`;
+  return `select * from activity_records r where ${inWindow('r')} and r.completed_at = ${newest} order by r.id desc limit 1`;
 }
 const lastRecordTexts = { brand: lastRecordText(true), any: lastRecordText(false), oneMember: lastRecordText(false, true) };
 
@@ -429,6 +442,43 @@ async function lastRecordsInScope(db: Executor, accountId: number, brandId: numb
   const definitions = definitionColumns.read(rows.map(({ definition }) => definition));
   const records = recordColumns.read(rows.map(({ definition, ...record }) => record));
   return records.map((record, index) => ({ record, definition: definitions[index] }));
+}
+
+/**
+ * A member's score and latest record under a scope of at most a brand, as columns of the member's
+ * own statement (`members` its table, `$1` the account), their values from `$first` on: the score
+ * as `memberScoresText` counts it, the latest record as `lastRecordText` finds it without a brand
+ * (with one, that statement is planned with its values: see lastRecordText). Read them back with
+ * `readMemberFigures`.
+ */
+export function memberFigureColumns(filter: CompiledFilter, window: ResolvedWindow, asks: { score: boolean; lastRecord: boolean }, first: number): { columns: string; names: string[]; values: unknown[] } {
+  if (filter.totalsBrandId === undefined || (asks.lastRecord && filter.totalsBrandId !== 0)) throw new Error('member figures are read with the member only for a scope of at most a brand');
+  const columns: string[] = [];
+  const names: string[] = [];
+  const values: unknown[] = [];
+  if (asks.score) {
+    columns.push(`(select json_build_object('points', coalesce(sum(points), 0)::int, 'activityCount', coalesce(sum(count), 0)::int)
+      from (${countedArms('members.id', first)}) counted) as "figureScore"`);
+    names.push('figureScore');
+    values.push(...countedArmsValues(filter.totalsBrandId, window));
+  }
+  if (asks.lastRecord) {
+    columns.push(`(select json_build_object('record', ${recordColumns.jsonObject('latest')}, 'definition', ${definitionColumns.jsonObject('d')})
+      from (${latestRecord('members.id', first + values.length)}) latest
+      join activity_definitions d on d.account_id = $1 and d.id = latest.activity_id) as "figureLastRecord"`);
+    names.push('figureLastRecord');
+    values.push(window.start.toISOString(), window.end.toISOString());
+  }
+  return { columns: columns.join(', '), names, values };
+}
+
+/** The score and latest record `memberFigureColumns` read, as the scope's loaders answer them. */
+export function readMemberFigures(read: Record<string, unknown>): { score?: { points: number; activityCount: number }; lastRecord?: { record: RecordRow; definition: DefinitionRow } | null } {
+  const latest = read.figureLastRecord as { record: Record<string, unknown>; definition: Record<string, unknown> } | null | undefined;
+  return {
+    score: read.figureScore as { points: number; activityCount: number } | undefined,
+    lastRecord: latest === undefined ? undefined : latest && { record: recordColumns.read([latest.record])[0], definition: definitionColumns.read([latest.definition])[0] },
+  };
 }
 
 /** A member's brands by points in the window, best first, at least `threshold` points. */

@@ -3,6 +3,7 @@ import { accountOf } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { groupByKey, indexByKey } from '../../lib/batching.js';
 import { compileFilter, type CompiledFilter } from '../../filters/compile.js';
+import { isDefaultFilter, isDefaultWindow } from '../../filters/filter-args.js';
 import type { MemberFilter } from '../../filters/member-filter.types.js';
 import { resolveWindow, type ResolvedWindow, type WindowRules } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
@@ -46,7 +47,8 @@ export function createScoringLoaders(context: Context) {
      * page asking for `score(filter: …)` with the same arguments share one scope and its loaders.
      */
     scope(filter: MemberFilter | null | undefined, window: WindowInput | null | undefined, rules: WindowRules): Promise<ScoringScope> {
-      const key = JSON.stringify([filter ?? null, window ?? null, rules]);
+      // A filter or window with nothing set compiles as one left out: they share a scope.
+      const key = JSON.stringify([isDefaultFilter(filter) ? null : filter, isDefaultWindow(window) ? null : window, rules]);
       let scope = scopes.get(key);
       if (!scope) {
         scope = (async () => {
