@@ -56,8 +56,12 @@ export async function markEmailVerified(scope: MemberScope, member: MemberRow, s
 
 /** Merges `fromId` into `intoId`; the other member's access token is the proof of ownership. */
 export async function mergeMembers(scope: MemberScope, intoId: number, fromId: number, fromAccessToken: string): Promise<MemberResult> {
+  // The member merged from is read first. An opposite merge that commits between the two reads
+  // has then already made `into` answer as its survivor (a conflict, below), rather than showing
+  // as `from`'s access token, which that merge renewed, no longer matching.
+  const from = await q.findMember(scope.db, scope.accountId, fromId);
   const into = await requireMember(scope.db, scope.accountId, intoId, undefined, 'intoId');
-  const from = await requireMember(scope.db, scope.accountId, fromId, undefined, 'fromId');
+  if (!from) throw notFound('Member', 'fromId');
   if (intoId === fromId) throw invalidParameter('fromId', 'a member cannot be merged into itself');
   if (into.id === from.id) {
     throw new AppError('CONFLICT', `Members ${intoId} and ${fromId} were merged already: both are member ${into.id}.`, 'fromId');
