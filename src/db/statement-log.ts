@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { PgDatabase } from 'drizzle-orm/pg-core';
+import { RelationalQueryBuilder } from 'drizzle-orm/pg-core/query-builders/query';
 import { projectRoot } from './paths.js';
 
 /**
@@ -49,15 +50,19 @@ function createRecorder(directory: string): Recorder {
  */
 function traceCallers(): AsyncLocalStorage<Error> {
   const callers = new AsyncLocalStorage<Error>();
-  const builders = ['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'with', '$count'];
-  const prototype = PgDatabase.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const name of builders) {
-    const original = prototype[name];
-    prototype[name] = function (this: unknown, ...args: unknown[]) {
-      callers.enterWith(deepError());
-      return original.apply(this, args);
-    };
-  }
+  const trace = (prototype: Record<string, (...args: unknown[]) => unknown>, builders: string[]) => {
+    for (const name of builders) {
+      const original = prototype[name];
+      prototype[name] = function (this: unknown, ...args: unknown[]) {
+        callers.enterWith(deepError());
+        return original.apply(this, args);
+      };
+    }
+  };
+  trace(PgDatabase.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, ['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'with', '$count']);
+  // `db.query.x.findMany(…)` too: untraced, its statement took the caller of whatever builder the
+  // async context had made last, which could pass another file's statement off as a test's own.
+  trace(RelationalQueryBuilder.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, ['findMany', 'findFirst']);
   return callers;
 }
 
