@@ -111,10 +111,32 @@ async function ensureDatabase(url: string, fresh: boolean) {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+  if (fresh && (await isCitusCoordinator(url))) {
+    await client.end();
+    // Dropped and created here, the database would exist on the coordinator alone, without the
+    // extension: a plain database, measured as if it were the cluster.
+    throw new Error(
+      `--fresh drops ${name} on this server only, and it is a Citus node: create the database on every node with the extension, ` +
+        'run `npm run cli -- db distribute` against the coordinator, and generate without --fresh (docs/scaling.md)',
+    );
+  }
   if (fresh) await client.unsafe(`drop database if exists "${name}" with (force)`);
   const [exists] = await client`select 1 from pg_database where datname = ${name}`;
   if (!exists) await client.unsafe(`create database "${name}"`);
   await client.end();
+}
+
+/** Whether the database exists and has the citus extension. */
+async function isCitusCoordinator(url: string): Promise<boolean> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await client`select 1 from pg_extension where extname = 'citus'`;
+    return Boolean(row);
+  } catch {
+    return false; // no such database yet
+  } finally {
+    await client.end();
+  }
 }
 
 /** A completion time in the last six months: weekends busier, evenings busiest. */
