@@ -21,8 +21,10 @@ export class PresaveResolver {
     @Arg('input', () => PresaveInput, { description: 'The track or album, on Spotify, Deezer or both.' }) input: PresaveInput,
   ): Promise<PresaveJob> {
     const job = await presave.createPresave({ db: context.database.db, accountId: caller.accountId, applicationId: caller.applicationId }, requiredId(segmentId, 'segmentId'), input);
+    // Read before the run starts: begun meanwhile, it showed its first results beside the job still queued.
+    const answer = await presave.readJob(context.database.db, job);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
-    return presave.readJob(context.database.db, job);
+    return answer;
   }
 
   @Authorized('advanced')
@@ -35,8 +37,9 @@ export class PresaveResolver {
   ): Promise<PresaveJob> {
     const job = await presave.requireJob(context.database.db, caller.accountId, requiredId(segmentId, 'segmentId'), requiredId(id));
     const queued = await presave.requeue(context.database.db, job);
+    const answer = await presave.readJob(context.database.db, queued);
     presave.runInBackground(runnerOf(context), caller.accountId, job.id);
-    return presave.readJob(context.database.db, queued);
+    return answer;
   }
 
   @Authorized()

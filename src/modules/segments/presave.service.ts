@@ -67,7 +67,7 @@ export async function requeue(db: Database, job: PresaveJobRow): Promise<Presave
   return queued;
 }
 
-/** Runs the job after the current request has been answered, with its own database work. */
+/** Runs the job outside the current request, with its own database work; the request reads its answer first. */
 export function runInBackground(runner: PresaveRunner, accountId: number, jobId: number): void {
   setImmediate(() => {
     outsideRequest(() => runPresave(runner, accountId, jobId)).catch((error: unknown) => runner.log.error({ err: error, jobId }, 'presave job failed'));
