@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { PgDatabase } from 'drizzle-orm/pg-core';
+import { QueryPromise } from 'drizzle-orm';
+import { PgDatabase, PgInsertBuilder, PgSelectBase, PgSelectBuilder, PgUpdateBuilder } from 'drizzle-orm/pg-core';
 import { RelationalQueryBuilder } from 'drizzle-orm/pg-core/query-builders/query';
 import { projectRoot } from './paths.js';
 
@@ -45,24 +46,50 @@ function createRecorder(directory: string): Recorder {
  * Where each Drizzle statement was asked for. A statement is sent when its builder is awaited,
  * and the await of a builder (a thenable, not a promise) leaves the caller out of the stack the
  * logger sees; so the stack is taken where the builder is made (transactions too: they share
- * PgDatabase's methods) and carried to the send in the caller's async context. An Error's stack is
- * only formatted when read, so this costs little for statements already recorded.
+ * PgDatabase's methods), kept with the builder and the query it becomes, and the query is sent
+ * within it. Carried in the async context alone, it was lost when an async function returned a
+ * builder unawaited: its caller's await sends it in a context older than the builder, with
+ * whatever stack that context held. An Error's stack is only formatted when read, so this costs
+ * little for statements already recorded.
  */
 function traceCallers(): AsyncLocalStorage<Error> {
   const callers = new AsyncLocalStorage<Error>();
-  const trace = (prototype: Record<string, (...args: unknown[]) => unknown>, builders: string[]) => {
-    for (const name of builders) {
-      const original = prototype[name];
-      prototype[name] = function (this: unknown, ...args: unknown[]) {
-        callers.enterWith(deepError());
-        return original.apply(this, args);
+  const madeAt = new WeakMap<object, Error>();
+  const keep = (made: unknown, asked: Error | undefined) => {
+    if (asked && made !== null && typeof made === 'object') madeAt.set(made, asked);
+    return made;
+  };
+  type Methods = Record<string, (...args: unknown[]) => unknown>;
+  const wrap = (prototype: unknown, names: string[], around: (original: (...args: unknown[]) => unknown, self: object, args: unknown[]) => unknown) => {
+    const methods = prototype as Methods;
+    for (const name of names) {
+      const original = methods[name];
+      methods[name] = function (this: object, ...args: unknown[]) {
+        return around(original, this, args);
       };
     }
   };
-  trace(PgDatabase.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, ['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'with', '$count']);
-  // `db.query.x.findMany(…)` too: untraced, its statement took the caller of whatever builder the
-  // async context had made last, which could pass another file's statement off as a test's own.
-  trace(RelationalQueryBuilder.prototype as unknown as Record<string, (...args: unknown[]) => unknown>, ['findMany', 'findFirst']);
+  // Where a statement is asked for: the stack is taken here. `db.query.x.findMany(…)` too.
+  const ask = (original: (...args: unknown[]) => unknown, self: object, args: unknown[]) => {
+    const asked = deepError();
+    callers.enterWith(asked);
+    return keep(original.apply(self, args), asked);
+  };
+  wrap(PgDatabase.prototype, ['select', 'selectDistinct', 'selectDistinctOn', 'insert', 'update', 'delete', 'execute', 'with', '$count'], ask);
+  wrap(RelationalQueryBuilder.prototype, ['findMany', 'findFirst'], ask);
+  // The steps by which a builder becomes a query pass the stack on.
+  const passOn = (original: (...args: unknown[]) => unknown, self: object, args: unknown[]) => keep(original.apply(self, args), madeAt.get(self) ?? callers.getStore());
+  wrap(PgSelectBuilder.prototype, ['from'], passOn);
+  wrap(PgInsertBuilder.prototype, ['values', 'select'], passOn);
+  wrap(PgUpdateBuilder.prototype, ['set'], passOn);
+  // Awaited, a query is sent within the stack it was made with, wherever the await is.
+  // (A select has QueryPromise's methods copied onto it rather than inherited.)
+  const sendWithin = (original: (...args: unknown[]) => unknown, self: object, args: unknown[]) => {
+    const asked = madeAt.get(self);
+    return asked ? callers.run(asked, () => original.apply(self, args)) : original.apply(self, args);
+  };
+  wrap(QueryPromise.prototype, ['then'], sendWithin);
+  wrap(PgSelectBase.prototype, ['then'], sendWithin);
   return callers;
 }
 

@@ -43,6 +43,10 @@ it('records each distinct statement once, with the code that asked for it, and n
     await tx.select({ name: accounts.name }).from(accounts).where(eq(accounts.id, 1));
   });
   await preparedRows(db, 'select id from accounts where id = $1', [1]);
+  // A builder an async function returns unawaited is sent by its caller's await, in a context older
+  // than the builder (which held the stack of the loop's statements above).
+  const unawaited = async () => db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.name, 'nobody')); // the unawaited builder
+  await unawaited();
 
   const lines = recorded();
   const here = path.relative(process.cwd(), import.meta.filename);
@@ -51,5 +55,11 @@ it('records each distinct statement once, with the code that asked for it, and n
     { sql: 'select "name" from "accounts" where "accounts"."id" = $1', from: expect.stringMatching(`^${here}:`) },
   ]);
   expect(lines).toContainEqual({ sql: 'select id from accounts where id = $1', from: expect.stringMatching(`^${here}:`) });
+  const builderLine =
+    fs
+      .readFileSync(import.meta.filename, 'utf8')
+      .split('\n')
+      .findIndex((line) => line.endsWith('// the unawaited builder')) + 1;
+  expect(lines).toContainEqual({ sql: 'select "created_at" from "accounts" where "accounts"."name" = $1', from: `${here}:${builderLine}` });
   expect(lines.some((line) => /create table/i.test(line.sql))).toBe(false);
 });
