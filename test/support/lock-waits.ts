@@ -7,7 +7,8 @@ import { executeRows } from '../../src/db/rows.js';
  * How many locks sessions of this database are waiting for: advisory locks, and row locks (whose
  * wait is on the holder's transaction id, of no database). On a Citus cluster a statement's row
  * locks are taken on the workers, where the coordinator's `pg_locks` does not see them:
- * `citus_lock_waits` adds the waits of every node.
+ * `citus_lock_waits` adds the waits of every node, those of this database's sessions only (test
+ * files running at the same time have databases of their own on the same cluster).
  */
 export async function lockWaits(db: Executor): Promise<number> {
   const [{ citus }] = await executeRows<{ citus: boolean }>(db, sql`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
@@ -17,7 +18,11 @@ export async function lockWaits(db: Executor): Promise<number> {
     join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`,
   );
   if (!citus) return Number(local.n);
-  const [cluster] = await executeRows<{ n: number }>(db, sql`select count(*)::int as n from citus_lock_waits`);
+  const [cluster] = await executeRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from citus_lock_waits w
+    where exists (select 1 from citus_stat_activity a where a.global_pid = w.waiting_gpid and a.datname = current_database())`,
+  );
   return Number(local.n) + Number(cluster.n);
 }
 
