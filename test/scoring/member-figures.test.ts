@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/rows.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import { createActivity, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
+import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
 
 /**
  * member(id) reads its score and latest record under their defaults (the week to now) in the
@@ -12,8 +12,6 @@ import { createActivity, hoursAgo, insertBrand, insertMembers, record } from '..
 let t: TestGateway;
 let app: Tenant;
 let ids: number[];
-
-const hour = 3600_000;
 
 beforeAll(async () => {
   t = await startTestGateway();
@@ -57,7 +55,7 @@ async function ask(query: string, id: number, tenant = app) {
 
 /** The week's score and latest record of a member, counted from the records themselves. */
 async function bruteForce(memberId: number) {
-  const since = new Date(Date.now() - 7 * 24 * hour).toISOString();
+  const since = daysAgo(7);
   const [score] = await executeRows<{ points: number; count: number }>(
     t.database.db,
     sql`select coalesce(sum(points), 0)::int as points, count(*)::int as count from activity_records

@@ -30,8 +30,7 @@ export async function memberFiguresOf(context: Context, info: GraphQLResolveInfo
   if (!score && !lastRecord) return undefined;
   const scope = await context.loaders.scoring.scope(null, null, memberWindow);
   // findMember's statement: $1 the account, $2 the id, the figures' values after them.
-  const { columns, names, values } = memberFigureColumns(scope.filter, scope.window, { score, lastRecord }, 3);
-  return { scope, beside: { columns, names, values } };
+  return { scope, beside: memberFigureColumns(scope.filter, scope.window, { score, lastRecord }, 3) };
 }
 
 /** Arguments that leave a figure under its defaults: a filter and a window that say nothing, and no other. */
