@@ -6,9 +6,15 @@ export class KeyGateFull extends Error {
   }
 }
 
+interface Waiter {
+  admit: () => void;
+  priority: number;
+}
+
 interface KeyLoad {
   running: number;
-  waiting: (() => void)[];
+  /** In the order they are admitted: by priority, then by arrival. */
+  waiting: Waiter[];
 }
 
 /**
@@ -24,9 +30,10 @@ export class KeyGate {
 
   /**
    * Resolves with the release once one of the key's slots is free (call it exactly once, when the
-   * work ends however it ends); throws KeyGateFull when the key's queue is full.
+   * work ends however it ends); throws KeyGateFull when the key's queue is full. A waiter with a
+   * lower `priority` is admitted before those with a higher one; equal priorities in arrival order.
    */
-  async acquire(key: string): Promise<() => void> {
+  async acquire(key: string, priority = 0): Promise<() => void> {
     let load = this.keys.get(key);
     if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
     if (load.running < this.limits.concurrent) {
@@ -34,7 +41,10 @@ export class KeyGate {
     } else {
       if (load.waiting.length >= this.limits.queued) throw new KeyGateFull(key);
       // The slot is handed over by the release, so running never drops below the limit meanwhile.
-      await new Promise<void>((resolve) => load.waiting.push(resolve));
+      await new Promise<void>((admit) => {
+        const behind = load.waiting.findIndex((waiter) => waiter.priority > priority);
+        load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, { admit, priority });
+      });
     }
     let released = false;
     return () => {
@@ -46,7 +56,7 @@ export class KeyGate {
 
   private release(key: string, load: KeyLoad): void {
     const next = load.waiting.shift();
-    if (next) return next();
+    if (next) return next.admit();
     load.running -= 1;
     if (load.running === 0) this.keys.delete(key);
   }

@@ -28,4 +28,30 @@ describe('KeyGate', () => {
     other();
     expect(gate.load('b')).toEqual({ running: 0, waiting: 0 });
   });
+
+  it('admits waiters by priority, lowest first, and equal priorities in arrival order', async () => {
+    const gate = new KeyGate({ concurrent: 1, queued: 4 });
+    const holder = await gate.acquire('a');
+    const admitted: string[] = [];
+    const releases = new Map<string, Promise<() => void>>();
+    for (const [name, priority] of [
+      ['late', 3],
+      ['first of two', 1],
+      ['middle', 2],
+      ['second of two', 1],
+    ] as const) {
+      releases.set(
+        name,
+        gate.acquire('a', priority).then((release) => (admitted.push(name), release)),
+      );
+    }
+    // Each holder's release admits the next waiter; the admitted one releases in turn.
+    holder();
+    for (let index = 0; index < releases.size; index += 1) {
+      await expect.poll(() => admitted.length).toBe(index + 1);
+      (await releases.get(admitted[index])!)();
+    }
+    expect(admitted).toEqual(['first of two', 'second of two', 'middle', 'late']);
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+  });
 });

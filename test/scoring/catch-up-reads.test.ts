@@ -15,6 +15,13 @@ function heldRead(log: string[], name: string) {
   return { read, finish: () => finish(name), fail: (error: Error) => fail(error) };
 }
 
+const day = 86_400_000;
+/** A window of `days` ending now. */
+const lastDays = (days: number) => ({ start: new Date(Date.now() - days * day), end: new Date() });
+const week = lastDays(7);
+/** A lagging read of account `accountId` over a week. */
+const lagging = (accountId: number, window = week) => ({ accountId, lagging: true, window });
+
 /** Lets every settled promise's continuations run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -23,16 +30,16 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const reads = ['a', 'b', 'c', 'd'].map((name) => heldRead(started, name));
-    const answers = reads.map((read) => readRollup(db, 1, true, read.read));
+    const answers = reads.map((read) => readRollup(db, lagging(1), read.read));
     await settle();
     expect(started).toEqual(['a', 'b', 'c', 'd'].slice(0, catchUpReadsPerAccount));
     expect(catchUpReadLoad(db, 1)).toEqual({ running: catchUpReadsPerAccount, waiting: 4 - catchUpReadsPerAccount });
 
     // Not lagging, or another account's: at once.
     const free = heldRead(started, 'free');
-    const freeAnswer = readRollup(db, 1, false, free.read);
+    const freeAnswer = readRollup(db, { accountId: 1, lagging: false, window: week }, free.read);
     const other = heldRead(started, 'other account');
-    const otherAnswer = readRollup(db, 2, true, other.read);
+    const otherAnswer = readRollup(db, lagging(2), other.read);
     await settle();
     expect(started.slice(-2)).toEqual(['free', 'other account']);
     free.finish();
@@ -58,15 +65,41 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const held = Array.from({ length: catchUpReadsPerAccount + catchUpReadsQueued }, (_, index) => heldRead(started, String(index)));
-    const answers = held.map((read) => readRollup(db, 7, true, read.read));
+    const answers = held.map((read) => readRollup(db, lagging(7), read.read));
     await settle();
     const refused = heldRead(started, 'refused');
-    const error = await readRollup(db, 7, true, refused.read).catch((caught: unknown) => caught);
+    const error = await readRollup(db, lagging(7), refused.read).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).extensions.code).toBe('RATE_LIMITED');
     expect(started).not.toContain('refused');
     for (const read of held) read.finish();
     await Promise.all(answers);
     expect(catchUpReadLoad(db, 7)).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('gives a free turn to the shortest window waiting, then to the earliest of equal windows', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
+    const held = holders.map((holder) => readRollup(db, lagging(3), holder.read));
+    const queued = [
+      { name: 'six months', window: lastDays(182) },
+      { name: 'first week', window: week },
+      { name: 'month', window: lastDays(30) },
+      { name: 'second week', window: week },
+    ].map(({ name, window }) => ({ name, ...heldRead(started, name), window }));
+    const answers = queued.map((read) => readRollup(db, lagging(3, read.window), read.read));
+    await settle();
+    expect(catchUpReadLoad(db, 3).waiting).toBe(queued.length);
+
+    // Each finished read hands its turn to the next waiter in the order of their windows' lengths.
+    for (const finished of [...holders, ...queued]) {
+      finished.finish();
+      await settle();
+    }
+    expect(started.slice(catchUpReadsPerAccount)).toEqual(['first week', 'second week', 'month', 'six months']);
+    expect(await Promise.all(answers)).toEqual(queued.map((read) => read.name));
+    await Promise.all(held);
+    expect(catchUpReadLoad(db, 3)).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -92,7 +92,9 @@ describe('rankings right after a burst of records of now', () => {
     // one, then answers exactly.
     expect((await choice()).lagging).toBe(true);
     const turns: (() => void)[] = [];
-    const held = Array.from({ length: catchUpReadsPerAccount }, () => readRollup(t.database.db, tenant.accountId, true, () => new Promise<void>((resolve) => turns.push(resolve))));
+    const held = Array.from({ length: catchUpReadsPerAccount }, () =>
+      readRollup(t.database.db, { accountId: tenant.accountId, lagging: true, window: resolveWindow(week, listingWindow) }, () => new Promise<void>((resolve) => turns.push(resolve))),
+    );
     let answered = false;
     const waiting = ranked().finally(() => (answered = true));
     await expect.poll(() => catchUpReadLoad(t.database.db, tenant.accountId).waiting).toBe(1);

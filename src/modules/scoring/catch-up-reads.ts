@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client.js';
+import type { ResolvedWindow } from '../../filters/window.js';
 import { AppError } from '../../core/errors.js';
 import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
 
@@ -15,6 +16,13 @@ import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
  * with the turns, its "second round": less than half as long).
  * Waiting their turn, the readers leave the fold the CPU that ends the cliff, and the rankings
  * answer from the totals again sooner; the answers are the same.
+ *
+ * Shorter windows take their turn first. A read's cost grows with its window's days of rollup
+ * (at large scale, alone: one week 0.5–0.7 s, six months 8 s), and in arrival order a week's
+ * reads waited behind six months' until the client gave up: for the first 40 s after a day's stop
+ * no ranking answered at all (docs/performance.md, "Recovery after a stop, fifth round"). A longer
+ * window waits no longer than the catch-up takes: the worker folds the week first, and once a
+ * window's totals answer, its rankings take no turn.
  */
 export const catchUpReadsPerAccount = 2;
 
@@ -34,14 +42,14 @@ function gateOf(db: Executor): KeyGate {
 }
 
 /**
- * Runs `read` (a read of the daily rollup) at once, or, when `lagging` (a standard window's totals
- * would answer it once folded), in one of the account's catch-up turns.
+ * Runs `read` (a read of the daily rollup over `window`) at once, or, when `lagging` (a standard
+ * window's totals would answer it once folded), in one of the account's catch-up turns.
  */
-export async function readRollup<T>(db: Executor, accountId: number, lagging: boolean, read: () => Promise<T>): Promise<T> {
+export async function readRollup<T>(db: Executor, { accountId, lagging, window }: { accountId: number; lagging: boolean; window: ResolvedWindow }, read: () => Promise<T>): Promise<T> {
   if (!lagging) return read();
   let release: () => void;
   try {
-    release = await gateOf(db).acquire(String(accountId));
+    release = await gateOf(db).acquire(String(accountId), window.end.getTime() - window.start.getTime());
   } catch (error) {
     if (!(error instanceof KeyGateFull)) throw error;
     throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');

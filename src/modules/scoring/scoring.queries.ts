@@ -76,7 +76,7 @@ export async function membersByScore(
 ): Promise<RankedPage> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return rankFromTotals(db, plan, direction, page, reads, { count });
-  return readRollup(db, filter.accountId, lagging, () => rankFromRollup(db, { filter, window, direction, page }));
+  return readRollup(db, { accountId: filter.accountId, lagging, window }, () => rankFromRollup(db, { filter, window, direction, page }));
 }
 
 /** membersByScore's page from the daily rollup. */
@@ -123,7 +123,7 @@ async function rankFromRollup(db: Executor, { filter, window, direction, page }:
 export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return countFromTotals(db, plan);
-  return readRollup(db, filter.accountId, lagging, async () => {
+  return readRollup(db, { accountId: filter.accountId, lagging, window }, async () => {
     const counted = countedRows(db, filter, window);
     const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
     const [row] = await db
@@ -322,7 +322,7 @@ export async function memberPassesFilter(db: Executor, filter: CompiledFilter, m
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
   if (plan) return countAboveFromTotals(db, plan, points, 1000);
-  return readRollup(db, filter.accountId, lagging, async () => {
+  return readRollup(db, { accountId: filter.accountId, lagging, window }, async () => {
     const counted = countedRows(db, filter, window);
     const totals = db
       .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })

@@ -58,7 +58,7 @@ function brandScope(context: Context, root: BrandStats, { filter, window }: Filt
 async function keptGroups(context: Context, scope: ScoringScope): Promise<{ plan: TotalsPlan | undefined; fromRollup: <T>(read: (db: Executor) => Promise<T>) => Promise<T> }> {
   const db = context.database.read;
   const { plan, lagging } = scope.filter.member() ? { plan: undefined, lagging: false } : await chooseTotals(db, scope.filter, scope.window);
-  return { plan, fromRollup: (read) => readRollup(db, scope.filter.accountId, lagging, () => read(db)) };
+  return { plan, fromRollup: (read) => readRollup(db, { accountId: scope.filter.accountId, lagging, window: scope.window }, () => read(db)) };
 }
 
 const sum = (groups: readonly GroupCount[], field: 'members' | 'activityCount') => groups.reduce((total, group) => total + group[field], 0);
