@@ -68,6 +68,7 @@ export const cancelAfterRunningMs = 250;
 export class RequestStatements {
   private readonly running = new Map<CancellableStatement, { timer?: NodeJS.Timeout; startedAt: number }>();
   private abandoned = false;
+  private readonly abandonment = new AbortController();
 
   /** `timeoutMs` 0: no timeout. */
   constructor(private readonly timeoutMs: number) {}
@@ -98,10 +99,19 @@ export class RequestStatements {
     return statement;
   }
 
+  /**
+   * Aborted when the request is abandoned, with the error its statements then fail with: for what
+   * the request waits on besides statements (a turn in a queue), so that it stops waiting.
+   */
+  get signal(): AbortSignal {
+    return this.abandonment.signal;
+  }
+
   /** The client went away: cancels what runs, and refuses what the request still sends. */
   abandon(): void {
     if (this.abandoned) return;
     this.abandoned = true;
+    this.abandonment.abort(abandonedError());
     const now = Date.now();
     for (const [statement, state] of this.running) {
       clearTimeout(state.timer);

@@ -24,13 +24,15 @@ export class HeavyRequests {
 
   /**
    * Waits for one of the caller's heavy slots when `cost` makes the request heavy, and answers its
-   * release (a no-op for a light request); refuses with RATE_LIMITED (Retry-After) when the caller's queue is full.
+   * release (a no-op for a light request); refuses with RATE_LIMITED (Retry-After) when the caller's
+   * queue is full. `abandoned`: the request's (RequestStatements.signal); once its client is gone it
+   * stops waiting, so a burst of departed clients cannot fill the queue for the live ones.
    */
-  async admit(caller: Caller, cost: number): Promise<() => void> {
+  async admit(caller: Caller, cost: number, abandoned?: AbortSignal): Promise<() => void> {
     const key = callerKey(caller);
     if (cost < this.settings.cost || !key) return () => {};
     try {
-      return await this.gate.acquire(key);
+      return await this.gate.acquire(key, { signal: abandoned });
     } catch (error) {
       if (!(error instanceof KeyGateFull)) throw error;
       const refusal = new AppError(

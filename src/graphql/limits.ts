@@ -19,6 +19,7 @@ import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type Complexi
 import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { AppError } from '../core/errors.js';
+import { currentRequestStatements } from '../db/roundtrips.js';
 import { listTooLong, maxListItems } from '../core/list-limits.js';
 import type { HeavyRequests } from './heavy-requests.js';
 
@@ -210,7 +211,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: H
           }
           const refusal = costRefusal(cost, limits);
           if (refusal) throw refusal;
-          if (heavy && contextValue) release = await heavy.admit(contextValue.caller, cost);
+          if (heavy && contextValue) release = await heavy.admit(contextValue.caller, cost, currentRequestStatements()?.signal);
         },
       };
     },

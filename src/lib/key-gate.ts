@@ -32,8 +32,11 @@ export class KeyGate {
    * Resolves with the release once one of the key's slots is free (call it exactly once, when the
    * work ends however it ends); throws KeyGateFull when the key's queue is full. A waiter with a
    * lower `priority` is admitted before those with a higher one; equal priorities in arrival order.
+   * A waiter whose `signal` aborts leaves the queue and throws the signal's reason: one whose
+   * caller is gone neither holds a place that a live caller may need nor takes a turn.
    */
-  async acquire(key: string, priority = 0): Promise<() => void> {
+  async acquire(key: string, { priority = 0, signal }: { priority?: number; signal?: AbortSignal } = {}): Promise<() => void> {
+    signal?.throwIfAborted();
     let load = this.keys.get(key);
     if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
     if (load.running < this.limits.concurrent) {
@@ -41,9 +44,16 @@ export class KeyGate {
     } else {
       if (load.waiting.length >= this.limits.queued) throw new KeyGateFull(key);
       // The slot is handed over by the release, so running never drops below the limit meanwhile.
-      await new Promise<void>((admit) => {
-        const behind = load.waiting.findIndex((waiter) => waiter.priority > priority);
-        load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, { admit, priority });
+      await new Promise<void>((admit, leave) => {
+        const waiter: Waiter = { admit: () => (signal?.removeEventListener('abort', onAbort), admit()), priority };
+        const onAbort = () => {
+          load.waiting.splice(load.waiting.indexOf(waiter), 1);
+          if (load.running === 0 && load.waiting.length === 0) this.keys.delete(key);
+          leave(signal!.reason);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const behind = load.waiting.findIndex((other) => other.priority > priority);
+        load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, waiter);
       });
     }
     let released = false;

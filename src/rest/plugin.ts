@@ -33,7 +33,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request);
         const release = heavy
-          ? await heavy.admit(request.context.caller, routeCost(schema, route, variables)).catch((error: unknown) => {
+          ? await heavy.admit(request.context.caller, routeCost(schema, route, variables), request.roundTrips.statements?.signal).catch((error: unknown) => {
               reply.header('Retry-After', String(heavyRetryAfterSeconds));
               throw error;
             })

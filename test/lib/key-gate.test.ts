@@ -42,7 +42,7 @@ describe('KeyGate', () => {
     ] as const) {
       releases.set(
         name,
-        gate.acquire('a', priority).then((release) => (admitted.push(name), release)),
+        gate.acquire('a', { priority }).then((release) => (admitted.push(name), release)),
       );
     }
     // Each holder's release admits the next waiter; the admitted one releases in turn.
@@ -53,5 +53,29 @@ describe('KeyGate', () => {
     }
     expect(admitted).toEqual(['first of two', 'second of two', 'middle', 'late']);
     expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('lets a waiter go when its signal aborts: it leaves the queue with the reason and is never admitted', async () => {
+    const gate = new KeyGate({ concurrent: 1, queued: 2 });
+    const holder = await gate.acquire('a');
+    const leaving = new AbortController();
+    const gone = Object.assign(new Error('the client went away'), { code: '57014' });
+    const admitted: string[] = [];
+    const left = gate.acquire('a', { signal: leaving.signal }).then(() => admitted.push('left'));
+    const staying = gate.acquire('a').then((release) => (admitted.push('staying'), release));
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 2 });
+    leaving.abort(gone);
+    await expect(left).rejects.toBe(gone);
+    expect(gate.load('a')).toEqual({ running: 1, waiting: 1 });
+    // Its place is free again, and the next release goes to the waiter still there.
+    const third = gate.acquire('a');
+    holder();
+    (await staying)();
+    (await third)();
+    expect(admitted).toEqual(['staying']);
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+    // A signal aborted already takes nothing.
+    await expect(gate.acquire('b', { signal: leaving.signal })).rejects.toBe(gone);
+    expect(gate.load('b')).toEqual({ running: 0, waiting: 0 });
   });
 });

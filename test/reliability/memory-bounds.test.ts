@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asc, inArray } from 'drizzle-orm';
 import pino from 'pino';
@@ -190,6 +191,38 @@ describe('heavy pages', () => {
     }
     expect(heavy.load(memberOf(app))).toEqual({ running: 0, waiting: 0 });
     expect(heavy.load(memberOf(other))).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('lets a waiting request go when its client leaves: its place in the queue is free again for a live one', async () => {
+    const heavy = t.gateway.heavyRequests;
+    const { port } = t.gateway.app.server.address() as AddressInfo;
+    const waitingNow = (waiting: number) => vi.waitFor(() => expect(heavy.load(memberOf(app))).toEqual({ running: 1, waiting }), { timeout: 10_000 });
+    const send = (method: 'GET' | 'POST', path: string, body?: string) => {
+      const request = http.request({ host: '127.0.0.1', port, method, path, headers: { 'x-api-key': app.apiKey, 'content-type': 'application/json' } });
+      request.on('error', () => {});
+      request.end(body);
+      return request;
+    };
+    const release = await heavy.hold(memberOf(app));
+    try {
+      // The queue holds one: each departed client's place is freed while the slot is still held.
+      const rest = send('GET', '/v1.1/members/all?limit=1000&extended=1');
+      await waitingNow(1);
+      rest.destroy();
+      await waitingNow(0);
+      const graphql = send('POST', '/graphql', JSON.stringify({ query: largePage }));
+      await waitingNow(1);
+      graphql.destroy();
+      await waitingNow(0);
+      // A live caller takes the place, and is answered once the slot is free.
+      const live = t.rest(app, 'GET', '/members/all', { limit: 1000, extended: 1 });
+      await waitingNow(1);
+      release();
+      expect((await live).status).toBe(200);
+    } finally {
+      release();
+    }
+    expect(heavy.load(memberOf(app))).toEqual({ running: 0, waiting: 0 });
   });
 });
 

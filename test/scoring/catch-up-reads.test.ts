@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
 import { AppError } from '../../src/core/errors.js';
+import { RequestStatements } from '../../src/db/request-statements.js';
+import { runCounted } from '../../src/db/roundtrips.js';
 import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, readRollup } from '../../src/modules/scoring/catch-up-reads.js';
 
 /** A read that ends when the test says so, and tells when it started. */
@@ -101,5 +103,24 @@ describe('rollup reads while a window catches up', () => {
     expect(await Promise.all(answers)).toEqual(queued.map((read) => read.name));
     await Promise.all(held);
     expect(catchUpReadLoad(db, 3)).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('lets a waiting read go when its request is abandoned (its client left, or its deadline passed): it leaves the queue and never reads', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
+    const held = holders.map((holder) => readRollup(db, lagging(4), holder.read));
+    const request = new RequestStatements(0);
+    const abandoned = heldRead(started, 'abandoned');
+    const answer = runCounted({ count: 0, statements: request }, () => readRollup(db, lagging(4), abandoned.read));
+    await settle();
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 1 });
+    request.abandon();
+    await expect(answer).rejects.toMatchObject({ code: '57014' });
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 0 });
+    for (const holder of holders) holder.finish();
+    await Promise.all(held);
+    expect(started).not.toContain('abandoned');
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: 0, waiting: 0 });
   });
 });

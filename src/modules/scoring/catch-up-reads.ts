@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client.js';
+import { currentRequestStatements } from '../../db/roundtrips.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { AppError } from '../../core/errors.js';
 import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
@@ -22,7 +23,9 @@ import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
  * reads waited behind six months' until the client gave up: for the first 40 s after a day's stop
  * no ranking answered at all (docs/performance.md, "Recovery after a stop, fifth round"). A longer
  * window waits no longer than the catch-up takes: the worker folds the week first, and once a
- * window's totals answer, its rankings take no turn.
+ * window's totals answer, its rankings take no turn. Meanwhile its waiters may outlast their
+ * clients; a waiter whose request is abandoned (its client left, its deadline passed) leaves the
+ * queue, so the departed cannot fill it for the live.
  */
 export const catchUpReadsPerAccount = 2;
 
@@ -49,7 +52,10 @@ export async function readRollup<T>(db: Executor, { accountId, lagging, window }
   if (!lagging) return read();
   let release: () => void;
   try {
-    release = await gateOf(db).acquire(String(accountId), window.end.getTime() - window.start.getTime());
+    release = await gateOf(db).acquire(String(accountId), {
+      priority: window.end.getTime() - window.start.getTime(),
+      signal: currentRequestStatements()?.signal,
+    });
   } catch (error) {
     if (!(error instanceof KeyGateFull)) throw error;
     throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');
