@@ -3,7 +3,7 @@ import type { Executor } from '../../src/db/client.js';
 import { AppError } from '../../src/core/errors.js';
 import { RequestStatements } from '../../src/db/request-statements.js';
 import { runCounted } from '../../src/db/roundtrips.js';
-import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, readRollup } from '../../src/modules/scoring/catch-up-reads.js';
+import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, catchUpRead } from '../../src/modules/scoring/catch-up-reads.js';
 
 /** A read that ends when the test says so, and tells when it started. */
 function heldRead(log: string[], name: string) {
@@ -32,16 +32,16 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const reads = ['a', 'b', 'c', 'd'].map((name) => heldRead(started, name));
-    const answers = reads.map((read) => readRollup(db, lagging(1), read.read));
+    const answers = reads.map((read) => catchUpRead(db, lagging(1), read.read));
     await settle();
     expect(started).toEqual(['a', 'b', 'c', 'd'].slice(0, catchUpReadsPerAccount));
     expect(catchUpReadLoad(db, 1)).toEqual({ running: catchUpReadsPerAccount, waiting: 4 - catchUpReadsPerAccount });
 
     // Not lagging, or another account's: at once.
     const free = heldRead(started, 'free');
-    const freeAnswer = readRollup(db, { accountId: 1, lagging: false, window: week }, free.read);
+    const freeAnswer = catchUpRead(db, { accountId: 1, lagging: false, window: week }, free.read);
     const other = heldRead(started, 'other account');
-    const otherAnswer = readRollup(db, lagging(2), other.read);
+    const otherAnswer = catchUpRead(db, lagging(2), other.read);
     await settle();
     expect(started.slice(-2)).toEqual(['free', 'other account']);
     free.finish();
@@ -67,10 +67,10 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const held = Array.from({ length: catchUpReadsPerAccount + catchUpReadsQueued }, (_, index) => heldRead(started, String(index)));
-    const answers = held.map((read) => readRollup(db, lagging(7), read.read));
+    const answers = held.map((read) => catchUpRead(db, lagging(7), read.read));
     await settle();
     const refused = heldRead(started, 'refused');
-    const error = await readRollup(db, lagging(7), refused.read).catch((caught: unknown) => caught);
+    const error = await catchUpRead(db, lagging(7), refused.read).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).extensions.code).toBe('RATE_LIMITED');
     expect(started).not.toContain('refused');
@@ -83,14 +83,14 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
-    const held = holders.map((holder) => readRollup(db, lagging(3), holder.read));
+    const held = holders.map((holder) => catchUpRead(db, lagging(3), holder.read));
     const queued = [
       { name: 'six months', window: lastDays(182) },
       { name: 'first week', window: week },
       { name: 'month', window: lastDays(30) },
       { name: 'second week', window: week },
     ].map(({ name, window }) => ({ name, ...heldRead(started, name), window }));
-    const answers = queued.map((read) => readRollup(db, lagging(3, read.window), read.read));
+    const answers = queued.map((read) => catchUpRead(db, lagging(3, read.window), read.read));
     await settle();
     expect(catchUpReadLoad(db, 3).waiting).toBe(queued.length);
 
@@ -109,10 +109,10 @@ describe('rollup reads while a window catches up', () => {
     const db = {} as Executor;
     const started: string[] = [];
     const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
-    const held = holders.map((holder) => readRollup(db, lagging(4), holder.read));
+    const held = holders.map((holder) => catchUpRead(db, lagging(4), holder.read));
     const request = new RequestStatements(0);
     const abandoned = heldRead(started, 'abandoned');
-    const answer = runCounted({ count: 0, statements: request }, () => readRollup(db, lagging(4), abandoned.read));
+    const answer = runCounted({ count: 0, statements: request }, () => catchUpRead(db, lagging(4), abandoned.read));
     await settle();
     expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 1 });
     request.abandon();

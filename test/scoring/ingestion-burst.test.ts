@@ -5,7 +5,7 @@ import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import type { WindowInput } from '../../src/filters/window.types.js';
 import { maxCorrectionRecords } from '../../src/modules/score-windows/score-windows.js';
-import { catchUpReadLoad, catchUpReadsPerAccount, readRollup } from '../../src/modules/scoring/catch-up-reads.js';
+import { catchUpReadLoad, catchUpReadsPerAccount, catchUpRead } from '../../src/modules/scoring/catch-up-reads.js';
 import { chooseTotals } from '../../src/modules/scoring/score-windows.ranking.js';
 import { advanceWindows, coverUntil, maxStepRecords } from '../../src/modules/scoring/score-windows.worker.js';
 import { createActivity, insertBrand, insertMembers, record } from '../support/activity-data.js';
@@ -30,6 +30,7 @@ afterAll(() => t?.close());
 
 const day = 24 * 60 * 60_000;
 const week = { period: { amount: 1, unit: 'WEEK' } } as WindowInput;
+const sixMonths = { period: { amount: 6, unit: 'MONTH' } } as WindowInput;
 
 describe('rankings right after a burst of records of now', () => {
   it('read the rollup while the totals miss more than a ranking corrects, exact; the worker folds the week first, with nearly its whole budget', async () => {
@@ -60,8 +61,8 @@ describe('rankings right after a burst of records of now', () => {
     const until = new Date();
 
     const listing = `query($window: WindowInput) { members(window: $window, first: 5) { edges { node { id score { points activityCount } } } } }`;
-    const ranked = async () => {
-      const { body } = await t.graphql(tenant.apiKey, listing, { window: week });
+    const ranked = async (window = week) => {
+      const { body } = await t.graphql(tenant.apiKey, listing, { window });
       expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
       return (body.data.members.edges as { node: { id: string; score: { points: number; activityCount: number } } }[]).map(({ node }) => ({
         id: Number(node.id),
@@ -69,8 +70,8 @@ describe('rankings right after a burst of records of now', () => {
         activityCount: node.score.activityCount,
       }));
     };
-    const bruteForce = async () => {
-      const window = resolveWindow(week, listingWindow);
+    const bruteForce = async (input = week) => {
+      const window = resolveWindow(input, listingWindow);
       const rows = await executeRows<{ id: number; points: number; activity_count: number }>(
         t.database.db,
         sql`select member_id as id, sum(points)::int as points, count(*)::int as activity_count from activity_records
@@ -79,8 +80,8 @@ describe('rankings right after a burst of records of now', () => {
       );
       return rows.map((row) => ({ id: Number(row.id), points: Number(row.points), activityCount: Number(row.activity_count) }));
     };
-    const choice = async () => {
-      const window = resolveWindow(week, listingWindow);
+    const choice = async (input = week) => {
+      const window = resolveWindow(input, listingWindow);
       return chooseTotals(t.database.db, await compileFilter(t.database.db, tenant.accountId, {}, window), window);
     };
     const fromTotals = async () => Boolean((await choice()).plan);
@@ -88,22 +89,33 @@ describe('rankings right after a burst of records of now', () => {
     // Seconds behind, but more records behind than a ranking corrects: the rollup answers.
     expect(await fromTotals()).toBe(false);
     expect(await ranked()).toEqual(await bruteForce());
-    // In a catch-up turn (catch-up-reads.ts): with the account's turns taken, a ranking waits for
-    // one, then answers exactly.
+    /** With the account's turns taken (by reads of `window`'s length), a ranking of `window` waits for one, then answers exactly. */
+    const waitsForTurn = async (window: WindowInput) => {
+      const turns: (() => void)[] = [];
+      const held = Array.from({ length: catchUpReadsPerAccount }, () =>
+        catchUpRead(t.database.db, { accountId: tenant.accountId, lagging: true, window: resolveWindow(window, listingWindow) }, () => new Promise<void>((resolve) => turns.push(resolve))),
+      );
+      let answered = false;
+      const waiting = ranked(window).finally(() => (answered = true));
+      await expect.poll(() => catchUpReadLoad(t.database.db, tenant.accountId).waiting).toBe(1);
+      expect(answered).toBe(false);
+      turns[0]();
+      expect(await waiting).toEqual(await bruteForce(window));
+      for (const turn of turns.slice(1)) turn();
+      await Promise.all(held);
+      expect(catchUpReadLoad(t.database.db, tenant.accountId)).toEqual({ running: 0, waiting: 0 });
+    };
+    // In a catch-up turn (catch-up-reads.ts).
     expect((await choice()).lagging).toBe(true);
-    const turns: (() => void)[] = [];
-    const held = Array.from({ length: catchUpReadsPerAccount }, () =>
-      readRollup(t.database.db, { accountId: tenant.accountId, lagging: true, window: resolveWindow(week, listingWindow) }, () => new Promise<void>((resolve) => turns.push(resolve))),
-    );
-    let answered = false;
-    const waiting = ranked().finally(() => (answered = true));
-    await expect.poll(() => catchUpReadLoad(t.database.db, tenant.accountId).waiting).toBe(1);
-    expect(answered).toBe(false);
-    turns[0]();
-    expect(await waiting).toEqual(await bruteForce());
-    for (const turn of turns.slice(1)) turn();
-    await Promise.all(held);
-    expect(catchUpReadLoad(t.database.db, tenant.accountId)).toEqual({ running: 0, waiting: 0 });
+    await waitsForTurn(week);
+    // Six months corrects its totals with the same burst instead: its bound is 20,000 records a
+    // week of window (correctionBound), its rollup dearer than such a correction. A correction past
+    // 20,000 records takes a catch-up turn too.
+    const six = await choice(sixMonths);
+    expect(six.plan?.scope.windowId).toBe(5);
+    expect(six.lagging).toBe(true);
+    expect(await ranked(sixMonths)).toEqual(await bruteForce(sixMonths));
+    await waitsForTurn(sixMonths);
 
     // One step: the week alone, its new end taking the whole budget its old end (a moment of a
     // week ago, no records) leaves unused.

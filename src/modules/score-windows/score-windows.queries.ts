@@ -102,14 +102,19 @@ export async function stepEnd(db: Executor, accountId: number, from: Date, to: D
  * reading past the limit, so it costs at most `limit + 1` index entries a span.
  */
 export async function recordsAtMost(db: Executor, accountId: number, spans: readonly SignedSpan[], limit: number): Promise<boolean> {
-  if (!spans.length) return true;
+  return (await recordsUpTo(db, accountId, spans, limit)) <= limit;
+}
+
+/** The repeatable records of the account in the spans, each span counted up to `limit + 1`: above `limit`, more than that. */
+export async function recordsUpTo(db: Executor, accountId: number, spans: readonly SignedSpan[], limit: number): Promise<number> {
+  if (!spans.length) return 0;
   const r = activityRecords;
   const counts = spans.map(
     (span) => sql`(select count(*) from (select 1 from ${r} where ${r.accountId} = ${accountId} and not ${r.oneTime}
       and ${r.completedAt} >= ${timestampParam(span.start)} and ${r.completedAt} < ${timestampParam(span.end)} limit ${limit + 1}) s)`,
   );
   const [row] = await executeRows<{ n: number }>(db, sql`select (${sql.join(counts, sql` + `)})::int as n`);
-  return Number(row.n) <= limit;
+  return Number(row.n);
 }
 
 /** (window, start, end, sign) rows, the spans each window's records are counted over. */

@@ -56,6 +56,22 @@ export const maxCorrectionMs = 30 * 60_000;
 export const maxCorrectionRecords = 20_000;
 
 /**
+ * Most records a ranking corrects a lagging standard window with, by the window's length:
+ * `maxCorrectionRecords` a week of it, and never fewer (six months: 520,000). The daily rollup that
+ * answers instead costs in proportion to the window's days, a correction in proportion to the
+ * records it corrects: alone at large scale after a 24-hour stop, six months corrected 114,000
+ * records in 1.0–1.3 s against 7.9–8.4 s on the rollup, a week 236,000 in 2.3–2.8 s against
+ * 0.5–0.7 s (docs/performance.md, "Recovery after a stop, fourth round"). A correction past
+ * `maxCorrectionRecords` takes a catch-up turn, as a rollup read does, and with the shortest
+ * window's turns first, six months' corrections wait while the week's cliff lasts.
+ */
+export function correctionBound(windowId: number, now = new Date()): number {
+  const window = targetCoverage(now).find((target) => target.windowId === windowId);
+  const weeks = window ? (window.until.getTime() - window.from.getTime()) / (7 * 86_400_000) : 1;
+  return Math.round(maxCorrectionRecords * Math.max(1, weeks));
+}
+
+/**
  * Most records a ranking corrects within its latency target at large scale (about 20 ms of them
  * on a quiet machine; 20,000 took 2–4 s a ranking under load). The worker catches windows up one
  * at a time, in `catchUpOrder`, until each corrects no more than this, before moving the next:

@@ -5,13 +5,13 @@ import { AppError } from '../../core/errors.js';
 import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
 
 /**
- * Reads of the daily rollup that stand in for a standard window's kept totals while the worker
- * folds what the totals miss (after a stop, or a burst of batch ingestion; score-windows.ranking.ts
- * decides): at most this many of an account's run at once in a gateway, the others wait their
- * turn in arrival order.
+ * Reads that stand in for a cheap read of a standard window's kept totals while the worker folds
+ * what the totals miss (after a stop, or a burst of batch ingestion; score-windows.ranking.ts
+ * decides): a read of the daily rollup, or a correction of more than `maxCorrectionRecords`
+ * records. At most this many of an account's run at once in a gateway, the others wait their turn.
  *
- * Each such read takes seconds (every rollup row of the window, summed per member), and every
- * ranking of the window takes one until the fold has caught up. The fold is one session: under ten
+ * Each such read takes seconds (every rollup row of the window summed per member, or the records
+ * the totals miss), and every ranking of the window takes one until the fold has caught up. The fold is one session: under ten
  * such reads at once it had a small share of the two cores and folded 1,300 records a second, and
  * the cliff lasted minutes (docs/performance.md, "Rankings after a burst of batch ingestion";
  * with the turns, its "second round": less than half as long).
@@ -45,10 +45,11 @@ function gateOf(db: Executor): KeyGate {
 }
 
 /**
- * Runs `read` (a read of the daily rollup over `window`) at once, or, when `lagging` (a standard
- * window's totals would answer it once folded), in one of the account's catch-up turns.
+ * Runs `read` (of the daily rollup, or a large correction of the totals, over `window`) at once, or,
+ * when `lagging` (a standard window's totals would answer it cheaply once folded), in one of the
+ * account's catch-up turns.
  */
-export async function readRollup<T>(db: Executor, { accountId, lagging, window }: { accountId: number; lagging: boolean; window: ResolvedWindow }, read: () => Promise<T>): Promise<T> {
+export async function catchUpRead<T>(db: Executor, { accountId, lagging, window }: { accountId: number; lagging: boolean; window: ResolvedWindow }, read: () => Promise<T>): Promise<T> {
   if (!lagging) return read();
   let release: () => void;
   try {

@@ -3,8 +3,8 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
-import { closestWindow, maxCorrectionRecords, type ClosestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
-import { coveredWindows, recordsAtMost, type TotalsScope } from '../score-windows/score-windows.queries.js';
+import { closestWindow, correctionBound, maxCorrectionRecords, type ClosestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
+import { coveredWindows, recordsUpTo, type TotalsScope } from '../score-windows/score-windows.queries.js';
 import { countTotalsAbove, edgeScores, rankedWithEdges, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
 
 /**
@@ -46,24 +46,24 @@ function cachedCoverage(db: Executor, accountId: number): Promise<CoveredWindow[
 /** Forgets what this process read of an account's coverage (the worker moved it). */
 export function forgetCoverage(db: Executor, accountId: number): void {
   coverageCache.get(db)?.delete(accountId);
-  fewRecordsCache.get(db)?.delete(accountId);
+  recordsCache.get(db)?.delete(accountId);
 }
 
 /**
- * Whether a window's correction spans were found to hold few enough records, per account and
- * window, as counted a moment ago (as long as the coverage is remembered): the spans of requests
- * moments apart differ by the records of that moment, and the count is a read of up to
- * `maxCorrectionRecords` index entries a span, a few milliseconds. A ranking so corrects at most
- * `maxCorrectionRecords` plus what is stored within those seconds; a shorter memory would put the
- * count into more requests of their own.
+ * How many records a window's correction spans were found to hold, per account and window, as
+ * counted a moment ago (as long as the coverage is remembered), up to the window's bound
+ * (correctionBound) and one more: the spans of requests moments apart differ by the records of
+ * that moment, and the count is a read of up to the bound's index entries a span (a few
+ * milliseconds while the window keeps up). A ranking so corrects at most the bound plus what is
+ * stored within those seconds; a shorter memory would put the count into more requests of their own.
  */
-const fewRecordsCache = new WeakMap<Executor, Map<number, Map<number, { at: number; few: Promise<boolean> }>>>();
+const recordsCache = new WeakMap<Executor, Map<number, Map<number, { at: number; records: Promise<number> }>>>();
 
-function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow): Promise<boolean> {
-  let byAccount = fewRecordsCache.get(db);
+function recordsToCorrect(db: Executor, accountId: number, closest: ClosestWindow, bound: number): Promise<number> {
+  let byAccount = recordsCache.get(db);
   if (!byAccount) {
     byAccount = new Map();
-    fewRecordsCache.set(db, byAccount);
+    recordsCache.set(db, byAccount);
   }
   let byWindow = byAccount.get(accountId);
   if (!byWindow) {
@@ -71,19 +71,21 @@ function fewRecordsToCorrect(db: Executor, accountId: number, closest: ClosestWi
     byAccount.set(accountId, byWindow);
   }
   const cached = byWindow.get(closest.windowId);
-  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.few;
-  const few = recordsAtMost(db, accountId, closest.spans, maxCorrectionRecords);
-  byWindow.set(closest.windowId, { at: performance.now(), few });
-  few.catch(() => byWindow.delete(closest.windowId));
-  return few;
+  if (cached && performance.now() - cached.at < coverageTtlMs) return cached.records;
+  const records = recordsUpTo(db, accountId, closest.spans, bound);
+  byWindow.set(closest.windowId, { at: performance.now(), records });
+  records.catch(() => byWindow.delete(closest.windowId));
+  return records;
 }
 
 /**
  * How a ranking or count of this filter and window is answered: `plan`, the totals that answer it,
  * when the filter counts what every total counts (repeatable records, at most one brand) and a
- * standard window is close to the requested one; otherwise the caller counts from the daily
- * rollup. `lagging`: the totals would answer once the worker has folded what they miss (a stop,
- * a burst of records), so the rollup read takes a catch-up turn (catch-up-reads.ts).
+ * standard window is close to the requested one with at most its bound of records to correct
+ * (correctionBound); otherwise the caller counts from the daily rollup. `lagging`: the totals miss
+ * more than a cheap correction (`maxCorrectionRecords`) until the worker has folded it (a stop, a
+ * burst of records), so the read, a large correction or the rollup, takes a catch-up turn
+ * (catch-up-reads.ts).
  */
 export interface TotalsChoice {
   plan: TotalsPlan | undefined;
@@ -94,12 +96,18 @@ export async function chooseTotals(db: Executor, filter: CompiledFilter, window:
   if (filter.totalsBrandId === undefined) return { plan: undefined, lagging: false };
   const closest = closestWindow(await cachedCoverage(db, filter.accountId), window);
   if (!closest) return { plan: undefined, lagging: false };
-  // Totals serve while the records they miss are few, however recent: a burst of batch ingestion
-  // stores hundreds of thousands of records in a minute, and a ranking that corrected them all
-  // took seconds (docs/performance.md, "Rankings after a burst of batch ingestion").
-  if (!(await fewRecordsToCorrect(db, filter.accountId, closest))) return { plan: undefined, lagging: true };
+  // Totals serve while the records they miss are within the window's bound, however recent: a
+  // burst of batch ingestion stores hundreds of thousands of records in a minute, and a week's
+  // ranking that corrected them all took seconds (docs/performance.md, "Rankings after a burst of
+  // batch ingestion"), more than its rollup; six months' rollup costs more than such a correction.
+  const bound = correctionBound(closest.windowId);
+  const records = await recordsToCorrect(db, filter.accountId, closest, bound);
+  if (records > bound) return { plan: undefined, lagging: true };
   const windowId = closest.windowId;
-  return { plan: { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window }, lagging: false };
+  return {
+    plan: { scope: { accountId: filter.accountId, windowId, brandId: filter.totalsBrandId, memberConditions: filter.member() }, window },
+    lagging: records > maxCorrectionRecords,
+  };
 }
 
 interface Scored {

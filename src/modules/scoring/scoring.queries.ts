@@ -8,7 +8,7 @@ import type { CompiledFilter } from '../../filters/compile.js';
 import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
-import { readRollup } from './catch-up-reads.js';
+import { catchUpRead } from './catch-up-reads.js';
 import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
@@ -75,8 +75,9 @@ export async function membersByScore(
   },
 ): Promise<RankedPage> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  if (plan) return rankFromTotals(db, plan, direction, page, reads, { count });
-  return readRollup(db, { accountId: filter.accountId, lagging, window }, () => rankFromRollup(db, { filter, window, direction, page }));
+  return catchUpRead(db, { accountId: filter.accountId, lagging, window }, () =>
+    plan ? rankFromTotals(db, plan, direction, page, reads, { count }) : rankFromRollup(db, { filter, window, direction, page }),
+  );
 }
 
 /** membersByScore's page from the daily rollup. */
@@ -122,8 +123,8 @@ async function rankFromRollup(db: Executor, { filter, window, direction, page }:
 /** How many members a score ranking holds. */
 export async function countMembersByScore(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  if (plan) return countFromTotals(db, plan);
-  return readRollup(db, { accountId: filter.accountId, lagging, window }, async () => {
+  return catchUpRead(db, { accountId: filter.accountId, lagging, window }, async () => {
+    if (plan) return countFromTotals(db, plan);
     const counted = countedRows(db, filter, window);
     const active = db.selectDistinct({ memberId: counted.memberId }).from(counted).as('active');
     const [row] = await db
@@ -321,8 +322,8 @@ export async function memberPassesFilter(db: Executor, filter: CompiledFilter, m
 
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
-  if (plan) return countAboveFromTotals(db, plan, points, 1000);
-  return readRollup(db, { accountId: filter.accountId, lagging, window }, async () => {
+  return catchUpRead(db, { accountId: filter.accountId, lagging, window }, async () => {
+    if (plan) return countAboveFromTotals(db, plan, points, 1000);
     const counted = countedRows(db, filter, window);
     const totals = db
       .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })

@@ -11,7 +11,7 @@ import type { ActivityType } from '../activities/activity-types.js';
 import { brandMemberCountWhere, brandMemberTotal } from '../brands/brand-members.queries.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import type { GroupDimension } from '../score-windows/score-window-groups.queries.js';
-import { readRollup } from '../scoring/catch-up-reads.js';
+import { catchUpRead } from '../scoring/catch-up-reads.js';
 import { chooseTotals, countFromTotals, type TotalsPlan } from '../scoring/score-windows.ranking.js';
 import { groupCounts, type GroupCount } from '../scoring/kept-totals.queries.js';
 import type { ScoringScope } from '../scoring/scoring.scope.js';
@@ -52,13 +52,14 @@ function brandScope(context: Context, root: BrandStats, { filter, window }: Filt
 /**
  * The kept per-brand groups answer a report when a standard window is close to the requested one
  * and the filter asks for nothing but the brand (see docs/performance.md): `plan`. Otherwise the
- * report counts from the daily rollup through `fromRollup`, in a catch-up turn while the window's
- * kept totals lag (catch-up-reads.ts).
+ * report counts from the daily rollup. Either way it reads through `read`: in a catch-up turn while
+ * the window's kept totals lag (catch-up-reads.ts), when the groups' correction, or the rollup, is
+ * large.
  */
-async function keptGroups(context: Context, scope: ScoringScope): Promise<{ plan: TotalsPlan | undefined; fromRollup: <T>(read: (db: Executor) => Promise<T>) => Promise<T> }> {
+async function keptGroups(context: Context, scope: ScoringScope): Promise<{ plan: TotalsPlan | undefined; read: <T>(read: (db: Executor) => Promise<T>) => Promise<T> }> {
   const db = context.database.read;
   const { plan, lagging } = scope.filter.member() ? { plan: undefined, lagging: false } : await chooseTotals(db, scope.filter, scope.window);
-  return { plan, fromRollup: (read) => readRollup(db, { accountId: scope.filter.accountId, lagging, window: scope.window }, () => read(db)) };
+  return { plan, read: (read) => catchUpRead(db, { accountId: scope.filter.accountId, lagging, window: scope.window }, () => read(db)) };
 }
 
 const sum = (groups: readonly GroupCount[], field: 'members' | 'activityCount') => groups.reduce((total, group) => total + group[field], 0);
@@ -70,9 +71,9 @@ async function activeMembersBy(
   dimension: GroupDimension,
   bucket: (typeof q.memberBuckets)[keyof typeof q.memberBuckets],
 ): Promise<{ bucket: string; members: number }[]> {
-  const { plan, fromRollup } = await keptGroups(context, scope);
-  if (!plan) return fromRollup((db) => q.activeMembersBy(db, scope.filter, scope.window, bucket.ofMember));
-  const groups = await groupCounts(context.database.read, plan.scope, plan.window, dimension, bucket.ofKey);
+  const { plan, read } = await keptGroups(context, scope);
+  if (!plan) return read((db) => q.activeMembersBy(db, scope.filter, scope.window, bucket.ofMember));
+  const groups = await read((db) => groupCounts(db, plan.scope, plan.window, dimension, bucket.ofKey));
   return groups.map((group) => ({ bucket: group.key!, members: group.members }));
 }
 
@@ -90,11 +91,11 @@ export class BrandStatsResolver {
   async activity(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
-    const { plan, fromRollup } = await keptGroups(context, scope);
+    const { plan, read } = await keptGroups(context, scope);
     const page = { limit: pageSize(limit, 10, 'limit'), offset: pageOffset(offset) };
     const totals = plan
-      ? await activityTotalsFromGroups(context.database.read, plan, grouping, page, (ids) => context.loaders.activities.definitions.loadMany(ids))
-      : await fromRollup((db) => q.activityTotals(db, { filter: scope.filter, window: scope.window, grouping, ...page }));
+      ? await read((db) => activityTotalsFromGroups(db, plan, grouping, page, (ids) => context.loaders.activities.definitions.loadMany(ids)))
+      : await read((db) => q.activityTotals(db, { filter: scope.filter, window: scope.window, grouping, ...page }));
     const segmentId = filterId(filter?.segmentId, 'segmentId') ?? filterId(filter?.membersFromSegment, 'membersFromSegment');
     return {
       brandId: root.brandId,
@@ -116,17 +117,17 @@ export class BrandStatsResolver {
   @FieldResolver(() => [ServiceTimeline], { description: "The brand's records per UTC day of the window, one timeline per network." })
   async timeline(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ServiceTimeline[]> {
     const scope = await brandScope(context, root, args);
-    const { plan, fromRollup } = await keptGroups(context, scope);
-    if (!plan) return serviceTimelines(scope.window, await fromRollup((db) => q.serviceTimeline(db, scope.filter, scope.window)));
-    return serviceTimelines(scope.window, await serviceTimelineFromKept(context.database.read, plan));
+    const { plan, read } = await keptGroups(context, scope);
+    if (!plan) return serviceTimelines(scope.window, await read((db) => q.serviceTimeline(db, scope.filter, scope.window)));
+    return serviceTimelines(scope.window, await read((db) => serviceTimelineFromKept(db, plan)));
   }
 
   @FieldResolver(() => LocationStats, { description: "The brand's records and active members in the window, by the members' country." })
   async location(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<LocationStats> {
     const scope = await brandScope(context, root, args);
-    const { plan, fromRollup } = await keptGroups(context, scope);
-    if (!plan) return countryCounts(await fromRollup((db) => q.locationTotals(db, scope.filter, scope.window)));
-    const groups = await groupCounts(context.database.read, plan.scope, plan.window, 'country');
+    const { plan, read } = await keptGroups(context, scope);
+    if (!plan) return countryCounts(await read((db) => q.locationTotals(db, scope.filter, scope.window)));
+    const groups = await read((db) => groupCounts(db, plan.scope, plan.window, 'country'));
     return countryCounts([
       ...groups.map((group) => ({ country: group.key, isTotal: false, actions: group.activityCount, members: group.members })),
       { country: null, isTotal: true, actions: sum(groups, 'activityCount'), members: sum(groups, 'members') },
@@ -137,11 +138,11 @@ export class BrandStatsResolver {
   async members(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ActiveMemberStats> {
     const scope = await brandScope(context, root, args);
     const db = context.database.read;
-    const { plan, fromRollup } = await keptGroups(context, scope);
+    const { plan, read } = await keptGroups(context, scope);
     // Without member conditions the brand's kept count answers; with them, its kept pairs are filtered.
     const [total, active] = await Promise.all([
       scope.filter.member() ? brandMemberCountWhere(db, scope.filter, root.brandId) : brandMemberTotal(db, scope.filter.accountId, root.brandId),
-      plan ? countFromTotals(db, plan) : fromRollup((read) => q.activeMemberCount(read, scope.filter, scope.window)),
+      read((reader) => (plan ? countFromTotals(reader, plan) : q.activeMemberCount(reader, scope.filter, scope.window))),
     ]);
     return { activeMembers: active, inactiveMembers: total - active, totalMembers: total };
   }
