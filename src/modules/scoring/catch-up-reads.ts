@@ -11,10 +11,10 @@ import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
  * records. At most this many of an account's run at once in a gateway, the others wait their turn.
  *
  * Each such read takes seconds (every rollup row of the window summed per member, or the records
- * the totals miss), and every ranking of the window takes one until the fold has caught up. The fold is one session: under ten
- * such reads at once it had a small share of the two cores and folded 1,300 records a second, and
- * the cliff lasted minutes (docs/performance.md, "Rankings after a burst of batch ingestion";
- * with the turns, its "second round": less than half as long).
+ * the totals miss), and every ranking of the window takes one until the fold has caught up. The
+ * fold is one session: under ten such reads at once it had a small share of the two cores and
+ * folded 1,300 records a second, and the cliff lasted minutes (docs/performance.md, "Rankings
+ * after a burst of batch ingestion"; with the turns, its "second round": less than half as long).
  * Waiting their turn, the readers leave the fold the CPU that ends the cliff, and the rankings
  * answer from the totals again sooner; the answers are the same.
  *
@@ -23,7 +23,8 @@ import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
  * reads waited behind six months' until the client gave up: for the first 40 s after a day's stop
  * no ranking answered at all (docs/performance.md, "Recovery after a stop, fifth round"). A longer
  * window waits no longer than the catch-up takes: the worker folds the week first, and once a
- * window's totals answer, its rankings take no turn. Meanwhile its waiters may outlast their
+ * window's totals answer, its rankings take no turn (six months' corrections so wait until the
+ * week is folded: "Recovery after a stop, sixth round"). Meanwhile its waiters may outlast their
  * clients; a waiter whose request is abandoned (its client left, its deadline passed) leaves the
  * queue, so the departed cannot fill it for the live.
  */
