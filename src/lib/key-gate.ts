@@ -46,9 +46,9 @@ export class KeyGate {
       // The slot is handed over by the release, so running never drops below the limit meanwhile.
       await new Promise<void>((admit, leave) => {
         const waiter: Waiter = { admit: () => (signal?.removeEventListener('abort', onAbort), admit()), priority };
+        // The key stays: a waiter exists only while every slot is held, and the last release forgets it.
         const onAbort = () => {
           load.waiting.splice(load.waiting.indexOf(waiter), 1);
-          if (load.running === 0 && load.waiting.length === 0) this.keys.delete(key);
           leave(signal!.reason);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
