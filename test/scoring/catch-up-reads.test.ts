@@ -24,6 +24,12 @@ const week = lastDays(7);
 /** A lagging read of account `accountId` over a week. */
 const lagging = (accountId: number, window = week) => ({ accountId, lagging: true, window });
 
+/** Held reads of a week that take every catch-up turn of the account, and their answers. */
+function takeEveryTurn(db: Executor, accountId: number, started: string[]) {
+  const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
+  return { holders, held: holders.map((holder) => catchUpRead(db, lagging(accountId), holder.read)) };
+}
+
 /** Lets every settled promise's continuations run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -82,8 +88,7 @@ describe('rollup reads while a window catches up', () => {
   it('gives a free turn to the shortest window waiting, then to the earliest of equal windows', async () => {
     const db = {} as Executor;
     const started: string[] = [];
-    const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
-    const held = holders.map((holder) => catchUpRead(db, lagging(3), holder.read));
+    const { holders, held } = takeEveryTurn(db, 3, started);
     const queued = [
       { name: 'six months', window: lastDays(182) },
       { name: 'first week', window: week },
@@ -108,8 +113,7 @@ describe('rollup reads while a window catches up', () => {
   it('lets a waiting read go when its request is abandoned (its client left, or its deadline passed): it leaves the queue and never reads', async () => {
     const db = {} as Executor;
     const started: string[] = [];
-    const holders = Array.from({ length: catchUpReadsPerAccount }, (_, index) => heldRead(started, `holder ${index}`));
-    const held = holders.map((holder) => catchUpRead(db, lagging(4), holder.read));
+    const { holders, held } = takeEveryTurn(db, 4, started);
     const request = new RequestStatements(0);
     const abandoned = heldRead(started, 'abandoned');
     const answer = runCounted({ count: 0, statements: request }, () => catchUpRead(db, lagging(4), abandoned.read));
