@@ -70,8 +70,8 @@ export class RequestStatements {
   private abandoned = false;
   private readonly abandonment = new AbortController();
 
-  /** `timeoutMs` 0: no timeout. */
-  constructor(private readonly timeoutMs: number) {}
+  /** `timeoutMs` 0: no timeout. Work shared by several requests runs under statements of its own with the same timeout. */
+  constructor(readonly timeoutMs: number) {}
 
   /** How many statements of the request are running now. */
   get size(): number {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/db/client.js';
 import { AppError } from '../../src/core/errors.js';
 import { RequestStatements } from '../../src/db/request-statements.js';
-import { runCounted } from '../../src/db/roundtrips.js';
-import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, catchUpRead } from '../../src/modules/scoring/catch-up-reads.js';
+import { countRoundTrip, runCounted } from '../../src/db/roundtrips.js';
+import { catchUpReadLoad, catchUpReadsPerAccount, catchUpReadsQueued, catchUpRead, sharedCatchUpRead } from '../../src/modules/scoring/catch-up-reads.js';
 
 /** A read that ends when the test says so, and tells when it started. */
 function heldRead(log: string[], name: string) {
@@ -41,7 +41,7 @@ describe('rollup reads while a window catches up', () => {
     const answers = reads.map((read) => catchUpRead(db, lagging(1), read.read));
     await settle();
     expect(started).toEqual(['a', 'b', 'c', 'd'].slice(0, catchUpReadsPerAccount));
-    expect(catchUpReadLoad(db, 1)).toEqual({ running: catchUpReadsPerAccount, waiting: 4 - catchUpReadsPerAccount });
+    expect(catchUpReadLoad(db, 1)).toEqual({ running: catchUpReadsPerAccount, waiting: 4 - catchUpReadsPerAccount, sharing: 0 });
 
     // Not lagging, or another account's: at once.
     const free = heldRead(started, 'free');
@@ -66,7 +66,7 @@ describe('rollup reads while a window catches up', () => {
     reads[2].finish();
     reads[3].finish();
     expect(await Promise.all(answers.slice(1))).toEqual(['b', 'c', 'd']);
-    expect(catchUpReadLoad(db, 1)).toEqual({ running: 0, waiting: 0 });
+    expect(catchUpReadLoad(db, 1)).toEqual({ running: 0, waiting: 0, sharing: 0 });
   });
 
   it('refuses with RATE_LIMITED, reading nothing, once catchUpReadsQueued readers wait', async () => {
@@ -82,7 +82,7 @@ describe('rollup reads while a window catches up', () => {
     expect(started).not.toContain('refused');
     for (const read of held) read.finish();
     await Promise.all(answers);
-    expect(catchUpReadLoad(db, 7)).toEqual({ running: 0, waiting: 0 });
+    expect(catchUpReadLoad(db, 7)).toEqual({ running: 0, waiting: 0, sharing: 0 });
   });
 
   it('gives a free turn to the shortest window waiting, then to the earliest of equal windows', async () => {
@@ -107,7 +107,7 @@ describe('rollup reads while a window catches up', () => {
     expect(started.slice(catchUpReadsPerAccount)).toEqual(['first week', 'second week', 'month', 'six months']);
     expect(await Promise.all(answers)).toEqual(queued.map((read) => read.name));
     await Promise.all(held);
-    expect(catchUpReadLoad(db, 3)).toEqual({ running: 0, waiting: 0 });
+    expect(catchUpReadLoad(db, 3)).toEqual({ running: 0, waiting: 0, sharing: 0 });
   });
 
   it('lets a waiting read go when its request is abandoned (its client left, or its deadline passed): it leaves the queue and never reads', async () => {
@@ -118,13 +118,120 @@ describe('rollup reads while a window catches up', () => {
     const abandoned = heldRead(started, 'abandoned');
     const answer = runCounted({ count: 0, statements: request }, () => catchUpRead(db, lagging(4), abandoned.read));
     await settle();
-    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 1 });
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 0 });
     request.abandon();
     await expect(answer).rejects.toMatchObject({ code: '57014' });
-    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 0 });
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: catchUpReadsPerAccount, waiting: 0, sharing: 0 });
     for (const holder of holders) holder.finish();
     await Promise.all(held);
     expect(started).not.toContain('abandoned');
-    expect(catchUpReadLoad(db, 4)).toEqual({ running: 0, waiting: 0 });
+    expect(catchUpReadLoad(db, 4)).toEqual({ running: 0, waiting: 0, sharing: 0 });
+  });
+});
+
+/** A request's scope: its statements (abandoned when its client leaves) and its round-trip counter. */
+function request() {
+  const counter = { count: 0, statements: new RequestStatements(0) };
+  return { counter, run: <T>(work: () => Promise<T>) => runCounted(counter, work) };
+}
+
+describe('catch-up reads shared by the requests that ask the same', () => {
+  it('one read answers every request of a key that asked while it waited; a request after it started, or of another key, waits for a read of its own', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const { holders, held } = takeEveryTurn(db, 5, started);
+    const first = heldRead(started, 'page 1');
+    const other = heldRead(started, 'page 2');
+    const reads = [first.read, first.read, other.read, first.read];
+    const keys = ['page 1', 'page 1', 'page 2', 'page 1'];
+    const answers = keys.map((key, index) => sharedCatchUpRead(db, { accountId: 5, window: week, key }, reads[index]));
+    await settle();
+    // Two reads wait, one for each key; four requests wait for them.
+    expect(catchUpReadLoad(db, 5)).toEqual({ running: catchUpReadsPerAccount, waiting: 2, sharing: 4 });
+
+    holders[0].finish();
+    await settle();
+    expect(started.slice(catchUpReadsPerAccount)).toEqual(['page 1']);
+    // Started: a request asking page 1 now waits for the next read.
+    const later = heldRead(started, 'page 1 again');
+    const laterAnswer = sharedCatchUpRead(db, { accountId: 5, window: week, key: 'page 1' }, later.read);
+    await settle();
+    expect(catchUpReadLoad(db, 5)).toEqual({ running: catchUpReadsPerAccount, waiting: 2, sharing: 2 });
+    first.finish();
+    expect(await Promise.all([answers[0], answers[1], answers[3]])).toEqual(['page 1', 'page 1', 'page 1']);
+    await settle();
+    expect(started.slice(catchUpReadsPerAccount)).toEqual(['page 1', 'page 2']);
+    other.finish();
+    expect(await answers[2]).toBe('page 2');
+    await settle();
+    expect(started.slice(catchUpReadsPerAccount)).toEqual(['page 1', 'page 2', 'page 1 again']);
+    later.finish();
+    expect(await laterAnswer).toBe('page 1 again');
+    holders[1].finish();
+    await Promise.all(held);
+    expect(catchUpReadLoad(db, 5)).toEqual({ running: 0, waiting: 0, sharing: 0 });
+  });
+
+  it('reads for the requests still waiting when one leaves; leaves the queue, never reading, once all have left; fails each with its error', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const { holders, held } = takeEveryTurn(db, 6, started);
+    const [leaving, staying] = [request(), request()];
+    const shared = heldRead(started, 'shared');
+    const leavingAnswer = leaving.run(() => sharedCatchUpRead(db, { accountId: 6, window: week, key: 'k' }, shared.read));
+    const stayingAnswer = staying.run(() => sharedCatchUpRead(db, { accountId: 6, window: week, key: 'k' }, shared.read));
+    await settle();
+    leaving.counter.statements.abandon();
+    await expect(leavingAnswer).rejects.toMatchObject({ code: '57014' });
+    expect(catchUpReadLoad(db, 6)).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 1 });
+
+    // Every request of a read leaves: it leaves the queue.
+    const gone = [request(), request()];
+    const abandoned = heldRead(started, 'abandoned');
+    const goneAnswers = gone.map((one) => one.run(() => sharedCatchUpRead(db, { accountId: 6, window: week, key: 'gone' }, abandoned.read)));
+    await settle();
+    expect(catchUpReadLoad(db, 6)).toEqual({ running: catchUpReadsPerAccount, waiting: 2, sharing: 3 });
+    for (const one of gone) one.counter.statements.abandon();
+    for (const answer of goneAnswers) await expect(answer).rejects.toMatchObject({ code: '57014' });
+    expect(catchUpReadLoad(db, 6)).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 1 });
+
+    holders[0].finish();
+    await settle();
+    shared.fail(new Error('statement timeout'));
+    await expect(stayingAnswer).rejects.toThrow('statement timeout');
+    holders[1].finish();
+    await Promise.all(held);
+    expect(started).toContain('shared');
+    expect(started).not.toContain('abandoned');
+    expect(catchUpReadLoad(db, 6)).toEqual({ running: 0, waiting: 0, sharing: 0 });
+  });
+
+  it('holds its turn for the catch-up reads within it, which take no second one, and charges each request its part of the statements', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const { holders, held } = takeEveryTurn(db, 8, started);
+    const requests = [request(), request()];
+    const inner = heldRead(started, 'inner');
+    const answers = requests.map((one) =>
+      one.run(() =>
+        sharedCatchUpRead(db, { accountId: 8, window: week, key: 'k' }, async () => {
+          // Two statements, then a ranking's own catch-up read.
+          countRoundTrip();
+          countRoundTrip();
+          return catchUpRead(db, lagging(8), inner.read);
+        }),
+      ),
+    );
+    await settle();
+    holders[0].finish();
+    await settle();
+    // The other turn is still held, and the inner read runs all the same.
+    expect(started).toContain('inner');
+    expect(catchUpReadLoad(db, 8)).toEqual({ running: catchUpReadsPerAccount, waiting: 0, sharing: 0 });
+    inner.finish();
+    expect(await Promise.all(answers)).toEqual(['inner', 'inner']);
+    expect(requests.map((one) => one.counter.count)).toEqual([1, 1]);
+    holders[1].finish();
+    await Promise.all(held);
   });
 });

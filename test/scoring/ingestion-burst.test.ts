@@ -103,11 +103,35 @@ describe('rankings right after a burst of records of now', () => {
       expect(await waiting).toEqual(await bruteForce(window));
       for (const turn of turns.slice(1)) turn();
       await Promise.all(held);
-      expect(catchUpReadLoad(t.database.db, tenant.accountId)).toEqual({ running: 0, waiting: 0 });
+      expect(catchUpReadLoad(t.database.db, tenant.accountId)).toEqual({ running: 0, waiting: 0, sharing: 0 });
     };
     // In a catch-up turn (catch-up-reads.ts).
     expect((await choice()).lagging).toBe(true);
     await waitsForTurn(week);
+
+    // Two requests for the same page while it waits for a turn share one read (sharedCatchUpRead),
+    // whose window ends when it runs: a record stored between the two requests counts for both,
+    // as it would for a read of the second's own.
+    const headline = await createActivity(t, tenant, { name: 'Headline', type: 'Listened', brandid: brandId, points: 1_000_000 });
+    const [latecomer] = await insertMembers(t, tenant, [{}]);
+    const turns: (() => void)[] = [];
+    const held = Array.from({ length: catchUpReadsPerAccount }, () =>
+      catchUpRead(t.database.db, { accountId: tenant.accountId, lagging: true, window: resolveWindow(week, listingWindow) }, () => new Promise<void>((resolve) => turns.push(resolve))),
+    );
+    const load = () => catchUpReadLoad(t.database.db, tenant.accountId);
+    const first = ranked(week);
+    await expect.poll(load).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 1 });
+    await record(t, tenant, [{ activityId: headline, memberId: latecomer, completedAt: new Date().toISOString() }]);
+    const second = ranked(week);
+    await expect.poll(load).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 2 });
+    turns[0]();
+    const [firstAnswer, secondAnswer] = await Promise.all([first, second]);
+    expect(firstAnswer[0]).toEqual({ id: latecomer, points: 1_000_000, activityCount: 1 });
+    expect(secondAnswer).toEqual(firstAnswer);
+    expect(firstAnswer).toEqual(await bruteForce());
+    for (const turn of turns.slice(1)) turn();
+    await Promise.all(held);
+    expect(load()).toEqual({ running: 0, waiting: 0, sharing: 0 });
     // Six months corrects its totals with the same burst instead: its bound is 20,000 records a
     // week of window (correctionBound), its rollup dearer than such a correction. A correction past
     // 20,000 records takes a catch-up turn too.

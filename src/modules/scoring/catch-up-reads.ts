@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Executor } from '../../db/client.js';
-import { currentRequestStatements } from '../../db/roundtrips.js';
+import { RequestStatements } from '../../db/request-statements.js';
+import { currentRequestStatements, currentRoundTripCounter, runCounted, type RoundTripCounter } from '../../db/roundtrips.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { AppError } from '../../core/errors.js';
 import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
@@ -51,17 +53,8 @@ function gateOf(db: Executor): KeyGate {
  * account's catch-up turns.
  */
 export async function catchUpRead<T>(db: Executor, { accountId, lagging, window }: { accountId: number; lagging: boolean; window: ResolvedWindow }, read: () => Promise<T>): Promise<T> {
-  if (!lagging) return read();
-  let release: () => void;
-  try {
-    release = await gateOf(db).acquire(String(accountId), {
-      priority: window.end.getTime() - window.start.getTime(),
-      signal: currentRequestStatements()?.signal,
-    });
-  } catch (error) {
-    if (!(error instanceof KeyGateFull)) throw error;
-    throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');
-  }
+  if (!lagging || holdsTurn(db, accountId)) return read();
+  const release = await takeTurn(db, accountId, window, currentRequestStatements()?.signal);
   try {
     return await read();
   } finally {
@@ -69,7 +62,135 @@ export async function catchUpRead<T>(db: Executor, { accountId, lagging, window 
   }
 }
 
-/** The account's catch-up reads running and waiting now (tests, diagnostics). */
-export function catchUpReadLoad(db: Executor, accountId: number): { running: number; waiting: number } {
-  return gates.get(db)?.load(String(accountId)) ?? { running: 0, waiting: 0 };
+/** Waits for one of the account's turns, the shortest window first; RATE_LIMITED when too many wait. */
+async function takeTurn(db: Executor, accountId: number, window: ResolvedWindow, signal: AbortSignal | undefined): Promise<() => void> {
+  try {
+    return await gateOf(db).acquire(String(accountId), { priority: window.end.getTime() - window.start.getTime(), signal });
+  } catch (error) {
+    if (!(error instanceof KeyGateFull)) throw error;
+    throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');
+  }
+}
+
+/** The account whose turn the work running now holds (a shared read's): the catch-up reads within it take no second turn. */
+const heldTurn = new AsyncLocalStorage<{ db: Executor; accountId: number }>();
+
+function holdsTurn(db: Executor, accountId: number): boolean {
+  const held = heldTurn.getStore();
+  return held !== undefined && held.db === db && held.accountId === accountId;
+}
+
+/** A shared read waiting for its turn, and the requests waiting for its answer. */
+interface SharedRead {
+  answer: Promise<unknown>;
+  /** Requests still waiting for the answer; none left aborts `abandoned`. */
+  live: number;
+  abandoned: AbortController;
+  /** The round-trip counters of the requests that share it: each is charged its part of the read's statements. */
+  sharers: RoundTripCounter[];
+}
+
+/** Per database handle and account: the shared reads not started yet, by what they read. */
+const sharedReads = new WeakMap<Executor, Map<number, Map<string, SharedRead>>>();
+
+function sharedReadsOf(db: Executor, accountId: number): Map<string, SharedRead> {
+  let byAccount = sharedReads.get(db);
+  if (!byAccount) sharedReads.set(db, (byAccount = new Map<number, Map<string, SharedRead>>()));
+  let reads = byAccount.get(accountId);
+  if (!reads) byAccount.set(accountId, (reads = new Map<string, SharedRead>()));
+  return reads;
+}
+
+/**
+ * A catch-up read (a lagging ranking: see catchUpRead) that the requests asking the same `key` of
+ * the account share while it waits for its turn. `key` names everything the answer depends on but
+ * the moment it is read: the filter, window and page as the caller wrote them, and what the page
+ * reads. `read` resolves the window when it runs, so the answer counts every record stored before
+ * any of its requests asked, as a read of its own would; a request that asks once the read has
+ * started waits for the next one.
+ *
+ * Why: while a window catches up, its rankings take seconds each and the account's turns are few,
+ * so the requests that ask for the same page (a leaderboard opened by many fans at once) queued one
+ * behind another, and most waited longer than their clients would. Shared, such a page costs one
+ * read per turn however many ask for it, and a turn is left for the other windows' rankings
+ * (docs/performance.md, "Recovery after a stop, seventh round").
+ *
+ * The read is no one request's: its statements run under statements of their own (timed out as a
+ * request's are), cancelled once every request waiting for it has gone, and it leaves the queue
+ * then if it has not started. Each request is charged its part of the statements.
+ */
+export function sharedCatchUpRead<T>(db: Executor, { accountId, window, key }: { accountId: number; window: ResolvedWindow; key: string }, read: () => Promise<T>): Promise<T> {
+  const statements = currentRequestStatements();
+  statements?.signal.throwIfAborted();
+  const reads = sharedReadsOf(db, accountId);
+  let shared = reads.get(key);
+  if (!shared) {
+    const started: SharedRead = { answer: Promise.resolve(), live: 0, abandoned: new AbortController(), sharers: [] };
+    started.answer = runShared(
+      db,
+      accountId,
+      window,
+      started,
+      statements?.timeoutMs ?? 0,
+      () => {
+        // Started (or refused): a request that asks from now on waits for a read of its own.
+        if (reads.get(key) === started) reads.delete(key);
+        const byAccount = sharedReads.get(db);
+        if (!reads.size && byAccount?.get(accountId) === reads) byAccount.delete(accountId);
+      },
+      read,
+    );
+    // Its requests each see its outcome; once all have gone, no one does.
+    started.answer.catch(() => {});
+    reads.set(key, (shared = started));
+  }
+  return joinShared(shared, statements?.signal) as Promise<T>;
+}
+
+async function runShared<T>(db: Executor, accountId: number, window: ResolvedWindow, shared: SharedRead, timeoutMs: number, leaveQueue: () => void, read: () => Promise<T>): Promise<T> {
+  let release: () => void;
+  try {
+    release = await takeTurn(db, accountId, window, shared.abandoned.signal);
+  } finally {
+    leaveQueue();
+  }
+  const statements = new RequestStatements(timeoutMs);
+  shared.abandoned.signal.addEventListener('abort', () => statements.abandon(), { once: true });
+  const counter: RoundTripCounter = { count: 0, statements };
+  try {
+    return await runCounted(counter, () => heldTurn.run({ db, accountId }, read));
+  } finally {
+    release();
+    for (const sharer of shared.sharers) sharer.count += counter.count / shared.sharers.length;
+  }
+}
+
+/** The shared read's answer for one more request, which stops waiting for it when abandoned. */
+function joinShared(shared: SharedRead, signal: AbortSignal | undefined): Promise<unknown> {
+  shared.live += 1;
+  const counter = currentRoundTripCounter();
+  if (counter) shared.sharers.push(counter);
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      shared.live -= 1;
+      if (shared.live === 0) shared.abandoned.abort(signal?.reason);
+    };
+    const onAbort = () => {
+      leave();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    shared.answer.then(
+      (value) => (signal?.removeEventListener('abort', onAbort), resolve(value)),
+      (error: unknown) => (signal?.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
+/** The account's catch-up reads running and waiting now (a shared read counts once), and the requests waiting for shared reads not started yet (tests, diagnostics). */
+export function catchUpReadLoad(db: Executor, accountId: number): { running: number; waiting: number; sharing: number } {
+  const { running, waiting } = gates.get(db)?.load(String(accountId)) ?? { running: 0, waiting: 0 };
+  let sharing = 0;
+  for (const shared of sharedReads.get(db)?.get(accountId)?.values() ?? []) sharing += shared.live;
+  return { running, waiting, sharing };
 }

@@ -9,7 +9,8 @@ import { listedMemberSelection, memberReadsOf, toMember } from '../members/membe
 import type { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
-import { scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
+import { sharedCatchUpRead } from './catch-up-reads.js';
+import { compileScope, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
 import { MemberOrder, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
 
 /** A member listed by a members listing: its scores default to the listing's filter and window. */
@@ -54,7 +55,7 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
   if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityIds', 'an activity filter does not apply when listing by last login');
   const limit = pageSize(first);
   const { position: cursor, before } = startPosition(args);
-  const scope = await scopeFor(context, filter, window, listingWindow);
+  let scope = await scopeFor(context, filter, window, listingWindow);
   const db = context.database.db;
   const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
   const keyset: Keyset | undefined = cursor && keyed ? { key: cursor.p ?? null, id: cursor.i ?? 0, before: Boolean(before) } : undefined;
@@ -67,14 +68,24 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     // A page ranked from the kept totals reads its members' services, domains and opt-ins with them,
     // and its count with its edge members when the selection asks for it.
     const count = info ? asksFor(info, 'totalCount') : false;
-    ({ rows, count: rankedCount } = await q.membersByScore(db, {
-      filter: scope.filter,
-      window: scope.window,
-      direction: sort,
-      page,
-      reads: info && memberReadsOf(info, ['edges', 'node']),
-      count,
-    }));
+    const reads = info && memberReadsOf(info, ['edges', 'node']);
+    const rank = (under: ScoringScope) => q.membersByScore(db, { filter: under.filter, window: under.window, direction: sort, page, reads, count });
+    if (await q.rankingCatchesUp(db, scope.filter, scope.window)) {
+      // Its window catches up: requests asking this very page share one read (sharedCatchUpRead),
+      // its window resolved when it runs, and its count with it.
+      ({
+        scope,
+        rows,
+        count: rankedCount,
+      } = await sharedCatchUpRead(db, { accountId: scope.filter.accountId, window: scope.window, key: JSON.stringify([filter, window, sort, page, reads, count]) }, async () => {
+        const now = await compileScope(context, filter, window, listingWindow);
+        const ranked = await rank(now);
+        const total = count ? await (ranked.count?.() ?? q.countMembersByScore(db, now.filter, now.window)) : undefined;
+        return { scope: now, rows: ranked.rows, count: total === undefined ? undefined : () => Promise.resolve(total) };
+      }));
+    } else {
+      ({ rows, count: rankedCount } = await rank(scope));
+    }
   } else {
     // Plain orders other than by join or login date list members whatever the window.
     const windowed = orderBy === MemberOrder.CREATED || orderBy === MemberOrder.LAST_LOGIN;

@@ -80,6 +80,15 @@ export async function membersByScore(
   );
 }
 
+/**
+ * Whether a ranking of this filter and window would wait for a catch-up turn now (its window's
+ * kept totals miss more than a cheap correction: catch-up-reads.ts), so that requests asking the
+ * same page may share its read.
+ */
+export async function rankingCatchesUp(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<boolean> {
+  return (await chooseTotals(db, filter, window)).lagging;
+}
+
 /** membersByScore's page from the daily rollup. */
 async function rankFromRollup(db: Executor, { filter, window, direction, page }: { filter: CompiledFilter; window: ResolvedWindow; direction: Direction; page: Page }): Promise<RankedPage> {
   const counted = countedRows(db, filter, window);

@@ -36,6 +36,12 @@ export interface ScopeLoaders {
 
 export type ScoringLoaders = ReturnType<typeof createScoringLoaders>;
 
+/** A filter and window compiled for the caller's account, the window resolved at `now`. */
+export async function compileScope(context: Context, filter: MemberFilter | null | undefined, window: WindowInput | null | undefined, rules: WindowRules, now = new Date()): Promise<ScoringScope> {
+  const resolved = resolveWindow(window, rules, now);
+  return { filter: await compileFilter(context.database.db, accountOf(context), filter, resolved), window: resolved };
+}
+
 /** The scoring module's per-request scopes and their loaders (context.loaders.scoring). */
 export function createScoringLoaders(context: Context) {
   // Keyed by the arguments as written: equal arguments on many members compile once.
@@ -51,10 +57,7 @@ export function createScoringLoaders(context: Context) {
       const key = JSON.stringify([isDefaultFilter(filter) ? null : filter, isDefaultWindow(window) ? null : window, rules]);
       let scope = scopes.get(key);
       if (!scope) {
-        scope = (async () => {
-          const resolved = resolveWindow(window, rules);
-          return { filter: await compileFilter(context.database.db, accountOf(context), filter, resolved), window: resolved };
-        })();
+        scope = compileScope(context, filter, window, rules);
         scopes.set(key, scope);
       }
       return scope;
