@@ -152,11 +152,12 @@ describe('catch-up reads shared by the requests that ask the same', () => {
     holders[0].finish();
     await settle();
     expect(started.slice(catchUpReadsPerAccount)).toEqual(['page 1']);
-    // Started: a request asking page 1 now waits for the next read.
+    // Started: a request asking page 1 now waits for the next read, which waits for this one to end
+    // before it queues for a turn.
     const later = heldRead(started, 'page 1 again');
     const laterAnswer = sharedCatchUpRead(db, { accountId: 5, window: week, key: 'page 1' }, later.read);
     await settle();
-    expect(catchUpReadLoad(db, 5)).toEqual({ running: catchUpReadsPerAccount, waiting: 2, sharing: 2 });
+    expect(catchUpReadLoad(db, 5)).toEqual({ running: catchUpReadsPerAccount, waiting: 1, sharing: 2 });
     first.finish();
     expect(await Promise.all([answers[0], answers[1], answers[3]])).toEqual(['page 1', 'page 1', 'page 1']);
     await settle();
@@ -233,5 +234,27 @@ describe('catch-up reads shared by the requests that ask the same', () => {
     expect(requests.map((one) => one.counter.count)).toEqual([1, 1]);
     holders[1].finish();
     await Promise.all(held);
+  });
+});
+
+describe('a key read again', () => {
+  it('waits for the read of the key running, even with a turn free, then reads at once', async () => {
+    const db = {} as Executor;
+    const started: string[] = [];
+    const first = heldRead(started, 'first');
+    const second = heldRead(started, 'second');
+    const firstAnswer = sharedCatchUpRead(db, { accountId: 9, window: week, key: 'k' }, first.read);
+    await settle();
+    const secondAnswer = sharedCatchUpRead(db, { accountId: 9, window: week, key: 'k' }, second.read);
+    await settle();
+    expect(started).toEqual(['first']);
+    expect(catchUpReadLoad(db, 9)).toEqual({ running: 1, waiting: 0, sharing: 1 });
+    first.finish();
+    expect(await firstAnswer).toBe('first');
+    await settle();
+    expect(started).toEqual(['first', 'second']);
+    second.finish();
+    expect(await secondAnswer).toBe('second');
+    expect(catchUpReadLoad(db, 9)).toEqual({ running: 0, waiting: 0, sharing: 0 });
   });
 });

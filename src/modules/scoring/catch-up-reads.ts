@@ -80,7 +80,7 @@ function holdsTurn(db: Executor, accountId: number): boolean {
   return held !== undefined && held.db === db && held.accountId === accountId;
 }
 
-/** A shared read waiting for its turn, and the requests waiting for its answer. */
+/** A shared read, and the requests waiting for its answer. */
 interface SharedRead {
   answer: Promise<unknown>;
   /** Requests still waiting for the answer; none left aborts `abandoned`. */
@@ -90,30 +90,42 @@ interface SharedRead {
   sharers: RoundTripCounter[];
 }
 
-/** Per database handle and account: the shared reads not started yet, by what they read. */
-const sharedReads = new WeakMap<Executor, Map<number, Map<string, SharedRead>>>();
+/** An account's shared reads, by what they read: those still joinable (not started) and those running. */
+interface AccountReads {
+  joinable: Map<string, SharedRead>;
+  running: Map<string, SharedRead>;
+}
 
-function sharedReadsOf(db: Executor, accountId: number): Map<string, SharedRead> {
+/** Per database handle and account; an account is forgotten once it has no shared read. */
+const sharedReads = new WeakMap<Executor, Map<number, AccountReads>>();
+
+function sharedReadsOf(db: Executor, accountId: number): AccountReads {
   let byAccount = sharedReads.get(db);
-  if (!byAccount) sharedReads.set(db, (byAccount = new Map<number, Map<string, SharedRead>>()));
+  if (!byAccount) sharedReads.set(db, (byAccount = new Map<number, AccountReads>()));
   let reads = byAccount.get(accountId);
-  if (!reads) byAccount.set(accountId, (reads = new Map<string, SharedRead>()));
+  if (!reads) byAccount.set(accountId, (reads = { joinable: new Map(), running: new Map() }));
   return reads;
+}
+
+function forgetIfIdle(db: Executor, accountId: number, reads: AccountReads): void {
+  const byAccount = sharedReads.get(db);
+  if (!reads.joinable.size && !reads.running.size && byAccount?.get(accountId) === reads) byAccount.delete(accountId);
 }
 
 /**
  * A catch-up read (a lagging ranking: see catchUpRead) that the requests asking the same `key` of
- * the account share while it waits for its turn. `key` names everything the answer depends on but
- * the moment it is read: the filter, window and page as the caller wrote them, and what the page
- * reads. `read` resolves the window when it runs, so the answer counts every record stored before
- * any of its requests asked, as a read of its own would; a request that asks once the read has
- * started waits for the next one.
+ * the account share until it starts. `key` names everything the answer depends on but the moment
+ * it is read: the filter, window and page as the caller wrote them, and what the page reads.
+ * `read` resolves the window when it starts, so the answer counts every record stored before any
+ * of its requests asked, as a read of its own would; a request that asks once it has started
+ * waits for the next read of the key, which starts when this one ends (a key reads one at a time).
  *
  * Why: while a window catches up, its rankings take seconds each and the account's turns are few,
  * so the requests that ask for the same page (a leaderboard opened by many fans at once) queued one
- * behind another, and most waited longer than their clients would. Shared, such a page costs one
- * read per turn however many ask for it, and a turn is left for the other windows' rankings
- * (docs/performance.md, "Recovery after a stop, seventh round").
+ * behind another, and most waited longer than their clients would; with the shortest window's
+ * turns first, a week's page asked without pause took every turn and six months' none. Shared, a
+ * page costs one read at a time however many ask for it, and the other turn is left for the other
+ * windows' rankings (docs/performance.md, "Recovery after a stop, seventh round").
  *
  * The read is no one request's: its statements run under statements of their own (timed out as a
  * request's are), cancelled once every request waiting for it has gone, and it leaves the queue
@@ -123,44 +135,48 @@ export function sharedCatchUpRead<T>(db: Executor, { accountId, window, key }: {
   const statements = currentRequestStatements();
   statements?.signal.throwIfAborted();
   const reads = sharedReadsOf(db, accountId);
-  let shared = reads.get(key);
+  let shared = reads.joinable.get(key);
   if (!shared) {
-    const started: SharedRead = { answer: Promise.resolve(), live: 0, abandoned: new AbortController(), sharers: [] };
-    started.answer = runShared(
-      db,
-      accountId,
-      window,
-      started,
-      statements?.timeoutMs ?? 0,
-      () => {
-        // Started (or refused): a request that asks from now on waits for a read of its own.
-        if (reads.get(key) === started) reads.delete(key);
-        const byAccount = sharedReads.get(db);
-        if (!reads.size && byAccount?.get(accountId) === reads) byAccount.delete(accountId);
-      },
-      read,
-    );
+    const created: SharedRead = { answer: Promise.resolve(), live: 0, abandoned: new AbortController(), sharers: [] };
+    const before = reads.running.get(key)?.answer;
+    created.answer = (async () => {
+      // One read of a key at a time: the next waits for the one running, then for a turn.
+      await before?.catch(() => {});
+      let release: () => void;
+      try {
+        created.abandoned.signal.throwIfAborted();
+        release = await takeTurn(db, accountId, window, created.abandoned.signal);
+      } catch (error) {
+        if (reads.joinable.get(key) === created) reads.joinable.delete(key);
+        forgetIfIdle(db, accountId, reads);
+        throw error;
+      }
+      // Started: a request that asks from now on waits for the next read.
+      if (reads.joinable.get(key) === created) reads.joinable.delete(key);
+      reads.running.set(key, created);
+      try {
+        return await runShared(db, accountId, created, statements?.timeoutMs ?? 0, read);
+      } finally {
+        release();
+        if (reads.running.get(key) === created) reads.running.delete(key);
+        forgetIfIdle(db, accountId, reads);
+      }
+    })();
     // Its requests each see its outcome; once all have gone, no one does.
-    started.answer.catch(() => {});
-    reads.set(key, (shared = started));
+    created.answer.catch(() => {});
+    reads.joinable.set(key, (shared = created));
   }
   return joinShared(shared, statements?.signal) as Promise<T>;
 }
 
-async function runShared<T>(db: Executor, accountId: number, window: ResolvedWindow, shared: SharedRead, timeoutMs: number, leaveQueue: () => void, read: () => Promise<T>): Promise<T> {
-  let release: () => void;
-  try {
-    release = await takeTurn(db, accountId, window, shared.abandoned.signal);
-  } finally {
-    leaveQueue();
-  }
+/** Runs a shared read in its turn, under statements of its own, charging its requests their part. */
+async function runShared<T>(db: Executor, accountId: number, shared: SharedRead, timeoutMs: number, read: () => Promise<T>): Promise<T> {
   const statements = new RequestStatements(timeoutMs);
   shared.abandoned.signal.addEventListener('abort', () => statements.abandon(), { once: true });
   const counter: RoundTripCounter = { count: 0, statements };
   try {
     return await runCounted(counter, () => heldTurn.run({ db, accountId }, read));
   } finally {
-    release();
     for (const sharer of shared.sharers) sharer.count += counter.count / shared.sharers.length;
   }
 }
@@ -191,6 +207,6 @@ function joinShared(shared: SharedRead, signal: AbortSignal | undefined): Promis
 export function catchUpReadLoad(db: Executor, accountId: number): { running: number; waiting: number; sharing: number } {
   const { running, waiting } = gates.get(db)?.load(String(accountId)) ?? { running: 0, waiting: 0 };
   let sharing = 0;
-  for (const shared of sharedReads.get(db)?.get(accountId)?.values() ?? []) sharing += shared.live;
+  for (const shared of sharedReads.get(db)?.get(accountId)?.joinable.values() ?? []) sharing += shared.live;
   return { running, waiting, sharing };
 }
