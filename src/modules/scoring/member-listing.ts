@@ -10,6 +10,7 @@ import type { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import type { Keyset, ListedMember } from './scoring.queries.js';
 import { sharedCatchUpRead } from './catch-up-reads.js';
+import { chooseTotals, type TotalsChoice } from './score-windows.ranking.js';
 import { compileScope, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
 import { MemberOrder, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
 
@@ -69,22 +70,24 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
     // and its count with its edge members when the selection asks for it.
     const count = info ? asksFor(info, 'totalCount') : false;
     const reads = info && memberReadsOf(info, ['edges', 'node']);
-    const rank = (under: ScoringScope) => q.membersByScore(db, { filter: under.filter, window: under.window, direction: sort, page, reads, count });
-    if (await q.rankingCatchesUp(db, scope.filter, scope.window)) {
+    const rank = (under: ScoringScope, choice?: TotalsChoice) => q.membersByScore(db, { filter: under.filter, window: under.window, direction: sort, page, reads, count, choice });
+    const choice = await chooseTotals(db, scope.filter, scope.window);
+    if (choice.lagging) {
       // Its window catches up: requests asking this very page share one read (sharedCatchUpRead),
       // its window resolved when it runs, and its count with it.
+      const key = JSON.stringify([filter, window, sort, page, reads, count]);
       ({
         scope,
         rows,
         count: rankedCount,
-      } = await sharedCatchUpRead(db, { accountId: scope.filter.accountId, window: scope.window, key: JSON.stringify([filter, window, sort, page, reads, count]) }, async () => {
+      } = await sharedCatchUpRead(db, { accountId: scope.filter.accountId, window: scope.window, key }, async () => {
         const now = await compileScope(context, filter, window, listingWindow);
         const ranked = await rank(now);
         const total = count ? await (ranked.count?.() ?? q.countMembersByScore(db, now.filter, now.window)) : undefined;
         return { scope: now, rows: ranked.rows, count: total === undefined ? undefined : () => Promise.resolve(total) };
       }));
     } else {
-      ({ rows, count: rankedCount } = await rank(scope));
+      ({ rows, count: rankedCount } = await rank(scope, choice));
     }
   } else {
     // Plain orders other than by join or login date list members whatever the window.

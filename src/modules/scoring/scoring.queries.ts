@@ -9,7 +9,7 @@ import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
 import { catchUpRead } from './catch-up-reads.js';
-import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage } from './score-windows.ranking.js';
+import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage, type TotalsChoice } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -65,6 +65,7 @@ export async function membersByScore(
     page,
     reads,
     count,
+    choice,
   }: {
     filter: CompiledFilter;
     window: ResolvedWindow;
@@ -72,21 +73,14 @@ export async function membersByScore(
     page: Page;
     reads?: MemberReads;
     count?: boolean;
+    /** chooseTotals' answer for this filter and window, when the caller has it already. */
+    choice?: TotalsChoice;
   },
 ): Promise<RankedPage> {
-  const { plan, lagging } = await chooseTotals(db, filter, window);
+  const { plan, lagging } = choice ?? (await chooseTotals(db, filter, window));
   return catchUpRead(db, { accountId: filter.accountId, lagging, window }, () =>
     plan ? rankFromTotals(db, plan, direction, page, reads, { count }) : rankFromRollup(db, { filter, window, direction, page }),
   );
-}
-
-/**
- * Whether a ranking of this filter and window would wait for a catch-up turn now (its window's
- * kept totals miss more than a cheap correction: catch-up-reads.ts), so that requests asking the
- * same page may share its read.
- */
-export async function rankingCatchesUp(db: Executor, filter: CompiledFilter, window: ResolvedWindow): Promise<boolean> {
-  return (await chooseTotals(db, filter, window)).lagging;
 }
 
 /** membersByScore's page from the daily rollup. */
