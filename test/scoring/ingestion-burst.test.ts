@@ -132,6 +132,24 @@ describe('rankings right after a burst of records of now', () => {
     for (const turn of turns.slice(1)) turn();
     await Promise.all(held);
     expect(load()).toEqual({ running: 0, waiting: 0, sharing: 0 });
+
+    // A shared page that asks for its count reads it in the same turn: with every other turn
+    // held, the count read within it does not wait for one.
+    const others = Array.from({ length: catchUpReadsPerAccount - 1 }, () =>
+      catchUpRead(t.database.db, { accountId: tenant.accountId, lagging: true, window: resolveWindow(week, listingWindow) }, () => new Promise<void>((resolve) => turns.push(resolve))),
+    );
+    const { body: countedPage } = await t.graphql(tenant.apiKey, `query($window: WindowInput) { members(window: $window, first: 2) { totalCount edges { node { id } } } }`, { window: week });
+    expect(countedPage.errors, JSON.stringify(countedPage.errors)).toBeUndefined();
+    const window = resolveWindow(week, listingWindow);
+    const [{ active }] = await executeRows<{ active: number }>(
+      t.database.db,
+      sql`select count(distinct member_id)::int as active from activity_records
+      where account_id = ${tenant.accountId} and not one_time and completed_at >= ${window.start.toISOString()} and completed_at < ${window.end.toISOString()}`,
+    );
+    expect(countedPage.data.members.totalCount).toBe(Number(active));
+    expect(countedPage.data.members.edges.map(({ node }: { node: { id: string } }) => Number(node.id))).toEqual((await bruteForce()).slice(0, 2).map((row) => row.id));
+    for (const turn of turns.slice(catchUpReadsPerAccount)) turn();
+    await Promise.all(others);
     // Six months corrects its totals with the same burst instead: its bound is 20,000 records a
     // week of window (correctionBound), its rollup dearer than such a correction. A correction past
     // 20,000 records takes a catch-up turn too.
