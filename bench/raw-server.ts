@@ -1,7 +1,9 @@
 /**
- * The raw limit the benchmark compares Marquee with: a bare Fastify route answering the page of 100
- * members with their services and opt-ins by one hand-written SQL statement through postgres.js,
- * PostgreSQL building the JSON itself.
+ * The raw limits the benchmark compares Marquee with: bare Fastify routes, each answering by one
+ * hand-written SQL statement through postgres.js, PostgreSQL building the JSON itself:
+ * - `/members`: the page of 100 members with their services and opt-ins;
+ * - `/member/:id`: one member with its services, what `GET /v1.1/member/[id]` reads. Its ratio
+ *   between two engines is the engine's own, with no gateway in it (docs/scaling.md).
  *   tsx bench/raw-server.ts <database url> <port> <account id> <pool size>
  */
 import Fastify from 'fastify';
@@ -26,6 +28,20 @@ app.get('/members', async (_request, reply) => {
     ) page`;
   reply.header('content-type', 'application/json');
   return `{"data":{"members":${row.body}}}`;
+});
+
+app.get<{ Params: { id: string } }>('/member/:id', async (request, reply) => {
+  const [row] = await sql`
+    select json_build_object('id', m.id, 'email', m.email, 'firstName', m.first_name, 'surname', m.surname, 'username', m.username,
+        'gender', m.gender, 'country', m.country, 'city', m.city, 'verifiedEmail', m.verified_email,
+        'services', (select coalesce(json_agg(json_build_object('id', s.id, 'network', s.network, 'userId', s.uid, 'username', s.username,
+            'valid', s.valid, 'activitySharing', s.activity_sharing, 'followers', s.followers, 'likes', s.likes) order by s.id), '[]')
+          from member_services s where s.account_id = ${Number(accountId)} and s.member_id = m.id))::text as body
+    from members m
+    where m.account_id = ${Number(accountId)} and m.id = ${Number(request.params.id)}`;
+  reply.header('content-type', 'application/json');
+  if (!row) return reply.code(404).send('{"error":"not found"}');
+  return `{"member":${row.body}}`;
 });
 
 await app.listen({ port: Number(port), host: '127.0.0.1' });

@@ -253,12 +253,16 @@ async function main() {
 
   // A scenario that answered errors measured how fast errors come back: no ratio from it.
   const latency = (name: string) => results.find((row) => row.scenario === name && row.errors === 0)?.latencyMs?.p50;
-  const ratio = (peer: string) => {
-    const ours = latency('members-page-100-plain-marquee');
-    const theirs = latency(`members-page-100-plain-${peer}`);
+  const ratio = (oursName: string, theirsName: string) => {
+    const ours = latency(oursName);
+    const theirs = latency(theirsName);
     return ours && theirs ? Math.round((ours / theirs) * 100) / 100 : null;
   };
-  const ratios = { marqueeOverPostgraphileP50: ratio('postgraphile'), marqueeOverRawP50: ratio('raw') };
+  const ratios = {
+    marqueeOverPostgraphileP50: ratio('members-page-100-plain-marquee', 'members-page-100-plain-postgraphile'),
+    marqueeOverRawP50: ratio('members-page-100-plain-marquee', 'members-page-100-plain-raw'),
+    memberShowOverRawP50: ratio('member-show-rest', 'member-show-raw'),
+  };
   console.error(JSON.stringify(ratios));
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}${args.label ? `-${args.label}` : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });

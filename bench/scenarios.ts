@@ -111,6 +111,12 @@ export function scenarios(context: ScenarioContext): Scenario[] {
       requests: [{ ...get('/v1.1/member/0'), setupRequest: (request) => ({ ...request, ...get(`/v1.1/member/${nextMember()}`) }) }],
     },
     {
+      name: 'member-show-raw',
+      description: 'the same member and services by one hand-written statement (raw)',
+      target: 'raw',
+      requests: [{ method: 'GET', path: '/member/0', setupRequest: (request) => ({ ...request, path: `/member/${nextMember()}` }) }],
+    },
+    {
       name: 'member-show-graphql',
       description: 'the same member data through GraphQL',
       requests: [
