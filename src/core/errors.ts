@@ -23,6 +23,12 @@ export const errorCatalogue = {
   DOMAIN_NOT_WHITELISTED: { aeCode: 16, status: 403 },
   CONFLICT: { aeCode: 17, status: 409 },
   WRONG_PASSWORD: { aeCode: 18, status: 401 },
+  /**
+   * A verification of an address another member of the account holds already (AE's email
+   * collision): nothing is verified or merged; the member signs in to the other account, and a
+   * merge needs the merged member's own access token (member/[id]/merge).
+   */
+  EMAIL_IN_USE: { aeCode: 1111, status: 409 },
   INTERNAL: { aeCode: 20, status: 500 },
   /** A network (Spotify, YouTube, …) did not answer: not the caller's fault, worth a retry. */
   NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },

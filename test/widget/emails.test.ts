@@ -99,6 +99,30 @@ async function open(link: URL, jar = new CookieJar()) {
   return response;
 }
 
+async function memberRow(app: Tenant, id: number) {
+  const [row] = await t.database.db
+    .select()
+    .from(members)
+    .where(and(eq(members.accountId, app.accountId), eq(members.id, id)));
+  return row;
+}
+
+/** Opens a verification link and presses its button (the page's form, with its CSRF token). */
+async function confirm(link: URL) {
+  const response = await submitForm(t, new CookieJar(), link.pathname + link.search, { token: link.searchParams.get('token')! });
+  bodies.push(response.body);
+  return response;
+}
+
+/** The links of a page's ways on (sign in, back to the site, ask for a new email), as URLs. */
+function linksOf(body: string): string[] {
+  const ways = /<ul class="ways">(.*?)<\/ul>/s.exec(body)?.[1] ?? '';
+  return [...ways.matchAll(/href="([^"]+)"/g)].map((match) => match[1].replace(/&amp;/g, '&'));
+}
+
+/** A link as the gateway's path and query; the site's own links (the return URL) as they are. */
+const pathOf = (href: string) => (href.startsWith(origin) ? href : new URL(href).pathname + new URL(href).search);
+
 /** Posts the reset page's form with a new password. */
 async function setPassword(link: URL, password: string) {
   const jar = new CookieJar();
@@ -296,19 +320,69 @@ describe('email verification', () => {
     expect(mail.subject).toMatch(/^Confirm your email address for app-\d+$/);
     expect(mail.text).toContain('expires in 72 hours');
     const link = linkIn(mail);
-    const confirmed = await open(link);
-    expect(confirmed.statusCode).toBe(303);
+    // Opening it shows the button that confirms, and changes nothing.
+    const page = await open(link);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain('Confirm my email address');
+    expect((await memberRow(app, member.id)).verifiedEmail).toBeNull();
+    const confirmed = await confirm(link);
+    expect(confirmed.statusCode, confirmed.body).toBe(303);
     expect(confirmed.headers.location).toBe(`${site}?email_verified=1`);
-    const [row] = await t.database.db
-      .select()
-      .from(members)
-      .where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
+    const row = await memberRow(app, member.id);
     expect(row.verifiedEmail).toBe(email);
     expect(row.emailVerifiedAt).not.toBeNull();
 
     const reused = await open(link);
     expect(reused.statusCode).toBe(410);
     expect(reused.body).toContain('This link has been used already');
+  });
+
+  it('a link opened by GET changes nothing; confirming an address another member holds shows the 1111 page and merges nothing', async () => {
+    const app = await tenant();
+    const victimEmail = uniqueEmail('victim');
+    // The victim signed up with a network and the application verified the address.
+    const [victim] = (await t.rest(app, 'POST', '/member/register', { service: 'soundcloud', authtoken: 'sc', uid: `sc-${counter}-${process.pid}`, email: victimEmail })).json;
+    expect((await t.rest(app, 'POST', `/member/${victim.data.ID}/verify`, { service: 'soundcloud', verified_email: victimEmail })).status).toBe(200);
+
+    // The attacker registers the address on the hosted form, and asks for a verification email.
+    const jar = new CookieJar();
+    const form = await submitForm(t, jar, `/framework/flow/${app.applicationId}/register?return=${encodeURIComponent(site)}`, { email: victimEmail, password: 'attacker horse' });
+    expect(form.statusCode, form.body).toBe(303);
+    const [identity] = await t.database.db
+      .select()
+      .from(memberServices)
+      .where(and(eq(memberServices.accountId, app.accountId), eq(memberServices.network, 'email'), eq(memberServices.uid, victimEmail)));
+    const attackerId = identity.memberId;
+    expect(attackerId).not.toBe(victim.data.ID);
+    expect((await framework(app, 'verify-email/send', { return: site }, jar)).statusCode).toBe(200);
+    const link = linkIn((await delivered(victimEmail))[0]);
+
+    // The victim (or their mail scanner) opens the link: a page with a button; nothing changes.
+    const opened = await open(link);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.body).toContain('Confirm my email address');
+    const unchanged = async () => {
+      expect(await memberRow(app, attackerId)).toMatchObject({ mergedIntoId: null, verifiedEmail: null, emailVerifiedAt: null });
+      expect(await memberRow(app, victim.data.ID)).toMatchObject({ mergedIntoId: null, verifiedEmail: victimEmail });
+      const [stored] = await t.database.db.select().from(memberEmailLinks).where(eq(memberEmailLinks.accountId, app.accountId));
+      expect(stored.usedAt).toBeNull();
+    };
+    await unchanged();
+
+    // Confirming: refused with the collision page, a way to sign in, and nothing written.
+    const confirmed = await confirm(link);
+    expect(confirmed.statusCode, confirmed.body).toBe(409);
+    expect(confirmed.body).toContain('This address already belongs to an account');
+    expect(confirmed.body).toContain('Error code 1111');
+    expect(linksOf(confirmed.body).map(pathOf)).toContain(`/framework/flow/${app.applicationId}/login?return=${encodeURIComponent(site)}`);
+    await unchanged();
+    // The attacker's password signs in as the attacker's member only.
+    const login = await t.rest(app, 'POST', '/member/login', { service: 'email', email: victimEmail, password: 'attacker horse' });
+    expect(login.json.data.ID).toBe(attackerId);
+    // Through the API the same token answers EMAIL_IN_USE, and the link stays unspent.
+    const api = await t.graphql(app.apiKey, `mutation($token: String!) { completeEmailVerification(token: $token) { member { id } } }`, { token: link.searchParams.get('token') });
+    expect(api.body.errors[0].extensions).toMatchObject({ code: 'EMAIL_IN_USE', aeCode: 1111 });
+    await unchanged();
   });
 
   it('answers code 15 without a signed-in fan, and refuses a link once the address changed', async () => {

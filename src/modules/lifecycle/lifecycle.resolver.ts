@@ -83,7 +83,10 @@ export class MemberLifecycleResolver {
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Marks an email verified and merges members sharing it; registering application only.' })
+  @Mutation(() => MemberEnvelope, {
+    description:
+      "Marks an address verified for this member only; registering application only. It never merges: an address another member holds answers EMAIL_IN_USE (1111), and merging needs that member's access token (mergeMembers).",
+  })
   async verifyEmail(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

@@ -11,8 +11,8 @@ import type { VerifyEmailInput } from '../members/members.types.js';
 import { mergeInto } from './member-merge.js';
 
 /**
- * Marks an address verified (only the registering application may) and merges the account's
- * members whose verified address is the same into the oldest of them, in one transaction.
+ * Marks an address verified for the member (only the registering application may). It never
+ * merges: an address another member holds is refused (EMAIL_IN_USE, see markEmailVerified).
  */
 export async function verifyEmail(scope: MemberScope, id: number, input: VerifyEmailInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
@@ -24,34 +24,44 @@ export async function verifyEmail(scope: MemberScope, id: number, input: VerifyE
   const services = await q.servicesOfMembers(scope.db, scope.accountId, [member.id]);
   const service = input.serviceId ? services.find((candidate) => String(candidate.id) === input.serviceId) : services.find((candidate) => candidate.network === network);
   if (!service) throw notFound(`The member's ${network} service`, input.serviceId ? 'serviceId' : 'network');
-  return markEmailVerified(scope, member, service, verifiedEmail);
+  return markEmailVerified(scope, member, service, verifiedEmail, { param: 'verifiedEmail' });
+}
+
+/** The answer to a verification of an address another member holds; it names no member. */
+export function emailInUse(param: string): AppError {
+  return new AppError('EMAIL_IN_USE', "This address belongs to an existing account: sign in to it, then merge with that member's access token (member/[id]/merge).", param);
 }
 
 /**
  * Records the member's address as verified (on the member, and on the identity that proved it when
- * there is one) and merges the account's members whose verified address is the same into the
- * oldest of them, in one transaction. Answers the survivor.
+ * there is one), in one transaction, and answers the member.
+ *
+ * Proving an address never hands the prover another member's account: when another current member
+ * of the account holds the address (q.addressHeldByAnother), nothing is written and the answer is
+ * EMAIL_IN_USE (AE's email collision, 1111). The caller signs in to that account, and merging the
+ * two needs the merged member's own access token (mergeMembers). `before` runs in the transaction
+ * once the address is known to be free (a link is spent there, so a refusal leaves it usable).
  */
-export async function markEmailVerified(scope: MemberScope, member: MemberRow, service: { id: number } | undefined, verifiedEmail: string): Promise<MemberResult> {
-  const survivor = await retryOnDeadlock(() =>
+export async function markEmailVerified(
+  scope: MemberScope,
+  member: MemberRow,
+  service: { id: number } | undefined,
+  verifiedEmail: string,
+  options: { param: string; before?: (tx: Transaction) => Promise<void> },
+): Promise<MemberResult> {
+  await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
-      // Verifications of one address wait for each other, so each sees the members verified before it.
+      // Verifications of one address wait for each other, so the second sees the first and is refused.
       await q.lockVerifiedEmail(tx, scope.accountId, verifiedEmail);
-      const sharing = await q.findMembersByVerifiedEmail(tx, scope.accountId, verifiedEmail);
-      const locked = await q.lockMembers(tx, scope.accountId, [member.id, ...sharing.map((row) => row.id)]);
+      const locked = await q.lockMembers(tx, scope.accountId, [member.id]);
       currentMember(locked, member.id, 'id');
+      if (await q.addressHeldByAnother(tx, scope.accountId, verifiedEmail, member.id)) throw emailInUse(options.param);
+      await options.before?.(tx);
       if (service) await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
       await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
-      // Oldest first; a member merged away while this waited for its lock is left out.
-      const [oldest, ...others] = [...locked.values()].filter((row) => row.mergedIntoId === null && (row.id === member.id || row.verifiedEmail?.toLowerCase() === verifiedEmail.toLowerCase()));
-      for (const other of others) {
-        await mergeInto(tx, oldest, other);
-        await endMergedSessions(tx, scope, oldest.id, other.id);
-      }
-      return oldest.id;
     }),
   );
-  return { member: await requireMember(scope.db, scope.accountId, survivor), created: false };
+  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
 
 /** Merges `fromId` into `intoId`; the other member's access token is the proof of ownership. */

@@ -1,4 +1,5 @@
 import { AppError, invalidParameter } from '../../core/errors.js';
+import type { Transaction } from '../../db/client.js';
 import { hashPassword } from '../identity/passwords.js';
 import { issueEmailLink, lifetimeText, openEmailLink } from '../email/email-links.js';
 import { spendEmailLink, spendOtherLinks, type LinkPurpose } from '../email/email-links.queries.js';
@@ -144,16 +145,28 @@ export async function completePasswordReset(scope: EmailScope, token: string | u
 }
 
 /**
- * Verifies the address the link was sent to, if the member still has it: the link is spent, then
- * the address recorded as verified as the API's verification does (members sharing it merged).
+ * The member a verification link would verify the address of, without spending it (the page the
+ * link opens, which asks for a confirmation): the member must still have the address.
  */
-export async function completeEmailVerification(scope: EmailScope, token: string | undefined): Promise<MemberRow> {
+export async function checkVerificationLink(scope: EmailScope, token: string | undefined) {
   const opened = await openEmailLink(scope.db, scope, 'verify', token);
   if (opened.status !== 'valid') throw new LinkRefused(opened.status);
   const { link } = opened;
   const member = await requireMember(scope.db, scope.accountId, link.memberId);
   if (member.id !== link.memberId || member.email?.toLowerCase() !== link.email.toLowerCase()) throw new LinkRefused('changed');
-  if (!(await spendEmailLink(scope.db, scope.accountId, link.id, new Date()))) throw new LinkRefused('used');
+  return { link, member };
+}
+
+/**
+ * Verifies the address the link was sent to, if the member still has it, as the API's verification
+ * does: for this member only. An address another member holds is refused (EMAIL_IN_USE) and the
+ * link stays unspent; otherwise the link is spent in the transaction that records the address.
+ */
+export async function completeEmailVerification(scope: EmailScope, token: string | undefined): Promise<MemberRow> {
+  const { link, member } = await checkVerificationLink(scope, token);
   const service = await q.findService(scope.db, scope.accountId, 'email', link.email.toLowerCase());
-  return (await markEmailVerified(scope, member, service?.memberId === member.id ? service : undefined, link.email)).member;
+  const before = async (tx: Transaction) => {
+    if (!(await spendEmailLink(tx, scope.accountId, link.id, new Date()))) throw new LinkRefused('used');
+  };
+  return (await markEmailVerified(scope, member, service?.memberId === member.id ? service : undefined, link.email, { param: 'token', before })).member;
 }

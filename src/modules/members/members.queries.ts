@@ -281,7 +281,7 @@ export async function findMemberByEmail(db: Executor, accountId: number, email: 
 
 /**
  * Holds, until the transaction ends, the lock of one verified address of the account: concurrent
- * verifications of one address take turns, so each merges the members verified before it.
+ * verifications of one address take turns, so each sees the member verified before it.
  */
 export async function lockVerifiedEmail(db: Executor, accountId: number, email: string): Promise<void> {
   await holdTransactionLock(db, `verified-email:${accountId}:${email.toLowerCase()}`);
@@ -294,6 +294,31 @@ export async function findMembersByVerifiedEmail(db: Executor, accountId: number
     .from(members)
     .where(and(eq(members.accountId, accountId), sql`lower(${members.verifiedEmail}) = ${email.toLowerCase()}`, isNull(members.mergedIntoId)))
     .orderBy(asc(members.id));
+}
+
+/**
+ * Whether a current member of the account other than `memberId` holds this address: as its
+ * verified address, as the address it signs in with (an email identity), or as the address a
+ * network proved for one of its identities. Identities move with a merge, so their member is a
+ * current one. The identities' proved addresses have no index: the scan stays within the account.
+ */
+export async function addressHeldByAnother(db: Executor, accountId: number, email: string, memberId: number): Promise<boolean> {
+  const address = email.toLowerCase();
+  const [verified] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.accountId, accountId), sql`lower(${members.verifiedEmail}) = ${address}`, isNull(members.mergedIntoId), ne(members.id, memberId)))
+    .limit(1);
+  if (verified) return true;
+  // Email identities' uids are the lower-cased address (the unique index answers this one).
+  const signIn = await findService(db, accountId, 'email', address);
+  if (signIn && signIn.memberId !== memberId) return true;
+  const [proved] = await db
+    .select({ id: memberServices.id })
+    .from(memberServices)
+    .where(and(eq(memberServices.accountId, accountId), sql`lower(${memberServices.verifiedEmail}) = ${address}`, ne(memberServices.memberId, memberId)))
+    .limit(1);
+  return proved !== undefined;
 }
 
 export async function findMemberByAccessTokenDigest(db: Executor, accountId: number, digest: string) {

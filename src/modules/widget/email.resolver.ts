@@ -99,7 +99,9 @@ export class EmailResolver {
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: "Confirms the member's address with an emailed verification link's token (single use)." })
+  @Mutation(() => MemberEnvelope, {
+    description: "Confirms the member's address with an emailed verification link's token (single use). An address another member holds answers EMAIL_IN_USE (1111) and leaves the link unspent.",
+  })
   async completeEmailVerification(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

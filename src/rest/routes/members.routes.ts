@@ -204,7 +204,7 @@ export const revokeSessionsRoute = envelopeRoute({
 export const verifyRoute = envelopeRoute({
   path: '/member/:id/verify',
   description:
-    "Verify a member's email address. Marks the address verified and merges the accounts that share it, so the caller must have verified it first; needs the key of the application that registered the member.",
+    "Verify a member's email address: marks it verified for this member only; needs the key of the application that registered the member, which must have verified the address first. It never merges: when another member of the account holds the address (verified, or signing in with it), nothing is written and the answer is code 1111 (EMAIL_IN_USE, 409). That is how a merge starts: the member signs in to the other account, and the client merges the two with member/[id]/merge and the merged member's access token.",
   document: VerifyEmailDocument,
   variables: (params, request) => ({
     id: pathId(request),

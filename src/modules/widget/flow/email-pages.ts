@@ -1,7 +1,7 @@
 import { minPasswordLength } from '../../identity/passwords.js';
 import type { PageLook } from '../look.js';
 import { html } from './html.js';
-import { errorSummary, layout, type HostedPage } from './pages.js';
+import { errorSummary, layout, waysOn, type HostedPage, type PageLink } from './pages.js';
 
 /** What the pages of the emailed links show: the application, where the form posts, its hidden fields. */
 export interface EmailFormPage {
@@ -14,6 +14,8 @@ export interface EmailFormPage {
   values?: { email?: string };
   /** The application's look (look.ts); the default one when unset. */
   look?: PageLook;
+  /** The ways on from the page: back to sign-in, and to the site when the flow came from one. */
+  links?: readonly PageLink[];
 }
 
 function hidden(page: EmailFormPage, extra: Record<string, string> = {}) {
@@ -35,6 +37,7 @@ ${hidden(page)}
 <input id="email" name="email" type="email" autocomplete="email" inputmode="email" required value="${page.values?.email}"${page.error ? html` aria-invalid="true" aria-describedby="form-error"` : html` autofocus`}>
 <button type="submit">Send the link</button>
 </form>
+${waysOn(page.links)}
 </div>`,
     page.look,
   );
@@ -55,20 +58,43 @@ ${hidden(page, { token: page.token })}
 <button type="submit">Set the new password</button>
 </form>
 <p class="hint">Setting it signs you out everywhere else.</p>
+${waysOn(page.links)}
 </div>`,
     page.look,
   );
 }
 
-/** A notice with an optional way on (back to the site, or to sign in). */
-export function noticePage(title: string, message: string, next?: { url: string; label: string }, look?: PageLook): HostedPage {
+/** A notice with an optional way on (back to the site, or to sign in), and the other ways on from it. */
+export function noticePage(title: string, message: string, next?: PageLink, look?: PageLook, links?: readonly PageLink[]): HostedPage {
   return layout(
     title,
     html`<div class="card" role="status">
 <h1>${title}</h1>
 <p>${message}</p>
 ${next ? html`<a class="button" href="${next.url}">${next.label}</a>` : ''}
+${waysOn(links)}
 </div>`,
     look,
+  );
+}
+
+/**
+ * The page a verification link opens: opening it changes nothing (a mail scanner following links
+ * acts on nothing); the button posts the link's token, and that verifies the address.
+ */
+export function confirmEmailPage(page: EmailFormPage & { token: string; email: string }): HostedPage {
+  return layout(
+    `Confirm your email address · ${page.applicationName}`,
+    html`<div class="card">
+<h1>Confirm your email address</h1>
+<p class="lead">${page.email} for ${page.applicationName}</p>
+${errorSummary(page.error)}
+<form method="post" action="${page.action}" novalidate>
+${hidden(page, { token: page.token })}
+<button type="submit"${page.error ? '' : html` autofocus`}>Confirm my email address</button>
+</form>
+${waysOn(page.links)}
+</div>`,
+    page.look,
   );
 }

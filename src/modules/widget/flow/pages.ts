@@ -188,14 +188,26 @@ ${(page.fields ?? []).map((field, index) => profileField(page, field, index === 
   );
 }
 
-/** A page that only tells something: refusals (with the interface's error code) and plain notices. */
-export function messagePage(title: string, message: string, code?: number, look?: PageLook): HostedPage {
+/** A link of a page to another page of the flow, or back to the site. */
+export interface PageLink {
+  url: string;
+  label: string;
+}
+
+/** The ways on from a page (sign in, back to the site, ask for a new email), so none is a dead end. */
+export function waysOn(links: readonly PageLink[] = []): Html {
+  return html`${links.length ? html`<ul class="ways">${links.map((link) => html`<li><a href="${link.url}">${link.label}</a></li>`)}</ul>` : ''}`;
+}
+
+/** A page that only tells something: refusals (with the interface's error code) and plain notices, and the ways on from it. */
+export function messagePage(title: string, message: string, code?: number, look?: PageLook, links?: readonly PageLink[]): HostedPage {
   return layout(
     title,
     html`<div class="card" role="${code ? 'alert' : 'status'}">
 <h1>${title}</h1>
 <p>${message}</p>
 ${code ? html`<p class="hint">Error code ${code}</p>` : ''}
+${waysOn(links)}
 </div>`,
     look,
   );

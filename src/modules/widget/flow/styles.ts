@@ -23,6 +23,8 @@ button,.button{display:flex;align-items:center;justify-content:center;width:100%
 .divider{display:flex;align-items:center;gap:.75rem;margin:1.5rem 0 .25rem;color:#4a4a55;font-size:.875rem}
 .divider::before,.divider::after{content:"";flex:1;border-top:1px solid #d0d0d8}
 .switch{margin:1.5rem 0 0;text-align:center}
+.ways{list-style:none;margin:1.25rem 0 0;padding:0;text-align:center}
+.ways a{display:inline-block;min-height:44px;padding:.625rem .5rem}
 a{color:var(--link)}
 .logo{display:block;max-width:12rem;max-height:4rem;width:auto;height:auto;margin:0 auto 1rem}
 .page-footer{margin:1.5rem 0 0;text-align:center;font-size:.875rem}
