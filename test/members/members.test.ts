@@ -310,7 +310,7 @@ describe('update, reset, verify, merge, delete', () => {
     expect(refused.json.error).toMatchObject({ code: 9, type: 'PLAN_REQUIRED' });
   });
 
-  it('verifies an email only with the registering application’s key, merging members that share it', async () => {
+  it('verifies an email only with the registering application’s key, for that member only: an address another member holds is code 1111', async () => {
     const account = await findAccountById(t.database.db, app.accountId);
     const sibling = await createApplication(t.database.db, { accountName: account.name, name: `sibling-${Date.now()}`, plan: 'advanced' });
     const siblingTenant = { accountId: app.accountId, applicationId: sibling.application.id, apiKey: sibling.apiKey };
@@ -323,12 +323,14 @@ describe('update, reset, verify, merge, delete', () => {
 
     const one = await call(app, 'POST', `/member/${first.data.ID}/verify`, { service: 'email', verified_email: shared });
     expect(one.json.data).toMatchObject({ ID: first.data.ID, VerifiedEmail: shared });
+    // Verifying it again for the same member is no collision.
+    expect((await call(app, 'POST', `/member/${first.data.ID}/verify`, { service: 'email', verified_email: shared })).status).toBe(200);
     const two = await call(app, 'POST', `/member/${second.data.ID}/verify`, { service: 'soundcloud', verified_email: shared.toUpperCase() });
-    const merged = two.json;
-    expect(merged.data).toMatchObject({ ID: first.data.ID, FirstName: 'Second' });
-    expect(merged.services.map((s: { Service: string }) => s.Service).sort()).toEqual(['email', 'soundcloud']);
-    // The merged member's id answers as the survivor.
-    expect((await call(app, 'GET', `/member/${second.data.ID}`)).json.data.ID).toBe(first.data.ID);
+    expect(two.status).toBe(409);
+    expect(two.json).toEqual({ error: { code: 1111, type: 'EMAIL_IN_USE', message: expect.stringContaining('sign in'), param: 'verified_email' } });
+    // Nothing merged: each id answers as itself, the second member unverified.
+    expect((await call(app, 'GET', `/member/${second.data.ID}`)).json.data).toMatchObject({ ID: second.data.ID, VerifiedEmail: null });
+    expect((await call(app, 'GET', `/member/${first.data.ID}`)).json.services.map((s: { Service: string }) => s.Service)).toEqual(['email']);
   });
 
   it('merges explicitly only with the other member’s access token', async () => {

@@ -9,8 +9,9 @@ import { whitelist } from './support.js';
 
 /**
  * The emailed links followed in Debian's Chromium: "Forgot your password?" on the hosted sign-in
- * page, the reset email read from a real SMTP server, its link opened, a new password set and used;
- * then a verification link that comes back to the site. Host names as in browser.test.ts.
+ * page, the reset email read from a real SMTP server, its link opened, a new password set and used,
+ * the used link's page leading back; then a verification link whose page confirms by its button and
+ * comes back to the site. Host names as in browser.test.ts.
  */
 const chromiumPath = '/usr/bin/chromium';
 
@@ -78,9 +79,13 @@ describe.skipIf(!fs.existsSync(chromiumPath))('emailed links in a browser', () =
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((url) => url.toString().startsWith(`${pageUrl}?accesstoken=`));
 
-    // The link again: used.
+    // The link again: used; the page leads to the form that sends a new one.
     await page.goto(link.toString());
     expect(await page.getByRole('heading').textContent()).toBe('This link does not work');
+    await page.getByRole('link', { name: 'Ask for a new email' }).click();
+    expect(await page.getByRole('heading').textContent()).toBe('Reset your password');
+    await page.getByRole('link', { name: 'Back to the site' }).click();
+    await page.waitForURL(pageUrl);
   });
 
   it('confirms an address through the emailed link and comes back to the site', async () => {
@@ -97,6 +102,11 @@ describe.skipIf(!fs.existsSync(chromiumPath))('emailed links in a browser', () =
     const link = linkIn(smtp.to(email)[0]);
     // The API was called through the injector (host localhost): the link names that host; the browser reaches the same gateway.
     await page.goto(`${gatewayBase}${link.pathname}${link.search}`);
+    // Opening the link only shows the button; nothing is verified until it is pressed.
+    expect(await page.getByRole('heading').textContent()).toBe('Confirm your email address');
+    const before = await t.graphql(tenant.apiKey, `query($id: ID!) { member(lookup: { id: $id }) { verifiedEmail } }`, { id });
+    expect(before.body.data.member.verifiedEmail).toBeNull();
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
     await page.waitForURL(`${pageUrl}?email_verified=1`);
     expect(await page.getByRole('heading').textContent()).toBe('Welcome back');
     const shown = await t.graphql(tenant.apiKey, `query($id: ID!) { member(lookup: { id: $id }) { verifiedEmail } }`, { id });

@@ -409,6 +409,85 @@ describe('email verification', () => {
   });
 });
 
+describe('the pages of the emailed links lead somewhere', () => {
+  /** Each link of the page's ways on: the site's is the return URL; every one of the gateway's opens (200). */
+  async function expectWays(body: string, expected: string[]) {
+    const links = linksOf(body);
+    expect(links.map(pathOf)).toEqual(expected);
+    for (const href of links.filter((link) => !link.startsWith(origin))) {
+      const response = await t.request({ url: pathOf(href) });
+      expect(response.statusCode, `${href}: ${response.body}`).toBe(200);
+    }
+  }
+
+  it('"Reset your password", "Check your email" and a refused reset link: sign in, the site, a new email', async () => {
+    const app = await tenant();
+    const flow = `/framework/flow/${app.applicationId}`;
+    const back = `return=${encodeURIComponent(site)}`;
+    const { email } = await registered(app);
+
+    const forgot = await t.request({ url: `${flow}/forgot-password?${back}` });
+    expect(forgot.body).toContain('Reset your password');
+    await expectWays(forgot.body, [`${flow}/login?${back}`, site]);
+    // Opened without a return URL: sign-in only, and no way to a site it does not know.
+    await expectWays((await t.request({ url: `${flow}/forgot-password` })).body, [`${flow}/login`]);
+
+    const sent = await submitForm(t, new CookieJar(), `${flow}/forgot-password?${back}`, { email });
+    expect(sent.body).toContain('Check your email');
+    await expectWays(sent.body, [`${flow}/forgot-password?${back}`, `${flow}/login?${back}`, site]);
+
+    const link = linkIn((await delivered(email))[0]);
+    const form = await open(link);
+    expect(form.body).toContain('Choose a new password');
+    await expectWays(form.body, [`${flow}/login?${back}`, site]);
+    const forged = new URL(link);
+    forged.searchParams.set('token', `${link.searchParams.get('token')!.split('.')[0]}.${'A'.repeat(43)}`);
+    const refused = await open(forged);
+    expect(refused.body).toContain('This link does not work');
+    expect(refused.body).toContain('Ask for a new email');
+    await expectWays(refused.body, [`${flow}/forgot-password?${back}`, `${flow}/login?${back}`, site]);
+    await t.database.db
+      .update(memberEmailLinks)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(memberEmailLinks.accountId, app.accountId));
+    const expired = await open(link);
+    expect(expired.body).toContain('This link has expired');
+    await expectWays(expired.body, [`${flow}/forgot-password?${back}`, `${flow}/login?${back}`, site]);
+  });
+
+  it('the verification pages: confirm, a used link, confirmed without a site', async () => {
+    const app = await tenant();
+    const flow = `/framework/flow/${app.applicationId}`;
+    const back = `return=${encodeURIComponent(site)}`;
+    const { email, jar, member } = await registered(app);
+    await framework(app, 'verify-email/send', { return: site }, jar);
+    const link = linkIn((await delivered(email))[0]);
+    const page = await open(link);
+    await expectWays(page.body, [`${flow}/login?${back}`, site]);
+    expect((await confirm(link)).statusCode).toBe(303);
+    // Used: a new verification is asked for from the site once signed in, so the sign-in page that returns there.
+    const used = await open(link);
+    expect(used.body).toContain('This link does not work');
+    await expectWays(used.body, [`${flow}/login?${back}`, site]);
+
+    // A link without a return URL (asked through the API): the confirmed page leads to sign-in.
+    await t.database.db
+      .update(members)
+      .set({ verifiedEmail: null })
+      .where(and(eq(members.accountId, app.accountId), eq(members.id, member.id)));
+    expect((await t.graphql(app.apiKey, `mutation($id: ID!) { sendVerificationEmail(id: $id) }`, { id: String(member.id) })).body.data.sendVerificationEmail).toBe(true);
+    const bare = linkIn((await delivered(email))[1]);
+    expect(bare.searchParams.get('return')).toBeNull();
+    const done = await confirm(bare);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.body).toContain('Your email address is confirmed');
+    await expectWays(done.body, [`${flow}/login`]);
+    const again = await open(bare);
+    expect(again.body).toContain('This link does not work');
+    await expectWays(again.body, [`${flow}/login`]);
+  });
+});
+
 describe('emails through GraphQL', () => {
   const request = `mutation($email: String!) { requestPasswordReset(email: $email) }`;
   const verify = `mutation($id: ID!) { sendVerificationEmail(id: $id) }`;
