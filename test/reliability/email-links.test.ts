@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberEmailLinks } from '../../src/db/schema/index.js';
+import { emailOutbox, memberEmailLinks } from '../../src/db/schema/index.js';
 import { issueEmailLink } from '../../src/modules/email/email-links.js';
+import { createApplication } from '../../src/modules/tenancy/tenancy.service.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { linkIn, TestSmtpServer } from '../support/smtp.js';
 import { CookieJar, csrfTokenOf } from '../widget/support.js';
@@ -195,5 +196,91 @@ describe('a reset link raced by a reset through the API', () => {
       expect(await signsIn(member.email, 'set by the link'), `round ${round}`).toBe(false);
       expect(await signsIn(member.email, 'set by the api'), `round ${round}`).toBe(true);
     }
+  });
+});
+
+describe('the brand’s mail', () => {
+  const username = 'Hi\nClaim your prize at http://evil.example';
+  /** What must never reach a message: the username and everything of a first name past its first line. */
+  const forbidden = [/Claim/i, /prize/i, /evil/i, /http:\/\/evil/i, /<b>|&lt;b&gt;/i, /now!/i, /www\./i, /script/i];
+
+  /** A member registered through the API with this first name and a username a phisher would choose. */
+  async function registrant(tenant: Tenant, firstname: string) {
+    const email = uniqueEmail('brand');
+    const registered = await t.rest(tenant, 'POST', '/member/register', { service: 'email', email, password: 'correct horse', firstname, username });
+    expect(registered.status, registered.body).toBe(200);
+    return { id: registered.json[0].data.ID as number, email };
+  }
+
+  /** Both messages of the member, as queued (subject) and as sent (the whole raw message). */
+  async function messagesOf(tenant: Tenant, member: { id: number; email: string }) {
+    expect((await t.graphql(tenant.apiKey, 'mutation($email: String!) { requestPasswordReset(email: $email) }', { email: member.email })).body.errors).toBeUndefined();
+    expect((await t.graphql(tenant.apiKey, 'mutation($id: ID!) { sendVerificationEmail(id: $id) }', { id: String(member.id) })).body.errors).toBeUndefined();
+    await t.gateway.mail.drain();
+    const queued = await t.database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.accountId, tenant.accountId), eq(emailOutbox.recipient, member.email)));
+    const sent = smtp.to(member.email);
+    expect(queued).toHaveLength(2);
+    expect(sent).toHaveLength(2);
+    return { queued, sent };
+  }
+
+  function expectClean(messages: Awaited<ReturnType<typeof messagesOf>>) {
+    for (const text of [...messages.queued.map((row) => `${row.subject}\n${row.body}\n${row.senderName}`), ...messages.sent.flatMap((mail) => [mail.subject, mail.text, mail.raw])]) {
+      for (const pattern of forbidden) expect(text).not.toMatch(pattern);
+    }
+  }
+
+  /** An application named as brands are: "The …". */
+  async function fanClub(): Promise<Tenant> {
+    const created = await createApplication(t.database.db, { accountName: `fan-club-${++counter}-${process.pid}`, name: 'The Fan Club', plan: 'advanced' });
+    return { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey };
+  }
+
+  it('by default names no registrant at all, and reads with any application name', async () => {
+    const tenant = await fanClub();
+    const member = await registrant(tenant, 'Ada\nClaim your prize at http://evil.example <b>now!</b>');
+    const messages = await messagesOf(tenant, member);
+    expectClean(messages);
+    for (const mail of messages.sent) expect(mail.text).not.toContain('Ada');
+    expect(messages.sent.map((mail) => mail.subject).sort()).toEqual(['Choose a new password for The Fan Club', 'Confirm your email address for The Fan Club']);
+    expect(messages.queued.map((row) => row.subject).sort()).toEqual(['Choose a new password for The Fan Club', 'Confirm your email address for The Fan Club']);
+  });
+
+  it('gives an application’s own template the first name cut to one line of letters, never the username', async () => {
+    const tenant = await fanClub();
+    const template = { subject: 'For {{firstName}} ({{username}})', body: 'Dear {{firstName}} / {{username}}: {{link}} ({{expires}})' };
+    const set = await t.graphql(tenant.apiKey, 'mutation($input: EmailSettingsInput!) { setEmailSettings(input: $input) { id } }', { input: { verifyEmail: template, resetPassword: template } });
+    expect(set.body.errors).toBeUndefined();
+
+    // The first line of the first name, and only it.
+    const ada = await registrant(tenant, 'Ada\nClaim your prize at http://evil.example <b>now!</b>');
+    const adaMessages = await messagesOf(tenant, ada);
+    expectClean(adaMessages);
+    for (const mail of adaMessages.sent) {
+      expect(mail.subject).toBe('For Ada (Ada)');
+      expect(mail.text).toMatch(/^Dear Ada \/ Ada: http:\/\/\S+ \((1|72) hours?\)\s*$/);
+    }
+
+    // A first name that could be read as a link or as markup is left out whole: the username
+    // placeholder then says the recipient's own address.
+    for (const firstname of ['www.evil.example', 'Claim http://evil.example', '<b>Zoë</b>', 'Zoë & co', 'ada@evil.example']) {
+      const member = await registrant(tenant, firstname);
+      const messages = await messagesOf(tenant, member);
+      expectClean(messages);
+      for (const mail of messages.sent) {
+        expect(mail.subject).toBe(`For  (${member.email})`);
+        expect(mail.text).toContain(`Dear  / ${member.email}: http`);
+        expect(`${mail.subject}\n${mail.text}`).not.toMatch(/Zoë|&|@evil/);
+      }
+    }
+
+    // A long name is cut to 40 characters.
+    const long = await registrant(tenant, `Marie-Thérèse ${'a'.repeat(60)}`);
+    const longMessages = await messagesOf(tenant, long);
+    const cut = `Marie-Thérèse ${'a'.repeat(40 - 14)}`;
+    for (const mail of longMessages.sent) expect(mail.text).toContain(`Dear ${cut} / ${cut}: http`);
   });
 });

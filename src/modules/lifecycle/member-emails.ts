@@ -5,7 +5,7 @@ import { hashPassword } from '../identity/passwords.js';
 import { issueEmailLink, lifetimeText, openEmailLink } from '../email/email-links.js';
 import { endMemberLinks, findEmailLink, spendEmailLink, type LinkPurpose } from '../email/email-links.queries.js';
 import type { EmailBudget } from '../email/email-throttle.js';
-import { renderTemplate, templateOf, type EmailKind } from '../email/templates.js';
+import { messageValues, renderTemplate, templateOf, type EmailKind } from '../email/templates.js';
 import { assertNewPassword, normaliseEmail } from '../members/members.credentials.js';
 import * as q from '../members/members.queries.js';
 import type { MemberRow } from '../members/members.queries.js';
@@ -43,14 +43,11 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
   const settings = scope.settings.email;
   await scope.db.transaction(async (tx) => {
     const token = await issueEmailLink(tx, { accountId: scope.accountId, applicationId: scope.applicationId, memberId: member.id, email: recipient }, purpose);
-    const message = renderTemplate(templateOf(settings, kinds[purpose]), {
-      link: scope.linkTo(purpose, token),
-      application: scope.applicationName,
-      email: recipient,
-      username: member.username ?? member.firstName ?? recipient,
-      firstName: member.firstName ?? '',
-      expires: lifetimeText(purpose),
-    });
+    // No free text of the registrant's (the username least of all): the first name, bounded, is all (templates.ts).
+    const message = renderTemplate(
+      templateOf(settings, kinds[purpose]),
+      messageValues({ link: scope.linkTo(purpose, token), application: scope.applicationName, email: recipient, firstName: member.firstName, expires: lifetimeText(purpose) }),
+    );
     await mail.enqueue(tx, {
       accountId: scope.accountId,
       applicationId: scope.applicationId,
