@@ -196,7 +196,7 @@ describe('a reset link raced by a reset through the API', () => {
       expect(await signsIn(member.email, 'set by the link'), `round ${round}`).toBe(false);
       expect(await signsIn(member.email, 'set by the api'), `round ${round}`).toBe(true);
     }
-  });
+  }, 180_000);
 });
 
 describe('the brand’s mail', () => {
@@ -282,5 +282,5 @@ describe('the brand’s mail', () => {
     const longMessages = await messagesOf(tenant, long);
     const cut = `Marie-Thérèse ${'a'.repeat(40 - 14)}`;
     for (const mail of longMessages.sent) expect(mail.text).toContain(`Dear ${cut} / ${cut}: http`);
-  });
+  }, 120_000);
 });
