@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { linkLifetimesMs, lifetimeText } from '../../src/modules/email/email-links.js';
 import { maxAttempts, retryDelayMs } from '../../src/modules/email/outbox.js';
-import { defaultTemplates, readSenderName, readTemplate, renderTemplate } from '../../src/modules/email/templates.js';
+import { defaultTemplates, firstNameLimit, greetingName, messageValues, readSenderName, readTemplate, renderTemplate } from '../../src/modules/email/templates.js';
 import { logTransport } from '../../src/modules/email/transport.js';
 
 describe('email settings of the deployment', () => {
@@ -53,6 +53,23 @@ describe('links and templates', () => {
       },
     );
     expect(filled).toEqual({ subject: 'Hi Ada Bcc: x', body: 'https://x/y <b><script></b> {{other}}' });
+  });
+
+  it('gives a message no registrant text beyond the first line of a first name of letters, cut to 40 characters', () => {
+    expect(firstNameLimit).toBe(40);
+    expect(greetingName('  Ada  Lovelace ')).toBe('Ada Lovelace');
+    expect(greetingName('Ada\nClaim your prize at http://evil.example')).toBe('Ada');
+    expect(greetingName('Ada\u2028http://evil.example')).toBe('Ada');
+    expect(greetingName("Zoë O'Brien-Núñez")).toBe("Zoë O'Brien-Núñez");
+    for (const dropped of ['http://evil.example', 'www.evil.example', 'evil.example', '<b>Ada</b>', 'Ada & co', 'a@b.c', 'Ada 2', 'J.R.', '\u202eAda', '', null, undefined]) {
+      expect(greetingName(dropped), String(dropped)).toBe('');
+    }
+    expect(greetingName('a'.repeat(60))).toBe('a'.repeat(40));
+    const values = { link: 'https://x/y', application: 'The Fan Club', email: 'a@b.c', expires: '1 hour' };
+    expect(messageValues({ ...values, firstName: 'Ada\nevil' })).toEqual({ ...values, firstName: 'Ada', username: 'Ada' });
+    expect(messageValues({ ...values, firstName: 'www.evil.example' })).toEqual({ ...values, firstName: '', username: 'a@b.c' });
+    expect(renderTemplate(defaultTemplates.resetPassword, messageValues({ ...values, firstName: 'Ada' })).subject).toBe('Choose a new password for The Fan Club');
+    expect(renderTemplate(defaultTemplates.verifyEmail, messageValues({ ...values, firstName: 'Ada' })).subject).toBe('Confirm your email address for The Fan Club');
   });
 
   it('refuses templates without {{link}}, with unknown placeholders or too long, and sender names on two lines', () => {

@@ -8,7 +8,10 @@ import { accounts, applications } from './tenancy.js';
  * The link carries `<id>.<secret>`; only the SHA-256 digest of the secret is kept, and it is
  * compared in constant time after the row is found by its id. A link is spent by setting `used_at`,
  * once, before `expires_at`; `email` is the address it was sent to, and the link does nothing once
- * the member's address is another (modules/email/email-links.ts).
+ * the member's address is another. `session_generation` is the member's session generation when
+ * the link was issued: the link works only while it is still the member's (a reset, a revocation or
+ * a merge raises it), and is set to null to end the link without spending it (a new password, a
+ * changed address); rows from before the column have none and work no more (modules/email/email-links.ts).
  */
 export const memberEmailLinks = pgTable(
   'member_email_links',
@@ -24,6 +27,8 @@ export const memberEmailLinks = pgTable(
     purpose: text('purpose').$type<'verify' | 'reset'>().notNull(),
     email: text('email').notNull(),
     secretHash: text('secret_hash').notNull(),
+    // Nullable: added to a live table without rewriting it.
+    sessionGeneration: integer('session_generation'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../../db/client.js';
+import { currentSessionGeneration } from '../members/members.sessions.queries.js';
 import { deleteStaleEmailLinks, findEmailLink, insertEmailLink, type EmailLinkRow, type LinkPurpose } from './email-links.queries.js';
 
 /**
@@ -31,7 +32,9 @@ export interface LinkOwner {
 
 /**
  * A new link for the member; answers the token to put in the URL. Only the secret's digest is
- * stored, so the table never holds a usable link.
+ * stored, so the table never holds a usable link. The link is bound to the address it goes to and
+ * to the member's session generation read by the insert itself: a reset, a revocation or a merge
+ * committed later ends it (openEmailLink, spendEmailLink).
  */
 export async function issueEmailLink(db: Executor, owner: LinkOwner, purpose: LinkPurpose, now = new Date()): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
@@ -40,14 +43,18 @@ export async function issueEmailLink(db: Executor, owner: LinkOwner, purpose: Li
     ...owner,
     purpose,
     secretHash: digest(secret).toString('hex'),
+    sessionGeneration: currentSessionGeneration(owner.accountId, owner.memberId),
     expiresAt: new Date(now.getTime() + linkLifetimesMs[purpose]),
     createdAt: now,
   });
   return `${row.id}.${secret}`;
 }
 
-/** What opening a link finds: the link, or why it does nothing. */
-export type OpenedLink = { status: 'valid'; link: EmailLinkRow } | { status: 'invalid' | 'expired' | 'used' };
+/**
+ * What opening a link finds: the link, or why it does nothing. `ended`: the member's sessions were
+ * ended since it was issued (a reset, a revocation, a merge), or its password or address changed.
+ */
+export type OpenedLink = { status: 'valid'; link: EmailLinkRow } | { status: 'invalid' | 'expired' | 'used' | 'ended' };
 
 /**
  * Reads a link of this application and purpose without spending it. The row is found by its id,
@@ -66,5 +73,7 @@ export async function openEmailLink(db: Executor, app: { accountId: number; appl
   if (!link || !same || link.applicationId !== app.applicationId || link.purpose !== purpose) return { status: 'invalid' };
   if (link.usedAt) return { status: 'used' };
   if (link.expiresAt <= now) return { status: 'expired' };
+  // A row without a generation was ended (endMemberLinks) or issued before links carried one.
+  if (link.sessionGeneration === null || link.sessionGeneration !== link.memberGeneration) return { status: 'ended' };
   return { status: 'valid', link };
 }

@@ -1,10 +1,11 @@
 import { AppError, invalidParameter } from '../../core/errors.js';
-import type { Transaction } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
+import { retryTransaction } from '../../db/errors.js';
 import { hashPassword } from '../identity/passwords.js';
 import { issueEmailLink, lifetimeText, openEmailLink } from '../email/email-links.js';
-import { spendEmailLink, spendOtherLinks, type LinkPurpose } from '../email/email-links.queries.js';
+import { endMemberLinks, findEmailLink, spendEmailLink, type LinkPurpose } from '../email/email-links.queries.js';
 import type { EmailBudget } from '../email/email-throttle.js';
-import { renderTemplate, templateOf, type EmailKind } from '../email/templates.js';
+import { messageValues, renderTemplate, templateOf, type EmailKind } from '../email/templates.js';
 import { assertNewPassword, normaliseEmail } from '../members/members.credentials.js';
 import * as q from '../members/members.queries.js';
 import type { MemberRow } from '../members/members.queries.js';
@@ -42,14 +43,11 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
   const settings = scope.settings.email;
   await scope.db.transaction(async (tx) => {
     const token = await issueEmailLink(tx, { accountId: scope.accountId, applicationId: scope.applicationId, memberId: member.id, email: recipient }, purpose);
-    const message = renderTemplate(templateOf(settings, kinds[purpose]), {
-      link: scope.linkTo(purpose, token),
-      application: scope.applicationName,
-      email: recipient,
-      username: member.username ?? member.firstName ?? recipient,
-      firstName: member.firstName ?? '',
-      expires: lifetimeText(purpose),
-    });
+    // No free text of the registrant's (the username least of all): the first name, bounded, is all (templates.ts).
+    const message = renderTemplate(
+      templateOf(settings, kinds[purpose]),
+      messageValues({ link: scope.linkTo(purpose, token), application: scope.applicationName, email: recipient, firstName: member.firstName, expires: lifetimeText(purpose) }),
+    );
     await mail.enqueue(tx, {
       accountId: scope.accountId,
       applicationId: scope.applicationId,
@@ -104,6 +102,7 @@ const linkRefusals = {
   expired: 'This link has expired. Ask for a new email.',
   used: 'This link has been used already. Ask for a new email if you need one.',
   changed: 'This link was sent to an address the account no longer uses. Ask for a new email.',
+  ended: 'This link no longer works: the account’s password, address or sign-ins changed since it was sent. Ask for a new email.',
 } as const;
 
 export type LinkRefusal = keyof typeof linkRefusals;
@@ -126,22 +125,38 @@ export async function checkResetLink(scope: EmailScope, token: string | undefine
 }
 
 /**
- * Sets the new password: the link is spent, the password of the email identity replaced, every
- * other session of the member ended (and its access token renewed), and the member's other reset
- * links spent, in one transaction. A second use of the link finds it spent and changes nothing.
+ * Sets the new password: the password of the email identity replaced, the link spent, every other
+ * session of the member ended (and its access token renewed), and the member's other links ended,
+ * in one transaction. The identity's row is written first and the member's row locked next, the
+ * order of a sign-in, an API reset and an address change, so the spend reads the session generation
+ * as the last of them committed it: a reset or revocation that raced the link and committed first
+ * leaves the link refused, and one that comes after it ends what it set. A second use of the link
+ * finds it spent and changes nothing.
  */
 export async function completePasswordReset(scope: EmailScope, token: string | undefined, password: string): Promise<MemberRow> {
   const { link, service } = await checkResetLink(scope, token);
   assertNewPassword(password ?? '');
   const passwordHash = await hashPassword(password);
   const now = new Date();
-  await scope.db.transaction(async (tx) => {
-    if (!(await spendEmailLink(tx, scope.accountId, link.id, now))) throw new LinkRefused('used');
-    await q.updateService(tx, scope.accountId, service.id, { passwordHash });
-    await endMemberSessions(tx, scope.identity.cipher, scope.accountId, link.memberId, now);
-    await spendOtherLinks(tx, scope.accountId, link.memberId, 'reset', link.id, now);
-  });
+  // A deadlock against a merge (which locks the members first) runs again: the spend then finds the raised generation.
+  await retryTransaction(() =>
+    scope.db.transaction(async (tx) => {
+      await q.updateService(tx, scope.accountId, service.id, { passwordHash });
+      await q.lockMembers(tx, scope.accountId, [link.memberId]);
+      if (!(await spendEmailLink(tx, scope.accountId, link.id, now))) throw new LinkRefused(await refusalNow(tx, scope, link.id));
+      await endMemberSessions(tx, scope.identity.cipher, scope.accountId, link.memberId, now);
+      await endMemberLinks(tx, scope.accountId, link.memberId);
+    }),
+  );
   return requireMember(scope.db, scope.accountId, link.memberId);
+}
+
+/** Why a link that was valid when opened could not be spent: used meanwhile, expired, or its member's sessions ended. */
+async function refusalNow(db: Executor, scope: EmailScope, id: number): Promise<LinkRefusal> {
+  const link = await findEmailLink(db, scope.accountId, id);
+  if (!link || link.usedAt) return 'used';
+  if (link.expiresAt <= new Date()) return 'expired';
+  return 'ended';
 }
 
 /**
@@ -166,7 +181,7 @@ export async function completeEmailVerification(scope: EmailScope, token: string
   const { link, member } = await checkVerificationLink(scope, token);
   const service = await q.findService(scope.db, scope.accountId, 'email', link.email.toLowerCase());
   const before = async (tx: Transaction) => {
-    if (!(await spendEmailLink(tx, scope.accountId, link.id, new Date()))) throw new LinkRefused('used');
+    if (!(await spendEmailLink(tx, scope.accountId, link.id, new Date()))) throw new LinkRefused(await refusalNow(tx, scope, link.id));
   };
   return (await markEmailVerified(scope, member, service?.memberId === member.id ? service : undefined, link.email, { param: 'token', before })).member;
 }

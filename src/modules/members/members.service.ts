@@ -11,6 +11,7 @@ import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
 import { profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
+import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
@@ -135,6 +136,8 @@ export async function attachService(
           ...registeredUsername(sealed, values),
         });
     if (!service) throw new AppError('CONFLICT', `This ${credentials.network} identity was just registered by another member.`, 'uid');
+    // A password set here ends the reset and verification links emailed before it.
+    if (credentials.network === 'email') await endMemberLinks(tx, scope.accountId, member.id);
     if (Object.keys(values).length) await saveProfile(tx, scope.accountId, member.id, values);
     await recordVisit(tx, scope, member.id, service, 'register', visit);
   });
@@ -203,6 +206,8 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
         if (taken) throw new AppError('CONFLICT', 'Another member signs in with this email address.', 'email');
         await q.updateService(tx, scope.accountId, emailService.id, { uid: values.email.toLowerCase() });
       }
+      // Links emailed to the old address end, even if the member takes it back later.
+      await endMemberLinks(tx, scope.accountId, member.id);
     }
     const extended = input.extended ? { extended: { ...member.extended, ...input.extended } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
@@ -233,6 +238,8 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
   await scope.db.transaction(async (tx) => {
     await q.updateService(tx, scope.accountId, service.id, { passwordHash });
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
+    // The raised generation refuses the links emailed before; they are ended too, as every path that sets a password does.
+    await endMemberLinks(tx, scope.accountId, member.id);
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }

@@ -1,6 +1,9 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 
-@ObjectType('EmailTemplate', { description: 'A subject and a plain-text body; placeholders: {{link}}, {{application}}, {{email}}, {{username}}, {{firstName}}, {{expires}}.' })
+@ObjectType('EmailTemplate', {
+  description:
+    'A subject and a plain-text body; placeholders: {{link}}, {{application}}, {{email}}, {{firstName}} (one line of letters, at most 40 characters, or nothing), {{expires}}; {{username}}, kept for old templates, says the first name or the address, never the username.',
+})
 export class EmailTemplateType {
   @Field(() => String, { description: 'The subject line, placeholders unfilled.' }) subject!: string;
   @Field(() => String, { description: 'The plain-text body, placeholders unfilled.' }) body!: string;
@@ -13,7 +16,10 @@ export class EmailSettingsType {
   @Field(() => EmailTemplateType, { description: 'The password-reset email: a link to a page that sets a new password (valid 1 hour).' }) resetPassword!: EmailTemplateType;
 }
 
-@InputType('EmailTemplateInput', { description: 'A subject and a plain-text body; placeholders: {{link}}, {{application}}, {{email}}, {{username}}, {{firstName}}, {{expires}}.' })
+@InputType('EmailTemplateInput', {
+  description:
+    'A subject and a plain-text body; placeholders: {{link}}, {{application}}, {{email}}, {{firstName}} (one line of letters, at most 40 characters, or nothing), {{expires}}; {{username}}, kept for old templates, says the first name or the address, never the username.',
+})
 export class EmailTemplateInput {
   @Field(() => String, { description: 'At most 200 characters.' }) subject!: string;
   @Field(() => String, { description: 'Plain text, at most 5,000 characters; must contain {{link}}.' }) body!: string;

@@ -1,0 +1,1 @@
+ALTER TABLE "member_email_links" ADD COLUMN "session_generation" integer;
