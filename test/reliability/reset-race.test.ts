@@ -13,7 +13,9 @@ import { CookieJar, submitForm, tokenOf, whitelist } from '../widget/support.js'
  * - `minting`: every widget sign-in has signed in and waits before minting its session or token;
  *   the reset commits; they go on (the REST and GraphQL logins ran to the end before the reset).
  * - `free`: all at once, the reset started a few milliseconds after the logins.
- * The waits are test-only wrappers around the password check and the widget's two inserts.
+ * The waits are test-only wrappers around the password check and the widget's two inserts. The
+ * other doors that mint from a credential read earlier, `trigger.login`'s access token and a live
+ * session skipping the form, are raced with a reset the `minting` way.
  */
 
 const gates = vi.hoisted(() => ({ afterCheck: undefined as Promise<void> | undefined, checked: 0, beforeMint: undefined as Promise<void> | undefined, minting: 0 }));
@@ -201,5 +203,53 @@ describe('a password reset racing old-password sign-ins', () => {
       for (const { kind } of found) tally[kind] += 1;
     }
     expect({ tally, byMode }).toEqual({ tally: { jwt: 0, accessToken: 0, session: 0, signInToken: 0 }, byMode: { checked: 0, minting: 0, free: 0 } });
+  });
+});
+
+describe('a reset while a session or sign-in token is minted from an earlier credential', () => {
+  /** Runs `mint` until it waits at the widget's insert, commits a reset, lets it go on: its answer. */
+  async function resetWhileMinting<T>(member: Member, mint: () => Promise<T>): Promise<T> {
+    let release = () => {};
+    gates.minting = 0;
+    gates.beforeMint = new Promise<void>((resolve) => (release = resolve));
+    const answer = mint();
+    try {
+      await until(() => gates.minting >= 1, 'the mint');
+      const reset = await t.rest(member.app, 'POST', `/member/${member.id}/reset`, { email: member.email, password: newPassword, member_service_id: member.serviceId });
+      expect(reset.status, reset.body).toBe(200);
+    } finally {
+      gates.beforeMint = undefined;
+      release();
+    }
+    return answer;
+  }
+
+  it('trigger.login with the access token read before the reset starts no session (code 15)', async () => {
+    const member = await newMember();
+    const login = await t.rest(member.app, 'POST', '/member/login', { service: 'email', email: member.email, password: oldPassword });
+    const jar = new CookieJar();
+    const answer = await resetWhileMinting(member, () =>
+      t.request({
+        method: 'POST',
+        url: `/framework/session/${member.app.applicationId}/token`,
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ accesstoken: login.json.data.AccessToken }).toString(),
+      }),
+    );
+    jar.absorb(answer);
+    expect(answer.statusCode, answer.body).toBe(401);
+    expect(answer.json().error).toMatchObject({ code: 15 });
+    expect(await survivors(member, { door: 'trigger.login', jar })).toEqual([]);
+  });
+
+  it('a live session checked before the reset mints no sign-in token', async () => {
+    const member = await newMember();
+    const jar = new CookieJar();
+    const loginUrl = `/framework/flow/${member.app.applicationId}/login?return=${encodeURIComponent(site)}`;
+    expect((await submitForm(t, jar, loginUrl, { email: member.email, password: oldPassword })).statusCode).toBe(303);
+    const again = await resetWhileMinting(member, () => t.request({ url: loginUrl, headers: { cookie: jar.header() } }));
+    expect(again.statusCode, again.headers.location as string).toBe(401);
+    expect(again.headers.location).toBeUndefined();
+    expect(await survivors(member, { door: 'live session', jar })).toEqual([]);
   });
 });
