@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { memberServices } from '../../src/db/schema/index.js';
+import { members, memberServices } from '../../src/db/schema/index.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import { createApplicationKey, createGlobalKey } from '../../src/modules/tenancy/tenancy.service.js';
@@ -133,7 +133,12 @@ describe('secrets in a full run', () => {
 
     // Sign-in tokens: one exchanged by REST, one by GraphQL, one spent twice, one from the query string.
     const app = { accountId: tenant.accountId, applicationId: tenant.applicationId };
-    const tokens = await Promise.all([1, 2, 3].map(() => issueSignInToken(t.database.db, app, Number(memberId))));
+    // Under the member's generation now (the reset above raised it).
+    const [signedIn] = await t.database.db
+      .select({ id: members.id, sessionGeneration: members.sessionGeneration })
+      .from(members)
+      .where(eq(members.id, Number(memberId)));
+    const tokens = await Promise.all([1, 2, 3].map(() => issueSignInToken(t.database.db, app, signedIn)));
     tokens.forEach((token) => forbidden.set(token, 'sign-in token'));
     await call('POST', '/auth', {}, { payload: { accessToken: tokens[0] } }).then((r) => collectOwned(r.json));
     await graphql('mutation ($token: String!) { exchangeSignInToken(accessToken: $token) { id } }', { token: tokens[1] });

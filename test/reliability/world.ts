@@ -81,8 +81,13 @@ export function makers(t: TestGateway, tenant: Tenant, marker: string) {
       }
       throw new Error(`presave job ${id} did not finish`);
     },
-    signInToken(memberId: string) {
-      return issueSignInToken(t.database.db, { accountId: tenant.accountId, applicationId: tenant.applicationId }, Number(memberId));
+    async signInToken(memberId: string) {
+      // Minted under the member's generation now, as a sign-in that just checked it would be.
+      const [member] = await executeRows<{ id: number; sessionGeneration: number }>(
+        t.database.db,
+        sql`select id, session_generation as "sessionGeneration" from members where account_id = ${tenant.accountId} and id = ${Number(memberId)}`,
+      );
+      return issueSignInToken(t.database.db, { accountId: tenant.accountId, applicationId: tenant.applicationId }, member);
     },
     /** A reset or verification link of a new member, as its email would carry it. */
     async emailLink(purpose: 'reset' | 'verify') {

@@ -170,7 +170,7 @@ describe("3. /v1.1/auth accepts a member's own AccessToken and answers member sh
   it('answers the same envelope for a sign-in token from the hosted flow', async () => {
     const member = await register();
     const { issueSignInToken } = await import('../../src/modules/widget/widget.service.js');
-    const token = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, member.id);
+    const token = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, { id: member.id, sessionGeneration: 0 });
     const body = await ok(t.rest(app, 'POST', '/auth', { accessToken: token }));
     expect(Object.keys(body)).toEqual(['data', 'optins', 'jwt']);
     expect(body.data).toMatchObject({ ID: member.id, Email: member.email });
@@ -198,7 +198,7 @@ describe("3. /v1.1/auth accepts a member's own AccessToken and answers member sh
 
     const member = await register();
     const { issueSignInToken } = await import('../../src/modules/widget/widget.service.js');
-    const expired = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, member.id, new Date(Date.now() - 3_600_000));
+    const expired = await issueSignInToken(t.database.db, { accountId: app.accountId, applicationId: app.applicationId }, { id: member.id, sessionGeneration: 0 }, new Date(Date.now() - 3_600_000));
     expectError(await t.rest(app, 'POST', '/auth', { accessToken: expired }), 401, 15, 'accessToken');
   });
 });

@@ -28,7 +28,14 @@ export function memberId(value: string, param = 'id'): number {
   return id;
 }
 
+/**
+ * The member's envelope: its JWT carries the session generation of the row the service answered,
+ * and the member's fields that need the whole row (the access token among them) read that same
+ * row, not a later one: a login answers the token and generation it checked the password under
+ * (members.service.ts, `login`), never those a reset committed meanwhile.
+ */
 export async function envelope(context: Context, caller: ApplicationCaller, result: MemberResult): Promise<MemberEnvelope> {
+  context.loaders.members.rows.clear(result.member.id).prime(result.member.id, result.member);
   const jwt = await context.identity.signingKeys.sign({
     accountId: caller.accountId,
     applicationId: caller.applicationId,

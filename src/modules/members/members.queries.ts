@@ -343,10 +343,48 @@ export async function updateMember(db: Executor, accountId: number, id: number, 
   return row;
 }
 
+/**
+ * Records a sign-in on the member row, only while the member's sessions are of the generation the
+ * sign-in's credentials were read under: undefined when a reset, merge or revocation raised it
+ * since (then nothing is written). The row stays locked until the transaction ends, so a reset
+ * waits for the sign-in and ends what it minted.
+ */
+export async function updateMemberOfGeneration(db: Executor, accountId: number, id: number, sessionGeneration: number, values: Partial<NewMemberRow>) {
+  const [row] = await db
+    .update(members)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(members.accountId, accountId), eq(members.id, id), eq(members.sessionGeneration, sessionGeneration)))
+    .returning({ id: members.id });
+  return row;
+}
+
+/** Stores a rehashed password only over the hash it was checked against (a reset since wins). */
+export async function rehashPassword(db: Executor, accountId: number, serviceId: number, checked: string, rehash: string): Promise<void> {
+  await db
+    .update(memberServices)
+    .set({ passwordHash: rehash, updatedAt: new Date() })
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.id, serviceId), eq(memberServices.passwordHash, checked)));
+}
+
 export async function findService(db: Executor, accountId: number, network: string, uid: string) {
   const [row] = await db
     .select()
     .from(memberServices)
+    .where(and(eq(memberServices.accountId, accountId), eq(memberServices.network, network), eq(memberServices.uid, uid)));
+  return row;
+}
+
+/**
+ * An identity with its member's session generation, read by one statement: what a sign-in checks
+ * (the password hash) and what it mints under (the generation) are then of the same moment, so a
+ * reset committed after this read (a new hash, a raised generation) ends what the sign-in mints.
+ * Both tables are held by the account's value, so a cluster routes it (docs/scaling.md).
+ */
+export async function findServiceForSignIn(db: Executor, accountId: number, network: string, uid: string): Promise<{ service: ServiceRow; sessionGeneration: number } | undefined> {
+  const [row] = await db
+    .select({ service: memberServices, sessionGeneration: members.sessionGeneration })
+    .from(memberServices)
+    .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, memberServices.memberId)))
     .where(and(eq(memberServices.accountId, accountId), eq(memberServices.network, network), eq(memberServices.uid, uid)));
   return row;
 }

@@ -60,7 +60,7 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
   const profile = profileValues(input.profile);
   const visit = await readVisit(input.visit);
   if (credentials.network === 'email') {
-    const existing = await q.findService(scope.db, scope.accountId, 'email', credentials.uid);
+    const existing = await q.findServiceForSignIn(scope.db, scope.accountId, 'email', credentials.uid);
     if (existing) return { member: await existingEmailMember(scope, existing, credentials, visit), created: false };
     assertNewPassword(credentials.password);
   } else {
@@ -148,6 +148,13 @@ export async function attachService(
  * Signs a member in with email + password or a network identity, and records the login. Each
  * attempt is reserved with the throttle before anything is checked and counts as a failure unless
  * it succeeds: attempts back off per identity and per address, never locking anyone out for good.
+ *
+ * What is checked and what is minted are of the same moment: the password hash is read with the
+ * member's session generation, the login is recorded only while the generation is still that one
+ * (the member row locked), and the answer (access token, generation for the JWT) is read under that
+ * lock. A reset committed after the hash was read refuses the login (WRONG_PASSWORD, not counted
+ * against the throttle: the password was right when checked); one committed after the login ends
+ * what the login minted, like any earlier session.
  */
 export async function login(scope: MemberScope, input: LoginInput): Promise<MemberResult> {
   const credentials = readCredentials(input.credentials, 'login');
@@ -157,32 +164,50 @@ export async function login(scope: MemberScope, input: LoginInput): Promise<Memb
   }
   const visit = await readVisit(input.visit);
   const attempt = await reserveSignIn(scope, credentials, visit);
-  const { service, updates } = await attempt.settle(() => checkedCredentials(scope, credentials));
-  const member = await requireMember(scope.db, scope.accountId, service.memberId);
+  const { service, sessionGeneration, updates } = await attempt.settle(() => checkedCredentials(scope, credentials));
+  // A merge moves its identities to the survivor with the pointer, so the service's member is current.
+  const memberId = service.memberId;
   if (input.strictSso && visit.domain !== apiDomain) {
-    if (!(await q.hasRegisteredOnDomain(scope.db, scope.accountId, member.id, visit.domain))) {
+    if (!(await q.hasRegisteredOnDomain(scope.db, scope.accountId, memberId, visit.domain))) {
       throw new AppError('NO_ACCOUNT', `The member has not registered on ${visit.domain}.`, 'domain');
     }
   }
   const now = new Date();
-  await scope.db.transaction(async (tx) => {
+  const member = await scope.db.transaction(async (tx) => {
+    // The service first, then the member: the order a reset takes them in, so neither waits on the other's second.
     await q.updateService(tx, scope.accountId, service.id, { ...updates, lastLoginAt: now });
-    await q.updateMember(tx, scope.accountId, member.id, { lastLoginAt: now, ...(visit.place ? geoColumns(visit.place) : {}) });
-    await recordVisit(tx, scope, member.id, service, 'login', visit, now);
+    const current = await q.updateMemberOfGeneration(tx, scope.accountId, memberId, sessionGeneration, { lastLoginAt: now, ...(visit.place ? geoColumns(visit.place) : {}) });
+    // Rolls back the service's update too (a rehash of the old password included).
+    if (!current) throw passwordChangedMeanwhile(credentials);
+    await recordVisit(tx, scope, memberId, service, 'login', visit, now);
+    return requireMember(tx, scope.accountId, memberId);
   });
-  return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
+  return { member, created: false };
 }
 
-/** The identity's service when the credentials are right (with what to store of them); else NO_ACCOUNT or WRONG_PASSWORD. */
-async function checkedCredentials(scope: MemberScope, credentials: Credentials): Promise<{ service: ServiceRow; updates: Partial<q.NewServiceRow> }> {
-  const service = await q.findService(scope.db, scope.accountId, credentials.network, credentials.uid);
-  if (!service) {
+/**
+ * A sign-in whose credentials were checked before the member's sessions ended (a password reset,
+ * a merge, a revocation): answered as the credentials would be now.
+ */
+function passwordChangedMeanwhile(credentials: Credentials): AppError {
+  if (credentials.network === 'email') return new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
+  return new AppError('INVALID_TOKEN', "The member's sessions were ended while signing in; sign in again.", 'authToken');
+}
+
+/**
+ * The identity's service and its member's session generation, read together, when the credentials
+ * are right (with what to store of them); else NO_ACCOUNT or WRONG_PASSWORD.
+ */
+async function checkedCredentials(scope: MemberScope, credentials: Credentials): Promise<{ service: ServiceRow; sessionGeneration: number; updates: Partial<q.NewServiceRow> }> {
+  const found = await q.findServiceForSignIn(scope.db, scope.accountId, credentials.network, credentials.uid);
+  if (!found) {
     throw new AppError('NO_ACCOUNT', 'No member has this identity.', credentials.network === 'email' ? 'email' : 'uid');
   }
+  const { service, sessionGeneration } = found;
   if (credentials.network === 'email') {
     const checked = await verifyPassword(service.passwordHash ?? '', credentials.password);
     if (!checked.ok) throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
-    return { service, updates: checked.rehash ? { passwordHash: checked.rehash } : {} };
+    return { service, sessionGeneration, updates: checked.rehash ? { passwordHash: checked.rehash } : {} };
   }
   const profile = await verifiedProfile(credentials, scope.settings, scope.identity.networks, () => new AppError('WRONG_PASSWORD', `${credentials.network} refused this token.`, 'authToken'));
   const updates = {
@@ -191,7 +216,7 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
     ...profileDetails(profile),
     valid: true,
   };
-  return { service, updates };
+  return { service, sessionGeneration, updates };
 }
 
 export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
@@ -344,6 +369,9 @@ export async function memberByAccessToken(db: Executor, accountId: number, token
   const row = await q.findMemberByAccessTokenDigest(db, accountId, digestToken(trimmed));
   // An expired token (identity/access-tokens.ts) answers as an unknown one.
   if (!row || accessTokenExpired(row.accessTokenIssuedAt)) return undefined;
+  // The row the token was found in, with the session generation read with it: what a session
+  // started from the token is minted under (a reset since replaced the token and ends it).
+  if (row.mergedIntoId === null) return row;
   return q.findMember(db, accountId, row.id);
 }
 
@@ -352,16 +380,27 @@ export async function memberByAccessToken(db: Executor, accountId: number, token
 /**
  * A registration that meets a registered address is a sign-in attempt with its password, and is
  * throttled as one: otherwise registering would be a way to guess passwords past the back-off.
+ * Like a login, it answers the member only as of the session generation read with the hash: a
+ * reset committed since refuses it as the new password would.
  */
-async function existingEmailMember(scope: MemberScope, service: ServiceRow, credentials: Extract<Credentials, { network: 'email' }>, visit: Visit): Promise<MemberRow> {
+async function existingEmailMember(
+  scope: MemberScope,
+  { service, sessionGeneration }: { service: ServiceRow; sessionGeneration: number },
+  credentials: Extract<Credentials, { network: 'email' }>,
+  visit: Visit,
+): Promise<MemberRow> {
   const attempt = await reserveSignIn(scope, credentials, visit);
+  const wrongPassword = () => new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
   const checked = await attempt.settle(async () => {
     const result = await verifyPassword(service.passwordHash ?? '', credentials.password);
-    if (!result.ok) throw new AppError('CONFLICT', 'This email address is registered already, with another password.', 'email');
+    if (!result.ok) throw wrongPassword();
     return result;
   });
-  if (checked.rehash) await q.updateService(scope.db, scope.accountId, service.id, { passwordHash: checked.rehash });
-  return requireMember(scope.db, scope.accountId, service.memberId);
+  if (checked.rehash) await q.rehashPassword(scope.db, scope.accountId, service.id, service.passwordHash ?? '', checked.rehash);
+  // The answer carries the access token and the generation of the JWT: of the generation checked, or nothing.
+  const member = await requireMember(scope.db, scope.accountId, service.memberId);
+  if (member.id !== service.memberId || member.sessionGeneration !== sessionGeneration) throw wrongPassword();
+  return member;
 }
 
 /** A sign-in attempt the throttle admitted. */

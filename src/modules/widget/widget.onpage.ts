@@ -7,7 +7,7 @@ import { sessionCookieName, type cookiePolicy } from './widget.cookies.js';
 import type { WidgetDependencies } from './widget.http.js';
 import { allowOrigin } from './widget.origin.js';
 import { missingFields, readProfileForm, registrationFields, type FormField } from './widget.profile.js';
-import { checkedReturnUrl, endSession, issueSignInToken, sessionTtlMs, startSession, widgetApplication, type SessionStart } from './widget.service.js';
+import { checkedReturnUrl, endSession, issueSignInToken, sessionTtlMs, startSession, widgetApplication, type CheckedMember, type SessionStart } from './widget.service.js';
 import { flowScope, onPageReason, registerWithEmail, signInWithEmail, SignInRefused } from './widget.signin.js';
 import { widgetUser } from './widget.user.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from './widget.urls.js';
@@ -36,10 +36,10 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     return { row, widgetApp };
   }
 
-  async function startFor(request: FastifyRequest, reply: FastifyReply, widgetApp: { accountId: number; applicationId: number }, memberId: number, beganWith: SessionStart) {
+  async function startFor(request: FastifyRequest, reply: FastifyReply, widgetApp: { accountId: number; applicationId: number }, member: CheckedMember, beganWith: SessionStart) {
     const name = sessionCookieName(widgetApp.applicationId);
     await endSession(db, widgetApp, request.cookies[name]);
-    reply.setCookie(name, await startSession(db, widgetApp, memberId, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
+    reply.setCookie(name, await startSession(db, widgetApp, member, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
   }
 
   /** The lists the form's checked opt-ins name, checked before anything is written. */
@@ -79,14 +79,14 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     const { member, created } = result;
     for (const list of lists) await optInMember(scope, member.id, list);
     const beganWith: SessionStart = created ? 'registration' : 'login';
-    await startFor(request, reply, widgetApp, member.id, beganWith);
+    await startFor(request, reply, widgetApp, member, beganWith);
     const missing = missingFields(member, row.settings.requiredFields);
     const urls = widgetUrls(hostedBaseUrl(deps.config, request), row.id);
     return {
       user: await widgetUser(db, widgetApp, member.id),
       type: beganWith,
       // For the site's server, as the redirect's `?accesstoken=` is: single use, five minutes.
-      accesstoken: await issueSignInToken(db, widgetApp, member.id),
+      accesstoken: await issueSignInToken(db, widgetApp, member),
       requiredFields: missing,
       completeUrl: missing.length ? withQuery(urls.complete, { return: returnUrl.toString() }) : null,
     };
@@ -98,7 +98,8 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     const token = text(((request.body ?? {}) as Body).accesstoken) ?? '';
     const member = token.length <= 200 ? await memberByAccessToken(db, widgetApp.accountId, token) : undefined;
     if (!member) throw new AppError('INVALID_TOKEN', 'The access token is unknown, expired or ended.', 'accesstoken');
-    await startFor(request, reply, widgetApp, member.id, 'login');
+    // Under the generation the token was read with: a reset since (a new token) starts nothing.
+    await startFor(request, reply, widgetApp, member, 'login');
     return { user: await widgetUser(db, widgetApp, member.id), type: 'login' };
   });
 }

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { executeRows } from '../../db/rows.js';
 import { applications, members, signInTokens, widgetSessions, type ApplicationSettings } from '../../db/schema/index.js';
 
 /** A row issued under the member's current session generation (the member's sessions not ended since). */
@@ -7,14 +8,24 @@ const stillCurrent = (table: typeof signInTokens | typeof widgetSessions) =>
   sql`exists (select 1 from ${members} where ${members.accountId} = ${table.accountId} and ${members.id} = ${table.memberId} and ${members.sessionGeneration} = ${table.sessionGeneration})`;
 
 /**
- * A token issued under the member's current session generation, read by the insert itself: an
- * `insert … select` from the member's row rather than a subquery among the values, which Citus
- * cannot route (docs/scaling.md, "Statements on a cluster").
+ * A sign-in token issued under the session generation the sign-in checked its credentials under,
+ * and only while the member's sessions are still of that generation: a reset (or a merge, a
+ * revocation) committed since inserts nothing, and the answer is false. The generation is read by
+ * the insert itself: an `insert … select` from the member's row rather than a subquery among the
+ * values, which Citus cannot route (docs/scaling.md, "Statements on a cluster").
  */
-export async function insertSignInToken(db: Executor, values: { accountId: number; applicationId: number; memberId: number; tokenHash: string; expiresAt: Date }) {
-  await db.execute(sql`insert into ${signInTokens} (account_id, application_id, member_id, token_hash, session_generation, expires_at)
+export async function insertSignInToken(
+  db: Executor,
+  values: { accountId: number; applicationId: number; memberId: number; sessionGeneration: number; tokenHash: string; expiresAt: Date },
+): Promise<boolean> {
+  const rows = await executeRows(
+    db,
+    sql`insert into ${signInTokens} (account_id, application_id, member_id, token_hash, session_generation, expires_at)
     select ${values.accountId}, ${values.applicationId}, ${values.memberId}, ${values.tokenHash}, ${members.sessionGeneration}, ${values.expiresAt.toISOString()}::timestamptz
-    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId}`);
+    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId} and ${members.sessionGeneration} = ${values.sessionGeneration}
+    returning 1 as issued`,
+  );
+  return rows.length > 0;
 }
 
 /**
@@ -44,16 +55,24 @@ export async function deleteStaleSignInTokens(db: Executor, accountId: number, b
   await db.delete(signInTokens).where(and(eq(signInTokens.accountId, accountId), lt(signInTokens.expiresAt, before)));
 }
 
-/** A session started under the member's current session generation, read as a sign-in token's is. */
-export async function insertSession(db: Executor, values: { accountId: number; applicationId: number; memberId: number; sessionHash: string; beganWith: string; expiresAt: Date }) {
-  await db.execute(sql`insert into ${widgetSessions} (account_id, application_id, member_id, session_hash, session_generation, began_with, expires_at)
+/** A session started under the generation its sign-in was checked under, as a sign-in token is; false when it is no longer current. */
+export async function insertSession(
+  db: Executor,
+  values: { accountId: number; applicationId: number; memberId: number; sessionGeneration: number; sessionHash: string; beganWith: string; expiresAt: Date },
+): Promise<boolean> {
+  const rows = await executeRows(
+    db,
+    sql`insert into ${widgetSessions} (account_id, application_id, member_id, session_hash, session_generation, began_with, expires_at)
     select ${values.accountId}, ${values.applicationId}, ${values.memberId}, ${values.sessionHash}, ${members.sessionGeneration}, ${values.beganWith}, ${values.expiresAt.toISOString()}::timestamptz
-    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId}`);
+    from ${members} where ${members.accountId} = ${values.accountId} and ${members.id} = ${values.memberId} and ${members.sessionGeneration} = ${values.sessionGeneration}
+    returning 1 as started`,
+  );
+  return rows.length > 0;
 }
 
 export async function findSession(db: Executor, app: { accountId: number; applicationId: number }, sessionHash: string, now: Date) {
   const [row] = await db
-    .select({ memberId: widgetSessions.memberId, beganWith: widgetSessions.beganWith })
+    .select({ memberId: widgetSessions.memberId, beganWith: widgetSessions.beganWith, sessionGeneration: widgetSessions.sessionGeneration })
     .from(widgetSessions)
     .where(
       and(

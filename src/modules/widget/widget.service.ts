@@ -71,15 +71,32 @@ export function withAccessToken(returnUrl: URL, token: string): string {
   return url.toString();
 }
 
-export async function issueSignInToken(db: Database, app: WidgetApplication, memberId: number, now = new Date()): Promise<string> {
+/**
+ * A member as a sign-in checked it: its id and the session generation its credentials (password,
+ * access token, session) were read under. Sessions and sign-in tokens are minted under that
+ * generation or not at all, so a reset committed after the check ends them, or refuses them.
+ */
+export interface CheckedMember {
+  id: number;
+  sessionGeneration: number;
+}
+
+/** The member's sessions ended (a reset, merge or revocation) between the sign-in's check and its mint: nothing was minted. */
+export function sessionsEndedMeanwhile(): AppError {
+  return new AppError('INVALID_TOKEN', 'The sign-in was ended (the password was changed or the sessions revoked) before it completed; sign in again.', null);
+}
+
+export async function issueSignInToken(db: Database, app: WidgetApplication, member: CheckedMember, now = new Date()): Promise<string> {
   const token = newSecret();
   await q.deleteStaleSignInTokens(db, app.accountId, now);
-  await q.insertSignInToken(db, {
+  const issued = await q.insertSignInToken(db, {
     ...app,
-    memberId,
+    memberId: member.id,
+    sessionGeneration: member.sessionGeneration,
     tokenHash: digestToken(token),
     expiresAt: new Date(now.getTime() + signInTokenTtlMs),
   });
+  if (!issued) throw sessionsEndedMeanwhile();
   return token;
 }
 
@@ -97,18 +114,26 @@ export async function exchangeSignInToken(db: Executor, app: WidgetApplication, 
 /** How a session began: the page's `onLogin(user, type)` says `registration` or `login`. */
 export type SessionStart = 'registration' | 'login';
 
-/** A new session for the fan; the returned value goes into the session cookie. */
-export async function startSession(db: Executor, app: WidgetApplication, memberId: number, beganWith: SessionStart = 'login', now = new Date()): Promise<string> {
+/** A new session for the fan, under the generation its sign-in checked; the returned value goes into the session cookie. */
+export async function startSession(db: Executor, app: WidgetApplication, member: CheckedMember, beganWith: SessionStart = 'login', now = new Date()): Promise<string> {
   const value = newSecret();
-  await q.insertSession(db, { ...app, memberId, beganWith, sessionHash: digestToken(value), expiresAt: new Date(now.getTime() + sessionTtlMs) });
+  const started = await q.insertSession(db, {
+    ...app,
+    memberId: member.id,
+    sessionGeneration: member.sessionGeneration,
+    beganWith,
+    sessionHash: digestToken(value),
+    expiresAt: new Date(now.getTime() + sessionTtlMs),
+  });
+  if (!started) throw sessionsEndedMeanwhile();
   return value;
 }
 
-/** The live session of the cookie: its member and how it began. */
-export async function findSession(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<{ memberId: number; beganWith: SessionStart } | undefined> {
+/** The live session of the cookie: its member, the generation it was started under, how it began. */
+export async function findSession(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<{ memberId: number; sessionGeneration: number; beganWith: SessionStart } | undefined> {
   if (!cookie) return undefined;
   const session = await q.findSession(db, app, digestToken(cookie), new Date());
-  return session && { memberId: session.memberId, beganWith: session.beganWith === 'registration' ? 'registration' : 'login' };
+  return session && { memberId: session.memberId, sessionGeneration: session.sessionGeneration, beganWith: session.beganWith === 'registration' ? 'registration' : 'login' };
 }
 
 export async function sessionMemberId(db: Executor, app: WidgetApplication, cookie: string | undefined): Promise<number | undefined> {

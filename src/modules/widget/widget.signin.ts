@@ -8,6 +8,7 @@ import { findService, type MemberRow } from '../members/members.queries.js';
 import * as members from '../members/members.service.js';
 import type { MemberProfileInput, VisitInput } from '../members/members.types.js';
 import type { ProviderProfile } from './widget.oauth.js';
+import type { CheckedMember } from './widget.service.js';
 
 type ApplicationRow = typeof applications.$inferSelect;
 
@@ -91,7 +92,7 @@ export async function signInWithNetwork(
   scope: members.MemberScope,
   network: string,
   profile: ProviderProfile,
-  signedInMemberId: number | undefined,
+  signedIn: CheckedMember | undefined,
   visit: VisitInput,
 ): Promise<{ member: MemberRow; created: boolean }> {
   const credentials = {
@@ -105,8 +106,10 @@ export async function signInWithNetwork(
   if (await findService(scope.db, scope.accountId, network, profile.uid)) {
     return { member: (await members.login(scope, { credentials, visit, strictSso: false })).member, created: false };
   }
-  if (signedInMemberId !== undefined) {
-    return { member: (await members.attachService(scope, signedInMemberId, credentials, undefined, visit)).member, created: false };
+  if (signedIn !== undefined) {
+    // Minted for under the generation the fan's session was checked under, not the row's now.
+    const attached = await members.attachService(scope, signedIn.id, credentials, undefined, visit);
+    return { member: { ...attached.member, sessionGeneration: signedIn.sessionGeneration }, created: false };
   }
   return members.registerMember(scope, { credentials, profile: names, visit });
 }

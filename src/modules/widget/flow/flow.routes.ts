@@ -13,6 +13,7 @@ import { completionFields, missingFields, readProfileForm, registrationFields, t
 import {
   domainNotWhitelisted,
   endSession,
+  findSession,
   isWhitelisted,
   issueSignInToken,
   optionalReturnUrl,
@@ -83,17 +84,21 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   });
   const returnOf = (flow: Flow, returnText: string | undefined) => optionalReturnUrl(db, flow.widgetApp, returnText);
 
+  /** A member row minted for under `sessionGeneration`: the generation its sign-in was checked under. */
+  const checkedUnder = (member: MemberRow, sessionGeneration: number): MemberRow => ({ ...member, sessionGeneration });
+
+  /** Mints under `member.sessionGeneration`, which must be the generation the sign-in checked (widget.service.ts, `CheckedMember`). */
   async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL | undefined, beganWith: SessionStart = 'login') {
     const name = sessionCookieName(flow.row.id);
     if ((await sessionMemberId(db, flow.widgetApp, request.cookies[name])) !== member.id) {
       await endSession(db, flow.widgetApp, request.cookies[name]);
-      reply.setCookie(name, await startSession(db, flow.widgetApp, member.id, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
+      reply.setCookie(name, await startSession(db, flow.widgetApp, member, beganWith), { ...policy.session, maxAge: sessionTtlMs / 1000 });
     }
     if (missingFields(member, flow.row.settings.requiredFields).length) {
       return reply.redirect(withQuery(flow.urls.complete, { return: returnUrl?.toString() }), 303);
     }
     if (!returnUrl) return reply.redirect(flow.urls.signedIn, 303);
-    return reply.redirect(withAccessToken(returnUrl, await issueSignInToken(db, flow.widgetApp, member.id)), 303);
+    return reply.redirect(withAccessToken(returnUrl, await issueSignInToken(db, flow.widgetApp, member)), 303);
   }
 
   // ——— email sign-in ———
@@ -102,8 +107,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const flow = await flowOf(request);
     const returnUrl = await returnOf(flow, (request.query as Body).return);
     // Signed in on this application already: straight back with a new token.
-    const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
-    if (signedIn !== undefined) return finish(request, reply, flow, await requireMember(db, flow.row.accountId, signedIn), returnUrl);
+    const signedIn = await signedInMember(request, flow);
+    if (signedIn) return finish(request, reply, flow, signedIn, returnUrl);
     return sendPage(reply, 200, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look)));
   });
 
@@ -171,9 +176,13 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   // ——— required profile fields ———
 
-  async function signedInMember(request: FastifyRequest, flow: Flow) {
-    const memberId = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
-    return memberId === undefined ? undefined : requireMember(db, flow.row.accountId, memberId);
+  /**
+   * The member of the browser's session, with the generation the session was checked under (not
+   * the row's, which a reset may have raised since): what `finish` mints under.
+   */
+  async function signedInMember(request: FastifyRequest, flow: Flow): Promise<MemberRow | undefined> {
+    const session = await findSession(db, flow.widgetApp, cookieOf(request, flow));
+    return session && checkedUnder(await requireMember(db, flow.row.accountId, session.memberId), session.sessionGeneration);
   }
 
   function completeForm(reply: FastifyReply, flow: Flow, returnUrl: URL | undefined, fields: FormField[], values: Body, error?: string, invalidField?: string) {
@@ -203,7 +212,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     if (form.error !== undefined) return completeForm(reply, flow, returnUrl, fields, body, form.error, form.field);
     try {
       const updated = await updateMemberProfile(flow.scope, member.id, form.input);
-      return await finish(request, reply, flow, updated.member, returnUrl);
+      return await finish(request, reply, flow, checkedUnder(updated.member, member.sessionGeneration), returnUrl);
     } catch (error) {
       if (error instanceof AppError && error.extensions.code === 'INVALID_PARAMETER') return completeForm(reply, flow, returnUrl, fields, body, error.message);
       throw error;
@@ -294,7 +303,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
       request.log.warn({ err: error, network }, 'social sign-in refused by the provider or its answer');
       return failed();
     }
-    const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
+    const session = await findSession(db, flow.widgetApp, cookieOf(request, flow));
+    const signedIn = session && { id: session.memberId, sessionGeneration: session.sessionGeneration };
     const { member, created } = await signInWithNetwork(flow.scope, network, profile, signedIn, visitOf(request, flow, returnUrl));
     return finish(request, reply, flow, member, returnUrl, created ? 'registration' : 'login');
   });
