@@ -39,6 +39,12 @@ describe('names that are Object.prototype members', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: { code: 4, type: 'INVALID_PARAMETER', message: expect.any(String), param: 'order_by' } });
   });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('GET /v1.1/account/usage?app_scope=%s answers 400 naming app_scope', async (name) => {
+    const response = await t.request({ url: `/v1.1/account/usage?interval=day&start_date=2024-01-01%2000:00:00&app_scope=${name}`, headers: { 'x-api-key': tenant.apiKey } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 4, type: 'INVALID_PARAMETER', message: expect.any(String), param: 'app_scope' } });
+  });
 });
 
 /** GraphQL lets a caller send null for any optional input field: null is refused or ignored, never an internal error. */
