@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberServices } from '../../src/db/schema/index.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { makers } from './world.js';
 
@@ -75,5 +78,39 @@ describe('database refusals over GraphQL', () => {
     expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4 });
     expect(body.errors[0].message).toBe('A parameter is invalid: a text contains bytes that are not valid UTF-8.');
     expect(JSON.stringify(body)).not.toMatch(/select|Failed query|params:/i);
+  });
+});
+
+/**
+ * Partner references are indexed: a value past PostgreSQL's btree row limit (about 2.7 KB) was an
+ * internal error at insert. They are bounded at input (255 characters), refused naming the
+ * parameter, and nothing is written. Random text, as repeated characters compress under the limit.
+ */
+describe('partner references past the index row limit', () => {
+  const long = randomBytes(1950).toString('hex'); // 3,900 characters
+
+  it.each([
+    ['partner', { partner: long, sourceuid: 'p-1' }],
+    ['sourceuid', { partner: 'acme', sourceuid: long }],
+  ])('POST /v1.1/member/register with a 3,900-character %s answers code 4 naming it, and writes nothing', async (param, extra) => {
+    const app = await t.tenant('enterprise');
+    const answer = await t.rest(app, 'POST', '/member/register', { service: 'email', email: `long-${param}@example.com`, password: 'correct horse', ...extra });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ error: { code: 4, type: 'INVALID_PARAMETER', message: expect.stringContaining('255'), param } });
+    expect(await t.database.db.select().from(memberServices).where(eq(memberServices.accountId, app.accountId))).toEqual([]);
+  });
+
+  it.each(['partnerCode', 'partnerId'])('registerMember with a 3,900-character %s answers code 4 naming it, and writes nothing', async (field) => {
+    const app = await t.tenant('enterprise');
+    const credentials = { network: 'email', email: `long-${field}@example.com`, password: 'correct horse', partnerCode: 'acme', partnerId: 'p-1', [field]: long };
+    const { body } = await t.graphql(app.apiKey, 'mutation ($c: ServiceCredentialsInput!) { registerMember(input: { credentials: $c }) { member { id } } }', { c: credentials });
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: field });
+    expect(await t.database.db.select().from(memberServices).where(eq(memberServices.accountId, app.accountId))).toEqual([]);
+  });
+
+  it('a partner reference of 255 characters registers', async () => {
+    const app = await t.tenant('enterprise');
+    const answer = await t.rest(app, 'POST', '/member/register', { service: 'email', email: 'long-ok@example.com', password: 'correct horse', partner: 'p'.repeat(255), sourceuid: long.slice(0, 255) });
+    expect(answer.status).toBe(200);
   });
 });
