@@ -509,7 +509,7 @@ export type UpdateMemberInput = {
   country?: string | null | undefined;
   /** A new contact address; the member's email identity moves to it too (refused when another member signs in with it). */
   email?: string | null | undefined;
-  /** Custom fields merged into the Extended node. */
+  /** Custom fields merged into the Extended node, nested at most 32 levels deep. */
   extended?: Record<string, unknown> | null | undefined;
   /** Given name. */
   firstName?: string | null | undefined;

@@ -114,3 +114,42 @@ describe('partner references past the index row limit', () => {
     expect(answer.status).toBe(200);
   });
 });
+
+/**
+ * A member's `extended` fields are stored as jsonb, whose functions recurse on nesting: a value
+ * nested thousands deep was "stack depth limit exceeded", an internal error. It is capped at the
+ * depth an activity record's `content` is (32 levels), refused with code 4, and nothing is written.
+ */
+describe('extended fields nested past the cap', () => {
+  const nested = (depth: number) => {
+    let value: Record<string, unknown> = { leaf: 1 };
+    for (let level = 1; level < depth; level += 1) value = { a: value };
+    return value;
+  };
+  const update = 'mutation ($id: ID!, $e: JSONObject) { updateMember(id: $id, input: { extended: $e }) { member { id } } }';
+
+  it('updateMember with extended nested 9,000 deep answers code 4 naming extended, and keeps the fields it had', async () => {
+    const app = await t.tenant('enterprise');
+    const id = String((await t.rest(app, 'POST', '/member/register', { service: 'email', email: 'deep-extended@example.com', password: 'correct horse' })).json[0].data.ID);
+    expect((await t.graphql(app.apiKey, update, { id, e: { tier: 'gold' } })).body.errors).toBeUndefined();
+    // Written as text: JSON.stringify itself runs out of stack on such a value in a test worker.
+    const deep = `${'{"a":'.repeat(8999)}{"leaf":1}${'}'.repeat(8999)}`;
+    const response = await t.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-api-key': app.apiKey },
+      payload: `{"query":${JSON.stringify(update)},"variables":{"id":${JSON.stringify(id)},"e":${deep}}}`,
+    });
+    const body = response.json();
+    expect(body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param: 'extended' });
+    const after = await t.graphql(app.apiKey, 'query ($id: ID!) { member(lookup: { id: $id }) { extended } }', { id });
+    expect(after.body.data.member.extended).toMatchObject({ tier: 'gold' });
+    expect(JSON.stringify(after.body.data.member.extended)).not.toContain('"a"');
+  });
+
+  it('updateMember with extended nested 32 deep is kept', async () => {
+    const app = await t.tenant('enterprise');
+    const id = String((await t.rest(app, 'POST', '/member/register', { service: 'email', email: 'deep-ok@example.com', password: 'correct horse' })).json[0].data.ID);
+    expect((await t.graphql(app.apiKey, update, { id, e: nested(32) })).body.errors).toBeUndefined();
+  });
+});

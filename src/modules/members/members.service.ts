@@ -9,7 +9,7 @@ import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
-import { profileValues, updateValues } from './members.profile.js';
+import { extendedFields, profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { giveUsername } from './usernames.js';
 import * as q from './members.queries.js';
@@ -194,6 +194,7 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
 export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const values = updateValues(input);
+  const extendedInput = extendedFields(input.extended);
   await scope.db.transaction(async (tx) => {
     if (values.email && values.email.toLowerCase() !== member.email?.toLowerCase()) {
       // The email identity follows the address, so the member signs in with the new one.
@@ -204,7 +205,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
         await q.updateService(tx, scope.accountId, emailService.id, { uid: values.email.toLowerCase() });
       }
     }
-    const extended = input.extended ? { extended: { ...member.extended, ...input.extended } } : {};
+    const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };

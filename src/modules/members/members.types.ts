@@ -194,7 +194,7 @@ export class UpdateMemberInput extends MemberProfileInput {
   @Field(() => String, { nullable: true, description: 'Mobile phone number, at most 40 characters.' }) mobilePhone?: string;
   @Field(() => String, { nullable: true, description: "The member's website." }) website?: string;
   @Field(() => String, { nullable: true, description: 'Free text about the member, at most 5,000 characters.' }) bio?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node.' })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node, nested at most 32 levels deep.' })
   extended?: Record<string, unknown>;
 }
 
