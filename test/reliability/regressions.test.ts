@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberServices } from '../../src/db/schema/index.js';
@@ -151,5 +151,32 @@ describe('extended fields nested past the cap', () => {
     const app = await t.tenant('enterprise');
     const id = String((await t.rest(app, 'POST', '/member/register', { service: 'email', email: 'deep-ok@example.com', password: 'correct horse' })).json[0].data.ID);
     expect((await t.graphql(app.apiKey, update, { id, e: nested(32) })).body.errors).toBeUndefined();
+  });
+});
+
+/**
+ * Apollo's automatic persisted queries refuse a hash that is not its document's, and a protocol
+ * version other than 1, with errors that carry no code: they were classified unexpected, masked as
+ * INTERNAL (code 20) and logged as a bug. They are the caller's error: a PERSISTED_QUERY_* code, 400.
+ */
+describe('automatic persisted queries', () => {
+  const query = '{ __typename }';
+  const post = (body: object) => t.request({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, payload: body });
+
+  it.each([
+    ['a hash that is not the document’s', { version: 1, sha256Hash: 'a'.repeat(64) }, 'PERSISTED_QUERY_HASH_MISMATCH'],
+    ['no hash at all', { version: 1 }, 'PERSISTED_QUERY_HASH_MISMATCH'],
+    ['an unknown protocol version', { version: 2, sha256Hash: createHash('sha256').update(query).digest('hex') }, 'PERSISTED_QUERY_NOT_SUPPORTED'],
+  ])('%s answers 400 with its PERSISTED_QUERY_ code and aeCode 4', async (_name, persistedQuery, code) => {
+    const response = await post({ query, extensions: { persistedQuery } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[0].extensions).toMatchObject({ code: expect.stringMatching(/^PERSISTED_QUERY_/), aeCode: 4 });
+    expect(response.json().errors[0].extensions.code).toBe(code);
+  });
+
+  it('the document’s own hash registers it, and the hash alone then runs it', async () => {
+    const persistedQuery = { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') };
+    expect((await post({ query, extensions: { persistedQuery } })).json()).toEqual({ data: { __typename: 'Query' } });
+    expect((await post({ extensions: { persistedQuery } })).json()).toEqual({ data: { __typename: 'Query' } });
   });
 });
