@@ -247,6 +247,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required in production (at least 32 characters)']);
   }
+  // /metrics counts every tenant's operations and errors: in production it is never open to whoever reaches the API port.
+  if (e.NODE_ENV === 'production' && !e.METRICS_TOKEN && !e.METRICS_ADDRESS) {
+    throw new ConfigError([
+      'METRICS_TOKEN or METRICS_ADDRESS: one is required in production, so /metrics is not public on the API port ' +
+        '(METRICS_TOKEN: a bearer token of at least 16 characters scrapers send; METRICS_ADDRESS: host:port /metrics is served on instead, such as 127.0.0.1:9464)',
+    ]);
+  }
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'string') throw new ConfigError([`TRUST_PROXY: ${trustProxy}`]);
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError(['MAIL_FROM: required with SMTP_URL (the address emails are sent from)']);
