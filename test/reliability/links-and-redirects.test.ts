@@ -231,3 +231,45 @@ describe('the host of hosted pages', () => {
     expect(login.body).toContain(`action="http://dev.localhost:4000/framework/flow/${app.applicationId}/login"`);
   });
 });
+
+/**
+ * Credentialed CORS on /framework/session/* answers a page with the member's session: a whitelist
+ * entry is a host, and it used to grant any scheme and port of it, so a page on
+ * http://fans.example.com:8080 (another service on the host, or anyone on the path of a plain-HTTP
+ * request) read the session as the https site does. In production only https on the default port
+ * is the whitelisted site; elsewhere (development pages on http://localhost:5173) any scheme and port.
+ */
+describe('credentialed CORS for a whitelisted host', () => {
+  const session = (tenant: Tenant) => `/framework/session/${tenant.applicationId}`;
+
+  it.each(['http://fans.example.com', 'http://fans.example.com:8080', 'https://fans.example.com:8443'])(
+    'in production, %s is refused with code 16 and no CORS grant, as the session and the logout',
+    async (origin) => {
+      const production = await startTestGateway({ NODE_ENV: 'production', PUBLIC_URL: 'https://gateway.example.com' }, t.database);
+      try {
+        for (const [method, url] of [
+          ['GET', session(app)],
+          ['POST', `${session(app)}/logout`],
+        ] as const) {
+          const refused = await production.request({ method, url, headers: { origin } });
+          expect(refused.statusCode).toBe(403);
+          expect(refused.json()).toEqual({ error: { code: 16, type: 'DOMAIN_NOT_WHITELISTED', message: expect.any(String), param: 'origin' } });
+          expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+          expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
+        }
+        const site = await production.request({ url: session(app), headers: { origin: 'https://fans.example.com' } });
+        expect(site.statusCode).toBe(200);
+        expect(site.headers['access-control-allow-origin']).toBe('https://fans.example.com');
+      } finally {
+        await production.gateway.close();
+      }
+    },
+  );
+
+  it('outside production, a development page on http and another port is the host too', async () => {
+    const page = await t.request({ url: session(app), headers: { origin: 'http://fans.example.com:8080' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['access-control-allow-origin']).toBe('http://fans.example.com:8080');
+    expect((await t.request({ url: session(app), headers: { origin: 'ftp://fans.example.com' } })).statusCode).toBe(403);
+  });
+});
