@@ -66,8 +66,53 @@ describe('the hosted logout', () => {
     const signedIn = await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin: 'https://fans.example.com' } });
     expect(signedIn.json().user).not.toBeNull();
 
-    // A clean whitelisted return still signs out and goes back.
-    const out = await t.request({ url: logoutUrl(encodeURIComponent(site)), headers: { cookie: jar.header() } });
+    // A clean whitelisted return still signs out (confirmed on the page) and goes back.
+    const out = await submitForm(t, jar, logoutUrl(encodeURIComponent(site)), {});
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe(site);
+  });
+
+  /**
+   * The LogoutURL is a plain link, so any page (an <img>, a cross-site link) could end a fan's
+   * session with a GET. A GET now only asks: a page with a "Sign out" button whose POST carries the
+   * CSRF token; the session ends on that POST alone.
+   */
+  it('a GET ends nothing: it asks, and only the form POST with its CSRF token signs out', async () => {
+    const jar = new CookieJar();
+    expect(
+      (await submitForm(t, jar, `/framework/flow/${app.applicationId}/register?return=${encodeURIComponent(site)}`, { email: `logout-get-${Date.now()}@example.com`, password: 'correct horse' }))
+        .statusCode,
+    ).toBe(303);
+    const signedIn = async () => (await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin: 'https://fans.example.com' } })).json().user;
+    const sessions = (await t.database.db.select().from(widgetSessions)).length;
+
+    const asked = await t.request({ url: logoutUrl(encodeURIComponent(site)), headers: { cookie: jar.header(), 'sec-fetch-site': 'cross-site' } });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Sign out of');
+    expect(asked.body).toMatch(/<form method="post" action="[^"]*\/logout"/);
+    expect(asked.body).toContain(`href="${site}"`); // the way back, signed in
+    expect(asked.headers['set-cookie'] ?? '').not.toContain('mq_session_');
+    expect((await t.database.db.select().from(widgetSessions)).length).toBe(sessions);
+    expect(await signedIn()).not.toBeNull();
+
+    // A POST without the form's token (a cross-site form) is refused, and changes nothing.
+    const forged = await t.request({
+      method: 'POST',
+      url: `/framework/flow/${app.applicationId}/logout`,
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `return=${encodeURIComponent(site)}`,
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(await signedIn()).not.toBeNull();
+
+    const out = await submitForm(t, jar, logoutUrl(encodeURIComponent(site)), {});
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe(site);
+    expect(await signedIn()).toBeNull();
+  });
+
+  it('signed out already, a GET goes straight back to the return page (nothing to confirm)', async () => {
+    const out = await t.request({ url: logoutUrl(encodeURIComponent(site)) });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe(site);
   });

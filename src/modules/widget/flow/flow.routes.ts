@@ -27,7 +27,7 @@ import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignI
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
 import { registerEmailFlowRoutes } from './email.routes.js';
 import { formPage, sendPage } from './flow.pages.js';
-import { completePage, loginPage, messagePage, registerPage } from './pages.js';
+import { completePage, loginPage, logoutPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
 
 type Body = Record<string, string | undefined>;
@@ -222,22 +222,43 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   // ——— logout ———
 
-  app.get(`${prefix}/logout`, async (request, reply) => {
-    const flow = await flowOf(request);
-    // `return`, or AE's `return_url` (what WordPress's logout sends, with an `auth_method` that is ignored).
-    const query = request.query as Body;
-    const [param, back] = query.return !== undefined ? ['return', query.return] : ['return_url', query.return_url];
-    // Refused before anything changes: a control character cannot go into a Location header, and a
-    // page off the whitelist is nowhere to send the fan (the session stays, as nothing was done).
+  /**
+   * The return page of a logout: `return`, or AE's `return_url` (what WordPress's logout sends, with
+   * an `auth_method` that is ignored). Refused before anything changes: a control character cannot go
+   * into a Location header, and a page off the whitelist is nowhere to send the fan.
+   */
+  async function logoutReturn(flow: Flow, fields: Body): Promise<URL | undefined> {
+    const [param, back] = fields.return !== undefined ? ['return', fields.return] : ['return_url', fields.return_url];
     // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
     if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
+    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    return back ? new URL(back) : undefined;
+  }
+
+  function signedOut(reply: FastifyReply, flow: Flow, back: URL | undefined) {
+    if (back) return reply.redirect(back.toString(), 303);
+    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
+  }
+
+  // The LogoutURL is a link any page can send a fan to (an <img>, a cross-site link): a GET ends
+  // nothing. Signed in, it asks, and the form's POST (with its CSRF token) signs out; signed out
+  // already, there is nothing to ask and the fan goes straight back.
+  app.get(`${prefix}/logout`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const back = await logoutReturn(flow, request.query as Body);
+    if ((await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow))) === undefined) return signedOut(reply, flow, back);
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.logout, csrfToken: reply.generateCsrf(), returnUrl: back?.toString() };
+    return sendPage(reply, 200, logoutPage({ ...page, stayUrl: back?.toString() ?? flow.urls.signedIn }));
+  });
+
+  app.post(`${prefix}/logout`, { preHandler: csrfProtection }, async (request, reply) => {
+    const flow = await flowOf(request);
+    const back = await logoutReturn(flow, (request.body ?? {}) as Body);
     const name = sessionCookieName(flow.row.id);
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
-    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    if (back) return reply.redirect(new URL(back).toString(), 303);
-    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
+    return signedOut(reply, flow, back);
   });
 
   registerEmailFlowRoutes(app, deps);
