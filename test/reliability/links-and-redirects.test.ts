@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { widgetSessions } from '../../src/db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { members, widgetSessions } from '../../src/db/schema/index.js';
 import { mergeApplicationSettings } from '../../src/modules/widget/widget.queries.js';
 import { insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import { CookieJar, submitForm, whitelist } from '../widget/support.js';
+import { CookieJar, csrfTokenOf, submitForm, whitelist } from '../widget/support.js';
 
 /**
  * What the gateway writes into URLs and headers on a caller's behalf: paging links without the
@@ -316,5 +317,45 @@ describe('credentialed CORS for a whitelisted host', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['access-control-allow-origin']).toBe('http://fans.example.com:8080');
     expect((await t.request({ url: session(app), headers: { origin: 'ftp://fans.example.com' } })).statusCode).toBe(403);
+  });
+});
+
+/**
+ * An application that whitelists no domain has no site for its hosted pages: opened bare (no
+ * return URL, so no whitelist check ran) its register and sign-in pages created and signed in
+ * members for it, for anyone who found its id. They are refused like an unlisted return page: the
+ * 403 page with code 16, and nothing is written. The demo application whitelists this machine
+ * outside production (README), so its bare pages open there.
+ */
+describe('the bare hosted pages of an application without a whitelist', () => {
+  it('refuses the register and sign-in pages and forms with the code 16 page; nothing is written', async () => {
+    const bare = await t.tenant('advanced');
+    const pagesOf = (tenant: Tenant) => [`/framework/flow/${tenant.applicationId}/register`, `/framework/flow/${tenant.applicationId}/login`];
+    for (const url of pagesOf(bare)) {
+      const page = await t.request({ url });
+      expect(page.statusCode, url).toBe(403);
+      expect(page.body).toContain('Error code 16');
+      expect(page.body).not.toContain('<form');
+    }
+    // A form posted with a valid CSRF token (taken from a whitelisted application's page) changes nothing either.
+    const jar = new CookieJar();
+    const form = await t.request({ url: pagesOf(app)[0] });
+    jar.absorb(form);
+    for (const url of pagesOf(bare)) {
+      const posted = await t.request({
+        method: 'POST',
+        url,
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: csrfTokenOf(form.body), email: `no-site-${Date.now()}@example.com`, password: 'correct horse', firstName: 'Ada' }).toString(),
+      });
+      expect(posted.statusCode, url).toBe(403);
+      expect(posted.body).toContain('Error code 16');
+      expect(posted.headers['set-cookie'] ?? '').not.toContain('mq_session_');
+    }
+    expect(await t.database.db.select().from(members).where(eq(members.accountId, bare.accountId))).toEqual([]);
+
+    // Once it whitelists its site, the bare pages open.
+    await whitelist(t, bare, 'fans.example.com');
+    expect((await t.request({ url: pagesOf(bare)[0] })).statusCode).toBe(200);
   });
 });

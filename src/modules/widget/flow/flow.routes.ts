@@ -25,6 +25,7 @@ import {
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
+import { listWhitelist } from '../../tenancy/tenancy.queries.js';
 import { registerEmailFlowRoutes } from './email.routes.js';
 import { formPage, sendPage } from './flow.pages.js';
 import { completePage, loginPage, logoutPage, messagePage, registerPage } from './pages.js';
@@ -83,6 +84,20 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   });
   const returnOf = (flow: Flow, returnText: string | undefined) => optionalReturnUrl(db, flow.widgetApp, returnText);
 
+  /**
+   * The return URL of a page that signs a fan in or up (sign-in, registration, social sign-in). Opened
+   * bare, such a page is refused (the code 16 page) when the application whitelists no domain: it has
+   * no site, so nothing of it is meant to take fans, and its bare pages would create members for it
+   * for anyone who found its id. With a return URL, the whitelist check itself refuses every one.
+   */
+  async function entryReturnOf(flow: Flow, returnText: string | undefined): Promise<URL | undefined> {
+    const returnUrl = await returnOf(flow, returnText);
+    if (!returnUrl && !(await listWhitelist(db, flow.row.accountId, flow.row.id)).length) {
+      throw domainNotWhitelisted('This application has no whitelisted domain, so its hosted sign-in', null);
+    }
+    return returnUrl;
+  }
+
   async function finish(request: FastifyRequest, reply: FastifyReply, flow: Flow, member: MemberRow, returnUrl: URL | undefined, beganWith: SessionStart = 'login') {
     const name = sessionCookieName(flow.row.id);
     if ((await sessionMemberId(db, flow.widgetApp, request.cookies[name])) !== member.id) {
@@ -100,7 +115,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/login`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     // Signed in on this application already: straight back with a new token.
     const signedIn = await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow));
     if (signedIn !== undefined) return finish(request, reply, flow, await requireMember(db, flow.row.accountId, signedIn), returnUrl);
@@ -110,7 +125,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   app.post(`${prefix}/login`, { preHandler: csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await returnOf(flow, body.return);
+    const returnUrl = await entryReturnOf(flow, body.return);
     const again = (status: number, error: string) => sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
     try {
       const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, flow, returnUrl));
@@ -126,7 +141,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/register`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     // The country the registration would record from the fan's address anyway, shown so it can be changed.
     const country = fields.some((field) => field.name === 'country') ? (await locate(request.ip))?.country : undefined;
@@ -136,7 +151,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function register(request: FastifyRequest, reply: FastifyReply, embedded: boolean) {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await returnOf(flow, body.return);
+    const returnUrl = await entryReturnOf(flow, body.return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     const again = (error: string, invalidField?: string, status = 400) =>
       sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, flow.look, { error, invalidField, fields, values: { ...body, password: undefined } })));
@@ -280,7 +295,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const flow = await flowOf(request);
     const { network } = request.params as { network: string };
     const settings = networkSettings(flow, network);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     const { url, pending } = await authorizationRequest(settings, oauthOptions, flow.urls.callback(network));
     const saved = JSON.stringify({ network, returnUrl: returnUrl?.toString(), ...pending });
     reply.setCookie(oauthCookieName, deps.identity.cipher.seal(saved), { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id), maxAge: 600 });
