@@ -22,9 +22,12 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 # ——— run ———
 FROM node:20-bookworm-slim
+# Production refuses to start with /metrics public on the API port: by default it is served on a
+# port of its own, 9464, which `docker run -p 4000:4000` does not publish (docs/configuration.md).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
+    METRICS_ADDRESS=0.0.0.0:9464 \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

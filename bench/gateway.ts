@@ -18,6 +18,7 @@ export async function startBenchGateway(options: { port: number; database: strin
       DATABASE_URL: options.database,
       ...(options.poolSize ? { DATABASE_POOL_SIZE: options.poolSize } : {}),
       SECRET_KEY: benchDefaults.secretKey,
+      METRICS_TOKEN: benchDefaults.metricsToken,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
     },

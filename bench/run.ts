@@ -128,7 +128,7 @@ async function roundTripTotals(): Promise<{ statements: number; requests: number
   let statements = 0;
   let requests = 0;
   for (const url of gatewayUrls) {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${benchDefaults.metricsToken}` } })).text();
     for (const line of text.split('\n')) {
       if (line.startsWith('marquee_sql_round_trips_per_request_sum')) statements += Number(line.split(' ').at(-1));
       if (line.startsWith('marquee_sql_round_trips_per_request_count')) requests += Number(line.split(' ').at(-1));

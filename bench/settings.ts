@@ -10,6 +10,8 @@ export const benchDefaults = {
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/marquee_bench',
   /** Seals the generated network tokens; the gateway under test gets the same one. */
   secretKey: 'bench-secret-key-of-at-least-32-characters',
+  /** The production gateway requires it (or METRICS_ADDRESS) and the run reads its round trips from /metrics with it. */
+  metricsToken: 'bench-metrics-token-0123456789',
   /** Every generated member signs in by email with this password. */
   password: 'bench-password',
 };

@@ -55,6 +55,7 @@ const environmentSchema = z.object({
   RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   SUBSCRIPTIONS_PER_KEY: z.coerce.number().int().min(1).default(100),
+  WS_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).default(50),
   SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().min(1).default(20),
   HEAVY_REQUEST_COST: z.coerce.number().int().min(1).default(10_000),
   HEAVY_REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(2),
@@ -143,7 +144,7 @@ export interface Config {
   /** How long the gateway may take to answer a request, from its headers; 0: no limit (http/response-deadline.ts). */
   responseTimeoutMs: number;
   /** What one tenant may hold of the gateway's memory through WebSocket subscriptions (docs/reliability.md). */
-  subscriptionLimits: { maxBufferedBytes: number; perKey: number; perConnection: number };
+  subscriptionLimits: { maxBufferedBytes: number; perKey: number; perConnection: number; connectionsPerKey: number };
   /**
    * Requests priced at `cost` or more (graphql/limits.ts's estimate) run at most `perKey` at once per
    * key, `queuePerKey` more waiting; past that they are refused (docs/reliability.md).
@@ -247,6 +248,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.SECRET_KEY) {
     throw new ConfigError(['SECRET_KEY: required in production (at least 32 characters)']);
   }
+  // /metrics counts every tenant's operations and errors: in production it is never open to whoever reaches the API port.
+  if (e.NODE_ENV === 'production' && !e.METRICS_TOKEN && !e.METRICS_ADDRESS) {
+    throw new ConfigError([
+      'METRICS_TOKEN or METRICS_ADDRESS: one is required in production, so /metrics is not public on the API port ' +
+        '(METRICS_TOKEN: a bearer token of at least 16 characters scrapers send; METRICS_ADDRESS: host:port /metrics is served on instead, such as 127.0.0.1:9464)',
+    ]);
+  }
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   if (typeof trustProxy === 'string') throw new ConfigError([`TRUST_PROXY: ${trustProxy}`]);
   if (e.SMTP_URL && !e.MAIL_FROM) throw new ConfigError(['MAIL_FROM: required with SMTP_URL (the address emails are sent from)']);
@@ -277,7 +285,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     responseTimeoutMs: e.RESPONSE_TIMEOUT_MS,
-    subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION },
+    subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION, connectionsPerKey: e.WS_CONNECTIONS_PER_KEY },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
     corsOrigins: e.CORS_ORIGINS,
     metrics: { token: e.METRICS_TOKEN, address: e.METRICS_ADDRESS ? hostAndPort(e.METRICS_ADDRESS) : undefined },

@@ -51,10 +51,8 @@ async function main(): Promise<void> {
   const address = await gateway.app.listen({ host: config.host, port: config.port });
   printBanner(config, address, demo, demoHosts);
   const metricsListener = config.metrics.address ? await startMetricsListener(gateway.metrics, { ...config.metrics.address, token: config.metrics.token }) : undefined;
+  // In production config.ts refuses to start with neither METRICS_TOKEN nor METRICS_ADDRESS, so /metrics is never public there.
   if (metricsListener) logger.info({ url: metricsListener.url }, 'metrics served on their own address (METRICS_ADDRESS)');
-  else if (config.env === 'production' && !config.metrics.token) {
-    logger.warn('/metrics is public on the API port: set METRICS_TOKEN or METRICS_ADDRESS (docs/configuration.md)');
-  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -123,6 +123,17 @@ const documentErrorCodes = new Set([
   'OPERATION_RESOLUTION_FAILURE',
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
+  'PERSISTED_QUERY_HASH_MISMATCH',
+]);
+
+/**
+ * Apollo's persisted-query refusals that carry no code of their own (only an HTTP 400), by their
+ * message: without one they would be classified unexpected, masked and logged as a bug, when they
+ * are the caller's error. PERSISTED_QUERY_HASH_MISMATCH is the Apollo Router's code for the first.
+ */
+const persistedQueryRefusals = new Map([
+  ['provided sha does not match query', 'PERSISTED_QUERY_HASH_MISMATCH'],
+  ['Unsupported persisted query version', 'PERSISTED_QUERY_NOT_SUPPORTED'],
 ]);
 
 /** A request Node's HTTP parser refused, by the parser's code: its status and what the caller is told. */
@@ -228,7 +239,7 @@ export function classifyError(error: unknown, options: ClassifyOptions): ErrorCl
     const message = error instanceof Error ? error.message : 'The request could not be read.';
     return catalogued('request', 'INVALID_PARAMETER', `The request could not be read: ${message}`, null, false);
   }
-  const apolloCode = error instanceof GraphQLError ? error.extensions?.code : undefined;
+  const apolloCode = error instanceof GraphQLError ? (error.extensions?.code ?? persistedQueryRefusals.get(error.message)) : undefined;
   if (error instanceof GraphQLError && typeof apolloCode === 'string' && documentErrorCodes.has(apolloCode)) {
     return { kind: 'document', status: 400, code: apolloCode, number: errorCatalogue.INVALID_PARAMETER.aeCode, message: error.message, param: null, masked: false, log: false };
   }

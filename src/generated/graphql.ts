@@ -476,9 +476,9 @@ export type ServiceCredentialsInput = {
   email?: string | null | undefined;
   /** email, or a network identifier. */
   network: string;
-  /** The partner this identity came through. */
+  /** The partner this identity came through, at most 255 characters. */
   partnerCode?: string | null | undefined;
-  /** The member's id at that partner. */
+  /** The member's id at that partner, at most 255 characters. */
   partnerId?: string | null | undefined;
   /** The password, for network email (required there): 8 to 1024 characters for a new one, taken exactly as sent (never trimmed). */
   password?: string | null | undefined;
@@ -509,7 +509,7 @@ export type UpdateMemberInput = {
   country?: string | null | undefined;
   /** A new contact address; the member's email identity moves to it too (refused when another member signs in with it). */
   email?: string | null | undefined;
-  /** Custom fields merged into the Extended node. */
+  /** Custom fields merged into the Extended node, nested at most 32 levels deep. */
   extended?: Record<string, unknown> | null | undefined;
   /** Given name. */
   firstName?: string | null | undefined;

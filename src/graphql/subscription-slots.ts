@@ -2,6 +2,8 @@
 export type SlotHolder = {
   slotKey?: string;
   heldSlots?: Set<string>;
+  /** The key whose connection count this connection is in, once accepted at connection_init. */
+  connectedAs?: string;
 };
 
 /**
@@ -11,8 +13,40 @@ export type SlotHolder = {
  */
 export class SubscriptionSlots {
   private readonly byKey = new Map<string, number>();
+  private readonly connectionsByKey = new Map<string, number>();
 
-  constructor(private readonly limits: { perKey: number; perConnection: number }) {}
+  constructor(private readonly limits: { perKey: number; perConnection: number; connectionsPerKey: number }) {}
+
+  /**
+   * Counts an acknowledged connection against its key; when the key has `connectionsPerKey` open
+   * already, the refusal's message instead. Each connection costs a socket, its buffers and its
+   * keep-alive timer whether or not it subscribes, so subscriptions alone do not bound what a key holds.
+   */
+  connect(connection: SlotHolder, key: string): string | undefined {
+    const count = this.connectionsByKey.get(key) ?? 0;
+    if (count >= this.limits.connectionsPerKey) {
+      // A close reason holds at most 123 bytes.
+      return `An API key may have ${this.limits.connectionsPerKey} WebSocket connections open at once; close one, or subscribe more on one.`;
+    }
+    connection.connectedAs = key;
+    this.connectionsByKey.set(key, count + 1);
+    return undefined;
+  }
+
+  /** Counts a closed connection out (once; nothing for one that was never counted). */
+  disconnect(connection: SlotHolder): void {
+    const key = connection.connectedAs;
+    if (key === undefined) return;
+    connection.connectedAs = undefined;
+    const left = (this.connectionsByKey.get(key) ?? 1) - 1;
+    if (left > 0) this.connectionsByKey.set(key, left);
+    else this.connectionsByKey.delete(key);
+  }
+
+  /** WebSocket connections open under `key`. */
+  connectionsOf(key: string): number {
+    return this.connectionsByKey.get(key) ?? 0;
+  }
 
   /** Takes a slot for subscription `id` of the connection; when none is left, the refusal's message. */
   take(connection: SlotHolder, key: string, id: string): string | undefined {

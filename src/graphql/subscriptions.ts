@@ -126,6 +126,9 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         }
         const limited = await overLimit(key);
         if (limited) return refuse(closeCodes.tooManyRequests, limited);
+        // Last, so only a connection that is acknowledged is counted (and onClose counts it out).
+        const tooMany = slots.connect(ctx.extra, callerKey(caller) ?? 'anonymous');
+        if (tooMany) return refuse(closeCodes.tooManyRequests, tooMany);
         ctx.extra.caller = caller;
         ctx.extra.limitedAs = key;
         ctx.extra.address = address;
@@ -191,6 +194,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
       },
       onClose(ctx) {
         slots.giveAll(ctx.extra);
+        slots.disconnect(ctx.extra);
       },
     },
     // Otherwise a connection whose hook failed unexpectedly is closed with the error's message, outside development.

@@ -1,4 +1,10 @@
 /**
+ * How deep a stored JSON value (a record's `content`, a member's `extended` fields) may nest: far
+ * more than any such value needs, far less than the database's JSON functions can recurse.
+ */
+export const maxStoredJsonDepth = 32;
+
+/**
  * How deep a JSON value nests (a scalar is 0, `{}` and `[]` are 1), counted without recursion and
  * stopping once past `limit`, so a value nested thousands deep costs no stack and little time.
  * PostgreSQL's jsonb and the JSON functions recurse on nesting and fail with "stack depth limit

@@ -67,6 +67,16 @@ export class Params {
   }
 
   /**
+   * The trimmed value, at most `max` characters: for a value that is stored in an index, where a
+   * longer one would be refused by the database (a btree row holds about 2.7 KB) as an internal error.
+   */
+  boundedString(name: string, max: number): string | undefined {
+    const value = this.string(name);
+    if (value !== undefined && value.length > max) throw invalidParameter(name, `at most ${max} characters`);
+    return value;
+  }
+
+  /**
    * The value exactly as sent, or undefined when absent or empty: for a password, which is never
    * trimmed (spaces are characters of it, as GraphQL takes it) and never stored, only hashed.
    */

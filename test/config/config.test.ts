@@ -35,15 +35,15 @@ describe('configuration from the environment', () => {
   });
 
   it('requires SECRET_KEY in production, and a long one', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRET_KEY: required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', METRICS_TOKEN: 'm'.repeat(16) })).toThrow(/SECRET_KEY: required in production/);
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY: must be at least 32/);
-    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), METRICS_TOKEN: 'm'.repeat(16) }).secretKey).toBe('k'.repeat(32));
   });
 
   it('creates the demo account by default outside production only', () => {
     expect(loadConfig({}).demoAccount).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) }).demoAccount).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), DEMO_ACCOUNT: '1' }).demoAccount).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), METRICS_TOKEN: 'm'.repeat(16) }).demoAccount).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32), METRICS_TOKEN: 'm'.repeat(16), DEMO_ACCOUNT: '1' }).demoAccount).toBe(true);
     expect(loadConfig({ DEMO_ACCOUNT: '0' }).demoAccount).toBe(false);
   });
 

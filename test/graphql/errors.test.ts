@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../src/core/errors.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { toRestFailure } from '../../src/rest/errors.js';
 import { createTestDatabase } from '../support/database.js';
-import { startTestGateway, testSecretKey, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, testMetricsToken, testSecretKey, type TestGateway } from '../support/gateway.js';
 
 describe('GraphQL error formatting', () => {
   const unexpected = new GraphQLError('relation "members" does not exist', { originalError: new Error('relation "members" does not exist') });
@@ -59,7 +59,7 @@ describe('an unexpected failure in production', () => {
     t = await startTestGateway({}, database);
     const sink = new Writable({ write: (chunk, _encoding, done) => (logLines.push(String(chunk)), done()) });
     gateway = await buildGateway({
-      config: loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey }),
+      config: loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey, METRICS_TOKEN: testMetricsToken }),
       database: { ...database, db: brokenDatabase(database.db) },
       logger: pino({ level: 'error' }, sink),
     });

@@ -92,4 +92,14 @@ describe('/metrics', () => {
     expect(() => loadConfig({ METRICS_ADDRESS: '9464' })).toThrow(/METRICS_ADDRESS/);
     expect(loadConfig({ METRICS_ADDRESS: '[::1]:9464' }).metrics.address).toEqual({ host: '::1', port: 9464 });
   });
+
+  /** /metrics names every operation and error count of every tenant: in production nobody reads it unasked. */
+  it('refuses to start in production with /metrics public: METRICS_TOKEN or METRICS_ADDRESS is required', () => {
+    const production = { NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(32) };
+    expect(() => loadConfig(production)).toThrow(/METRICS_TOKEN or METRICS_ADDRESS: one is required in production/);
+    expect(loadConfig({ ...production, METRICS_TOKEN: token }).metrics).toEqual({ token, address: undefined });
+    expect(loadConfig({ ...production, METRICS_ADDRESS: '127.0.0.1:9464' }).metrics).toEqual({ token: undefined, address: { host: '127.0.0.1', port: 9464 } });
+    // Outside production (npm start, the tests) /metrics stays open on the API port.
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, address: undefined });
+  });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, testMetricsToken, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
 import { graphql } from '../support/rest.js';
 
 /**
@@ -18,7 +18,7 @@ let production: Gateway;
 beforeAll(async () => {
   t = await startTestGateway();
   tenant = await t.tenant('enterprise');
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey, METRICS_TOKEN: testMetricsToken });
   production = await buildGateway({ config, database: t.database, logger: createLogger(config), networks: {} });
 });
 afterAll(async () => {

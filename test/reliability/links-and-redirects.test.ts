@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { widgetSessions } from '../../src/db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { members, widgetSessions } from '../../src/db/schema/index.js';
 import { mergeApplicationSettings } from '../../src/modules/widget/widget.queries.js';
 import { insertMembers } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
-import { CookieJar, submitForm, whitelist } from '../widget/support.js';
+import { CookieJar, csrfTokenOf, submitForm, whitelist } from '../widget/support.js';
 
 /**
  * What the gateway writes into URLs and headers on a caller's behalf: paging links without the
@@ -66,8 +67,53 @@ describe('the hosted logout', () => {
     const signedIn = await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin: 'https://fans.example.com' } });
     expect(signedIn.json().user).not.toBeNull();
 
-    // A clean whitelisted return still signs out and goes back.
-    const out = await t.request({ url: logoutUrl(encodeURIComponent(site)), headers: { cookie: jar.header() } });
+    // A clean whitelisted return still signs out (confirmed on the page) and goes back.
+    const out = await submitForm(t, jar, logoutUrl(encodeURIComponent(site)), {});
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe(site);
+  });
+
+  /**
+   * The LogoutURL is a plain link, so any page (an <img>, a cross-site link) could end a fan's
+   * session with a GET. A GET now only asks: a page with a "Sign out" button whose POST carries the
+   * CSRF token; the session ends on that POST alone.
+   */
+  it('a GET ends nothing: it asks, and only the form POST with its CSRF token signs out', async () => {
+    const jar = new CookieJar();
+    expect(
+      (await submitForm(t, jar, `/framework/flow/${app.applicationId}/register?return=${encodeURIComponent(site)}`, { email: `logout-get-${Date.now()}@example.com`, password: 'correct horse' }))
+        .statusCode,
+    ).toBe(303);
+    const signedIn = async () => (await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin: 'https://fans.example.com' } })).json().user;
+    const sessions = (await t.database.db.select().from(widgetSessions)).length;
+
+    const asked = await t.request({ url: logoutUrl(encodeURIComponent(site)), headers: { cookie: jar.header(), 'sec-fetch-site': 'cross-site' } });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Sign out of');
+    expect(asked.body).toMatch(/<form method="post" action="[^"]*\/logout"/);
+    expect(asked.body).toContain(`href="${site}"`); // the way back, signed in
+    expect(asked.headers['set-cookie'] ?? '').not.toContain('mq_session_');
+    expect((await t.database.db.select().from(widgetSessions)).length).toBe(sessions);
+    expect(await signedIn()).not.toBeNull();
+
+    // A POST without the form's token (a cross-site form) is refused, and changes nothing.
+    const forged = await t.request({
+      method: 'POST',
+      url: `/framework/flow/${app.applicationId}/logout`,
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `return=${encodeURIComponent(site)}`,
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(await signedIn()).not.toBeNull();
+
+    const out = await submitForm(t, jar, logoutUrl(encodeURIComponent(site)), {});
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe(site);
+    expect(await signedIn()).toBeNull();
+  });
+
+  it('signed out already, a GET goes straight back to the return page (nothing to confirm)', async () => {
+    const out = await t.request({ url: logoutUrl(encodeURIComponent(site)) });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe(site);
   });
@@ -229,5 +275,87 @@ describe('the host of hosted pages', () => {
     const login = await t.request({ url: pages(app).login, headers: { host: 'dev.localhost:4000' } });
     expect(login.statusCode).toBe(200);
     expect(login.body).toContain(`action="http://dev.localhost:4000/framework/flow/${app.applicationId}/login"`);
+  });
+});
+
+/**
+ * Credentialed CORS on /framework/session/* answers a page with the member's session: a whitelist
+ * entry is a host, and it used to grant any scheme and port of it, so a page on
+ * http://fans.example.com:8080 (another service on the host, or anyone on the path of a plain-HTTP
+ * request) read the session as the https site does. In production only https on the default port
+ * is the whitelisted site; elsewhere (development pages on http://localhost:5173) any scheme and port.
+ */
+describe('credentialed CORS for a whitelisted host', () => {
+  const session = (tenant: Tenant) => `/framework/session/${tenant.applicationId}`;
+
+  it.each(['http://fans.example.com', 'http://fans.example.com:8080', 'https://fans.example.com:8443'])(
+    'in production, %s is refused with code 16 and no CORS grant, as the session and the logout',
+    async (origin) => {
+      const production = await startTestGateway({ NODE_ENV: 'production', PUBLIC_URL: 'https://gateway.example.com' }, t.database);
+      try {
+        for (const [method, url] of [
+          ['GET', session(app)],
+          ['POST', `${session(app)}/logout`],
+        ] as const) {
+          const refused = await production.request({ method, url, headers: { origin } });
+          expect(refused.statusCode).toBe(403);
+          expect(refused.json()).toEqual({ error: { code: 16, type: 'DOMAIN_NOT_WHITELISTED', message: expect.any(String), param: 'origin' } });
+          expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+          expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
+        }
+        const site = await production.request({ url: session(app), headers: { origin: 'https://fans.example.com' } });
+        expect(site.statusCode).toBe(200);
+        expect(site.headers['access-control-allow-origin']).toBe('https://fans.example.com');
+      } finally {
+        await production.gateway.close();
+      }
+    },
+  );
+
+  it('outside production, a development page on http and another port is the host too', async () => {
+    const page = await t.request({ url: session(app), headers: { origin: 'http://fans.example.com:8080' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['access-control-allow-origin']).toBe('http://fans.example.com:8080');
+    expect((await t.request({ url: session(app), headers: { origin: 'ftp://fans.example.com' } })).statusCode).toBe(403);
+  });
+});
+
+/**
+ * An application that whitelists no domain has no site for its hosted pages: opened bare (no
+ * return URL, so no whitelist check ran) its register and sign-in pages created and signed in
+ * members for it, for anyone who found its id. They are refused like an unlisted return page: the
+ * 403 page with code 16, and nothing is written. The demo application whitelists this machine
+ * outside production (README), so its bare pages open there.
+ */
+describe('the bare hosted pages of an application without a whitelist', () => {
+  it('refuses the register and sign-in pages and forms with the code 16 page; nothing is written', async () => {
+    const bare = await t.tenant('advanced');
+    const pagesOf = (tenant: Tenant) => [`/framework/flow/${tenant.applicationId}/register`, `/framework/flow/${tenant.applicationId}/login`];
+    for (const url of pagesOf(bare)) {
+      const page = await t.request({ url });
+      expect(page.statusCode, url).toBe(403);
+      expect(page.body).toContain('Error code 16');
+      expect(page.body).not.toContain('<form');
+    }
+    // A form posted with a valid CSRF token (taken from a whitelisted application's page) changes nothing either.
+    const jar = new CookieJar();
+    const form = await t.request({ url: pagesOf(app)[0] });
+    jar.absorb(form);
+    for (const url of pagesOf(bare)) {
+      const posted = await t.request({
+        method: 'POST',
+        url,
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ _csrf: csrfTokenOf(form.body), email: `no-site-${Date.now()}@example.com`, password: 'correct horse', firstName: 'Ada' }).toString(),
+      });
+      expect(posted.statusCode, url).toBe(403);
+      expect(posted.body).toContain('Error code 16');
+      expect(posted.headers['set-cookie'] ?? '').not.toContain('mq_session_');
+    }
+    expect(await t.database.db.select().from(members).where(eq(members.accountId, bare.accountId))).toEqual([]);
+
+    // Once it whitelists its site, the bare pages open.
+    await whitelist(t, bare, 'fans.example.com');
+    expect((await t.request({ url: pagesOf(bare)[0] })).statusCode).toBe(200);
   });
 });

@@ -20,6 +20,7 @@ const limits = {
   WS_MAX_BUFFERED_BYTES: '65536',
   SUBSCRIPTIONS_PER_KEY: '3',
   SUBSCRIPTIONS_PER_CONNECTION: '2',
+  WS_CONNECTIONS_PER_KEY: '3',
   // A page of 1000 members with three fields by GraphQL costs 5001; REST's default page 631.
   HEAVY_REQUEST_COST: '5000',
   HEAVY_REQUESTS_PER_KEY: '1',
@@ -154,6 +155,44 @@ describe('subscriptions per key and per connection', () => {
       expect(t.gateway.liveFeed.subscriberCount(other.accountId)).toBe(0);
       expect(t.gateway.subscriptionSlots.keys).toBe(0);
     });
+  });
+});
+
+/**
+ * One key held 19,629 WebSocket connections of one gateway: each costs a socket, its buffers and
+ * its keep-alive timers whether or not it subscribes. A key may have WS_CONNECTIONS_PER_KEY open;
+ * the next is closed at connection_init with 4429 and a reason, and a closed one is counted out.
+ */
+describe('WebSocket connections per key', () => {
+  it('closes the connection past the bound with 4429 at connection_init, and counts a closed one out', async () => {
+    await vi.waitFor(() => expect(t.gateway.subscriptionSlots.connectionsOf(keyOf(app))).toBe(0));
+    const open = [await connect(app), await connect(app), await connect(app)];
+    expect(t.gateway.subscriptionSlots.connectionsOf(keyOf(app))).toBe(3);
+
+    const port = (t.gateway.app.server.address() as AddressInfo).port;
+    const extra = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+    sockets.push(extra);
+    const received: string[] = [];
+    extra.on('message', (data) => received.push(JSON.parse((data as Buffer).toString()).type));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => extra.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    await new Promise((resolve, reject) => extra.once('open', resolve).once('error', reject));
+    extra.send(JSON.stringify({ type: 'connection_init', payload: { 'x-api-key': app.apiKey } }));
+    const { code, reason } = await closed;
+    expect(code).toBe(4429);
+    expect(reason).toContain('3 WebSocket connections');
+    expect(received).not.toContain('connection_ack');
+    expect(t.gateway.subscriptionSlots.connectionsOf(keyOf(app))).toBe(3);
+
+    // Another key is not affected.
+    const theirs = await connect(other);
+    theirs.subscribe('a');
+    await vi.waitFor(() => expect(t.gateway.liveFeed.subscriberCount(other.accountId)).toBe(1));
+
+    // A closed connection gives its place back.
+    open[0].socket.close();
+    await vi.waitFor(() => expect(t.gateway.subscriptionSlots.connectionsOf(keyOf(app))).toBe(2));
+    await connect(app);
+    expect(t.gateway.subscriptionSlots.connectionsOf(keyOf(app))).toBe(3);
   });
 });
 

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { createApplicationKey, createGlobalKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { issueSignInToken } from '../../src/modules/widget/widget.service.js';
 import { startFakeNetworks, type FakeNetworks } from '../support/fake-networks.js';
-import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, testMetricsToken, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
 import * as calls from '../support/rest.js';
 
 /**
@@ -38,7 +38,7 @@ const ownerFields = new Set(['accessToken', 'AccessToken', 'token', 'Token', 'to
 beforeAll(async () => {
   fake = await startFakeNetworks();
   t = await startTestGateway();
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'trace', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey });
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'trace', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey, METRICS_TOKEN: testMetricsToken });
   const sink = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
   gateway = await buildGateway({ config, database: t.database, logger: createLogger(config, sink), networks: { baseUrls: fake.baseUrls, tokenUrls: fake.tokenUrls } });
   tenant = await t.tenant('enterprise');
@@ -168,7 +168,9 @@ describe('secrets in a full run', () => {
     expect(hashes.length).toBeGreaterThanOrEqual(2);
     hashes.forEach(({ hash }) => forbidden.set(hash!, 'password hash'));
     await gateway.meter.flush();
-    responses.push((await gateway.app.inject({ method: 'GET', url: '/metrics' })).body);
+    const metricsText = (await gateway.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${testMetricsToken}` } })).body;
+    expect(metricsText).toContain('marquee_');
+    responses.push(metricsText);
     expect(responses.length).toBeGreaterThan(20);
     expect(lines.length).toBeGreaterThan(20);
   }, 60_000);

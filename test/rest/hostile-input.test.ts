@@ -7,7 +7,7 @@ import { buildGateway, type Gateway } from '../../src/http/server.js';
 import { unknownKeysPerMinute } from '../../src/lib/rate-limit.js';
 import { createLogger } from '../../src/logger.js';
 import { throttleRules } from '../../src/modules/identity/login-throttle.js';
-import { startTestGateway, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, testMetricsToken, testSecretKey, type Tenant, type TestGateway } from '../support/gateway.js';
 import { graphql } from '../support/rest.js';
 
 /**
@@ -195,7 +195,7 @@ describe('the request log', () => {
 describe('in production', () => {
   let gateway: Gateway;
   beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey });
+    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', USAGE_FLUSH_SECONDS: '3600', SECRET_KEY: testSecretKey, METRICS_TOKEN: testMetricsToken });
     gateway = await buildGateway({ config, database: t.database, logger: createLogger(config), networks: {} });
   });
   afterAll(() => gateway.close());

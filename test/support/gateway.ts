@@ -35,6 +35,9 @@ let tenantCounter = 0;
 /** Every test gateway seals and signs with this secret, so gateways can share a database. */
 export const testSecretKey = 'test-secret-key-of-at-least-32-characters';
 
+/** The /metrics token of a production test gateway: production refuses to start with /metrics public (config.ts). */
+export const testMetricsToken = 'test-metrics-token-0123456789';
+
 export async function startTestGateway(
   env: Record<string, string> = {},
   database?: DatabaseHandle,
@@ -47,6 +50,7 @@ export async function startTestGateway(
     // Round-trip counts must not depend on how slow the machine is: a key looked up stays cached.
     API_KEY_CACHE_SECONDS: '3600',
     SECRET_KEY: testSecretKey,
+    ...(env.NODE_ENV === 'production' && !env.METRICS_ADDRESS ? { METRICS_TOKEN: testMetricsToken } : {}),
     ...env,
   });
   const db = database ?? (await createTestDatabase());

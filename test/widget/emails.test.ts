@@ -598,7 +598,8 @@ describe('logout with return_url', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.body).toContain('Error code 16');
     expect(await signedInUser(app, jar)).not.toBeNull();
-    const done = await logout(`auth_method=direct&return_url=${encodeURIComponent(`${site}?bye=1`)}`);
+    // The link asks; the page's "Sign out" button (a POST with its CSRF token) signs out and goes back.
+    const done = await submitForm(t, jar, `/framework/flow/${app.applicationId}/logout?auth_method=direct&return_url=${encodeURIComponent(`${site}?bye=1`)}`, {});
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toBe(`${site}?bye=1`);
     jar.absorb(done);

@@ -1,4 +1,4 @@
-import { jsonDepthExceeds } from '../../lib/json-depth.js';
+import { jsonDepthExceeds, maxStoredJsonDepth } from '../../lib/json-depth.js';
 import { activityTypes } from './activity-types.js';
 import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
@@ -25,8 +25,8 @@ export { activityTypes };
 
 /** At most this many records per batch call. */
 export const maxBatchSize = 1000;
-/** How deep a record's `content` may nest: far more than any content needs, far less than the database's JSON functions can recurse. */
-export const maxContentDepth = 32;
+/** How deep a record's `content` may nest (lib/json-depth.ts says why). */
+export const maxContentDepth = maxStoredJsonDepth;
 
 function text(value: string | undefined, param: string, max: number): string | undefined {
   const trimmed = value?.trim();

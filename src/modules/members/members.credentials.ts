@@ -28,7 +28,22 @@ export function readNetwork(value: string, set: 'register' | 'login'): Network {
   return network;
 }
 
+/**
+ * Longest partner code and partner id (REST partner, sourceuid) an identity keeps: both are in an
+ * index, whose rows PostgreSQL caps near 2.7 KB, so a longer value must be refused here as code 4
+ * rather than by the database as an internal error.
+ */
+export const maxPartnerReferenceLength = 255;
+
+function assertPartnerReference(input: ServiceCredentialsInput): void {
+  for (const field of ['partnerCode', 'partnerId'] as const) {
+    const value = input[field]?.trim();
+    if (value && value.length > maxPartnerReferenceLength) throw invalidParameter(field, `at most ${maxPartnerReferenceLength} characters`);
+  }
+}
+
 export function readCredentials(input: ServiceCredentialsInput, set: 'register' | 'login'): Credentials {
+  assertPartnerReference(input);
   const network = readNetwork(input.network, set);
   if (network === 'email') {
     if (!input.email) throw missingParameter('email', 'Email sign-in needs email and password.');

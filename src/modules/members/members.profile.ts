@@ -1,4 +1,5 @@
 import { invalidParameter } from '../../core/errors.js';
+import { jsonDepthExceeds, maxStoredJsonDepth } from '../../lib/json-depth.js';
 import type { NewMemberRow } from './members.queries.js';
 import type { MemberProfileInput, UpdateMemberInput } from './members.types.js';
 import { normaliseEmail } from './members.credentials.js';
@@ -80,4 +81,15 @@ export function updateValues(input: UpdateMemberInput): Partial<NewMemberRow> {
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * Custom fields to merge into the Extended node, nested at most as deep as a record's `content`
+ * (lib/json-depth.ts): jsonb's functions recurse on nesting, and a value thousands deep would fail
+ * in the database as an internal error instead of being refused here.
+ */
+export function extendedFields(value: Record<string, unknown> | undefined | null): Record<string, unknown> | undefined {
+  if (!value) return undefined;
+  if (jsonDepthExceeds(value, maxStoredJsonDepth)) throw invalidParameter('extended', `expected a JSON object nested at most ${maxStoredJsonDepth} levels deep`);
+  return value;
 }

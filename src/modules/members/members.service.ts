@@ -9,7 +9,7 @@ import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
-import { profileValues, updateValues } from './members.profile.js';
+import { extendedFields, profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
@@ -222,6 +222,7 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
 export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const values = updateValues(input);
+  const extendedInput = extendedFields(input.extended);
   await scope.db.transaction(async (tx) => {
     if (values.email && values.email.toLowerCase() !== member.email?.toLowerCase()) {
       // The email identity follows the address, so the member signs in with the new one.
@@ -234,7 +235,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
       // Links emailed to the old address end, even if the member takes it back later.
       await endMemberLinks(tx, scope.accountId, member.id);
     }
-    const extended = input.extended ? { extended: { ...member.extended, ...input.extended } } : {};
+    const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };

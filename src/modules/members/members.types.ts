@@ -143,8 +143,8 @@ export class ServiceCredentialsInput {
   @Field(() => String, { nullable: true, description: "The network's access token, for any other network (required there); stored sealed." }) authToken?: string;
   @Field(() => String, { nullable: true, description: 'The secret or refresh token some networks give besides the token; stored sealed.' }) authSecret?: string;
   @Field(() => String, { nullable: true, description: "The member's user id on the network, for any network but email (required there)." }) uid?: string;
-  @Field(() => String, { nullable: true, description: 'The partner this identity came through.' }) partnerCode?: string;
-  @Field(() => String, { nullable: true, description: "The member's id at that partner." }) partnerId?: string;
+  @Field(() => String, { nullable: true, description: 'The partner this identity came through, at most 255 characters.' }) partnerCode?: string;
+  @Field(() => String, { nullable: true, description: "The member's id at that partner, at most 255 characters." }) partnerId?: string;
   @Field(() => Boolean, { nullable: true, description: 'Whether the member shares activity on this network; left out, a new identity shares and an existing one keeps its setting.' })
   activitySharing?: boolean;
 }
@@ -194,7 +194,7 @@ export class UpdateMemberInput extends MemberProfileInput {
   @Field(() => String, { nullable: true, description: 'Mobile phone number, at most 40 characters.' }) mobilePhone?: string;
   @Field(() => String, { nullable: true, description: "The member's website." }) website?: string;
   @Field(() => String, { nullable: true, description: 'Free text about the member, at most 5,000 characters.' }) bio?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node.' })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node, nested at most 32 levels deep.' })
   extended?: Record<string, unknown>;
 }
 

@@ -51,6 +51,8 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
       getToken: (request) => (request.body as Record<string, string> | undefined)?._csrf,
     });
     const db = deps.database.db;
+    // Credentialed CORS grants only https pages on the default port in production (widget.origin.ts).
+    const httpsOnly = deps.config.env === 'production';
     const applicationOf = async (request: FastifyRequest) => {
       const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
       return { row, app: { accountId: row.accountId, applicationId: row.id } };
@@ -72,7 +74,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
     app.get('/framework/session/:applicationId', { config: { kind: 'rest' } }, (request, reply) =>
       runCounted(request.roundTrips, async () => {
         const { app: widgetApp } = await applicationOf(request);
-        await allowOrigin(db, widgetApp, request, reply);
+        await allowOrigin(db, widgetApp, request, reply, httpsOnly);
         const session = await findSession(db, widgetApp, request.cookies[sessionCookieName(widgetApp.applicationId)]);
         if (!session) return { user: null };
         return { user: await widgetUser(db, widgetApp, session.memberId), beganWith: session.beganWith };
@@ -83,7 +85,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
     app.post('/framework/session/:applicationId/logout', { config: { kind: 'rest' } }, (request, reply) =>
       runCounted(request.roundTrips, async () => {
         const { app: widgetApp } = await applicationOf(request);
-        await allowOrigin(db, widgetApp, request, reply);
+        await allowOrigin(db, widgetApp, request, reply, httpsOnly);
         const name = sessionCookieName(widgetApp.applicationId);
         await endSession(db, widgetApp, request.cookies[name]);
         reply.clearCookie(name, policy.session);
@@ -96,7 +98,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
 
     const emailScopeOf = async (request: FastifyRequest, reply: FastifyReply) => {
       const { row, app: widgetApp } = await applicationOf(request);
-      await allowOrigin(db, widgetApp, request, reply);
+      await allowOrigin(db, widgetApp, request, reply, httpsOnly);
       const body = (request.body ?? {}) as Record<string, string | undefined>;
       const returnUrl = await optionalReturnUrl(db, widgetApp, body.return ?? body.return_url);
       const scope = emailScope(flowScope(db, row, deps.identity, request.ip), row, hostedBaseUrl(deps.config, request), returnUrl);

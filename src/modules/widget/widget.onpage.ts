@@ -32,7 +32,7 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
   async function signedIn(request: FastifyRequest, reply: FastifyReply) {
     const row = await widgetApplication(db, (request.params as { applicationId: string }).applicationId);
     const widgetApp = { accountId: row.accountId, applicationId: row.id };
-    await allowOrigin(db, widgetApp, request, reply);
+    await allowOrigin(db, widgetApp, request, reply, deps.config.env === 'production');
     return { row, widgetApp };
   }
 

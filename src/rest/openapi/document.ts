@@ -128,7 +128,7 @@ function parameterObject(parameter: DiscoveredParameter): Schema {
 const anyCase = (word: string) => [...word].map((letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`).join('');
 
 /** The reader that says most about a value, when a route reads one name with several. */
-const readerOrder: ParameterRead['reader'][] = ['int', 'oneOf', 'date', 'timestamp', 'period', 'limit', 'jsonObject', 'boolean', 'list', 'verbatim', 'requiredString', 'string'];
+const readerOrder: ParameterRead['reader'][] = ['int', 'oneOf', 'date', 'timestamp', 'period', 'limit', 'jsonObject', 'boolean', 'list', 'verbatim', 'boundedString', 'requiredString', 'string'];
 
 function schemaOf(parameter: DiscoveredParameter): Schema {
   if (parameter.in === 'path') return { type: 'string', pattern: '^[0-9]+$' };
@@ -164,6 +164,8 @@ function schemaOf(parameter: DiscoveredParameter): Schema {
       return { type: 'array', items: { type: 'string' } };
     case 'verbatim':
       return { type: 'string', description: 'taken exactly as sent, never trimmed' };
+    case 'boundedString':
+      return { type: 'string', maxLength: read.args[0] };
     default:
       return { type: 'string' };
   }

@@ -52,6 +52,9 @@ class RecordingParams implements Pick<Params, Reader | 'others'> {
   string(name: string) {
     return this.read('string', name);
   }
+  boundedString(name: string, max: number) {
+    return this.read('boundedString', name, [max]);
+  }
   requiredString(name: string) {
     return this.read('requiredString', name);
   }

@@ -18,6 +18,7 @@ import {
   type ShowMemberQuery,
 } from '../../generated/graphql.js';
 import { missingParameter } from '../../core/errors.js';
+import { maxPartnerReferenceLength } from '../../modules/members/members.credentials.js';
 import { routeParams } from '../error-params.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
 import { feedItem } from '../records/feed.js';
@@ -55,8 +56,8 @@ function credentials(params: Params) {
     authToken: params.string('authtoken'),
     authSecret: params.string('authsecret'),
     uid: params.string('uid'),
-    partnerCode: params.string('partner'),
-    partnerId: params.string('sourceuid'),
+    partnerCode: params.boundedString('partner', maxPartnerReferenceLength),
+    partnerId: params.boundedString('sourceuid', maxPartnerReferenceLength),
     activitySharing: sharing === undefined ? undefined : sharing === 1,
   };
 }

@@ -10,7 +10,11 @@ const intervalNames = {
   MONTH: { text: 'per month', bucket: 'month', total: 'TotalHitsPerMonth', perApp: 'HitsPerMonth', label: formatMonth },
 } as const;
 
-const scopes: Record<string, 'APP' | 'ACCOUNT'> = { app: 'APP', businessunit: 'ACCOUNT' };
+/** A Map, not an object: a caller's `app_scope=__proto__` or `constructor` must miss, not find Object.prototype's members. */
+const scopes = new Map<string, 'APP' | 'ACCOUNT'>([
+  ['app', 'APP'],
+  ['businessunit', 'ACCOUNT'],
+]);
 
 export const accountUsageRoute = defineRoute({
   methods: ['GET'],
@@ -22,11 +26,11 @@ export const accountUsageRoute = defineRoute({
   document: AccountUsageDocument,
   variables(params) {
     const interval = params.requiredString('interval').toUpperCase();
-    if (!(interval in intervalNames)) throw invalidParameter('interval', 'expected hour, day or month');
+    if (!Object.hasOwn(intervalNames, interval)) throw invalidParameter('interval', 'expected hour, day or month');
     const start = params.timestamp('start_date');
     if (!start) throw missingParameter('start_date');
     const scopeName = (params.string('app_scope') ?? 'app').toLowerCase();
-    const scope = scopes[scopeName];
+    const scope = scopes.get(scopeName);
     if (!scope) throw invalidParameter('app_scope', 'expected app or businessunit');
     return {
       interval: interval as UsageInterval,

@@ -26,9 +26,10 @@ import {
 } from '../widget.service.js';
 import { flowScope, registerWithEmail, signInWithEmail, signInWithNetwork, SignInRefused } from '../widget.signin.js';
 import { hostedBaseUrl, widgetUrls, withQuery } from '../widget.urls.js';
+import { listWhitelist } from '../../tenancy/tenancy.queries.js';
 import { registerEmailFlowRoutes } from './email.routes.js';
 import { formPage, sendPage } from './flow.pages.js';
-import { completePage, loginPage, messagePage, registerPage } from './pages.js';
+import { completePage, loginPage, logoutPage, messagePage, registerPage } from './pages.js';
 import { minPasswordLength } from '../../identity/passwords.js';
 
 type Body = Record<string, string | undefined>;
@@ -84,6 +85,20 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   });
   const returnOf = (flow: Flow, returnText: string | undefined) => optionalReturnUrl(db, flow.widgetApp, returnText);
 
+  /**
+   * The return URL of a page that signs a fan in or up (sign-in, registration, social sign-in). Opened
+   * bare, such a page is refused (the code 16 page) when the application whitelists no domain: it has
+   * no site, so nothing of it is meant to take fans, and its bare pages would create members for it
+   * for anyone who found its id. With a return URL, the whitelist check itself refuses every one.
+   */
+  async function entryReturnOf(flow: Flow, returnText: string | undefined): Promise<URL | undefined> {
+    const returnUrl = await returnOf(flow, returnText);
+    if (!returnUrl && !(await listWhitelist(db, flow.row.accountId, flow.row.id)).length) {
+      throw domainNotWhitelisted('This application has no whitelisted domain, so its hosted sign-in', null);
+    }
+    return returnUrl;
+  }
+
   /** A member row minted for under `sessionGeneration`: the generation its sign-in was checked under. */
   const checkedUnder = (member: MemberRow, sessionGeneration: number): MemberRow => ({ ...member, sessionGeneration });
 
@@ -105,7 +120,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/login`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     // Signed in on this application already: straight back with a new token.
     const signedIn = await signedInMember(request, flow);
     if (signedIn) return finish(request, reply, flow, signedIn, returnUrl);
@@ -115,7 +130,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   app.post(`${prefix}/login`, { preHandler: csrfProtection }, async (request, reply) => {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await returnOf(flow, body.return);
+    const returnUrl = await entryReturnOf(flow, body.return);
     const again = (status: number, error: string) => sendPage(reply, status, loginPage(formPage(flow.row, flow.urls, reply, 'login', returnUrl, flow.look, { error, values: { email: body.email } })));
     try {
       const member = await signInWithEmail(flow.scope, body.email ?? '', body.password ?? '', visitOf(request, flow, returnUrl));
@@ -131,7 +146,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   app.get(`${prefix}/register`, async (request, reply) => {
     const flow = await flowOf(request);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     // The country the registration would record from the fan's address anyway, shown so it can be changed.
     const country = fields.some((field) => field.name === 'country') ? (await locate(request.ip))?.country : undefined;
@@ -141,7 +156,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
   async function register(request: FastifyRequest, reply: FastifyReply, embedded: boolean) {
     const flow = await flowOf(request);
     const body = (request.body ?? {}) as Body;
-    const returnUrl = await returnOf(flow, body.return);
+    const returnUrl = await entryReturnOf(flow, body.return);
     const fields = registrationFields(flow.row.settings.requiredFields);
     const again = (error: string, invalidField?: string, status = 400) =>
       sendPage(reply, status, registerPage(formPage(flow.row, flow.urls, reply, 'register', returnUrl, flow.look, { error, invalidField, fields, values: { ...body, password: undefined } })));
@@ -231,22 +246,43 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
 
   // ——— logout ———
 
-  app.get(`${prefix}/logout`, async (request, reply) => {
-    const flow = await flowOf(request);
-    // `return`, or AE's `return_url` (what WordPress's logout sends, with an `auth_method` that is ignored).
-    const query = request.query as Body;
-    const [param, back] = query.return !== undefined ? ['return', query.return] : ['return_url', query.return_url];
-    // Refused before anything changes: a control character cannot go into a Location header, and a
-    // page off the whitelist is nowhere to send the fan (the session stays, as nothing was done).
+  /**
+   * The return page of a logout: `return`, or AE's `return_url` (what WordPress's logout sends, with
+   * an `auth_method` that is ignored). Refused before anything changes: a control character cannot go
+   * into a Location header, and a page off the whitelist is nowhere to send the fan.
+   */
+  async function logoutReturn(flow: Flow, fields: Body): Promise<URL | undefined> {
+    const [param, back] = fields.return !== undefined ? ['return', fields.return] : ['return_url', fields.return_url];
     // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
     if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
+    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    return back ? new URL(back) : undefined;
+  }
+
+  function signedOut(reply: FastifyReply, flow: Flow, back: URL | undefined) {
+    if (back) return reply.redirect(back.toString(), 303);
+    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
+  }
+
+  // The LogoutURL is a link any page can send a fan to (an <img>, a cross-site link): a GET ends
+  // nothing. Signed in, it asks, and the form's POST (with its CSRF token) signs out; signed out
+  // already, there is nothing to ask and the fan goes straight back.
+  app.get(`${prefix}/logout`, async (request, reply) => {
+    const flow = await flowOf(request);
+    const back = await logoutReturn(flow, request.query as Body);
+    if ((await sessionMemberId(db, flow.widgetApp, cookieOf(request, flow))) === undefined) return signedOut(reply, flow, back);
+    const page = { applicationName: flow.look.title, look: flow.look, action: flow.urls.logout, csrfToken: reply.generateCsrf(), returnUrl: back?.toString() };
+    return sendPage(reply, 200, logoutPage({ ...page, stayUrl: back?.toString() ?? flow.urls.signedIn }));
+  });
+
+  app.post(`${prefix}/logout`, { preHandler: csrfProtection }, async (request, reply) => {
+    const flow = await flowOf(request);
+    const back = await logoutReturn(flow, (request.body ?? {}) as Body);
     const name = sessionCookieName(flow.row.id);
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
-    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    if (back) return reply.redirect(new URL(back).toString(), 303);
-    return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
+    return signedOut(reply, flow, back);
   });
 
   registerEmailFlowRoutes(app, deps);
@@ -268,7 +304,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     const flow = await flowOf(request);
     const { network } = request.params as { network: string };
     const settings = networkSettings(flow, network);
-    const returnUrl = await returnOf(flow, (request.query as Body).return);
+    const returnUrl = await entryReturnOf(flow, (request.query as Body).return);
     const { url, pending } = await authorizationRequest(settings, oauthOptions, flow.urls.callback(network));
     const saved = JSON.stringify({ network, returnUrl: returnUrl?.toString(), ...pending });
     reply.setCookie(oauthCookieName, deps.identity.cipher.seal(saved), { ...policy.flow, signed: false, path: oauthCookiePath(flow.row.id), maxAge: 600 });

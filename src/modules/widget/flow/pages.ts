@@ -212,3 +212,24 @@ ${waysOn(links)}
     look,
   );
 }
+
+/**
+ * The LogoutURL's question: a GET ends nothing (any page could send a fan there), so the session ends
+ * only through this form's POST with its CSRF token. "Stay signed in" goes back to the return page,
+ * or to the signed-in page when the link came with none.
+ */
+export function logoutPage(page: { applicationName: string; action: string; csrfToken: string; returnUrl?: string; stayUrl: string; look?: PageLook }): HostedPage {
+  return layout(
+    `Sign out · ${page.applicationName}`,
+    html`<div class="card">
+<h1>Sign out of ${page.applicationName}?</h1>
+<p class="lead">You are signed in to ${page.applicationName} on this browser.</p>
+<form method="post" action="${page.action}" novalidate>
+${hiddenFields(page)}
+<button type="submit" autofocus>Sign out</button>
+</form>
+<p class="switch"><a href="${page.stayUrl}">Stay signed in</a></p>
+</div>`,
+    page.look,
+  );
+}
