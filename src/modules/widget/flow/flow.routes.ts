@@ -3,6 +3,7 @@ import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
+import { withoutCredentials } from '../../../lib/url-credentials.js';
 import { displayName, type ExternalNetwork, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
 import type { WidgetDependencies } from '../widget.http.js';
@@ -236,7 +237,7 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     await endSession(db, flow.widgetApp, request.cookies[name]);
     reply.clearCookie(name, policy.session);
     // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    if (back) return reply.redirect(new URL(back).toString(), 303);
+    if (back) return reply.redirect(withoutCredentials(new URL(back)).toString(), 303);
     return sendPage(reply, 200, messagePage('You are signed out', `You are no longer signed in to ${flow.look.title}.`, undefined, flow.look));
   });
 
