@@ -35,7 +35,7 @@ async function withGateway(env: Record<string, string>, run: (t: TestGateway) =>
 }
 
 /** A documentation address no earlier run used, so budgets a shared Redis still holds do not interfere. */
-const freshAddress = () => `2001:db8::${randomInt(1, 0xffff).toString(16)}:${randomInt(1, 0xffff).toString(16)}`;
+const freshAddress = () => `2001:db8:${randomInt(1, 0xffff).toString(16)}:${randomInt(1, 0xffff).toString(16)}::1`;
 const madeUpJwt = (index: number) => `eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiIke${index}In0.c2lnbmF0dXJl${index}`;
 
 async function madeUpBearers(t: TestGateway, count: number, remoteAddress: string) {

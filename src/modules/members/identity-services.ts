@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { budgetAddress } from '../../lib/client-address.js';
 import type { Database } from '../../db/client.js';
 import { EmailThrottle } from '../email/email-throttle.js';
 import { EmailOutbox } from '../email/outbox.js';
@@ -20,6 +21,11 @@ export interface IdentityServices {
   /** How many of those emails a fan may cause. */
   emailThrottle: EmailThrottle;
   networks: Map<Network, NetworkAdapter>;
+  /**
+   * The key of a client address's budgets (sign-in failures, emails): an IPv6 address counts by
+   * its IPV6_PREFIX_LENGTH prefix (lib/client-address.ts, budgetAddress).
+   */
+  budgetAddress(address: string): string;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export async function createIdentityServices(db: Database, config: Config, optio
     mail,
     emailThrottle,
     networks,
+    budgetAddress: (address) => budgetAddress(address, config.ipv6PrefixLength),
     close: async () => {
       await mail.stop();
       await Promise.all([throttle.close(), emailThrottle.close()]);

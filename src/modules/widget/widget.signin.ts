@@ -23,8 +23,8 @@ export function flowScope(db: Database, application: ApplicationRow, identity: I
     // The flow got the network token from the provider itself, just now: there is nothing to re-check.
     settings: { ...application.settings, networkVerification: 'trust' },
     identity,
-    // The hosted pages are called by the fan's browser: its address is the fan's.
-    clientAddress: browserAddress,
+    // The hosted pages are called by the fan's browser: its address is the fan's (as its budgets count it).
+    clientAddress: identity.budgetAddress(browserAddress),
     browser: true,
   };
 }
