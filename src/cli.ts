@@ -26,6 +26,7 @@ import type { EmailSettings } from './db/schema/index.js';
 import { readSenderName, readTemplate } from './modules/email/templates.js';
 import { findApplicationById } from './modules/tenancy/tenancy.queries.js';
 import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
+import { parseSignInErrors } from './modules/widget/widget.signin.js';
 import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
 import type { SeedSize } from './demo-seed.js';
@@ -170,6 +171,22 @@ app
       if (!row) throw new Error(`No application ${options.application}.`);
       const mode = row.settings.networkVerification;
       printer(options)({ applicationId: row.id, networkVerification: mode }, () => `application ${row.id} network verification: ${mode}`);
+    }),
+  );
+
+app
+  .command('sign-in-errors')
+  .description('how the on-page sign-in refuses an email and password (docs/widget.md, "The on-page flow")')
+  .requiredOption('--application <id>', 'application id', positiveId)
+  .requiredOption('--mode <mode>', 'distinct (13 for an unknown address, 18 for a wrong password, as AE) | uniform (18 for both)')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const mode = parseSignInErrors(options.mode);
+      const application = await findApplicationById(db, options.application);
+      if (!application) throw new Error(`No application ${options.application}.`);
+      await mergeApplicationSettings(db, application.accountId, application.id, { signInErrors: mode });
+      printer(options)({ applicationId: application.id, signInErrors: mode }, () => `application ${application.id} sign-in errors: ${mode}`);
     }),
   );
 

@@ -25,6 +25,7 @@ const environmentSchema = z.object({
     .pipe(z.array(z.string().regex(/^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, 'expected host names, each optionally with :port or a leading *. for its subdomains')))
     .optional(),
   TRUST_PROXY: z.string().trim().default('0'),
+  IPV6_PREFIX_LENGTH: z.coerce.number().int().min(32).max(128).default(64),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -125,6 +126,11 @@ export interface Config {
   allowedHosts: string[] | undefined;
   /** Behind reverse proxies: which of them X-Forwarded-For is believed from (rate limits, logs). */
   trustProxy: TrustedProxies;
+  /**
+   * The prefix an IPv6 client's per-address budgets are counted by (IPV6_PREFIX_LENGTH, 64): every
+   * address of one /64 shares one budget (lib/client-address.ts, budgetAddress).
+   */
+  ipv6PrefixLength: number;
   dataDir: string;
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number };
   redisUrl: string | undefined;
@@ -266,6 +272,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     allowedHosts: e.ALLOWED_HOSTS,
     trustProxy,
+    ipv6PrefixLength: e.IPV6_PREFIX_LENGTH,
     dataDir,
     database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     redisUrl: e.REDIS_URL,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { redactUrl } from './lib/url-credentials.js';
 import { traceFields } from './tracing.js';
 
 type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat' | 'env' | 'tracing'>>;
@@ -64,37 +65,12 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** Parameters whose values are secrets, by their lower-case names (parameters match in any case). */
-const secretParameters = new Set(['apikey', 'accesstoken', 'password', 'authtoken', 'authsecret', 'token']);
-
 /**
- * The URL with the values of secret parameters replaced. Names are decoded first, as the query
- * parser decodes them before the parameters are read (`api%4Bey` is read as `apiKey`), so a name
- * spelt in percent-escapes is redacted like the plain one.
+ * The URL with the values of credential parameters replaced (lib/url-credentials.ts names them),
+ * also inside parameter values that are URLs themselves: a verification link's `return` carries
+ * the page it goes back to, percent-encoded, and that page's own address may hold a sign-in token.
  */
-export function redactQuery(url: string): string {
-  const start = url.indexOf('?');
-  if (start < 0) return url;
-  const pairs = url
-    .slice(start + 1)
-    .split('&')
-    .map((pair) => {
-      const split = pair.indexOf('=');
-      const name = split < 0 ? pair : pair.slice(0, split);
-      return split >= 0 && secretParameters.has(decodedName(name).toLowerCase()) ? `${name}=[redacted]` : pair;
-    });
-  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
-}
-
-function decodedName(name: string): string {
-  const spaced = name.replaceAll('+', ' ');
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    // A malformed escape: the parser keeps such names as they are, and so does this.
-    return spaced;
-  }
-}
+export const redactQuery = redactUrl;
 
 /** What a log line reads of the driver's failure: the server's message and SQLSTATE. */
 interface DriverFailure {

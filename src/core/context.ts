@@ -33,8 +33,9 @@ export interface Context {
   database: DatabaseHandle;
   caller: Caller;
   /**
-   * The address of the connection (the forwarded one behind TRUST_PROXY); absent outside HTTP
-   * requests. Sign-in throttling falls back to it when the caller does not name the fan's `ip`.
+   * The address of the connection (the forwarded one behind TRUST_PROXY) as budgets count it (an
+   * IPv6 address's IPV6_PREFIX_LENGTH prefix); absent outside HTTP requests. Sign-in throttling
+   * falls back to it when the caller does not name the fan's `ip`.
    */
   clientAddress?: string;
   /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { databaseUnavailable } from '../db/errors.js';
 import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
-import { clientAddressOf, proxyTrust } from '../lib/client-address.js';
+import { budgetAddress, clientAddressOf, proxyTrust } from '../lib/client-address.js';
 import type { RateLimiter } from '../lib/rate-limit.js';
 import type { ActivityQueue } from '../modules/activities/activities.queue.js';
 import type { LiveFeed } from '../modules/activities/live-feed.js';
@@ -81,8 +81,9 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
   });
 
   // The address HTTP requests have (request.ip): the same trusted proxies, never the leftmost entry as such.
+  // Only budgets read it here, so it is their key at once (an IPv6 address's prefix).
   const trust = proxyTrust(config.trustProxy);
-  const clientAddress = (request: IncomingMessage) => clientAddressOf(request, trust);
+  const clientAddress = (request: IncomingMessage) => budgetAddress(clientAddressOf(request, trust), config.ipv6PrefixLength);
 
   const server = serveGraphqlWs<Connection>(
     wss,
@@ -107,7 +108,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
           return decision.allowed ? undefined : `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`;
         };
         if (!key) {
-          const limited = await overLimit(`ip:${address}`);
+          const limited = await overLimit(limiter.addressBudget(address));
           if (limited) return refuse(closeCodes.tooManyRequests, limited);
           return refuse(closeCodes.unauthorized, memberJwtOf(carried) ? 'A member token reads only viewer; use an API key.' : 'An API key is required: send x-api-key in connection_init.');
         }
@@ -121,7 +122,7 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         }
         if (!caller) {
           await limiter.countUnknownKey(address);
-          const limited = await overLimit(`ip:${address}`);
+          const limited = await overLimit(limiter.addressBudget(address));
           return refuse(limited ? closeCodes.tooManyRequests : closeCodes.forbidden, limited ?? 'The API key is unknown or revoked.');
         }
         const limited = await overLimit(key);

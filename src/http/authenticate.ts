@@ -4,7 +4,7 @@ import { apiKeyOf, memberJwtOf } from '../core/credentials.js';
 import { AppError } from '../core/errors.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { runCounted } from '../db/roundtrips.js';
-import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../lib/rate-limit.js';
+import { rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../lib/rate-limit.js';
 import type { IdentityServices } from '../modules/members/identity-services.js';
 import { resolveApiKey } from '../modules/tenancy/tenancy.service.js';
 import type { Metrics } from './metrics.js';
@@ -46,7 +46,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
   }
 
   let caller: Caller = { kind: 'anonymous' };
-  let limitedAs = addressBudget(request.ip);
+  let limitedAs = limiter.addressBudget(request.ip);
   let refusal: AppError | undefined;
   if (key) {
     const resolved = await runCounted(request.roundTrips, () => resolveApiKey(deps.database.db, key, deps.apiKeyCacheMs));

@@ -121,7 +121,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     http: requestTimeouts(config.requestTimeoutMs),
   });
   const meter = new UsageMeter(database.db, logger, config.usageFlushMs);
-  const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger);
+  const limiter = await RateLimiter.create(config.rateLimitPerMinute, config.redisUrl, logger, config.ipv6PrefixLength);
   const identity = await createIdentityServices(database.db, config, { networks, log: logger });
   const activityQueue = new ActivityQueue(database.db, logger);
   // On a Citus coordinator, single records are stored in routed steps rather than one statement.
@@ -233,7 +233,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       const caller = await authenticate(request, reply, { limiter, database, identity, metrics, apiKeyCacheMs: config.apiKeyCacheMs });
       await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: request.ip });
+      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: identity.budgetAddress(request.ip) });
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });

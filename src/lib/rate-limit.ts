@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../core/errors.js';
+import { budgetAddress, defaultIpv6PrefixLength } from './client-address.js';
 import { limiterKey, openLimiterRedis, type LimiterLog } from './limiter-store.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -29,17 +30,19 @@ export class RateLimiter {
     private readonly perMinute: number,
     private readonly limiter: RateLimiterAbstract,
     private readonly unknownKeys: RateLimiterAbstract,
+    private readonly ipv6PrefixLength: number,
     private readonly redis?: Redis,
   ) {}
 
-  static async create(perMinute: number, redisUrl?: string, log?: LimiterLog): Promise<RateLimiter> {
+  /** `ipv6PrefixLength` (IPV6_PREFIX_LENGTH): IPv6 clients' budgets are counted by that prefix (client-address.ts, budgetAddress). */
+  static async create(perMinute: number, redisUrl?: string, log?: LimiterLog, ipv6PrefixLength = defaultIpv6PrefixLength): Promise<RateLimiter> {
     const calls = { points: perMinute, duration: 60, keyPrefix: 'marquee:rl' };
     const unknownKeys = { points: unknownKeysPerMinute, duration: 60, keyPrefix: 'marquee:rl:unknown' };
-    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory(calls), new RateLimiterMemory(unknownKeys));
+    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory(calls), new RateLimiterMemory(unknownKeys), ipv6PrefixLength);
     const redis = await openLimiterRedis(redisUrl, log);
     // Without Redis each limiter falls back to memory (insuranceLimiter) instead of failing calls.
     const shared = (rules: IRateLimiterOptions) => new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
-    return new RateLimiter(perMinute, shared(calls), shared(unknownKeys), redis);
+    return new RateLimiter(perMinute, shared(calls), shared(unknownKeys), ipv6PrefixLength, redis);
   }
 
   async consume(identity: string): Promise<RateDecision> {
@@ -53,15 +56,20 @@ export class RateLimiter {
     }
   }
 
+  /** The budget of calls made without a key: the client address's (an IPv6 address's prefix). */
+  addressBudget(address: string): string {
+    return `ip:${budgetAddress(address, this.ipv6PrefixLength)}`;
+  }
+
   /** Seconds until the address may present keys again, when it has sent too many unknown ones; else 0. */
   async unknownKeysBlockedFor(address: string): Promise<number> {
-    const state = await this.unknownKeys.get(limiterKey(address));
+    const state = await this.unknownKeys.get(limiterKey(budgetAddress(address, this.ipv6PrefixLength)));
     return state && state.consumedPoints >= unknownKeysPerMinute ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
   }
 
   /** Counts an unknown key against the address that sent it. */
   async countUnknownKey(address: string): Promise<void> {
-    await this.unknownKeys.consume(limiterKey(address)).catch((rejection: unknown) => {
+    await this.unknownKeys.consume(limiterKey(budgetAddress(address, this.ipv6PrefixLength))).catch((rejection: unknown) => {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
     });
   }
@@ -93,9 +101,4 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 /** The refusal of a call over its budget (code 6). */
 export function rateLimitExceeded(decision: RateDecision): AppError {
   return new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} calls a minute exceeded; retry in ${decision.resetSeconds} s.`);
-}
-
-/** The budget of calls made without a key: the client address's. */
-export function addressBudget(address: string): string {
-  return `ip:${address}`;
 }

@@ -1,5 +1,5 @@
 import type { RestRoute } from './route.js';
-import { appInfoRoute, brandCustomFieldsRoute, networkVerificationRoute, unwhitelistRoute, whitelistRoute } from './routes/tenancy.routes.js';
+import { appInfoRoute, brandCustomFieldsRoute, networkVerificationRoute, signInErrorsRoute, unwhitelistRoute, whitelistRoute } from './routes/tenancy.routes.js';
 import { accountUsageRoute } from './routes/usage.routes.js';
 import { memberRoutes } from './routes/members.routes.js';
 import { activityRoutes } from './routes/activities.routes.js';
@@ -17,6 +17,7 @@ export const restRoutes: readonly RestRoute[] = [
   whitelistRoute,
   unwhitelistRoute,
   networkVerificationRoute,
+  signInErrorsRoute,
   brandCustomFieldsRoute,
   ...memberRoutes,
   ...activityRoutes,

@@ -56,6 +56,15 @@ describe('npm run cli', { timeout: 180_000 }, () => {
     // Each call starts a CLI process and opens the embedded database: slow on a busy machine.
   }, 90_000);
 
+  it('app sign-in-errors switches how the on-page sign-in refuses, and refuses an unknown mode or application, writing nothing', async () => {
+    const application = String(created.applicationId);
+    expect(await cli('app', 'sign-in-errors', '--application', application, '--mode', 'uniform')).toEqual({ applicationId: created.applicationId, signInErrors: 'uniform' });
+    expect(await callerOf(created.apiKey)).toMatchObject({ settings: { networkVerification: 'verify', signInErrors: 'uniform' } });
+    await expect(cli('app', 'sign-in-errors', '--application', application, '--mode', 'sometimes')).rejects.toMatchObject({ stderr: expect.stringMatching(/distinct or uniform/) });
+    await expect(cli('app', 'sign-in-errors', '--application', '999999', '--mode', 'distinct')).rejects.toMatchObject({ stderr: expect.stringMatching(/No application 999999/) });
+    expect(await callerOf(created.apiKey)).toMatchObject({ settings: { signInErrors: 'uniform' } });
+  }, 90_000);
+
   it('app brand-custom-fields switches custom brand fields on and off, keeping other settings, and refuses a wrong value', async () => {
     const application = String(created.applicationId);
     expect(await cli('app', 'brand-custom-fields', '--application', application, '--enabled', 'on')).toEqual({ applicationId: created.applicationId, brandCustomFields: true });

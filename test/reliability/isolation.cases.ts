@@ -136,6 +136,7 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   removeSignInNetwork: { vars: () => ({ network: 'google' }) },
   setRequiredFields: { vars: () => ({ fields: [] }) },
   setNetworkVerification: { vars: () => ({ mode: 'TRUST' }) },
+  setSignInErrors: { vars: () => ({ mode: 'DISTINCT' }) },
   setBrandCustomFields: { vars: () => ({ enabled: false }) },
   setEmailSettings: { vars: () => ({ input: { senderName: 'Edited sender' } }) },
   setSignInPageLook: { vars: () => ({ input: { title: 'Edited title', accentColor: '#123456' } }) },
@@ -155,6 +156,7 @@ export const restCases: Record<string, RestCase> = {
   'GET /app/info': {},
   'POST /app/whitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /app/network-verification': { probe: { mode: 'trust' }, params: () => ({ mode: 'trust' }) },
+  'POST /app/sign-in-errors': { probe: { mode: 'distinct' }, params: () => ({ mode: 'distinct' }) },
   'POST /app/brand-custom-fields': { probe: { enabled: '0' }, params: () => ({ enabled: '0' }) },
   'POST /app/unwhitelist': { params: () => ({ domain: 'attacker-rest.example.com' }) },
   'POST /member/register': {

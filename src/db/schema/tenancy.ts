@@ -29,6 +29,12 @@ export interface ApplicationSettings {
   email?: EmailSettings;
   /** The hosted sign-in pages' title, colours, logo and footer link (docs/widget.md, "The pages' look"). */
   signInPageLook?: SignInPageLook;
+  /**
+   * How the on-page flow refuses an email sign-in (docs/widget.md, "The on-page flow"): `distinct`
+   * (unset) answers 13 for an unknown address and 18 for a wrong password, as AE does; `uniform`
+   * answers 18 for both.
+   */
+  signInErrors?: 'distinct' | 'uniform';
 }
 
 /** Each value checked when set (modules/widget/look.ts); what is unset is the default. */

@@ -1,9 +1,11 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { budgetAddress } from '../../lib/client-address.js';
 import type { Database } from '../../db/client.js';
 import { EmailThrottle } from '../email/email-throttle.js';
 import { EmailOutbox } from '../email/outbox.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
+import { NoAccountAnswers } from '../identity/no-account-answers.js';
 import { SigningKeys } from '../identity/signing-keys.js';
 import { createTokenCipher, type TokenCipher } from '../identity/token-cipher.js';
 import type { NetworkAdapter } from '../networks/adapter.js';
@@ -19,7 +21,14 @@ export interface IdentityServices {
   mail: EmailOutbox;
   /** How many of those emails a fan may cause. */
   emailThrottle: EmailThrottle;
+  /** How many "no such account" answers the on-page sign-in gives one address (identity/no-account-answers.ts). */
+  noAccountAnswers: NoAccountAnswers;
   networks: Map<Network, NetworkAdapter>;
+  /**
+   * The key of a client address's budgets (sign-in failures, emails): an IPv6 address counts by
+   * its IPV6_PREFIX_LENGTH prefix (lib/client-address.ts, budgetAddress).
+   */
+  budgetAddress(address: string): string;
   close(): Promise<void>;
 }
 
@@ -31,16 +40,19 @@ export async function createIdentityServices(db: Database, config: Config, optio
   const networks = createNetworkAdapters(options.networks ?? networkOptionsFromEnv(process.env));
   const mail = new EmailOutbox(db, options.log ?? pino({ level: 'silent' }), config.mail, config.env);
   const emailThrottle = await EmailThrottle.create({ redisUrl: config.redisUrl, log: options.log });
+  const noAccountAnswers = await NoAccountAnswers.create({ redisUrl: config.redisUrl, log: options.log });
   return {
     cipher,
     signingKeys,
     throttle,
     mail,
     emailThrottle,
+    noAccountAnswers,
     networks,
+    budgetAddress: (address) => budgetAddress(address, config.ipv6PrefixLength),
     close: async () => {
       await mail.stop();
-      await Promise.all([throttle.close(), emailThrottle.close()]);
+      await Promise.all([throttle.close(), emailThrottle.close(), noAccountAnswers.close()]);
     },
   };
 }

@@ -28,7 +28,7 @@ export interface MemberScope {
   applicationId: number;
   settings: ApplicationSettings;
   identity: IdentityServices;
-  /** The connection's address: sign-in throttling always counts attempts against it. */
+  /** The connection's address as budgets count it (IdentityServices.budgetAddress): sign-in throttling always counts attempts against it. */
   clientAddress?: string;
   /**
    * The connection is the fan's own browser (the hosted sign-in pages), so its address is the
@@ -448,7 +448,8 @@ function signInAddresses(scope: MemberScope, visit: Visit): AddressBudget[] {
   if (connection) {
     budgets.push(scope.browser ? fan(connection) : { kind: 'server', key: `${scope.accountId}:${scope.applicationId}:${connection}` });
   }
-  if (visit.ip && !(scope.browser && visit.ip === connection)) budgets.push(fan(visit.ip));
+  const named = visit.ip && scope.identity.budgetAddress(visit.ip);
+  if (named && !(scope.browser && named === connection)) budgets.push(fan(named));
   return budgets;
 }
 

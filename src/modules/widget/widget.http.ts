@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { runCounted } from '../../db/roundtrips.js';
 import { AppError } from '../../core/errors.js';
 import { admitPasswordReset, sendPasswordReset, sendVerificationEmail } from '../lifecycle/member-emails.js';
-import { addressBudget, rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../../lib/rate-limit.js';
+import { rateLimitExceeded, rateLimitHeaders, type RateLimiter } from '../../lib/rate-limit.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { cookiePolicy, cookieSecret, sessionCookieName } from './widget.cookies.js';
 import { registerFlowRoutes } from './flow/flow.routes.js';
@@ -39,7 +39,7 @@ export async function registerWidget(root: FastifyInstance, deps: WidgetDependen
   await root.register(async (app) => {
     // Rate limited as /v1.1 is for callers without a key: per address, with the same headers.
     app.addHook('onRequest', async (request, reply) => {
-      const decision = await deps.limiter.consume(addressBudget(request.ip));
+      const decision = await deps.limiter.consume(deps.limiter.addressBudget(request.ip));
       reply.headers(rateLimitHeaders(decision));
       if (!decision.allowed) throw rateLimitExceeded(decision);
     });

@@ -14,6 +14,12 @@ import { hostedBaseUrl, widgetUrls, withQuery } from './widget.urls.js';
 
 type Body = Record<string, string | string[] | undefined>;
 
+/** The refusal of an on-page sign-in from an address past its "no such account" answers (code 6, with Retry-After). */
+function tooManyUnknown(reply: FastifyReply, retryAfterSeconds: number): AppError {
+  reply.header('Retry-After', String(retryAfterSeconds));
+  return new AppError('RATE_LIMITED', `Too many sign-ins with unknown addresses from this address; retry in ${retryAfterSeconds} s.`);
+}
+
 /** Opt-in lists one form may name: a page shows a handful of checkboxes. */
 const maxOptIns = 10;
 
@@ -25,6 +31,8 @@ const text = (value: string | string[] | undefined) => (Array.isArray(value) ? v
  * POSTs answered with JSON and credentialed CORS to whitelisted origins; a success sets the session
  * cookie as the hosted pages do. Unlike the hosted pages, a refusal names its reason with AE's codes
  * (13 no such account, 18 wrong password), as AE's framework does: docs/widget.md, "The on-page flow".
+ * The 13s an address is given are bounded (identity/no-account-answers.ts), and an application may
+ * answer 18 for both (`signInErrors: uniform`).
  */
 export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependencies, policy: ReturnType<typeof cookiePolicy>) {
   const db = deps.database.db;
@@ -62,6 +70,14 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     const returnUrl = await checkedReturnUrl(db, widgetApp, text(body.return));
     const lists = await optInLists(row.accountId, body);
     const scope = flowScope(db, row, deps.identity, request.ip);
+    const mode = row.settings.signInErrors ?? 'distinct';
+    // Distinct answers tell an unknown address from a known one: an address that had its share of
+    // "no such account" answers signs in no more for a while, whatever address it names.
+    const answersKey = `${row.accountId}:${scope.clientAddress}`;
+    if (type === 'login' && mode === 'distinct') {
+      const wait = await deps.identity.noAccountAnswers.spentFor(answersKey);
+      if (wait > 0) throw tooManyUnknown(reply, wait);
+    }
     const visit = { domain: returnUrl.hostname, ip: request.ip, userAgent: request.headers['user-agent'] };
     const email = text(body.email) ?? '';
     const password = text(body.password) ?? '';
@@ -73,8 +89,13 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     try {
       result = type === 'login' ? { member: await signInWithEmail(scope, email, password, visit), created: false } : await registerWithEmail(scope, email, password, form.input, visit);
     } catch (error) {
-      if (error instanceof SignInRefused) throw onPageReason(error);
-      throw error;
+      if (!(error instanceof SignInRefused)) throw error;
+      const reason = onPageReason(error, mode);
+      if (reason.extensions.code === 'NO_ACCOUNT') {
+        const wait = await deps.identity.noAccountAnswers.take(answersKey);
+        if (wait > 0) throw tooManyUnknown(reply, wait);
+      }
+      throw reason;
     }
     const { member, created } = result;
     for (const list of lists) await optInMember(scope, member.id, list);

@@ -14,7 +14,7 @@ import { readRequiredFields, requiredFieldsOf, SignInProfileField } from './widg
 import { checkAuthorizationEndpoint, checkIssuer } from './sign-in-providers.js';
 import { mergeApplicationSettings } from './widget.queries.js';
 import { exchangeSignInToken } from './widget.service.js';
-import { SignInLink, SignInNetworkInput, WidgetScript } from './widget.types.js';
+import { SignInErrorsMode, SignInLink, SignInNetworkInput, WidgetScript } from './widget.types.js';
 import { widgetUrls } from './widget.urls.js';
 
 function urlsOf(context: Context, application: Application) {
@@ -154,6 +154,28 @@ export class WidgetResolver {
     @Arg('fields', () => [SignInProfileField], { description: 'The member fields the hosted flow asks for.' }) fields: SignInProfileField[],
   ): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
+    context.loaders.widget.settings.clear(caller.applicationId);
+    return reloadApplication(context, caller);
+  }
+
+  @FieldResolver(() => SignInErrorsMode, { description: 'How the on-page sign-in refuses an email and password: DISTINCT (13 or 18, the default) or UNIFORM (18 for both); setSignInErrors.' })
+  async signInErrors(@Root() application: Application, @Ctx() context: Context): Promise<SignInErrorsMode> {
+    const settings = await context.loaders.widget.settings.load(application.id);
+    return settings.signInErrors === 'uniform' ? SignInErrorsMode.UNIFORM : SignInErrorsMode.DISTINCT;
+  }
+
+  @Authorized()
+  @Mutation(() => Application, {
+    description:
+      'How the on-page sign-in refuses an email and password: DISTINCT answers 13 for an unknown address and 18 for a wrong password, as AE does ' +
+      '(the 13s one address is given are bounded); UNIFORM answers 18 for both, so a page cannot learn which addresses are registered.',
+  })
+  async setSignInErrors(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('mode', () => SignInErrorsMode, { description: "DISTINCT or UNIFORM, for this application's on-page sign-ins from now on." }) mode: SignInErrorsMode,
+  ): Promise<Application> {
+    await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInErrors: mode });
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Executor } from '../../db/client.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { withoutCredentials } from '../../lib/url-credentials.js';
 import { digestToken } from '../identity/access-tokens.js';
 import { findApplicationById, listWhitelist } from '../tenancy/tenancy.queries.js';
 import * as q from './widget.queries.js';
@@ -50,10 +51,14 @@ export function domainNotWhitelisted(what: string, param: string | null): AppErr
   return new AppError('DOMAIN_NOT_WHITELISTED', `${what} is not on a domain whitelisted for this application.`, param);
 }
 
-/** The return URL of the flow, refused unless its host is whitelisted. */
+/**
+ * The return URL of the flow, refused unless its host is whitelisted; without the credentials it
+ * may carry (lib/url-credentials.ts): a page's own address right after a sign-in holds the
+ * sign-in token, and the return URL is copied into links, emails and logs.
+ */
 export async function checkedReturnUrl(db: Executor, app: WidgetApplication, returnUrl: string | undefined): Promise<URL> {
   if (!returnUrl || !(await isWhitelisted(db, app, returnUrl))) throw domainNotWhitelisted('The return URL', 'return');
-  return new URL(returnUrl);
+  return withoutCredentials(new URL(returnUrl));
 }
 
 /**

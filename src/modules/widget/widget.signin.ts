@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { applications } from '../../db/schema/index.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, invalidParameter } from '../../core/errors.js';
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { findService, type MemberRow } from '../members/members.queries.js';
@@ -24,8 +24,8 @@ export function flowScope(db: Database, application: ApplicationRow, identity: I
     // The flow got the network token from the provider itself, just now: there is nothing to re-check.
     settings: { ...application.settings, networkVerification: 'trust' },
     identity,
-    // The hosted pages are called by the fan's browser: its address is the fan's.
-    clientAddress: browserAddress,
+    // The hosted pages are called by the fan's browser: its address is the fan's (as its budgets count it).
+    clientAddress: identity.budgetAddress(browserAddress),
     browser: true,
   };
 }
@@ -74,13 +74,27 @@ export async function registerWithEmail(scope: members.MemberScope, email: strin
   return members.registerMember(scope, { credentials: { network: 'email', email, password }, profile, visit }).catch(refusal);
 }
 
+/** How an application's on-page flow refuses an email sign-in (`settings.signInErrors`). */
+export type SignInErrors = NonNullable<ApplicationRow['settings']['signInErrors']>;
+export const signInErrorModes: readonly SignInErrors[] = ['distinct', 'uniform'];
+
+/** A mode as given (any case, trimmed); code 4 for anything else. */
+export function parseSignInErrors(value: string, param = 'mode'): SignInErrors {
+  const mode = value.trim().toLowerCase();
+  if (!signInErrorModes.includes(mode as SignInErrors)) throw invalidParameter(param, 'expected distinct or uniform');
+  return mode as SignInErrors;
+}
+
 /**
  * The reason behind a refusal as the on-page flow tells it (AE's codes: 13 no such account, 18 wrong
  * password). A registration meeting an address registered with another password is a wrong password.
+ * With `uniform`, an unknown address is refused exactly as a wrong password is (the members
+ * service's own answer, word for word), after the same password check (the decoy hash).
  */
-export function onPageReason(refused: SignInRefused): AppError {
+export function onPageReason(refused: SignInRefused, mode: SignInErrors = 'distinct'): AppError {
   const { code, param } = refused.reason.extensions;
   if (code === 'CONFLICT' && param === 'email') return new AppError('WRONG_PASSWORD', 'This email address is registered with another password.', 'password');
+  if (code === 'NO_ACCOUNT' && mode === 'uniform') return new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
   return refused.reason;
 }
 

@@ -16,6 +16,19 @@ registerEnumType(SignInProfileField, {
   },
 });
 
+export enum SignInErrorsMode {
+  DISTINCT = 'distinct',
+  UNIFORM = 'uniform',
+}
+registerEnumType(SignInErrorsMode, {
+  name: 'SignInErrors',
+  description: 'How the on-page sign-in (`POST /framework/session/<application>/email`) refuses an email and password (docs/widget.md, "The on-page flow").',
+  valuesConfig: {
+    DISTINCT: { description: "AE's codes: 13 for an address no member has (each address may be told that 10 times in 15 minutes), 18 for a wrong password (the default)." },
+    UNIFORM: { description: 'Code 18 for both, the same answer word for word after the same password check: the page cannot tell whether an address is registered.' },
+  },
+});
+
 @ObjectType('SignInLink', { description: 'Where a fan signs in with one network (or email) through the hosted flow.' })
 export class SignInLink {
   @Field(() => String, { description: 'Network identifier: email, google, facebook, …' }) network!: string;

@@ -365,6 +365,7 @@ export const responseSchemas = {
   AppInfo: appInfo,
   Whitelist: object({ ID: { type: 'string' }, Whitelist: listOf({ type: 'string' }) }),
   NetworkVerificationSwitch: object({ ID: { type: 'string' }, NetworkVerification: { type: 'string', enum: ['verify', 'trust'] } }),
+  SignInErrorsSwitch: object({ ID: { type: 'string' }, SignInErrors: { type: 'string', enum: ['distinct', 'uniform'] } }),
   BrandCustomFieldsSwitch: object({ ID: { type: 'string' }, BrandCustomFields: { type: 'boolean' } }),
   ActivityDefinition: activityDefinition,
   ActivityDefinitionList: page(ref('ActivityDefinition')),

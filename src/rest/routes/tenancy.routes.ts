@@ -1,5 +1,13 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { AppInfoDocument, SetBrandCustomFieldsDocument, SetNetworkVerificationDocument, UnwhitelistDomainDocument, WhitelistDomainDocument, type AppInfoQuery } from '../../generated/graphql.js';
+import {
+  AppInfoDocument,
+  SetBrandCustomFieldsDocument,
+  SetNetworkVerificationDocument,
+  SetSignInErrorsDocument,
+  UnwhitelistDomainDocument,
+  WhitelistDomainDocument,
+  type AppInfoQuery,
+} from '../../generated/graphql.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { defineRoute } from '../route.js';
 import { rootField } from '../route-forms.js';
@@ -60,6 +68,22 @@ export const networkVerificationRoute = defineRoute({
     return { mode: mode === 'verify' ? ('VERIFY' as const) : ('TRUST' as const) };
   },
   shape: ({ setNetworkVerification }) => ({ ID: setNetworkVerification.id, NetworkVerification: setNetworkVerification.networkVerification.toLowerCase() }),
+});
+
+const signInErrorModes = ['distinct', 'uniform'] as const;
+
+export const signInErrorsRoute = defineRoute({
+  methods: ['POST'],
+  path: '/app/sign-in-errors',
+  response: 'SignInErrorsSwitch',
+  description:
+    'How the widget\'s on-page sign-in refuses an email and password (docs/widget.md, "The on-page flow"): `mode=distinct` answers 13 for an unknown address and 18 for a wrong password, as AE does (the 13s one address is given are bounded); `mode=uniform` answers 18 for both.',
+  document: SetSignInErrorsDocument,
+  variables: (params) => {
+    const mode = params.oneOf('mode', signInErrorModes) ?? params.requiredString('mode');
+    return { mode: mode === 'uniform' ? ('UNIFORM' as const) : ('DISTINCT' as const) };
+  },
+  shape: ({ setSignInErrors }) => ({ ID: setSignInErrors.id, SignInErrors: setSignInErrors.signInErrors.toLowerCase() }),
 });
 
 export const brandCustomFieldsRoute = defineRoute({

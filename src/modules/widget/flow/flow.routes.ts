@@ -3,6 +3,7 @@ import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
+import { withoutCredentials } from '../../../lib/url-credentials.js';
 import { displayName, type ExternalNetwork, type Network } from '../../networks/networks.js';
 import { oauthCookieName, sessionCookieName, type cookiePolicy } from '../widget.cookies.js';
 import type { WidgetDependencies } from '../widget.http.js';
@@ -257,7 +258,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
     if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
     // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    return back ? new URL(back) : undefined;
+    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    return back ? withoutCredentials(new URL(back)) : undefined;
   }
 
   function signedOut(reply: FastifyReply, flow: Flow, back: URL | undefined) {
