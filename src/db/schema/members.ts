@@ -126,6 +126,8 @@ export const memberServices = pgTable(
     index('member_services_account_member_idx').on(t.accountId, t.memberId),
     index('member_services_account_network_username_idx').on(t.accountId, t.network, sql`lower(${t.username})`),
     index('member_services_account_partner_idx').on(t.accountId, t.partnerCode, t.partnerId),
+    // A verification asks whether another member's identity proved the address (addressHeldByAnother).
+    index('member_services_account_verified_email_idx').on(t.accountId, sql`lower(${t.verifiedEmail})`),
   ],
 );
 

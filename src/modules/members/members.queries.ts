@@ -300,7 +300,7 @@ export async function findMembersByVerifiedEmail(db: Executor, accountId: number
  * Whether a current member of the account other than `memberId` holds this address: as its
  * verified address, as the address it signs in with (an email identity), or as the address a
  * network proved for one of its identities. Identities move with a merge, so their member is a
- * current one. The identities' proved addresses have no index: the scan stays within the account.
+ * current one. Each of the three reads is an index lookup within the account.
  */
 export async function addressHeldByAnother(db: Executor, accountId: number, email: string, memberId: number): Promise<boolean> {
   const address = email.toLowerCase();

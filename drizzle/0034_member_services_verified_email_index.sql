@@ -1,0 +1,1 @@
+CREATE INDEX "member_services_account_verified_email_idx" ON "member_services" USING btree ("account_id",lower("verified_email"));
