@@ -61,7 +61,7 @@ const environmentSchema = z.object({
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
   REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(4),
   REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
-  REQUEST_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(64),
+  REQUEST_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(128),
   DATABASE_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(200).optional(),
   CORS_ORIGINS: z
     .string()
