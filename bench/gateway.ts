@@ -7,9 +7,17 @@ import { benchDefaults } from './settings.js';
  * against the benchmark's database, with the rate limit out of the way. Answers once `/readyz` does
  * (migrations applied, database reachable), or kills it and throws after `readyWithinMs`.
  */
-export async function startBenchGateway(options: { port: number; database: string; poolSize?: string; readyWithinMs?: number }): Promise<ChildProcess> {
+export async function startBenchGateway(options: {
+  port: number;
+  database: string;
+  poolSize?: string;
+  readyWithinMs?: number;
+  /** The checkout whose dist/ runs (another worktree, to measure a change against its base). */
+  root?: string;
+  env?: Record<string, string>;
+}): Promise<ChildProcess> {
   const gateway = spawn('node', ['dist/main.js'], {
-    cwd: path.resolve(import.meta.dirname, '..'),
+    cwd: options.root ?? path.resolve(import.meta.dirname, '..'),
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -21,6 +29,7 @@ export async function startBenchGateway(options: { port: number; database: strin
       METRICS_TOKEN: benchDefaults.metricsToken,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
+      ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -61,6 +61,10 @@ const environmentSchema = z.object({
   HEAVY_REQUEST_COST: z.coerce.number().int().min(1).default(10_000),
   HEAVY_REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(2),
   HEAVY_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(8),
+  REQUESTS_PER_KEY: z.coerce.number().int().min(1).default(4),
+  REQUESTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(8),
+  REQUEST_QUEUE_PER_KEY: z.coerce.number().int().min(0).default(128),
+  DATABASE_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(200).optional(),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>
@@ -132,7 +136,11 @@ export interface Config {
    */
   ipv6PrefixLength: number;
   dataDir: string;
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number };
+  /**
+   * `connectionsPerAccount`: how many of a pool's connections the statements and transactions of one
+   * account's requests may hold at once (db/connection-shares.ts); half the pool unless set.
+   */
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; readUrl: string | undefined; poolSize: number; connectionsPerAccount?: number };
   redisUrl: string | undefined;
   logLevel: Environment['LOG_LEVEL'];
   /** `json` or `pretty` when LOG_FORMAT forces one; unset, the logger decides (logger.ts, logFormatOf). */
@@ -156,6 +164,11 @@ export interface Config {
    * key, `queuePerKey` more waiting; past that they are refused (docs/reliability.md).
    */
   heavyRequests: { cost: number; perKey: number; queuePerKey: number };
+  /**
+   * Every request with a key runs within a slot of its key (`perKey` at once) and of its account
+   * (`perAccount`), `queuePerKey` more waiting; past that refused (http/request-slots.ts).
+   */
+  requestSlots: { perKey: number; perAccount: number; queuePerKey: number };
   /**
    * Origins whose pages may call /graphql and /v1.1 for every application (`*`: any), besides each
    * application's whitelisted domains (http/cors.ts, docs/configuration.md).
@@ -274,7 +287,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     ipv6PrefixLength: e.IPV6_PREFIX_LENGTH,
     dataDir,
-    database: e.DATABASE_URL ? { kind: 'postgres', url: e.DATABASE_URL, readUrl: e.DATABASE_READ_URL, poolSize: e.DATABASE_POOL_SIZE } : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    database: e.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          readUrl: e.DATABASE_READ_URL,
+          poolSize: e.DATABASE_POOL_SIZE,
+          connectionsPerAccount: Math.min(e.DATABASE_CONNECTIONS_PER_ACCOUNT ?? connectionShare(e.DATABASE_POOL_SIZE), e.DATABASE_POOL_SIZE),
+        }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
@@ -294,6 +315,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     responseTimeoutMs: e.RESPONSE_TIMEOUT_MS,
     subscriptionLimits: { maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES, perKey: e.SUBSCRIPTIONS_PER_KEY, perConnection: e.SUBSCRIPTIONS_PER_CONNECTION, connectionsPerKey: e.WS_CONNECTIONS_PER_KEY },
     heavyRequests: { cost: e.HEAVY_REQUEST_COST, perKey: e.HEAVY_REQUESTS_PER_KEY, queuePerKey: e.HEAVY_QUEUE_PER_KEY },
+    requestSlots: { perKey: e.REQUESTS_PER_KEY, perAccount: e.REQUESTS_PER_ACCOUNT, queuePerKey: e.REQUEST_QUEUE_PER_KEY },
     corsOrigins: e.CORS_ORIGINS,
     metrics: { token: e.METRICS_TOKEN, address: e.METRICS_ADDRESS ? hostAndPort(e.METRICS_ADDRESS) : undefined },
     demoAccount: e.DEMO_ACCOUNT ?? e.NODE_ENV !== 'production',
@@ -355,4 +377,9 @@ export function loadEnvFile(env: NodeJS.ProcessEnv = process.env): string | unde
     throw new ConfigError([`${env.ENV_FILE ? 'ENV_FILE' : '.env'}: cannot read ${path.resolve(file)}: ${(error as Error).message}`]);
   }
   return path.resolve(file);
+}
+
+/** An account's share of a pool by default: half its connections, at least one. */
+export function connectionShare(poolSize: number): number {
+  return Math.max(1, Math.floor(poolSize / 2));
 }

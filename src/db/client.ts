@@ -7,10 +7,11 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Config } from '../config.js';
+import { connectionShare, type Config } from '../config.js';
 import { onDriverSocketFault } from './errors.js';
 import { countRoundTrip, currentRequestStatements } from './roundtrips.js';
 import type { CancellableStatement } from './request-statements.js';
+import { ConnectionShares } from './connection-shares.js';
 import { recordStatement } from './statement-log.js';
 import { traceStatement, tracedPglite } from './statement-spans.js';
 import { tracer } from '../tracing.js';
@@ -80,7 +81,7 @@ export type DatabaseOptions = Config['database'] | { kind: 'pglite-memory' };
 
 /** `progress` hears which migrations start-up applies and how long each took. */
 export async function openDatabase(options: DatabaseOptions, { progress }: { progress?: Progress } = {}): Promise<DatabaseHandle> {
-  if (options.kind === 'postgres') return openPostgres(options.url, options.readUrl, options.poolSize, progress);
+  if (options.kind === 'postgres') return openPostgres(options, progress);
   const dataDir = options.kind === 'pglite' ? options.dataDir : undefined;
   try {
     return await openPglite(dataDir, progress);
@@ -161,7 +162,7 @@ type Sql = postgres.Sql<Record<string, never>>;
  * send again; the whole pool is replaced, the old one ends once its running queries settle, and
  * new queries go to the new pool, which connects lazily.
  */
-function replaceablePool(url: string, poolSize: number, usage: PoolUsage): { sql: Sql; end(): Promise<void> } {
+function replaceablePool(url: string, poolSize: number, pool: PoolAccounting): { sql: Sql; end(): Promise<void> } {
   const create = () => {
     const fresh = postgres(url, { ...resilience, max: poolSize, connection: sessionSettings });
     // Drizzle adjusts the client's parsers and serializers when it wraps one: the same for every pool.
@@ -183,7 +184,7 @@ function replaceablePool(url: string, poolSize: number, usage: PoolUsage): { sql
   });
   const sql = new Proxy(function () {} as unknown as Sql, {
     apply: (_target, _this, args: unknown[]) => (current as unknown as (...a: unknown[]) => unknown)(...args),
-    get: (_target, property) => tracked(current, property, usage),
+    get: (_target, property) => tracked(current, property, pool),
     set: (_target, property, value) => Reflect.set(current, property, value),
     has: (_target, property) => Reflect.has(current, property),
   });
@@ -198,6 +199,12 @@ function replaceablePool(url: string, poolSize: number, usage: PoolUsage): { sql
 
 type Sends = (...args: unknown[]) => unknown;
 
+/** What the gateway keeps of one pool: its connections in use (/metrics) and each account's share of them. */
+interface PoolAccounting {
+  usage: PoolUsage;
+  shares: ConnectionShares;
+}
+
 /**
  * A member of a postgres.js client (the pool, a transaction's, a savepoint's) with the statements
  * it creates registered with the current request (db/request-statements.ts), and traced when
@@ -205,7 +212,7 @@ type Sends = (...args: unknown[]) => unknown;
  * statement through `unsafe`, and a transaction's through the client `begin` or `savepoint` hands
  * its callback, which gets the same treatment.
  */
-function tracked(client: object, property: string | symbol, usage: PoolUsage | undefined): unknown {
+function tracked(client: object, property: string | symbol, pool: PoolAccounting | undefined): unknown {
   const member = Reflect.get(client, property) as unknown;
   if (typeof member !== 'function') return member;
   if (property === 'unsafe') {
@@ -214,20 +221,30 @@ function tracked(client: object, property: string | symbol, usage: PoolUsage | u
       closeRowGaps(statement);
       // With tracing on, a span per statement of a traced request (db/statement-spans.ts).
       if (tracer()) traceStatement(statement, args[0]);
-      if (usage) holdUntilSettled(statement, usage);
-      return currentRequestStatements()?.track(statement) ?? statement;
+      const request = currentRequestStatements();
+      if (pool) {
+        holdUntilSettled(statement, pool.usage);
+        // Sent once the request's account has a connection of its share free (db/connection-shares.ts).
+        pool.shares.gateStatement(statement, request);
+      }
+      return request?.track(statement) ?? statement;
     };
   }
   if (property === 'begin' || property === 'savepoint') {
     return (...args: unknown[]) => {
       const last = args.length - 1;
       const callback = args[last];
-      // Statements inside a transaction use the connection the transaction holds (usage undefined).
+      // Statements inside a transaction use the connection the transaction holds (pool undefined).
       if (typeof callback === 'function') args[last] = (inner: object) => (callback as Sends)(trackedClient(inner));
-      const transaction = (member as Sends)(...args);
-      if (!usage || !(transaction instanceof Promise)) return transaction;
-      usage.busy += 1;
-      return transaction.finally(() => (usage.busy -= 1));
+      if (!pool) return (member as Sends)(...args);
+      const { usage, shares } = pool;
+      // The transaction holds one of its account's share of connections until it ends.
+      return shares.gateTransaction(currentRequestStatements(), () => {
+        const transaction = (member as Sends)(...args);
+        if (!(transaction instanceof Promise)) return Promise.resolve(transaction);
+        usage.busy += 1;
+        return transaction.finally(() => (usage.busy -= 1));
+      });
     };
   }
   return member;
@@ -282,19 +299,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function openPostgres(url: string, readUrl: string | undefined, poolSize: number, progress?: Progress): Promise<DatabaseHandle> {
+async function openPostgres(options: Extract<DatabaseOptions, { kind: 'postgres' }>, progress?: Progress): Promise<DatabaseHandle> {
+  const { url, readUrl, poolSize } = options;
+  const share = options.connectionsPerAccount ?? connectionShare(poolSize);
   // The first connection of the process: a failure to reach the server names the setting to fix.
   await migrateUnderLock(url, progress).catch((error: unknown) => {
     throw isConnectionError(error) ? connectionError(error, 'DATABASE_URL', url) : error;
   });
   const usage: PoolUsage[] = [{ pool: 'primary', size: poolSize, busy: 0 }];
-  const primary = replaceablePool(url, poolSize, usage[0]);
+  const primary = replaceablePool(url, poolSize, { usage: usage[0], shares: new ConnectionShares(share) });
   // The migrations ran on a client of their own (migrateUnderLock): record from the first statement.
   const { logger, migrated } = handleLogger();
   migrated();
   const db = drizzlePostgres(primary.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database;
   if (readUrl) usage.push({ pool: 'replica', size: poolSize, busy: 0 });
-  const replica = readUrl ? replaceablePool(readUrl, poolSize, usage[1]) : undefined;
+  const replica = readUrl ? replaceablePool(readUrl, poolSize, { usage: usage[1], shares: new ConnectionShares(share) }) : undefined;
   const read = replica ? (drizzlePostgres(replica.sql, { schema, logger, casing: 'snake_case' }) as unknown as Database) : db;
   return {
     kind: 'postgres',

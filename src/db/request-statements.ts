@@ -69,6 +69,17 @@ export class RequestStatements {
   private readonly running = new Map<CancellableStatement, { timer?: NodeJS.Timeout; startedAt: number }>();
   private abandoned = false;
   private readonly abandonment = new AbortController();
+  /**
+   * Whose share of the pool the request's statements count against (db/connection-shares.ts): its
+   * caller's account, set once the caller is known; unset, they are no one's (unbounded).
+   */
+  owner?: string;
+  /**
+   * Transactions of the request holding a connection now: a statement the request sends outside
+   * them meanwhile is not made to wait for its owner's share, which the transaction already holds
+   * (it would wait for itself when the share is one).
+   */
+  transactions = 0;
 
   /** `timeoutMs` 0: no timeout. Work shared by several requests runs under statements of its own with the same timeout. */
   constructor(readonly timeoutMs: number) {}

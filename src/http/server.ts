@@ -22,6 +22,7 @@ import { LiveFeed } from '../modules/activities/live-feed.js';
 import { registerSubscriptions } from '../graphql/subscriptions.js';
 import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
 import { HeavyRequests } from '../graphql/heavy-requests.js';
+import { RequestSlots, requestRetryAfterSeconds } from './request-slots.js';
 import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
 import type { EmailOutbox } from '../modules/email/outbox.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
@@ -88,6 +89,8 @@ export interface Gateway {
   subscriptionSlots: SubscriptionSlots;
   /** Heavy requests running and waiting per key (HEAVY_REQUEST_COST, HEAVY_REQUESTS_PER_KEY, HEAVY_QUEUE_PER_KEY). */
   heavyRequests: HeavyRequests;
+  /** Requests running and waiting per key and account (REQUESTS_PER_KEY, REQUESTS_PER_ACCOUNT, REQUEST_QUEUE_PER_KEY). */
+  requestSlots: RequestSlots;
   /** Stops taking requests, lets in-flight ones finish, flushes usage. The database stays open. */
   close(): Promise<void>;
 }
@@ -220,6 +223,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
   const heavyRequests = new HeavyRequests(config.heavyRequests);
+  const requestSlots = new RequestSlots(config.requestSlots);
   const operationNames = new OperationNames(operationNamesOf(restRoutes.map((route) => route.document as DocumentNode)));
   const apollo = createApollo(app, schema, config, { explorer: () => explorerLandingPage({ apiKey: demoApiKey }) }, heavyRequests, [
     operationMetricsPlugin(metrics, operationNames),
@@ -234,6 +238,16 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
       request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: identity.budgetAddress(request.ip) });
+      // The caller's statements count against its account's share of the pool (db/connection-shares.ts).
+      const statements = request.roundTrips.statements!;
+      if ('accountId' in caller) statements.owner = `account:${caller.accountId}`;
+      // A slot of the key and of the account, held until the answer is sent (http/request-slots.ts).
+      const release = await requestSlots.admit(caller, statements.signal).catch((error: unknown) => {
+        if (error instanceof AppError && error.extensions.code === 'RATE_LIMITED') reply.header('retry-after', String(requestRetryAfterSeconds));
+        throw error;
+      });
+      if (reply.raw.destroyed || reply.raw.writableEnded) release();
+      else reply.raw.once('close', release);
     });
 
     const graphqlHandler = fastifyApolloHandler(apollo, { context: async (request) => request.context });
@@ -267,6 +281,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     liveFeed,
     subscriptionSlots,
     heavyRequests,
+    requestSlots,
     async close() {
       closing = true;
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.

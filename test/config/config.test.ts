@@ -13,7 +13,7 @@ describe('configuration from the environment', () => {
 
   it('uses PostgreSQL with a sized pool when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/marquee', DATABASE_POOL_SIZE: '25' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/marquee', readUrl: undefined, poolSize: 25 });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/marquee', readUrl: undefined, poolSize: 25, connectionsPerAccount: 12 });
   });
 
   it('treats empty variables as unset', () => {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { activityRecords } from '../../src/db/schema/index.js';
 import { ActivityQueue } from '../../src/modules/activities/activities.queue.js';
 import { enqueueRecord } from '../../src/modules/activities/activities.queue.queries.js';
+import { createGlobalKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { createActivity, insertMembers, record } from '../support/activity-data.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
@@ -25,6 +26,9 @@ const limits = {
   HEAVY_REQUEST_COST: '5000',
   HEAVY_REQUESTS_PER_KEY: '1',
   HEAVY_QUEUE_PER_KEY: '1',
+  REQUESTS_PER_KEY: '4',
+  REQUESTS_PER_ACCOUNT: '6',
+  REQUEST_QUEUE_PER_KEY: '2',
   RATE_LIMIT_PER_MINUTE: '100000',
 };
 
@@ -262,6 +266,85 @@ describe('heavy pages', () => {
       release();
     }
     expect(heavy.load(memberOf(app))).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('requests per key and per account', () => {
+  const memberOf = (tenant: Tenant) => ({ kind: 'member', accountId: tenant.accountId, applicationId: tenant.applicationId, memberId: 0, sessionGeneration: 0 }) as const;
+  const send = (tenant: Tenant, path: string) => {
+    const { port } = t.gateway.app.server.address() as AddressInfo;
+    const request = http.request({ host: '127.0.0.1', port, method: 'GET', path, headers: { 'x-api-key': tenant.apiKey } });
+    request.on('error', () => {});
+    request.end();
+    return request;
+  };
+
+  it("waits for the key's slots whatever a request costs, refuses past its queue (429, code 6), and answers another tenant meanwhile", async () => {
+    const slots = t.gateway.requestSlots;
+    const releases = await Promise.all(Array.from({ length: 4 }, () => slots.hold(memberOf(app))));
+    try {
+      // Light pages, far under the heavy threshold, wait all the same: two places in the queue.
+      const waiting = [t.rest(app, 'GET', '/members/all', {}), t.graphql(app.apiKey, '{ members(first: 2) { edges { node { id } } } }')];
+      await vi.waitFor(() => expect(slots.load(memberOf(app))).toEqual({ running: 4, waiting: 2 }));
+
+      const refused = await t.rest(app, 'GET', '/members/all', {});
+      expect(refused.status).toBe(429);
+      expect(refused.json.error).toMatchObject({ code: 6, type: 'RATE_LIMITED' });
+      expect(refused.headers['retry-after']).toBe('1');
+      const refusedGraphql = await t.graphql(app.apiKey, '{ members(first: 2) { edges { node { id } } } }');
+      expect(refusedGraphql.status).toBe(429);
+      expect(refusedGraphql.body.errors[0].extensions).toMatchObject({ aeCode: 6, code: 'RATE_LIMITED' });
+
+      // Another tenant is answered while this key's requests wait.
+      expect((await t.rest(other, 'GET', '/members/all', { limit: 100, extended: 1 })).status).toBe(200);
+      expect((await t.graphql(other.apiKey, '{ members(first: 2) { edges { node { id } } } }')).status).toBe(200);
+      expect(slots.load(memberOf(app))).toEqual({ running: 4, waiting: 2 });
+
+      releases.forEach((release) => release());
+      const answered = await Promise.all(waiting);
+      expect(answered.map((response) => response.status)).toEqual([200, 200]);
+    } finally {
+      releases.forEach((release) => release());
+    }
+    await vi.waitFor(() => expect(slots.load(memberOf(app))).toEqual({ running: 0, waiting: 0 }));
+    expect(slots.load(memberOf(other))).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('lets a waiting request go when its client leaves, and holds a slot until the answer is sent', async () => {
+    const slots = t.gateway.requestSlots;
+    const releases = await Promise.all(Array.from({ length: 4 }, () => slots.hold(memberOf(app))));
+    try {
+      const gone = send(app, '/v1.1/members/all');
+      await vi.waitFor(() => expect(slots.load(memberOf(app))).toEqual({ running: 4, waiting: 1 }));
+      gone.destroy();
+      await vi.waitFor(() => expect(slots.load(memberOf(app))).toEqual({ running: 4, waiting: 0 }));
+    } finally {
+      releases.forEach((release) => release());
+    }
+    // An answered request gives its slot back.
+    expect((await t.rest(app, 'GET', '/members/all', {})).status).toBe(200);
+    await vi.waitFor(() => expect(slots.load(memberOf(app))).toEqual({ running: 0, waiting: 0 }));
+  });
+
+  it("bounds an account's keys together: past the account's slots, another of its keys waits", async () => {
+    const slots = t.gateway.requestSlots;
+    const global = await createGlobalKey(t.database.db, app.accountId);
+    const accountCaller = { kind: 'account', accountId: app.accountId, keyId: global.keyId } as const;
+    // Four of the account's six through its global key, two through the application's key.
+    const releases = await Promise.all([...Array.from({ length: 4 }, () => slots.hold(accountCaller)), slots.hold(memberOf(app)), slots.hold(memberOf(app))]);
+    try {
+      expect(slots.accountLoad(app.accountId)).toEqual({ running: 6, waiting: 0 });
+      // The application's key has slots of its own left, but the account has none.
+      const waiting = t.rest(app, 'GET', '/members/all', {});
+      await vi.waitFor(() => expect(slots.accountLoad(app.accountId)).toEqual({ running: 6, waiting: 1 }));
+      expect(slots.load(memberOf(app))).toEqual({ running: 3, waiting: 0 });
+      expect((await t.rest(other, 'GET', '/members/all', {})).status).toBe(200);
+      releases[0]();
+      expect((await waiting).status).toBe(200);
+    } finally {
+      releases.forEach((release) => release());
+    }
+    await vi.waitFor(() => expect(slots.accountLoad(app.accountId)).toEqual({ running: 0, waiting: 0 }));
   });
 });
 
