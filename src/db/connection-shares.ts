@@ -1,4 +1,4 @@
-import { KeyGate } from '../lib/key-gate.js';
+import { KeyGate } from './key-gate.js';
 import type { CancellableStatement, RequestStatements } from './request-statements.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { callerKey } from '../core/caller-key.js';
 import type { Caller } from '../core/context.js';
 import { AppError } from '../core/errors.js';
-import { KeyGate, KeyGateFull } from '../lib/key-gate.js';
+import { KeyGate, KeyGateFull } from '../db/key-gate.js';
 
 /** What a refused request is told to wait before trying again, in seconds. */
 export const requestRetryAfterSeconds = 1;

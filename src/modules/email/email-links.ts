@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../../db/client.js';
-import { currentSessionGeneration } from '../members/members.sessions.queries.js';
-import { deleteStaleEmailLinks, findEmailLink, insertEmailLink, type EmailLinkRow, type LinkPurpose } from './email-links.queries.js';
+import { deleteStaleEmailLinks, findEmailLink, insertEmailLink, memberGenerationNow, type EmailLinkRow, type LinkPurpose } from './email-links.queries.js';
 
 /**
  * How long an emailed link works. A reset link is a password for an hour: short, as such links
@@ -43,7 +42,7 @@ export async function issueEmailLink(db: Executor, owner: LinkOwner, purpose: Li
     ...owner,
     purpose,
     secretHash: digest(secret).toString('hex'),
-    sessionGeneration: currentSessionGeneration(owner.accountId, owner.memberId),
+    sessionGeneration: memberGenerationNow(owner.accountId, owner.memberId),
     expiresAt: new Date(now.getTime() + linkLifetimesMs[purpose]),
     createdAt: now,
   });

@@ -30,8 +30,3 @@ export async function renewAccessTokenIssuedBefore(db: Executor, accountId: numb
     .set(token)
     .where(and(eq(members.accountId, accountId), eq(members.id, memberId), lt(members.accessTokenIssuedAt, before)));
 }
-
-/** The member's current session generation, as a statement's value (for a row issued under it). */
-export function currentSessionGeneration(accountId: number, memberId: number) {
-  return sql<number>`(select ${members.sessionGeneration} from ${members} where ${members.accountId} = ${accountId} and ${members.id} = ${memberId})`;
-}

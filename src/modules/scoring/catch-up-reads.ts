@@ -4,7 +4,7 @@ import { RequestStatements } from '../../db/request-statements.js';
 import { currentRequestStatements, currentRoundTripCounter, runCounted, type RoundTripCounter } from '../../db/roundtrips.js';
 import type { ResolvedWindow } from '../../filters/window.js';
 import { AppError } from '../../core/errors.js';
-import { KeyGate, KeyGateFull } from '../../lib/key-gate.js';
+import { KeyGate, KeyGateFull } from '../../db/key-gate.js';
 
 /**
  * Reads that stand in for a cheap read of a standard window's kept totals while the worker folds

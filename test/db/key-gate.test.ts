@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyGate, KeyGateFull } from '../../src/lib/key-gate.js';
+import { KeyGate, KeyGateFull } from '../../src/db/key-gate.js';
 
 describe('KeyGate', () => {
   it('admits `concurrent` holders per key, queues `queued` more in arrival order, refuses the rest', async () => {
