@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-/** Files that set what a module reads when it loads (an environment variable), so need a module graph of their own. */
-const ownModules = ['test/tenancy/statement-log.test.ts'];
+/**
+ * Files that need a module graph of their own: one sets what a module reads when it loads (an
+ * environment variable), one replaces modules with `vi.mock` (in a shared graph, another file may
+ * have loaded the real ones first).
+ */
+const ownModules = ['test/tenancy/statement-log.test.ts', 'test/reliability/reset-race.test.ts'];
 
 export default defineConfig({
   resolve: {
