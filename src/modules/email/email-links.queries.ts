@@ -1,5 +1,4 @@
-import { and, eq, getTableColumns, gt, isNotNull, isNull, lt, sql, type SQLWrapper } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { and, eq, getTableColumns, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { memberEmailLinks, members } from '../../db/schema/index.js';
 
@@ -7,15 +6,22 @@ export type EmailLinkRow = typeof memberEmailLinks.$inferSelect;
 export type LinkPurpose = EmailLinkRow['purpose'];
 
 /**
- * A member's session generation now, as a statement's value: equality on the account and the
- * member, so the statement stays on one account's rows (one shard on Citus). The member is a given
- * id (a link being issued) or the link row's own member.
+ * The session generation of the link's member now, as a statement's value: equality on the account
+ * and the member, so the statement stays on one account's rows (one shard on Citus).
  */
-export const memberGenerationNow = (accountId: number, memberId: number | SQLWrapper = memberEmailLinks.memberId) =>
-  sql<number | null>`(select ${members.sessionGeneration} from ${members} where ${members.accountId} = ${accountId} and ${members.id} = ${memberId})`;
+const memberGenerationNow = (accountId: number) =>
+  sql<number | null>`(select ${members.sessionGeneration} from ${members} where ${members.accountId} = ${accountId} and ${members.id} = ${memberEmailLinks.memberId})`;
 
-/** A new link; its values may be statements' values (the member's generation, read by the insert). */
-export async function insertEmailLink(db: Executor, values: PgInsertValue<typeof memberEmailLinks>): Promise<EmailLinkRow> {
+/** The member's session generation now; undefined when there is no such member. */
+export async function readSessionGeneration(db: Executor, accountId: number, memberId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ sessionGeneration: members.sessionGeneration })
+    .from(members)
+    .where(and(eq(members.accountId, accountId), eq(members.id, memberId)));
+  return row?.sessionGeneration;
+}
+
+export async function insertEmailLink(db: Executor, values: typeof memberEmailLinks.$inferInsert): Promise<EmailLinkRow> {
   const [row] = await db.insert(memberEmailLinks).values(values).returning();
   return row;
 }

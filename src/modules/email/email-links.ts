@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../../db/client.js';
-import { deleteStaleEmailLinks, findEmailLink, insertEmailLink, memberGenerationNow, type EmailLinkRow, type LinkPurpose } from './email-links.queries.js';
+import { deleteStaleEmailLinks, findEmailLink, insertEmailLink, readSessionGeneration, type EmailLinkRow, type LinkPurpose } from './email-links.queries.js';
 
 /**
  * How long an emailed link works. A reset link is a password for an hour: short, as such links
@@ -32,17 +32,20 @@ export interface LinkOwner {
 /**
  * A new link for the member; answers the token to put in the URL. Only the secret's digest is
  * stored, so the table never holds a usable link. The link is bound to the address it goes to and
- * to the member's session generation read by the insert itself: a reset, a revocation or a merge
- * committed later ends it (openEmailLink, spendEmailLink).
+ * to the member's session generation, read just before: a reset, a revocation or a merge committed
+ * later ends it (openEmailLink, spendEmailLink), and one committed between the read and the insert
+ * leaves it bound to a generation already gone, so it never opens. (Read first, not inside the
+ * insert: a distributed engine routes an INSERT only when its values are plain values.)
  */
 export async function issueEmailLink(db: Executor, owner: LinkOwner, purpose: LinkPurpose, now = new Date()): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
+  const sessionGeneration = (await readSessionGeneration(db, owner.accountId, owner.memberId)) ?? null;
   await deleteStaleEmailLinks(db, owner.accountId, new Date(now.getTime() - 24 * 3600_000));
   const row = await insertEmailLink(db, {
     ...owner,
     purpose,
     secretHash: digest(secret).toString('hex'),
-    sessionGeneration: memberGenerationNow(owner.accountId, owner.memberId),
+    sessionGeneration,
     expiresAt: new Date(now.getTime() + linkLifetimesMs[purpose]),
     createdAt: now,
   });
