@@ -76,6 +76,25 @@ export const invalidParameter = (param: string, expected: string) => new AppErro
 
 export const notFound = (what: string, param: string | null = 'id') => new AppError('NOT_FOUND', `${what} not found.`, param);
 
+/**
+ * RATE_LIMITED, with the seconds to wait before trying again: Apollo sends an error's
+ * `extensions.http.headers` with it, and the other transports send `retryAfterSecondsOf` as
+ * `Retry-After` (http/server.ts, the hosted pages), so every refusal of the kind carries the header.
+ */
+export function rateLimited(message: string, retryAfterSeconds: number, param: string | null = null): AppError {
+  const error = new AppError('RATE_LIMITED', message, param);
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  Object.assign(error.extensions.http, { headers: new Map([['retry-after', String(seconds)]]), retryAfterSeconds: seconds });
+  return error;
+}
+
+/** The seconds a refusal made by `rateLimited` asks the caller to wait, when it is one (or wraps one). */
+export function retryAfterSecondsOf(error: unknown): number | undefined {
+  const known = error instanceof GraphQLError ? appErrorOf(error) : undefined;
+  const seconds = (known?.extensions.http as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' ? seconds : undefined;
+}
+
 /** True for errors raised on purpose (AppError, or one rebuilt from its extensions by graphql-js). */
 export function isAppError(error: unknown): error is GraphQLError & { extensions: AppErrorExtensions } {
   if (!(error instanceof GraphQLError)) return false;

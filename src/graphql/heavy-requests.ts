@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { callerKey } from '../core/caller-key.js';
 import type { Caller } from '../core/context.js';
-import { AppError } from '../core/errors.js';
+import { rateLimited } from '../core/errors.js';
 import { KeyGate, KeyGateFull } from '../db/key-gate.js';
 
 /** What a refused heavy request is told to wait before trying again, in seconds. */
@@ -35,13 +35,10 @@ export class HeavyRequests {
       return await this.gate.acquire(key, { signal: abandoned });
     } catch (error) {
       if (!(error instanceof KeyGateFull)) throw error;
-      const refusal = new AppError(
-        'RATE_LIMITED',
+      throw rateLimited(
         `Too many large requests at once for this key: ${this.settings.perKey} run and ${this.settings.queuePerKey} wait; retry in ${heavyRetryAfterSeconds} s, or ask for smaller pages.`,
+        heavyRetryAfterSeconds,
       );
-      // Apollo sends an error's http headers with it; REST sets its own (rest/plugin.ts).
-      Object.assign(refusal.extensions.http, { headers: new Map([['retry-after', String(heavyRetryAfterSeconds)]]) });
-      throw refusal;
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { callerKey } from '../core/caller-key.js';
 import type { Caller } from '../core/context.js';
-import { AppError } from '../core/errors.js';
+import { rateLimited } from '../core/errors.js';
 import { KeyGate, KeyGateFull } from '../db/key-gate.js';
 
 /** What a refused request is told to wait before trying again, in seconds. */
@@ -55,12 +55,10 @@ export class RequestSlots {
     } catch (error) {
       if (!(error instanceof KeyGateFull)) throw error;
       const { perKey, perAccount, queuePerKey } = this.settings;
-      const refusal = new AppError(
-        'RATE_LIMITED',
+      throw rateLimited(
         `Too many requests at once for this key: ${perKey} run per key (${perAccount} per account) and ${queuePerKey} wait; retry in ${requestRetryAfterSeconds} s.`,
+        requestRetryAfterSeconds,
       );
-      Object.assign(refusal.extensions.http, { headers: new Map([['retry-after', String(requestRetryAfterSeconds)]]) });
-      throw refusal;
     }
   }
 

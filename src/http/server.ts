@@ -13,7 +13,7 @@ import { createApollo } from '../graphql/apollo.js';
 import type { Context } from '../core/context.js';
 import { createContext } from '../graphql/context.js';
 import { assertAccess } from '../core/auth.js';
-import { AppError } from '../core/errors.js';
+import { AppError, retryAfterSecondsOf } from '../core/errors.js';
 import { getSchema } from '../graphql/schema.js';
 import { UsageMeter } from '../modules/usage/usage.meter.js';
 import { ActivityQueue } from '../modules/activities/activities.queue.js';
@@ -22,7 +22,7 @@ import { LiveFeed } from '../modules/activities/live-feed.js';
 import { registerSubscriptions } from '../graphql/subscriptions.js';
 import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
 import { HeavyRequests } from '../graphql/heavy-requests.js';
-import { RequestSlots, requestRetryAfterSeconds } from './request-slots.js';
+import { RequestSlots } from './request-slots.js';
 import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
 import type { EmailOutbox } from '../modules/email/outbox.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
@@ -242,10 +242,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       const statements = request.roundTrips.statements!;
       if ('accountId' in caller) statements.owner = `account:${caller.accountId}`;
       // A slot of the key and of the account, held until the answer is sent (http/request-slots.ts).
-      const release = await requestSlots.admit(caller, statements.signal).catch((error: unknown) => {
-        if (error instanceof AppError && error.extensions.code === 'RATE_LIMITED') reply.header('retry-after', String(requestRetryAfterSeconds));
-        throw error;
-      });
+      const release = await requestSlots.admit(caller, statements.signal);
       if (reply.raw.destroyed || reply.raw.writableEnded) release();
       else reply.raw.once('close', release);
     });
@@ -317,6 +314,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const failure = toRestFailure(error, request.id);
   if (failure.unexpected) request.log.error({ err: error }, 'unexpected error');
   reply.code(failure.status);
+  const retryAfter = retryAfterSecondsOf(error);
+  if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
   request.answeredError = { surface: kind, code: failure.body.error.type };
   if (kind === 'graphql') {
     const { code, message, type } = failure.body.error;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { Limits } from '../graphql/limits.js';
-import { heavyRetryAfterSeconds, type HeavyRequests } from '../graphql/heavy-requests.js';
+import type { HeavyRequests } from '../graphql/heavy-requests.js';
 import { runCounted } from '../db/roundtrips.js';
 import { tracedOperation } from '../graphql/tracing-plugin.js';
 import { assertAccess } from '../core/auth.js';
@@ -24,7 +24,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
       method: [...route.methods],
       url: `/v1.1${route.path}`,
       config: { kind: 'rest' },
-      handler: async (request, reply) => {
+      handler: async (request) => {
         // The key is checked before the parameters, so a caller without one learns that first.
         if (request.context.caller.kind === 'anonymous') assertAccess(request.context.caller, []);
         // The plan the document's resolvers declare, checked before the parameters so a basic plan learns that first.
@@ -32,12 +32,7 @@ export function registerRestRoutes(app: FastifyInstance, schema: GraphQLSchema, 
         if (plan) assertAccess(request.context.caller, [plan]);
         const params = Params.fromRequest(request);
         const variables = route.variables(params, request);
-        const release = heavy
-          ? await heavy.admit(request.context.caller, routeCost(schema, route, variables), request.roundTrips.statements?.signal).catch((error: unknown) => {
-              reply.header('Retry-After', String(heavyRetryAfterSeconds));
-              throw error;
-            })
-          : () => {};
+        const release = heavy ? await heavy.admit(request.context.caller, routeCost(schema, route, variables), request.roundTrips.statements?.signal) : () => {};
         // The slot is given back once the document has run (its statements and execution); shaping is light next to it.
         const data = await runCounted(request.roundTrips, () => tracedOperation(route.document as DocumentNode, () => runRoute(schema, route, request.context, variables)))
           .finally(release)

@@ -229,6 +229,8 @@ describe('password reset by email', () => {
     expect(answers.slice(0, 5).map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(answers[5].statusCode).toBe(429);
     expect(answers[5].json().error).toMatchObject({ code: 6, type: 'RATE_LIMITED' });
+    // When to ask again, as every refusal of the kind says it (core/errors.ts, rateLimited).
+    expect(Number(answers[5].headers['retry-after'])).toBeGreaterThan(0);
     expect(await delivered(email)).toHaveLength(3);
     // An unknown address is refused at the same point: the refusal tells nothing either.
     const unknown = uniqueEmail('nobody');

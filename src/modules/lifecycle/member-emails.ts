@@ -1,4 +1,4 @@
-import { AppError, invalidParameter } from '../../core/errors.js';
+import { AppError, invalidParameter, rateLimited } from '../../core/errors.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { retryTransaction } from '../../db/errors.js';
 import { hashPassword } from '../identity/passwords.js';
@@ -34,7 +34,7 @@ function budgetsOf(scope: EmailScope, recipient: string): [EmailBudget, string][
 }
 
 function tooMany(retryAfterSeconds: number): AppError {
-  return new AppError('RATE_LIMITED', `Too many emails asked for; try again in ${Math.ceil(retryAfterSeconds / 60)} min.`);
+  return rateLimited(`Too many emails asked for; try again in ${Math.ceil(retryAfterSeconds / 60)} min.`, retryAfterSeconds);
 }
 
 /** Issues the link and queues its message, together; the worker is woken once both are committed. */

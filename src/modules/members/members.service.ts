@@ -1,7 +1,7 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import { retryTransaction } from '../../db/errors.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound, rateLimited } from '../../core/errors.js';
 import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
 import { hashPassword, verifyPassword } from '../identity/passwords.js';
 import { normaliseDomain } from '../../lib/domains.js';
@@ -417,7 +417,7 @@ async function reserveSignIn(scope: MemberScope, credentials: Credentials, visit
   const addresses = signInAddresses(scope, visit);
   const reservation = await throttle.reserve(identity, addresses);
   if (!reservation.allowed) {
-    throw new AppError('RATE_LIMITED', `Too many failed sign-ins; try again in ${reservation.retryAfterSeconds} s.`, null);
+    throw rateLimited(`Too many failed sign-ins; try again in ${reservation.retryAfterSeconds} s.`, reservation.retryAfterSeconds);
   }
   return {
     async settle(check) {

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { RequestStatements } from '../../db/request-statements.js';
 import { currentRequestStatements, currentRoundTripCounter, runCounted, type RoundTripCounter } from '../../db/roundtrips.js';
 import type { ResolvedWindow } from '../../filters/window.js';
-import { AppError } from '../../core/errors.js';
+import { rateLimited } from '../../core/errors.js';
 import { KeyGate, KeyGateFull } from '../../db/key-gate.js';
 
 /**
@@ -68,7 +68,7 @@ async function takeTurn(db: Executor, accountId: number, window: ResolvedWindow,
     return await gateOf(db).acquire(String(accountId), { priority: window.end.getTime() - window.start.getTime(), signal });
   } catch (error) {
     if (!(error instanceof KeyGateFull)) throw error;
-    throw new AppError('RATE_LIMITED', 'Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.');
+    throw rateLimited('Rankings of this window are catching up (after a pause or a burst of records) and too many wait now; retry in a second.', 1);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalidParameter } from '../../core/errors.js';
+import { AppError, invalidParameter, rateLimited } from '../../core/errors.js';
 import { memberByAccessToken } from '../members/members.service.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import type { OptInList } from '../segments/optins.queries.js';
@@ -15,9 +15,8 @@ import { hostedBaseUrl, widgetUrls, withQuery } from './widget.urls.js';
 type Body = Record<string, string | string[] | undefined>;
 
 /** The refusal of an on-page sign-in from an address past its "no such account" answers (code 6, with Retry-After). */
-function tooManyUnknown(reply: FastifyReply, retryAfterSeconds: number): AppError {
-  reply.header('Retry-After', String(retryAfterSeconds));
-  return new AppError('RATE_LIMITED', `Too many sign-ins with unknown addresses from this address; retry in ${retryAfterSeconds} s.`);
+function tooManyUnknown(retryAfterSeconds: number): AppError {
+  return rateLimited(`Too many sign-ins with unknown addresses from this address; retry in ${retryAfterSeconds} s.`, retryAfterSeconds);
 }
 
 /** Opt-in lists one form may name: a page shows a handful of checkboxes. */
@@ -76,7 +75,7 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
     const answersKey = `${row.accountId}:${scope.clientAddress}`;
     if (type === 'login' && mode === 'distinct') {
       const wait = await deps.identity.noAccountAnswers.spentFor(answersKey);
-      if (wait > 0) throw tooManyUnknown(reply, wait);
+      if (wait > 0) throw tooManyUnknown(wait);
     }
     const visit = { domain: returnUrl.hostname, ip: request.ip, userAgent: request.headers['user-agent'] };
     const email = text(body.email) ?? '';
@@ -93,7 +92,7 @@ export function registerOnPageRoutes(app: FastifyInstance, deps: WidgetDependenc
       const reason = onPageReason(error, mode);
       if (reason.extensions.code === 'NO_ACCOUNT') {
         const wait = await deps.identity.noAccountAnswers.take(answersKey);
-        if (wait > 0) throw tooManyUnknown(reply, wait);
+        if (wait > 0) throw tooManyUnknown(wait);
       }
       throw reason;
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, invalidParameter, notFound } from '../../../core/errors.js';
+import { AppError, invalidParameter, notFound, retryAfterSecondsOf } from '../../../core/errors.js';
 import { requireMember, updateMemberProfile } from '../../members/members.service.js';
 import type { MemberRow } from '../../members/members.queries.js';
 import { locate } from '../../../lib/geoip.js';
@@ -60,6 +60,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
         return sendPage(reply, 403, messagePage('This site cannot use this sign-in', 'The page you came from, or the page you would return to, is not whitelisted for this application.', aeCode));
       }
       if (code === 'NOT_FOUND') return sendPage(reply, 404, messagePage('Not found', error.message, aeCode));
+      const retryAfter = retryAfterSecondsOf(error);
+      if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
       return sendPage(reply, error.extensions.http.status, messagePage('Something is not right', error.message, aeCode));
     }
     if (String((error as { code?: unknown }).code).startsWith('FST_CSRF')) {
