@@ -72,18 +72,18 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
 
   // ——— forgot password ———
 
+  /** What each form of these pages carries: the application's look, where it posts, its CSRF token, the return URL and the ways back. */
+  const formOf = (reply: FastifyReply, flow: Flow, action: string) => ({
+    applicationName: flow.look.title,
+    look: flow.look,
+    action,
+    csrfToken: reply.generateCsrf(),
+    returnUrl: flow.returnUrl?.toString(),
+    links: waysBack(flow),
+  });
+
   function forgotForm(reply: FastifyReply, flow: Flow, status: number, error?: string, email?: string) {
-    const page = {
-      applicationName: flow.look.title,
-      look: flow.look,
-      action: flow.urls.forgotPassword,
-      csrfToken: reply.generateCsrf(),
-      returnUrl: flow.returnUrl?.toString(),
-      error,
-      values: { email },
-      links: waysBack(flow),
-    };
-    return sendPage(reply, status, forgotPasswordPage(page));
+    return sendPage(reply, status, forgotPasswordPage({ ...formOf(reply, flow, flow.urls.forgotPassword), error, values: { email } }));
   }
 
   app.get(`${prefix}/forgot-password`, async (request, reply) => {
@@ -111,17 +111,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
   // ——— the reset link ———
 
   function resetForm(reply: FastifyReply, flow: Flow, token: string, status = 200, error?: string) {
-    const page = {
-      applicationName: flow.look.title,
-      look: flow.look,
-      action: flow.urls.resetPassword,
-      csrfToken: reply.generateCsrf(),
-      returnUrl: flow.returnUrl?.toString(),
-      token,
-      error,
-      links: waysBack(flow),
-    };
-    return sendPage(reply, status, resetPasswordPage(page));
+    return sendPage(reply, status, resetPasswordPage({ ...formOf(reply, flow, flow.urls.resetPassword), token, error }));
   }
 
   app.get(`${prefix}/reset-password`, async (request, reply) => {
@@ -158,17 +148,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, deps: WidgetDepend
   // ——— the verification link ———
 
   function confirmForm(reply: FastifyReply, flow: Flow, token: string, email: string) {
-    const page = {
-      applicationName: flow.look.title,
-      look: flow.look,
-      action: flow.urls.verifyEmail,
-      csrfToken: reply.generateCsrf(),
-      returnUrl: flow.returnUrl?.toString(),
-      token,
-      email,
-      links: waysBack(flow),
-    };
-    return sendPage(reply, 200, confirmEmailPage(page));
+    return sendPage(reply, 200, confirmEmailPage({ ...formOf(reply, flow, flow.urls.verifyEmail), token, email }));
   }
 
   // Opening the link changes nothing: it shows a button that confirms. A mail scanner that opens
