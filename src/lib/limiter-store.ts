@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type IRateLimiterOptions, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 
 /**
- * What the rate limiter and the login throttle share: how they reach Redis, and how they name
- * their keys there.
+ * What the rate limiter and the throttles (sign-ins, emails, "no such account" answers) share: how
+ * they reach Redis, how they make a limiter there or in process, and how they name their keys.
  */
 
 /**
@@ -19,6 +20,20 @@ export async function openLimiterRedis(url: string, log: LimiterLog = silentLog)
   reportOutagesOnce(redis, log);
   await connected(redis, 2000);
   return redis;
+}
+
+/**
+ * A limiter of `rules`: in process without Redis, else in Redis with an in-process fallback
+ * (insuranceLimiter) for while Redis is unreachable: the budget keeps being counted per gateway
+ * instead of calls failing or going uncounted.
+ */
+export function limiterOf(rules: IRateLimiterOptions, redis: Redis | undefined): RateLimiterAbstract {
+  return redis ? new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) }) : new RateLimiterMemory(rules);
+}
+
+/** Whole seconds, at least one, until a spent budget has points again (a `Retry-After`). */
+export function secondsBeforeNext(state: Pick<RateLimiterRes, 'msBeforeNext'>): number {
+  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
 }
 
 /** Where the store reports that Redis went away or came back: the gateway's logger. */

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../core/errors.js';
 import { budgetAddress, defaultIpv6PrefixLength } from './client-address.js';
-import { limiterKey, openLimiterRedis, type LimiterLog } from './limiter-store.js';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, limiterOf, openLimiterRedis, secondsBeforeNext, type LimiterLog } from './limiter-store.js';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface RateDecision {
   allowed: boolean;
@@ -38,11 +38,8 @@ export class RateLimiter {
   static async create(perMinute: number, redisUrl?: string, log?: LimiterLog, ipv6PrefixLength = defaultIpv6PrefixLength): Promise<RateLimiter> {
     const calls = { points: perMinute, duration: 60, keyPrefix: 'marquee:rl' };
     const unknownKeys = { points: unknownKeysPerMinute, duration: 60, keyPrefix: 'marquee:rl:unknown' };
-    if (!redisUrl) return new RateLimiter(perMinute, new RateLimiterMemory(calls), new RateLimiterMemory(unknownKeys), ipv6PrefixLength);
-    const redis = await openLimiterRedis(redisUrl, log);
-    // Without Redis each limiter falls back to memory (insuranceLimiter) instead of failing calls.
-    const shared = (rules: IRateLimiterOptions) => new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
-    return new RateLimiter(perMinute, shared(calls), shared(unknownKeys), ipv6PrefixLength, redis);
+    const redis = redisUrl ? await openLimiterRedis(redisUrl, log) : undefined;
+    return new RateLimiter(perMinute, limiterOf(calls, redis), limiterOf(unknownKeys, redis), ipv6PrefixLength, redis);
   }
 
   async consume(identity: string): Promise<RateDecision> {
@@ -64,7 +61,7 @@ export class RateLimiter {
   /** Seconds until the address may present keys again, when it has sent too many unknown ones; else 0. */
   async unknownKeysBlockedFor(address: string): Promise<number> {
     const state = await this.unknownKeys.get(limiterKey(budgetAddress(address, this.ipv6PrefixLength)));
-    return state && state.consumedPoints >= unknownKeysPerMinute ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
+    return state && state.consumedPoints >= unknownKeysPerMinute ? secondsBeforeNext(state) : 0;
   }
 
   /** Counts an unknown key against the address that sent it. */
@@ -83,7 +80,7 @@ export class RateLimiter {
       allowed,
       limit: this.perMinute,
       remaining: Math.max(0, result.remainingPoints),
-      resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+      resetSeconds: secondsBeforeNext(result),
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
+import { RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, limiterOf, openLimiterRedis, secondsBeforeNext, type LimiterLog } from '../../lib/limiter-store.js';
 
 /**
  * Emails a fan can cause, bounded so that nobody can make the gateway flood an inbox or an SMTP
@@ -36,14 +36,9 @@ export class EmailThrottle {
   ) {}
 
   static async create(options: { redisUrl?: string; log?: LimiterLog } = {}): Promise<EmailThrottle> {
-    const make = (build: (options: IRateLimiterOptions) => RateLimiterAbstract) =>
-      Object.fromEntries(Object.entries(rules).map(([name, options]) => [name, build(options)])) as Record<EmailBudget, RateLimiterAbstract>;
-    if (!options.redisUrl) return new EmailThrottle(make((options) => new RateLimiterMemory(options)));
-    const redis = await openLimiterRedis(options.redisUrl, options.log);
-    return new EmailThrottle(
-      make((options) => new RateLimiterRedis({ storeClient: redis, ...options, insuranceLimiter: new RateLimiterMemory(options) })),
-      redis,
-    );
+    const redis = options.redisUrl ? await openLimiterRedis(options.redisUrl, options.log) : undefined;
+    const limiters = Object.fromEntries(Object.entries(rules).map(([name, budget]) => [name, limiterOf(budget, redis)])) as Record<EmailBudget, RateLimiterAbstract>;
+    return new EmailThrottle(limiters, redis);
   }
 
   /** Takes one point of each budget named; refused (and nothing more taken) at the first one spent. */
@@ -53,7 +48,7 @@ export class EmailThrottle {
         await this.limiters[budget].consume(limiterKey(key));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+        return { allowed: false, retryAfterSeconds: secondsBeforeNext(rejection) };
       }
     }
     return { allowed: true, retryAfterSeconds: 0 };

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, limiterOf, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
+import { RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
  * Brute-force protection for sign-in: back-off, never a permanent lockout (a lockout would let
@@ -106,12 +106,13 @@ export class LoginThrottle {
   ) {}
 
   static async create(options: { redisUrl?: string; log?: LimiterLog } = {}): Promise<LoginThrottle> {
-    if (!options.redisUrl) return new LoginThrottle(limitersOf((rules) => new RateLimiterMemory(rules)));
-    const redis = await openLimiterRedis(options.redisUrl, options.log);
-    // While Redis is unreachable each limiter falls back to memory (insuranceLimiter): sign-ins keep
-    // working and keep being throttled per gateway, instead of failing or going unthrottled.
-    const shared = (rules: IRateLimiterOptions) => new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) });
-    return new LoginThrottle(limitersOf(shared), redis);
+    const redis = options.redisUrl ? await openLimiterRedis(options.redisUrl, options.log) : undefined;
+    // While Redis is unreachable each limiter falls back to memory: sign-ins keep working and keep
+    // being throttled per gateway, instead of failing or going unthrottled.
+    return new LoginThrottle(
+      limitersOf((rules) => limiterOf(rules, redis)),
+      redis,
+    );
   }
 
   /**

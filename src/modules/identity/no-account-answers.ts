@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { limiterKey, openLimiterRedis, type LimiterLog } from '../../lib/limiter-store.js';
+import { RateLimiterRes, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limiterKey, limiterOf, openLimiterRedis, secondsBeforeNext, type LimiterLog } from '../../lib/limiter-store.js';
 
 /**
  * The on-page flow's "no such account" answers (code 13), bounded. AE's framework tells the page
@@ -24,15 +24,14 @@ export class NoAccountAnswers {
   ) {}
 
   static async create(options: { redisUrl?: string; log?: LimiterLog } = {}): Promise<NoAccountAnswers> {
-    if (!options.redisUrl) return new NoAccountAnswers(new RateLimiterMemory(rules));
-    const redis = await openLimiterRedis(options.redisUrl, options.log);
-    return new NoAccountAnswers(new RateLimiterRedis({ storeClient: redis, ...rules, insuranceLimiter: new RateLimiterMemory(rules) }), redis);
+    const redis = options.redisUrl ? await openLimiterRedis(options.redisUrl, options.log) : undefined;
+    return new NoAccountAnswers(limiterOf(rules, redis), redis);
   }
 
   /** Seconds until the budget of `key` (account and address) has answers again, when it is spent; else 0. */
   async spentFor(key: string): Promise<number> {
     const state = await this.limiter.get(limiterKey(key));
-    return state && state.consumedPoints >= noAccountRules.perAddress ? secondsOf(state) : 0;
+    return state && state.consumedPoints >= noAccountRules.perAddress ? secondsBeforeNext(state) : 0;
   }
 
   /**
@@ -46,15 +45,11 @@ export class NoAccountAnswers {
       return 0;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return secondsOf(rejection);
+      return secondsBeforeNext(rejection);
     }
   }
 
   async close(): Promise<void> {
     await this.redis?.quit().catch(() => {});
   }
-}
-
-function secondsOf(state: RateLimiterRes): number {
-  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
 }
