@@ -43,10 +43,11 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
     serializers: {
       err: boundedError,
       error: boundedError,
-      // Keys and tokens may travel in the query string: they never reach the log.
+      // Keys and tokens may travel in the query string, also inside parameters that are URLs
+      // themselves (a link's percent-encoded `return`): they never reach the log (lib/url-credentials.ts).
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
-        url: redactQuery(request.url),
+        url: redactUrl(request.url),
         remoteAddress: request.ip,
       }),
     },
@@ -64,13 +65,6 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
   }
   return destination ? pino(options, destination) : pino(options);
 }
-
-/**
- * The URL with the values of credential parameters replaced (lib/url-credentials.ts names them),
- * also inside parameter values that are URLs themselves: a verification link's `return` carries
- * the page it goes back to, percent-encoded, and that page's own address may hold a sign-in token.
- */
-export const redactQuery = redactUrl;
 
 /** What a log line reads of the driver's failure: the server's message and SQLSTATE. */
 interface DriverFailure {

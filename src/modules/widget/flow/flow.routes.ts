@@ -259,8 +259,8 @@ export async function registerFlowRoutes(app: FastifyInstance, deps: WidgetDepen
     // eslint-disable-next-line no-control-regex -- control characters are what it refuses
     if (back !== undefined && /[\u0000-\u001f\u007f]/.test(back)) throw invalidParameter(param, 'a URL without control characters');
     if (back && !(await isWhitelisted(db, flow.widgetApp, back))) throw domainNotWhitelisted('The return URL', param);
-    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
-    // The parsed URL, as the login's return is: its serialisation is always a valid header value.
+    // The parsed URL, as the login's return is (its serialisation is always a valid header value),
+    // without the credentials a page's own address may carry (lib/url-credentials.ts).
     return back ? withoutCredentials(new URL(back)) : undefined;
   }
 
