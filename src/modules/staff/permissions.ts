@@ -36,9 +36,10 @@ const added: Record<StaffRole, readonly Permission[]> = {
 };
 
 /** The permissions of each role: its own and those of every role below it. */
-export const rolePermissions: Record<StaffRole, ReadonlySet<Permission>> = Object.fromEntries(
-  staffRoles.map((role, rank) => [role, new Set(staffRoles.slice(0, rank + 1).flatMap((below) => added[below]))]),
-) as Record<StaffRole, ReadonlySet<Permission>>;
+export const rolePermissions = {} as Record<StaffRole, ReadonlySet<Permission>>;
+staffRoles.forEach((role, rank) => {
+  rolePermissions[role] = new Set(staffRoles.slice(0, rank + 1).flatMap((below) => added[below]));
+});
 
 export function roleAllows(role: StaffRole, permission: Permission): boolean {
   return rolePermissions[role].has(permission);
