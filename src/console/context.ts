@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../db/client.js';
+import type { AuditOrigin } from '../modules/audit/audit.actions.js';
+import type { IdentityServices } from '../modules/members/identity-services.js';
+import type { StaffRole } from '../modules/staff/permissions.js';
+
+/** A signed-in staff member, as their session cookie shows them: one account, one role. */
+export interface StaffCaller {
+  kind: 'staff';
+  staffId: number;
+  email: string;
+  accountId: number;
+  role: StaffRole;
+  sessionId: number;
+}
+
+/**
+ * What a console resolver is given for one request. Only the console's plugin builds it, from the
+ * session cookie: no API key or member token is accepted on /console.
+ */
+export interface ConsoleContext {
+  requestId: string;
+  log: FastifyBaseLogger;
+  database: DatabaseHandle;
+  /** Absent when the request carries no live session (the viewer query answers null). */
+  caller?: StaffCaller;
+  /** The identity side's helpers (token sealing, throttles, networks), shared with the public API. */
+  identity: IdentityServices;
+  /** Who and where, for the audit entries the request writes. */
+  audit: AuditOrigin;
+  clientAddress?: string;
+}
