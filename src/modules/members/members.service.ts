@@ -1,5 +1,4 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { retryTransaction } from '../../db/errors.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound, rateLimited } from '../../core/errors.js';
 import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
@@ -277,18 +276,17 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
   await q.updateMember(tx, accountId, memberId, values);
 }
 
-export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
-  const member = await requireMember(scope.db, scope.accountId, id);
-  // A deadlock victim (against a merge, or a writer of several members) deleted nothing: it runs again.
-  return retryTransaction(() =>
-    scope.db.transaction(async (tx) => {
-      // The member row first, then the totals: the order every transaction takes them in.
-      await q.lockMembers(tx, scope.accountId, [member.id]);
-      // The kept totals have no foreign key to cascade: they and their member counts go first.
-      await forgetTotals(tx, scope.accountId, member.id);
-      return q.deleteMember(tx, scope.accountId, member.id);
-    }),
-  );
+/**
+ * Deletes a member in the caller's transaction: the member's row locked first, then the kept
+ * totals (they have no foreign key to cascade), then the member, what cascades from it, and the
+ * shells of members merged into it (members.queries.ts deleteMember). privacy/'s eraseMember runs
+ * it with what does not cascade.
+ */
+export async function removeMember(tx: Transaction, accountId: number, id: number): Promise<boolean> {
+  // The member row first, then the totals: the order every transaction takes them in.
+  await q.lockMembers(tx, accountId, [id]);
+  await forgetTotals(tx, accountId, id);
+  return q.deleteMember(tx, accountId, id);
 }
 
 /** New network tokens from the network's refresh grant, stored sealed. */
