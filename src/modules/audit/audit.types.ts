@@ -1,5 +1,5 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageInfo } from '../../core/connection.js';
 
 @ObjectType('AuditActor', { description: 'Who made a change: a staff member, an application key, or the gateway itself (a CLI command).' })

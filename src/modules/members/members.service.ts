@@ -16,6 +16,7 @@ import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { fanTarget, recordScopeAudit, type AuditOrigin } from '../audit/audit.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../score-windows/score-windows.queries.js';
 import { regroupMember } from '../score-windows/score-window-groups.queries.js';
@@ -34,6 +35,8 @@ export interface MemberScope {
    * fan's; otherwise it is an application's server, which signs in many fans from one address.
    */
   browser?: boolean;
+  /** Who acts, for the audit log: the API key (members.envelope.ts scopeOf); absent on the fan's own pages, whose changes are not recorded. */
+  audit?: AuditOrigin;
 }
 
 export interface MemberResult {
@@ -236,6 +239,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: [...Object.keys(values), ...Object.keys(extended)].sort() } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -265,6 +269,7 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
     // The raised generation refuses the links emailed before; they are ended too, as every path that sets a password does.
     await endMemberLinks(tx, scope.accountId, member.id);
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: ['password'], sessionsEnded: true } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
