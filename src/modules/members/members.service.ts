@@ -12,6 +12,7 @@ import { extendedFields, profileValues, updateValues } from './members.profile.j
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
+import { currentMember } from './members.merge.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
@@ -239,7 +240,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
-    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: [...Object.keys(values), ...Object.keys(extended)].sort() } });
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: changedFields({ ...values, ...extended }) } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -274,6 +275,12 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
 
+/** The names of the fields a change sets, for the audit log (never their values). */
+const changedFields = (values: Record<string, unknown>) =>
+  Object.keys(values)
+    .filter((name) => values[name] !== undefined)
+    .sort();
+
 /** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */
 async function saveProfile(tx: Transaction, accountId: number, memberId: number, values: Partial<NewMemberRow>) {
   const { country, gender, birthDate } = values;
@@ -288,8 +295,9 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
  * it with what does not cascade.
  */
 export async function removeMember(tx: Transaction, accountId: number, id: number): Promise<boolean> {
-  // The member row first, then the totals: the order every transaction takes them in.
-  await q.lockMembers(tx, accountId, [id]);
+  // The member row first, then the totals: the order every transaction takes them in. A member
+  // merged away since it was read is not deleted as if it were the survivor.
+  currentMember(await q.lockMembers(tx, accountId, [id]), id, 'id');
   await forgetTotals(tx, accountId, id);
   return q.deleteMember(tx, accountId, id);
 }
