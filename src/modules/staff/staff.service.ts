@@ -1,5 +1,6 @@
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import type { Database, Executor } from '../../db/client.js';
+import { recordAudit, type AuditOrigin } from '../audit/audit.js';
 import { hashPassword, passwordProblem } from '../identity/passwords.js';
 import { normaliseEmail } from '../members/members.credentials.js';
 import { isStaffRole, type StaffRole } from './permissions.js';
@@ -70,7 +71,7 @@ export interface AddedStaff {
  * already signs in elsewhere just gains the role; someone invited elsewhere who has not chosen a
  * password yet is refused (CONFLICT) until they have.
  */
-export async function addStaff(db: Database, accountId: number, input: { email: unknown; role: unknown; password?: string }, now = new Date()): Promise<AddedStaff> {
+export async function addStaff(db: Database, accountId: number, input: { email: unknown; role: unknown; password?: string }, origin: AuditOrigin, now = new Date()): Promise<AddedStaff> {
   const email = staffEmail(input.email);
   const role = staffRole(input.role);
   const passwordHash = input.password === undefined ? undefined : await hashPassword(newPassword(input.password));
@@ -96,6 +97,8 @@ export async function addStaff(db: Database, accountId: number, input: { email: 
       await insertInvite(tx, { accountId, staffId: staff.id, tokenHash: token.hash, expiresAt });
       Object.assign(added, { inviteToken: token.value, inviteExpiresAt: expiresAt });
     }
+    await recordAudit(tx, accountId, origin, { action: 'staff.add', target: staffTarget(staff.id), details: { role, link: added.inviteToken !== undefined } });
+    if (passwordHash !== undefined) await recordAudit(tx, accountId, origin, { action: 'staff.password', target: staffTarget(staff.id) });
     return added;
   });
 }
@@ -117,7 +120,7 @@ function noSuchStaff() {
  * Changes a staff member's role and ends their sessions in the account (they sign in again under
  * the new role). The last owner cannot step down: an account always has someone who manages it.
  */
-export async function setRole(db: Database, accountId: number, staffId: number, roleInput: unknown) {
+export async function setRole(db: Database, accountId: number, staffId: number, roleInput: unknown, origin: AuditOrigin) {
   const role = staffRole(roleInput);
   return db.transaction(async (tx) => {
     const owners = await lockOwners(tx, accountId);
@@ -127,18 +130,20 @@ export async function setRole(db: Database, accountId: number, staffId: number, 
     if (membership.role === 'owner' && owners.length === 1) throw lastOwner('change the role of');
     await updateRole(tx, accountId, staffId, role);
     await revokeStaffSessions(tx, accountId, staffId, new Date());
+    await recordAudit(tx, accountId, origin, { action: 'staff.role', target: staffTarget(staffId), details: { from: membership.role, to: role } });
     return { ...membership, role };
   });
 }
 
 /** Removes a staff member from the account; their sessions and unused links there go with the role. */
-export async function removeStaff(db: Database, accountId: number, staffId: number) {
+export async function removeStaff(db: Database, accountId: number, staffId: number, origin: AuditOrigin) {
   return db.transaction(async (tx) => {
     const owners = await lockOwners(tx, accountId);
     const membership = await findMembership(tx, accountId, staffId);
     if (!membership) throw noSuchStaff();
     if (membership.role === 'owner' && owners.length === 1) throw lastOwner('remove');
     await deleteMembership(tx, accountId, staffId);
+    await recordAudit(tx, accountId, origin, { action: 'staff.remove', target: staffTarget(staffId), details: { role: membership.role } });
     return membership;
   });
 }
@@ -147,10 +152,20 @@ function lastOwner(what: string) {
   return new AppError('CONFLICT', `The account's last owner: make another staff member owner first, then ${what} this one.`, 'staffId');
 }
 
-export async function requireSecondFactor(db: Executor, accountId: number, required: unknown) {
+export async function requireSecondFactor(db: Database, accountId: number, required: unknown, origin: AuditOrigin) {
   if (typeof required !== 'boolean') throw invalidParameter('required', 'true or false');
-  await setTotpRequired(db, accountId, required);
+  await db.transaction(async (tx) => {
+    await setTotpRequired(tx, accountId, required);
+    await recordAudit(tx, accountId, origin, { action: 'staff.totp', target: { type: 'account', id: String(accountId) }, details: { required } });
+  });
   return required;
+}
+
+export const staffTarget = (staffId: number) => ({ type: 'staff', id: String(staffId) }) as const;
+
+/** A staff member acting (or signing in as themselves), from where the request came. */
+export function staffOrigin(staff: { staffId: number; email: string }, request: { ip?: string; userAgent?: string; requestId?: string }): AuditOrigin {
+  return { actor: { type: 'staff', id: staff.staffId, label: staff.email }, ip: request.ip, userAgent: request.userAgent, requestId: request.requestId };
 }
 
 /** Ends the staff member's sessions in every account they belong to, but for the one given. */

@@ -6,7 +6,8 @@ import type { AddressBudget } from '../identity/login-throttle.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import type { StaffRole } from './permissions.js';
 import { findStaffByEmail, findStaffById, markSecondFactor, membershipsOfStaff, setPendingTotp, setStaffPassword, spendInvite, takeTotpStep, revokeStaffSessions } from './staff.queries.js';
-import { newPassword, revokeEverywhere, staffEmail } from './staff.service.js';
+import { recordAudit } from '../audit/audit.js';
+import { newPassword, revokeEverywhere, staffEmail, staffOrigin, staffTarget } from './staff.service.js';
 import { startSession, type StartedSession } from './staff.sessions.js';
 import { readScopedToken } from './staff.tokens.js';
 import { matchedStep, newTotpSecret, qrSvgDataUrl, totpUri } from './staff.totp.js';
@@ -18,6 +19,8 @@ export type StaffSecurity = Pick<IdentityServices, 'cipher' | 'throttle' | 'budg
 export interface RequestOrigin {
   ip: string;
   userAgent?: string;
+  /** Kept with the audit entries the request writes. */
+  requestId?: string;
 }
 
 export interface SignedIn {
@@ -89,20 +92,27 @@ export async function signIn(
   const addresses: AddressBudget[] = [{ kind: 'fan', key: `staff:${security.budgetAddress(origin.ip)}` }];
   const reservation = await security.throttle.reserve(identity, addresses);
   if (!reservation.allowed) throw rateLimited('Too many failed sign-ins for this email or from this address: wait before trying again.', reservation.retryAfterSeconds);
-  const refuse = async (error: AppError) => {
+  let known: { staffId: number; email: string; accounts: number[] } | undefined;
+  const refuse = async (error: AppError, reason: 'password' | 'code' | 'account') => {
     await security.throttle.failed(identity, reservation);
+    // A failure against a known staff member is written to each account they belong to (an unknown
+    // email belongs to no account); the throttle bounds how many a guesser can cause.
+    for (const accountId of known?.accounts ?? []) {
+      await recordAudit(db, accountId, staffOrigin(known!, origin), { action: 'staff.sign_in_failed', target: staffTarget(known!.staffId), outcome: 'failed', details: { reason } });
+    }
     return error;
   };
 
   const staff = await findStaffByEmail(db, email);
   unknownStaffHash ??= hashPassword(randomBytes(16).toString('hex'));
   const checked = await verifyPassword(staff?.passwordHash ?? (await unknownStaffHash), password);
-  if (!staff || !staff.passwordHash || staff.disabledAt || !checked.ok) throw await refuse(wrongCredentials());
+  const memberships = staff ? await membershipsOfStaff(db, staff.id) : [];
+  if (staff) known = { staffId: staff.id, email: staff.email, accounts: memberships.map((membership) => membership.accountId) };
+  if (!staff || !staff.passwordHash || staff.disabledAt || !checked.ok) throw await refuse(wrongCredentials(), 'password');
   if (checked.rehash) await setStaffPassword(db, staff.id, checked.rehash);
 
-  const memberships = await membershipsOfStaff(db, staff.id);
   const membership = wantedAccount === undefined ? memberships[0] : memberships.find((candidate) => candidate.accountId === wantedAccount);
-  if (!membership) throw await refuse(wantedAccount === undefined ? wrongCredentials() : invalidParameter('accountId', 'the id of an account you belong to'));
+  if (!membership) throw await refuse(wantedAccount === undefined ? wrongCredentials() : invalidParameter('accountId', 'the id of an account you belong to'), 'account');
 
   let secondFactor = false;
   if (staff.totpSecretSealed) {
@@ -112,12 +122,17 @@ export async function signIn(
       return { secondFactorAsked: true };
     }
     const step = await matchedStep(security.cipher.open(staff.totpSecretSealed), code, staff.totpLastStep);
-    if (step === undefined || !(await takeTotpStep(db, staff.id, step))) throw await refuse(wrongCode());
+    if (step === undefined || !(await takeTotpStep(db, staff.id, step))) throw await refuse(wrongCode(), 'code');
     secondFactor = true;
   }
 
   await security.throttle.succeeded(identity, addresses);
-  const session = await startSession(db, { accountId: membership.accountId, staffId: staff.id, secondFactor, ...origin });
+  const session = await startSession(db, { accountId: membership.accountId, staffId: staff.id, secondFactor, ip: origin.ip, userAgent: origin.userAgent });
+  await recordAudit(db, membership.accountId, staffOrigin({ staffId: staff.id, email: staff.email }, origin), {
+    action: 'staff.sign_in',
+    target: staffTarget(staff.id),
+    details: { secondFactor },
+  });
   return {
     session,
     staffId: staff.id,
@@ -150,11 +165,14 @@ export async function acceptInvite(db: Database, input: { token: unknown; passwo
     if (memberships.some((membership) => membership.accountId !== token.accountId)) throw invalidInvite();
     await setStaffPassword(tx, spent.staffId, passwordHash);
     await revokeStaffSessions(tx, token.accountId, spent.staffId, new Date());
+    const staff = (await findStaffById(tx, spent.staffId))!;
+    await recordAudit(tx, token.accountId, staffOrigin({ staffId: staff.id, email: staff.email }, origin), { action: 'staff.password', target: staffTarget(staff.id), details: { link: true } });
     return spent.staffId;
   });
   const staff = (await findStaffById(db, staffId))!;
   const [membership] = (await membershipsOfStaff(db, staffId)).filter((candidate) => candidate.accountId === token.accountId);
-  const session = await startSession(db, { accountId: token.accountId, staffId, secondFactor: false, ...origin });
+  const session = await startSession(db, { accountId: token.accountId, staffId, secondFactor: false, ip: origin.ip, userAgent: origin.userAgent });
+  await recordAudit(db, token.accountId, staffOrigin({ staffId, email: staff.email }, origin), { action: 'staff.sign_in', target: staffTarget(staffId), details: { link: true } });
   const secondFactorEnabled = Boolean(staff.totpSecretSealed);
   return {
     session,
@@ -199,6 +217,7 @@ export async function changePassword(db: Database, security: StaffSecurity, call
   await db.transaction(async (tx) => {
     await setStaffPassword(tx, caller.staffId, hash);
     await revokeEverywhere(tx, caller.staffId, { accountId: caller.accountId, sessionId: caller.sessionId });
+    await recordAudit(tx, caller.accountId, staffOrigin(caller, origin), { action: 'staff.password', target: staffTarget(caller.staffId) });
   });
 }
 
@@ -226,7 +245,7 @@ export async function startSecondFactorSetup(db: Database, security: StaffSecuri
  * A code of the pending secret: it becomes the staff member's second factor, and this session
  * counts as having proved it. A wrong code changes nothing.
  */
-export async function confirmSecondFactor(db: Database, security: StaffSecurity, caller: StaffSessionRef, codeValue: unknown): Promise<void> {
+export async function confirmSecondFactor(db: Database, security: StaffSecurity, caller: StaffSessionRef, codeValue: unknown, origin: RequestOrigin): Promise<void> {
   const code = codeInput(codeValue);
   if (code === undefined) throw missingParameter('code');
   const staff = await findStaffById(db, caller.staffId);
@@ -234,4 +253,5 @@ export async function confirmSecondFactor(db: Database, security: StaffSecurity,
   const step = await matchedStep(security.cipher.open(staff.totpPendingSealed), code, staff.totpLastStep);
   if (step === undefined || !(await takeTotpStep(db, staff.id, step, { sealed: staff.totpPendingSealed }))) throw wrongCode();
   await markSecondFactor(db, caller.accountId, caller.sessionId, new Date());
+  await recordAudit(db, caller.accountId, staffOrigin(caller, origin), { action: 'staff.totp', target: staffTarget(caller.staffId), details: { enabled: true } });
 }
