@@ -92,16 +92,16 @@ describe('POST /console/session', () => {
 
   it('throttles repeated failures per email: RATE_LIMITED with Retry-After', async () => {
     const staff = await signInStaff(t, { accountId: tenant.accountId, role: 'analyst', password });
-    let refused;
+    let refused: Awaited<ReturnType<typeof postSession>> | undefined;
     for (let attempt = 0; attempt < 10 && !refused; attempt++) {
       const response = await postSession({ email: staff.email, password: 'wrong password!' });
       if (response.statusCode === 429) refused = response;
       else expect(response.statusCode).toBe(401);
     }
-    expect(refused, 'the back-off starts after a few failures').toBeDefined();
-    expect(refused!.json().error).toMatchObject({ code: 6, type: 'RATE_LIMITED' });
-    expect(Number(refused!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(cookieOf(refused!)).toEqual([]);
+    if (!refused) throw new Error('the back-off starts after a few failures');
+    expect(refused.json().error).toMatchObject({ code: 6, type: 'RATE_LIMITED' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(cookieOf(refused)).toEqual([]);
   });
 
   it('ends the session on sign-out: the cookie is cleared and the session answers no more', async () => {
