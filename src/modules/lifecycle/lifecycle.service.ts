@@ -9,6 +9,7 @@ import type { MemberRow } from '../members/members.queries.js';
 import { requireMember, type MemberResult, type MemberScope } from '../members/members.service.js';
 import type { VerifyEmailInput } from '../members/members.types.js';
 import { mergeInto } from './member-merge.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Marks an address verified for the member (only the registering application may). It never
@@ -59,6 +60,7 @@ export async function markEmailVerified(
       await options.before?.(tx);
       if (service) await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
       await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
+      await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: ['verifiedEmail'] } });
     }),
   );
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
@@ -88,6 +90,7 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
     scope.db.transaction(async (tx) => {
       const merged = await mergeInto(tx, into, from, (_, locked) => checkToken(locked));
       await endMergedSessions(tx, scope, merged.id, from.id);
+      await recordScopeAudit(tx, scope, { action: 'fan.merge', target: fanTarget(merged.id), details: { from: from.id, into: merged.id } });
       return merged;
     }),
   );

@@ -12,6 +12,7 @@ import type { MemberRow } from '../members/members.queries.js';
 import { endMemberSessions } from '../members/members.sessions.js';
 import { requireMember, type MemberScope } from '../members/members.service.js';
 import { markEmailVerified } from './lifecycle.service.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Verification and password-reset emails: a member asks (or an application asks for one), a
@@ -51,11 +52,13 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
     await mail.enqueue(tx, {
       accountId: scope.accountId,
       applicationId: scope.applicationId,
+      memberId: member.id,
       kind: purpose === 'reset' ? 'reset-password' : 'verify-email',
       recipient,
       senderName: settings?.senderName ?? scope.applicationName,
       ...message,
     });
+    await recordScopeAudit(tx, scope, { action: purpose === 'reset' ? 'fan.reset_sent' : 'fan.verification_sent', target: fanTarget(member.id) });
   });
   mail.wake();
 }

@@ -1,5 +1,4 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { retryTransaction } from '../../db/errors.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound, rateLimited } from '../../core/errors.js';
 import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
@@ -13,10 +12,12 @@ import { extendedFields, profileValues, updateValues } from './members.profile.j
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
+import { currentMember } from './members.merge.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { fanTarget, recordScopeAudit, type AuditOrigin } from '../audit/audit.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../score-windows/score-windows.queries.js';
 import { regroupMember } from '../score-windows/score-window-groups.queries.js';
@@ -35,6 +36,8 @@ export interface MemberScope {
    * fan's; otherwise it is an application's server, which signs in many fans from one address.
    */
   browser?: boolean;
+  /** Who acts, for the audit log: the API key (members.envelope.ts scopeOf); absent on the fan's own pages, whose changes are not recorded. */
+  audit?: AuditOrigin;
 }
 
 export interface MemberResult {
@@ -237,6 +240,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: changedFields({ ...values, ...extended }) } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -266,9 +270,16 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
     // The raised generation refuses the links emailed before; they are ended too, as every path that sets a password does.
     await endMemberLinks(tx, scope.accountId, member.id);
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: ['password'], sessionsEnded: true } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
+
+/** The names of the fields a change sets, for the audit log (never their values). */
+const changedFields = (values: Record<string, unknown>) =>
+  Object.keys(values)
+    .filter((name) => values[name] !== undefined)
+    .sort();
 
 /** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */
 async function saveProfile(tx: Transaction, accountId: number, memberId: number, values: Partial<NewMemberRow>) {
@@ -277,18 +288,18 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
   await q.updateMember(tx, accountId, memberId, values);
 }
 
-export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
-  const member = await requireMember(scope.db, scope.accountId, id);
-  // A deadlock victim (against a merge, or a writer of several members) deleted nothing: it runs again.
-  return retryTransaction(() =>
-    scope.db.transaction(async (tx) => {
-      // The member row first, then the totals: the order every transaction takes them in.
-      await q.lockMembers(tx, scope.accountId, [member.id]);
-      // The kept totals have no foreign key to cascade: they and their member counts go first.
-      await forgetTotals(tx, scope.accountId, member.id);
-      return q.deleteMember(tx, scope.accountId, member.id);
-    }),
-  );
+/**
+ * Deletes a member in the caller's transaction: the member's row locked first, then the kept
+ * totals (they have no foreign key to cascade), then the member, what cascades from it, and the
+ * shells of members merged into it (members.queries.ts deleteMember). privacy/'s eraseMember runs
+ * it with what does not cascade.
+ */
+export async function removeMember(tx: Transaction, accountId: number, id: number): Promise<boolean> {
+  // The member row first, then the totals: the order every transaction takes them in. A member
+  // merged away since it was read is not deleted as if it were the survivor.
+  currentMember(await q.lockMembers(tx, accountId, [id]), id, 'id');
+  await forgetTotals(tx, accountId, id);
+  return q.deleteMember(tx, accountId, id);
 }
 
 /** New network tokens from the network's refresh grant, stored sealed. */

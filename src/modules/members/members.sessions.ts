@@ -6,6 +6,7 @@ import { findMember, lockMembers, type MemberRow } from './members.queries.js';
 import { currentMember } from './members.merge.js';
 import { raiseSessionGeneration, renewAccessTokenIssuedBefore, type IssuedAccessToken } from './members.sessions.queries.js';
 import type { MemberResult, MemberScope } from './members.service.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Ending a member's sessions: what a password reset, a merge (both members) and an explicit
@@ -33,6 +34,7 @@ export async function revokeMemberSessions(scope: MemberScope, id: number): Prom
   await scope.db.transaction(async (tx) => {
     currentMember(await lockMembers(tx, scope.accountId, [member.id]), member.id, 'id');
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
+    await recordScopeAudit(tx, scope, { action: 'fan.sessions_end', target: fanTarget(member.id) });
   });
   return { member: await memberOrNotFound(scope.db, scope.accountId, member.id), created: false };
 }
