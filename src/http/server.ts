@@ -237,7 +237,17 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       const caller = await authenticate(request, reply, { limiter, database, identity, metrics, apiKeyCacheMs: config.apiKeyCacheMs });
       await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: identity.budgetAddress(request.ip) });
+      request.context = createContext({
+        requestId: request.id,
+        log: request.log,
+        database,
+        caller,
+        identity,
+        activityQueue,
+        widget,
+        clientAddress: identity.budgetAddress(request.ip),
+        userAgent: request.headers['user-agent'],
+      });
       // The caller's statements count against its account's share of the pool (db/connection-shares.ts).
       const statements = request.roundTrips.statements!;
       if ('accountId' in caller) statements.owner = `account:${caller.accountId}`;
