@@ -33,6 +33,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
 import { registerWidget } from '../modules/widget/widget.http.js';
+import { registerConsole } from '../console/console.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { authenticate } from './authenticate.js';
 import { proxyTrust } from '../lib/client-address.js';
@@ -220,6 +221,9 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
   await registerWidget(app, { config, database, identity, limiter });
 
+  // The staff console's sign-in and /console/graphql: a staff session cookie, no API key, not metered.
+  const consoleServer = await registerConsole(app, { config, database, identity });
+
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
   const heavyRequests = new HeavyRequests(config.heavyRequests);
@@ -293,6 +297,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       closing = true;
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
+      await consoleServer.stop();
       await meter.stop();
       await activityQueue.stop();
       await scoreWindows.stop();

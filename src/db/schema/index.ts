@@ -9,3 +9,4 @@ export * from './widget.js';
 export * from './scoring.js';
 export * from './email.js';
 export * from './audit.js';
+export * from './staff.js';
