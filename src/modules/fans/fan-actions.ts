@@ -1,6 +1,8 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
-import { AppError, invalidParameter } from '../../core/errors.js';
+import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
+import { eraseMember } from '../privacy/member-erase.js';
+import { exportMember, type MemberExport } from '../privacy/member-export.js';
 import { activityRecords, optins } from '../../db/schema/index.js';
 import type { AuditOrigin } from '../audit/audit.js';
 import { mergeMembersByStaff } from '../lifecycle/lifecycle.service.js';
@@ -150,4 +152,27 @@ async function mergePair(db: Executor, accountId: number, keepId: number, otherI
  */
 export async function mergeFans(scope: FanScope, keepId: number, otherId: number): Promise<MemberRow> {
   return (await mergeMembersByStaff(memberScope(scope), keepId, otherId)).member;
+}
+
+/** The longest confirmation accepted: an address is at most 320 characters. */
+const maxConfirmation = 320;
+
+/**
+ * Erases the fan (privacy/member-erase.ts: everything personal, statistics as if the fan had never
+ * been; `fan.erase` with a keyed hash of the address). The staff member confirms by typing the
+ * fan's email address, compared case-insensitively (a fan without one: their member id).
+ */
+export async function eraseFan(scope: FanScope, id: number, confirmEmail: string): Promise<void> {
+  const typed = (confirmEmail ?? '').trim().toLowerCase();
+  if (!typed) throw missingParameter('confirmEmail', "Type the fan's email address to confirm the erasure.");
+  if (typed.length > maxConfirmation) throw invalidParameter('confirmEmail', `at most ${maxConfirmation} characters`);
+  const member = await requireFan(scope.db, scope.accountId, id);
+  const expected = (member.email ?? member.verifiedEmail ?? String(member.id)).toLowerCase();
+  if (typed !== expected) throw invalidParameter('confirmEmail', member.email || member.verifiedEmail ? "the fan's email address, as the confirmation" : "the fan's member id, as the confirmation");
+  await eraseMember(scope.db, scope.accountId, member.id, scope.origin, scope.identity.emailHmac);
+}
+
+/** Everything stored about the fan, as one document (privacy/member-export.ts; recorded as `fan.export`). */
+export function exportFan(scope: FanScope, id: number): Promise<MemberExport> {
+  return exportMember(scope.db, scope.accountId, id, scope.origin);
 }
