@@ -13,11 +13,13 @@ import 'reflect-metadata';
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { openDatabase } from '../src/db/client.js';
 import { staffRoles, staffUsers } from '../src/db/schema/index.js';
+import { searchFans } from '../src/modules/fan-search/fan-search.js';
 import { startSession } from '../src/modules/staff/staff.sessions.js';
 import { startBenchGateway } from './gateway.js';
 import { serverSettings } from './server-settings.js';
@@ -32,6 +34,8 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '4490' },
     label: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
+    // Only the searches' statements, in this process, one at a time: the database's share of a search.
+    'statements-only': { type: 'boolean', default: false },
   },
 });
 
@@ -99,6 +103,28 @@ async function main() {
     'name-no-match': () => `zz${Math.random().toString(36).slice(2, 8)}`,
   };
 
+  if (args['statements-only']) {
+    const handle = await openDatabase({ kind: 'postgres', url: args.database, readUrl: undefined, poolSize: 1 });
+    const results = [];
+    try {
+      for (const [name, input] of Object.entries(searches)) {
+        const latencies: number[] = [];
+        for (let i = 0; i < 220; i += 1) {
+          const started = performance.now();
+          await searchFans(handle.db, accountId, input(), { first: 20 });
+          // The first 20 warm the connection and the caches.
+          if (i >= 20) latencies.push(performance.now() - started);
+        }
+        const row = { scenario: `fan-search-statement-${name}`, latencyMs: percentiles(latencies) };
+        console.error(JSON.stringify(row));
+        results.push(row);
+      }
+    } finally {
+      await handle.close();
+    }
+    writeResults({ members: memberCount, settings, results, label: args.label ?? 'statements' });
+    return;
+  }
   if (!args['skip-build']) await run('node', ['scripts/build.mjs']);
   const gateway = await startBenchGateway({ port: Number(args.port), database: args.database });
   const cookie = await staffCookie(accountId);
@@ -172,10 +198,13 @@ async function main() {
     gateway.kill('SIGTERM');
   }
 
-  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-console-fans${args.label ? `-${args.label}` : ''}.json`);
-  const os = await import('node:os');
-  const machine = { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };
-  fs.writeFileSync(file, `${JSON.stringify({ members: memberCount, duration: Number(args.duration), connections: Number(args.connections), machine, postgres: settings, results }, null, 2)}\n`);
+  writeResults({ members: memberCount, settings, results, label: args.label });
+}
+
+function writeResults({ members, settings, results, label }: { members: number; settings: unknown; results: unknown[]; label?: string }) {
+  const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-console-fans${label ? `-${label}` : ''}.json`);
+  const machine = { cpus: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((value) => Math.round(value * 10) / 10) };
+  fs.writeFileSync(file, `${JSON.stringify({ members, duration: Number(args.duration), connections: Number(args.connections), machine, postgres: settings, results }, null, 2)}\n`);
   console.error(`results written to ${path.relative(root, file)}`);
 }
 
