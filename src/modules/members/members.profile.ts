@@ -104,8 +104,15 @@ export function changedFields(before: MemberRow, written: Partial<NewMemberRow>)
       for (const key of Object.keys(next)) if (JSON.stringify(old[key]) !== JSON.stringify(next[key])) fields.push(`extended.${key}`);
       continue;
     }
-    const old = (before as Record<string, unknown>)[name];
-    if (String(old ?? '') !== String(value ?? '')) fields.push(name);
+    if (comparable((before as Record<string, unknown>)[name]) !== comparable(value)) fields.push(name);
   }
   return fields.sort();
+}
+
+/** A profile value as text to compare (null and empty alike: an empty field is stored as null). */
+function comparable(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
 }
