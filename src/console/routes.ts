@@ -1,3 +1,4 @@
+import { fanExportRoutes } from './fans/exports.http.js';
 import type { ConsoleRoutes } from './route-kit.js';
 
 /**
@@ -5,4 +6,4 @@ import type { ConsoleRoutes } from './route-kit.js';
  * per module, each a `ConsoleRoutes` (console/route-kit.ts) that checks its staff member with
  * `requireStaff(request, database, '<permission>')`.
  */
-export const consoleRoutes: ConsoleRoutes[] = [];
+export const consoleRoutes: ConsoleRoutes[] = [fanExportRoutes];

@@ -85,10 +85,31 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
     }
   };
   checkToken(from);
+  return runMerge(scope, into, from, (_, locked) => checkToken(locked));
+}
+
+/**
+ * Merges `fromId` into `intoId` for the console: staff are authorised by their role, so no access
+ * token is asked for; otherwise the same merge, races, deadlock retry and audit entry as mergeMembers.
+ */
+export async function mergeMembersByStaff(scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>, intoId: number, fromId: number): Promise<MemberResult> {
+  if (intoId === fromId) throw invalidParameter('otherId', 'a fan cannot be merged into itself');
+  const into = await requireMember(scope.db, scope.accountId, intoId, undefined, 'keepId');
+  const from = await requireMember(scope.db, scope.accountId, fromId, undefined, 'otherId');
+  if (into.id === from.id) throw new AppError('CONFLICT', `Fans ${intoId} and ${fromId} were merged already: both are fan ${into.id}.`, 'otherId');
+  return runMerge(scope, into, from);
+}
+
+async function runMerge(
+  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>,
+  into: MemberRow,
+  from: MemberRow,
+  check?: (survivor: MemberRow, merged: MemberRow) => void,
+): Promise<MemberResult> {
   // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
   const survivor = await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
-      const merged = await mergeInto(tx, into, from, (_, locked) => checkToken(locked));
+      const merged = await mergeInto(tx, into, from, check);
       await endMergedSessions(tx, scope, merged.id, from.id);
       await recordScopeAudit(tx, scope, { action: 'fan.merge', target: fanTarget(merged.id), details: { from: from.id, into: merged.id } });
       return merged;
@@ -101,7 +122,7 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
  * A merge ends the sessions of both members: the merged member's sessions and tokens would
  * otherwise answer as the survivor, and its access token (the merge's proof) must prove nothing more.
  */
-async function endMergedSessions(tx: Transaction, scope: MemberScope, survivorId: number, mergedId: number): Promise<void> {
+async function endMergedSessions(tx: Transaction, scope: Pick<MemberScope, 'accountId' | 'identity'>, survivorId: number, mergedId: number): Promise<void> {
   await endMemberSessions(tx, scope.identity.cipher, scope.accountId, survivorId);
   await endMemberSessions(tx, scope.identity.cipher, scope.accountId, mergedId);
 }

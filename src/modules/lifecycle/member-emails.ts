@@ -64,6 +64,21 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
 }
 
 /**
+ * A reset link to the address the member signs in with, sent because staff asked (the console):
+ * the member must have an email identity; the member's own budget applies, and refuses aloud (staff
+ * know the member exists). Answers the address it went to.
+ */
+export async function sendPasswordResetToMember(scope: EmailScope, memberId: number): Promise<string> {
+  const member = await requireMember(scope.db, scope.accountId, memberId);
+  const [service] = (await q.servicesOfMembers(scope.db, scope.accountId, [member.id])).filter((candidate) => candidate.network === 'email');
+  if (!service) throw invalidParameter('id', 'a fan who signs in with an email address and a password');
+  const decision = await scope.identity.emailThrottle.take([['member', `${scope.accountId}:${member.id}`]]);
+  if (!decision.allowed) throw tooMany(decision.retryAfterSeconds);
+  await sendLink(scope, member, 'reset', service.uid);
+  return service.uid;
+}
+
+/**
  * The checks a reset request passes before anything is looked up: a well-formed address, and the
  * budgets of the address and of the client. Both depend only on what was asked, so their answer
  * tells nothing about whether the address is registered. Answers the address to write to.

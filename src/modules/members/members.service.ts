@@ -8,7 +8,7 @@ import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
-import { extendedFields, profileValues, updateValues } from './members.profile.js';
+import { changedFields, extendedFields, profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
@@ -222,7 +222,8 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
   return { service, sessionGeneration, updates };
 }
 
-export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
+/** A profile change; the audit entry (when the scope has an origin) names the fields whose values changed, never the values. */
+export async function updateMemberProfile(scope: Pick<MemberScope, 'db' | 'accountId' | 'audit'>, id: number, input: UpdateMemberInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const values = updateValues(input);
   const extendedInput = extendedFields(input.extended);
@@ -240,7 +241,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
-    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: changedFields({ ...values, ...extended }) } });
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: changedFields(member, { ...values, ...extended }) } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -274,12 +275,6 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
-
-/** The names of the fields a change sets, for the audit log (never their values). */
-const changedFields = (values: Record<string, unknown>) =>
-  Object.keys(values)
-    .filter((name) => values[name] !== undefined)
-    .sort();
 
 /** Profile changes; a new country, gender or birth date also moves the member's kept report groups. */
 async function saveProfile(tx: Transaction, accountId: number, memberId: number, values: Partial<NewMemberRow>) {

@@ -29,7 +29,7 @@ export async function renewOldAccessToken(db: Executor, cipher: TokenCipher, acc
  * member row is locked first, so a concurrent merge either sees the raised generation or has
  * already made the member a pointer to its survivor (then CONFLICT, nothing changed).
  */
-export async function revokeMemberSessions(scope: MemberScope, id: number): Promise<MemberResult> {
+export async function revokeMemberSessions(scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>, id: number): Promise<MemberResult> {
   const member = await memberOrNotFound(scope.db, scope.accountId, id);
   await scope.db.transaction(async (tx) => {
     currentMember(await lockMembers(tx, scope.accountId, [member.id]), member.id, 'id');
