@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Link, Redirect, Route, Router, Switch, useLocation, useSearchParams } from 'wouter';
+import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import type { Permission } from '../../../../modules/staff/permissions.js';
 import { AccountPage } from './account/account.js';
 import { AuditPage } from './audit/audit-log.js';
@@ -39,11 +39,12 @@ export function App() {
 
 function Console() {
   const viewer = useQuery(ViewerDocument, {});
-  const [params] = useSearchParams();
-  const [location] = useLocation();
+  const [location, navigate] = useLocation();
   const state = useMemo(() => (viewer.data?.viewer ? { viewer: viewer.data.viewer, refresh: viewer.refetch } : null), [viewer.data, viewer.refetch]);
 
-  if (location === '/invite' && params.get('token')) return <AcceptInvite token={params.get('token')!} onSignedIn={viewer.refetch} />;
+  // The one-time link carries its token after `#`, which never reaches a server.
+  const inviteToken = location === '/invite' ? window.location.hash.slice(1) : '';
+  if (inviteToken) return <AcceptInvite token={inviteToken} onSignedIn={viewer.refetch} />;
   if (!viewer.data && !viewer.error) return <Loading what="the console" />;
   if (viewer.error && !viewer.error.signedOut) {
     return (
@@ -55,7 +56,15 @@ function Console() {
       </main>
     );
   }
-  if (!state) return <SignIn onSignedIn={viewer.refetch} />;
+  if (!state)
+    return (
+      <SignIn
+        onSignedIn={(setUpSecondFactor) => {
+          if (setUpSecondFactor) navigate('/account');
+          viewer.refetch();
+        }}
+      />
+    );
   return (
     <ViewerContext.Provider value={state}>
       <Shell />

@@ -2,13 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { postJson, type RequestError } from './request.js';
 import { Field, FormError, fieldError, formText } from './ui.js';
 
+/** POST /console/session's answer: signed in, or the password was right and the authenticator's code is asked for. */
+interface SignInAnswer {
+  secondFactorAsked?: boolean;
+  /** The account requires a second factor this staff member has not set up: the console opens its setup. */
+  secondFactorSetupRequired?: boolean;
+}
+
 /** The server asks for the second factor: the form shows the Code field and sends the password again with it. */
 function asksForCode(error: RequestError): boolean {
   return error.param === 'code' || /TOTP|CODE/.test(error.code ?? '');
 }
 
 /** Sign-in with email and password, then (when the account or the staff member has it) the authenticator's code. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
+export function SignIn({ onSignedIn }: { onSignedIn: (setUpSecondFactor: boolean) => void }) {
   const [step, setStep] = useState<'password' | 'code'>('password');
   const [error, setError] = useState<RequestError>();
   const [pending, setPending] = useState(false);
@@ -23,8 +30,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setPending(true);
     setError(undefined);
     try {
-      await postJson('/console/session', code === undefined ? { email, password } : { email, password, code });
-      onSignedIn();
+      const answer = await postJson<SignInAnswer>('/console/session', code === undefined ? { email, password } : { email, password, code });
+      if (answer?.secondFactorAsked) {
+        setCredentials({ email, password });
+        setStep('code');
+        return;
+      }
+      onSignedIn(answer?.secondFactorSetupRequired === true);
     } catch (caught) {
       const refusal = caught as RequestError;
       if (step === 'password' && asksForCode(refusal)) {
@@ -85,6 +97,8 @@ export function AcceptInvite({ token, onSignedIn }: { token: string; onSignedIn:
     setError(undefined);
     try {
       await postJson('/console/invite', { token, password });
+      // The link is spent: it leaves the address bar and the history.
+      history.replaceState(null, '', '/console');
       onSignedIn();
     } catch (caught) {
       setError(caught as RequestError);
