@@ -18,6 +18,8 @@ import type { TenancyTables } from './tenant-tables.js';
  * References to `accounts` are held by their `id` the same way. An equality only counts when it
  * must hold (a conjunct: not under OR or NOT), and an outer join's ON clause only holds the side it
  * may leave empty. INSERT … VALUES must give `account_id` a parameter or a constant in each row.
+ * An append-only table (the audit log) is only ever inserted into: an UPDATE, DELETE, TRUNCATE or
+ * upsert of it is a violation whatever its conditions.
  * Statements are parsed by PostgreSQL's own parser (libpg-query, compiled to WebAssembly).
  */
 export interface Violation {
@@ -134,7 +136,19 @@ class StatementChecker {
   /** Any statement: queries are checked; anything else (DDL, EXPLAIN, …) for the queries inside it. */
   checkAny(node: AstNode, parent: Scope | undefined, ctes: ReadonlySet<string>): void {
     if (queryTypes.has(typeOf(node))) this.checkQuery(node, parent, ctes);
-    else this.checkNested(node, parent, ctes);
+    else {
+      if (typeOf(node) === 'TruncateStmt') {
+        for (const relation of node.TruncateStmt.relations ?? []) this.checkAppendOnly(relation.RangeVar?.relname, 'TRUNCATE', ctes);
+      }
+      this.checkNested(node, parent, ctes);
+    }
+  }
+
+  /** A change other than INSERT to an append-only table: reported whatever holds it to one account. */
+  private checkAppendOnly(table: string | undefined, change: string, ctes: ReadonlySet<string>): void {
+    if (table && this.tables.appendOnly.has(table) && !ctes.has(table)) {
+      this.violations.push({ table, reference: table, problem: `${change} of an append-only table (its rows are only ever inserted)` });
+    }
   }
 
   /** Checks a query; answers the levels whose select lists give its rows (several for UNION and the like). */
@@ -193,6 +207,7 @@ class StatementChecker {
     this.checkJoinedExists(body.whereClause, level);
     this.report(level);
     const table: string = (body.relation.RangeVar ?? body.relation).relname;
+    this.checkAppendOnly(table, type === 'UpdateStmt' ? 'UPDATE' : 'DELETE', ctes);
     if (type === 'UpdateStmt' && this.tables.tenant.has(table) && !ctes.has(table)) {
       // Citus: "functions used in UPDATE queries on distributed tables must not be VOLATILE".
       for (const name of functionNames({ targetList: body.targetList, whereClause: body.whereClause })) {
@@ -211,6 +226,7 @@ class StatementChecker {
     const position = columns.indexOf('account_id');
     const source = body.selectStmt as AstNode | undefined;
     const tenant = this.tables.tenant.has(table) && !ctes.has(table);
+    if (body.onConflictClause?.action === 'ONCONFLICT_UPDATE') this.checkAppendOnly(table, 'INSERT … ON CONFLICT DO UPDATE', ctes);
     if (tenant && position < 0) {
       this.violations.push({ table, reference: table, problem: 'INSERT does not name account_id' });
     }

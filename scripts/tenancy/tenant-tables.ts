@@ -10,6 +10,8 @@ export interface TenancyTables {
   accounts: string;
   /** Tables without `account_id` (global data: signing keys, …), left alone. */
   global: ReadonlySet<string>;
+  /** Tables whose rows are only ever inserted (the audit log): any UPDATE, DELETE or TRUNCATE of one fails the check. */
+  appendOnly: ReadonlySet<string>;
 }
 
 /** The tenant tables as the Drizzle schema defines them, so that a new table is covered as soon as it exists. */
@@ -23,5 +25,6 @@ export function tenancyTablesFromSchema(): TenancyTables {
   }
   const accounts = getTableConfig(schema.accounts).name;
   global.delete(accounts);
-  return { tenant, accounts, global };
+  const appendOnly = new Set([getTableConfig(schema.auditEvents).name]);
+  return { tenant, accounts, global, appendOnly };
 }

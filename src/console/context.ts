@@ -10,8 +10,17 @@ export interface StaffCaller {
   staffId: number;
   email: string;
   accountId: number;
+  accountName: string;
   role: StaffRole;
   sessionId: number;
+  secondFactorEnabled: boolean;
+  /** The account requires a second factor of its staff. */
+  secondFactorRequired: boolean;
+  /**
+   * The session has not proved a second factor it must (one the staff member enabled, or one the
+   * account requires): until it does, only the fields marked `@Authorized('secondFactorSetup')` answer.
+   */
+  owesSecondFactor: boolean;
 }
 
 /**
@@ -29,4 +38,6 @@ export interface ConsoleContext {
   /** Who and where, for the audit entries the request writes. */
   audit: AuditOrigin;
   clientAddress?: string;
+  /** The gateway's address as the staff member reached it (PUBLIC_URL, or the allowed Host): links are built on it. */
+  baseUrl?: string;
 }

@@ -38,6 +38,8 @@ export interface Context {
    * falls back to it when the caller does not name the fan's `ip`.
    */
   clientAddress?: string;
+  /** The request's User-Agent header, for the audit log's entries; absent outside HTTP requests. */
+  userAgent?: string;
   /** What the sign-in widget's URLs and providers depend on; absent outside HTTP requests. */
   widget?: { baseUrl: string | undefined; allowHttpProviders: boolean };
   /**

@@ -29,6 +29,10 @@ export const errorCatalogue = {
    * merge needs the merged member's own access token (member/[id]/merge).
    */
   EMAIL_IN_USE: { aeCode: 1111, status: 409 },
+  /** The console (`/console`): no live staff session (signed out, expired, revoked), or a second factor owed. */
+  STAFF_SESSION_REQUIRED: { aeCode: 21, status: 401 },
+  /** The console: the staff member's role does not allow the operation, or a write without the console's CSRF proof; nothing was done. */
+  FORBIDDEN: { aeCode: 22, status: 403 },
   INTERNAL: { aeCode: 20, status: 500 },
   /** A network (Spotify, YouTube, …) did not answer: not the caller's fault, worth a retry. */
   NETWORK_UNAVAILABLE: { aeCode: 20, status: 502 },

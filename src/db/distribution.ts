@@ -14,9 +14,11 @@ import { sessionSettings } from './session-settings.js';
  *   lets `api_keys_key_hash_key` and `accounts_name_key` stay unique on their own, and lets every
  *   tenant table keep its foreign key to them.
  * - `signing_keys`: the gateway's JWT keys, which belong to no account.
+ * - `staff_users`: the console's staff, people who may belong to several accounts; signing in finds
+ *   them by email alone, and their roles and sessions (distributed) keep a foreign key to them.
  * A reference table may only have foreign keys to reference tables.
  */
-export const referenceTables: readonly string[] = ['accounts', 'applications', 'api_keys', 'signing_keys'];
+export const referenceTables: readonly string[] = ['accounts', 'applications', 'api_keys', 'signing_keys', 'staff_users'];
 
 /** The column every other table is distributed on. */
 export const distributionColumn = 'account_id';

@@ -39,7 +39,7 @@ export function formatError(exposeInternals: boolean) {
 }
 
 /** Logs the errors classifyError says to log, in full, and adds the request id to every error of the response. */
-const requestIdPlugin: ApolloServerPlugin<Context> = {
+export const requestIdPlugin: ApolloServerPlugin<Pick<Context, 'log' | 'requestId'>> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, contextValue }) {

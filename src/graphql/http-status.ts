@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { Context } from '../core/context.js';
 import { classifyError, type ErrorCode } from '../core/errors.js';
 
 /** Errors about the request's credential rather than a field: the request as a whole is refused. */
@@ -15,7 +14,7 @@ const credentialErrors: ReadonlySet<string> = new Set<ErrorCode>(['MISSING_API_K
  * unavailable database keeps its 503 (graphql/unavailable.ts, after this plugin): an outage to retry,
  * not an answer. docs/errors.md says the same to client authors.
  */
-export const executedRequestStatusPlugin: ApolloServerPlugin<Context> = {
+export const executedRequestStatusPlugin: ApolloServerPlugin = {
   async requestDidStart() {
     let credentialRefused = false;
     return {

@@ -1,6 +1,6 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import {
   GraphQLError,
   getVariableValues,
@@ -177,6 +177,14 @@ function variableListRefusal(variables: Record<string, unknown>): AppError | und
  * the response is sent.
  */
 export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: HeavyRequests): ApolloServerPlugin<Context> {
+  return costLimit<Context>(schema, limits, heavy && ((context, cost, signal) => heavy.admit(context.caller, cost, signal)));
+}
+
+/**
+ * The cost limit for any server's context: `admit`, when given, holds a heavy operation until the
+ * caller may run it (the public API's heavy slots); the console, which has none, passes nothing.
+ */
+export function costLimit<T extends BaseContext>(schema: GraphQLSchema, limits: Limits, admit?: (context: T, cost: number, signal?: AbortSignal) => Promise<() => void>): ApolloServerPlugin<T> {
   const costs = new Map<string, number>();
   return {
     async requestDidStart() {
@@ -211,7 +219,7 @@ export function costLimitPlugin(schema: GraphQLSchema, limits: Limits, heavy?: H
           }
           const refusal = costRefusal(cost, limits);
           if (refusal) throw refusal;
-          if (heavy && contextValue) release = await heavy.admit(contextValue.caller, cost, currentRequestStatements()?.signal);
+          if (admit && contextValue) release = await admit(contextValue, cost, currentRequestStatements()?.signal);
         },
       };
     },

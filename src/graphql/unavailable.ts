@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { Context } from '../core/context.js';
 import { classifyError } from '../core/errors.js';
 
 /**
@@ -9,7 +8,7 @@ import { classifyError } from '../core/errors.js';
  * classifyError (core/errors.ts) decides; the error itself is formatted by `formatError`
  * (DATABASE_UNAVAILABLE, aeCode 20).
  */
-export const databaseUnavailablePlugin: ApolloServerPlugin<Context> = {
+export const databaseUnavailablePlugin: ApolloServerPlugin = {
   async requestDidStart() {
     let unavailable = false;
     return {

@@ -9,8 +9,8 @@ import type { FastifyInstance } from 'fastify';
  * large GraphQL and REST answers. Small answers are sent as they are: compressing them costs more
  * than it saves.
  *
- * Not compressed: the hosted sign-in pages and the widget's endpoints (`/framework/…`), whose answers
- * carry a CSRF token or a member's profile beside what the visitor sent, which compressed over TLS
+ * Not compressed: the hosted sign-in pages and the widget's endpoints (`/framework/…`), and the staff
+ * console (`/console…`), whose answers carry a CSRF token, a member's profile or a fan's data beside what the visitor sent, which compressed over TLS
  * could be guessed a byte at a time (BREACH). The API routes read no cookie, so an attacker's page
  * cannot make a browser send them with the victim's credentials. Request bodies are read as sent
  * (no Content-Encoding): decompressing them would let a small upload cost a large parse.
@@ -19,7 +19,7 @@ export async function registerCompression(app: FastifyInstance, thresholdBytes =
   // Runs before the plugin's own onRoute hook, which reads these per-route settings.
   app.addHook('onRoute', (route) => {
     route.decompress = false;
-    if (route.url.startsWith('/framework')) route.compress = false;
+    if (route.url.startsWith('/framework') || route.url.startsWith('/console')) route.compress = false;
   });
   await app.register(compress, { threshold: thresholdBytes, encodings: ['br', 'gzip'] });
 }

@@ -33,6 +33,7 @@ import { clientErrorHandler } from './client-errors.js';
 import { createIdentityServices } from '../modules/members/identity-services.js';
 import type { NetworkOptions } from '../modules/networks/registry.js';
 import { registerWidget } from '../modules/widget/widget.http.js';
+import { registerConsole } from '../console/console.http.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { authenticate } from './authenticate.js';
 import { proxyTrust } from '../lib/client-address.js';
@@ -220,6 +221,9 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   // The sign-in widget's script, session endpoints and hosted pages: no API key, whitelists guard them.
   await registerWidget(app, { config, database, identity, limiter });
 
+  // The staff console's sign-in and /console/graphql: a staff session cookie, no API key, not metered.
+  const consoleServer = await registerConsole(app, { config, database, identity });
+
   // The explorer (Apollo's landing page), the dashboard and their bundles: no key, not metered.
   await registerPages(app, { config, demoApiKey });
   const heavyRequests = new HeavyRequests(config.heavyRequests);
@@ -237,7 +241,17 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       const caller = await authenticate(request, reply, { limiter, database, identity, metrics, apiKeyCacheMs: config.apiKeyCacheMs });
       await runCounted(request.roundTrips, () => assertOriginAllowed(request, caller, database.db));
       const widget = { baseUrl: baseUrlOf(config, request), allowHttpProviders: config.env !== 'production' };
-      request.context = createContext({ requestId: request.id, log: request.log, database, caller, identity, activityQueue, widget, clientAddress: identity.budgetAddress(request.ip) });
+      request.context = createContext({
+        requestId: request.id,
+        log: request.log,
+        database,
+        caller,
+        identity,
+        activityQueue,
+        widget,
+        clientAddress: identity.budgetAddress(request.ip),
+        userAgent: request.headers['user-agent'],
+      });
       // The caller's statements count against its account's share of the pool (db/connection-shares.ts).
       const statements = request.roundTrips.statements!;
       if ('accountId' in caller) statements.owner = `account:${caller.accountId}`;
@@ -283,6 +297,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       closing = true;
       // Apollo's drain plugin closes Fastify (letting in-flight requests finish) before Apollo stops.
       await apollo.stop();
+      await consoleServer.stop();
       await meter.stop();
       await activityQueue.stop();
       await scoreWindows.stop();

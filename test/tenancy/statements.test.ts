@@ -88,6 +88,35 @@ describe('statements that reach other accounts', () => {
   });
 });
 
+describe('the audit log, append-only', () => {
+  const problems = (text: string) => checkStatement(text, tables).map((violation) => `${violation.table}: ${violation.problem}`);
+
+  it('accepts the insert of an entry and the reads of one account', () => {
+    expect(tables.appendOnly).toEqual(new Set(['audit_events']));
+    expect(problems('insert into "audit_events" ("account_id", "actor_type", "actor_label", "action") values ($1, $2, $3, $4)')).toEqual([]);
+    expect(problems('select "id" from "audit_events" where ("audit_events"."account_id" = $1 and "audit_events"."action" = $2) order by "occurred_at" desc limit $3')).toEqual([]);
+  });
+
+  it.each([
+    ['an UPDATE', 'update "audit_events" set "details" = $3 where ("audit_events"."account_id" = $1 and "audit_events"."id" = $2)', 'UPDATE'],
+    ['a DELETE', 'delete from "audit_events" where ("audit_events"."account_id" = $1 and "audit_events"."target_id" = $2)', 'DELETE'],
+    ['a DELETE in a CTE', 'with gone as (delete from audit_events where account_id = $1 returning id) select count(*) from gone', 'DELETE'],
+    ['a TRUNCATE', 'truncate audit_events', 'TRUNCATE'],
+    [
+      'an upsert',
+      'insert into audit_events (account_id, actor_type, actor_label, action) values ($1, $2, $3, $4) on conflict (account_id, id) do update set action = excluded.action',
+      'INSERT … ON CONFLICT DO UPDATE',
+    ],
+  ])('rejects %s held to one account', (_name, text, change) => {
+    expect(problems(text)).toContain(`audit_events: ${change} of an append-only table (its rows are only ever inserted)`);
+  });
+
+  it('leaves other tables and a CTE of that name alone', () => {
+    expect(problems('delete from "members" where ("members"."account_id" = $1 and "members"."id" = $2)')).toEqual([]);
+    expect(problems('with audit_events as (select 1 as id) select id from audit_events')).toEqual([]);
+  });
+});
+
 describe('statement shapes Citus refuses on distributed tables', () => {
   const problems = (text: string) => checkStatement(text, tables).map((violation) => violation.problem);
 

@@ -56,6 +56,11 @@ export const emailOutbox = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     applicationId: integer('application_id').references(() => applications.id, { onDelete: 'set null' }),
+    /**
+     * The fan the mail is to, when it is to one (verification, reset): an export lists their mails,
+     * and erasing the fan deletes them (the foreign key cascades). Nullable: added to a live table.
+     */
+    memberId: integer('member_id'),
     /** What the message is (`verify-email`, `reset-password`), for the log and the metrics. */
     kind: text('kind').notNull(),
     recipient: text('recipient').notNull(),
@@ -77,5 +82,7 @@ export const emailOutbox = pgTable(
       .on(t.accountId, t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
     index('email_outbox_account_created_idx').on(t.accountId, t.createdAt),
+    foreignKey({ name: 'email_outbox_member_fk', columns: [t.accountId, t.memberId], foreignColumns: [members.accountId, members.id] }).onDelete('cascade'),
+    index('email_outbox_account_member_idx').on(t.accountId, t.memberId, t.createdAt),
   ],
 );

@@ -8,3 +8,5 @@ export * from './presave.js';
 export * from './widget.js';
 export * from './scoring.js';
 export * from './email.js';
+export * from './audit.js';
+export * from './staff.js';

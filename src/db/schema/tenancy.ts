@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SignInNetworkSettings } from './widget.js';
 
 export const planEnum = pgEnum('plan', ['basic', 'advanced', 'enterprise']);
@@ -10,6 +10,8 @@ export const accounts = pgTable(
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     name: text('name').notNull(),
+    /** The account's owners require a second factor (TOTP) of every staff member signing in to the console. */
+    staffTotpRequired: boolean('staff_totp_required').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('accounts_name_key').on(t.name)],

@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { budgetAddress } from '../../lib/client-address.js';
 import type { Database } from '../../db/client.js';
+import { createEmailHasher, type EmailHasher } from '../audit/audit-keys.js';
 import { EmailThrottle } from '../email/email-throttle.js';
 import { EmailOutbox } from '../email/outbox.js';
 import { LoginThrottle } from '../identity/login-throttle.js';
@@ -29,6 +30,8 @@ export interface IdentityServices {
    * its IPV6_PREFIX_LENGTH prefix (lib/client-address.ts, budgetAddress).
    */
   budgetAddress(address: string): string;
+  /** The audit log's keyed hash of an address (an erasure's `details.emailHmac`; audit/audit-keys.ts). */
+  emailHmac: EmailHasher;
   close(): Promise<void>;
 }
 
@@ -50,6 +53,7 @@ export async function createIdentityServices(db: Database, config: Config, optio
     noAccountAnswers,
     networks,
     budgetAddress: (address) => budgetAddress(address, config.ipv6PrefixLength),
+    emailHmac: createEmailHasher(config.secretKey),
     close: async () => {
       await mail.stop();
       await Promise.all([throttle.close(), emailThrottle.close(), noAccountAnswers.close()]);

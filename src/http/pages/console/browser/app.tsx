@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import type { Permission } from '../../../../modules/staff/permissions.js';
-import { AccountPage } from './account/account.js';
+import { AccountPage, TwoFactorSetup } from './account/account.js';
 import { AuditPage } from './audit/audit-log.js';
 import { DashboardPage } from './dashboard/dashboard.js';
 import { FanPage } from './fans/fan-page.js';
@@ -75,7 +75,8 @@ function Console() {
 function Shell() {
   const { viewer, refresh } = useViewer();
   const [location] = useLocation();
-  const allowed = allowedSections(viewer);
+  // A session that still owes its second factor reaches nothing else (the server answers nothing else).
+  const allowed = viewer.secondFactorOwed ? sections.filter((section) => !section.permission) : allowedSections(viewer);
   const home = allowed[0].path;
 
   async function signOut() {
@@ -105,7 +106,7 @@ function Shell() {
         </nav>
         <div className="who">
           <span>
-            {viewer.email} · {viewer.role} · {viewer.accountName}
+            {viewer.email} · {viewer.role} · {viewer.account.name}
           </span>
           <button type="button" className="link" onClick={() => void signOut()}>
             Sign out
@@ -113,28 +114,36 @@ function Shell() {
         </div>
       </header>
       <main id="content" tabIndex={-1}>
-        <Switch>
-          <Route path="/">
-            <Redirect to={home} replace />
-          </Route>
-          <Route path="/fans" component={FanSearch} />
-          <Route path="/fans/:id">{(params) => <Redirect to={`/fans/${params.id}/profile`} replace />}</Route>
-          <Route path="/fans/:id/:tab" component={FanPage} />
-          <Route path="/segments" component={SegmentsPage} />
-          <Route path="/dashboard" component={DashboardPage} />
-          <Route path="/audit" component={AuditPage} />
-          <Route path="/staff" component={StaffPage} />
-          <Route path="/account" component={AccountPage} />
-          <Route path="/invite">
-            <Redirect to={home} replace />
-          </Route>
-          <Route>
-            <h1>Not found</h1>
-            <p>
-              No screen of the console is at this address. <Link href={home}>Back to the console</Link>
-            </p>
-          </Route>
-        </Switch>
+        {viewer.secondFactorOwed ? (
+          <>
+            <h1>Set up two-factor sign-in</h1>
+            <p>The account requires a code from an authenticator app at sign-in. Set yours up to go on.</p>
+            <TwoFactorSetup />
+          </>
+        ) : (
+          <Switch>
+            <Route path="/">
+              <Redirect to={home} replace />
+            </Route>
+            <Route path="/fans" component={FanSearch} />
+            <Route path="/fans/:id">{(params) => <Redirect to={`/fans/${params.id}/profile`} replace />}</Route>
+            <Route path="/fans/:id/:tab" component={FanPage} />
+            <Route path="/segments" component={SegmentsPage} />
+            <Route path="/dashboard" component={DashboardPage} />
+            <Route path="/audit" component={AuditPage} />
+            <Route path="/staff" component={StaffPage} />
+            <Route path="/account" component={AccountPage} />
+            <Route path="/invite">
+              <Redirect to={home} replace />
+            </Route>
+            <Route>
+              <h1>Not found</h1>
+              <p>
+                No screen of the console is at this address. <Link href={home}>Back to the console</Link>
+              </p>
+            </Route>
+          </Switch>
+        )}
       </main>
     </>
   );

@@ -73,12 +73,19 @@ export async function postJson<T = unknown>(path: string, payload: unknown): Pro
   throw errorOfBody(body, response.status);
 }
 
-/** Reads the error out of whichever body a refusal came with: `{ error: { code, message, param } }`, `{ errors: [...] }` or `{ message }`. */
+/** Reads the error out of whichever body a refusal came with: `{ error: { type, code, message, param } }`, `{ errors: [...] }` or `{ message }`. */
 export function errorOfBody(body: unknown, status: number): RequestError {
-  const value = (body ?? {}) as { error?: { code?: string; type?: string; message?: string; param?: string } | string; errors?: ServerError[]; message?: string; code?: string; param?: string };
+  const value = (body ?? {}) as {
+    error?: { code?: number | string; type?: string; message?: string; param?: string | null } | string;
+    errors?: ServerError[];
+    message?: string;
+    code?: string;
+    param?: string;
+  };
   if (value.errors?.length) return firstError(value.errors, status);
   if (value.error && typeof value.error === 'object') {
-    return new RequestError(value.error.message ?? `HTTP ${status}`, status, value.error.code ?? value.error.type, value.error.param);
+    // The REST layer's body: `type` is the error's name, `code` its number.
+    return new RequestError(value.error.message ?? `HTTP ${status}`, status, value.error.type ?? String(value.error.code ?? ''), value.error.param ?? undefined);
   }
   const message = value.message ?? (typeof value.error === 'string' ? value.error : `The server answered HTTP ${status}.`);
   return new RequestError(message, status, value.code, value.param);

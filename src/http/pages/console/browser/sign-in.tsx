@@ -4,14 +4,10 @@ import { Field, FormError, fieldError, formText } from './ui.js';
 
 /** POST /console/session's answer: signed in, or the password was right and the authenticator's code is asked for. */
 interface SignInAnswer {
-  secondFactorAsked?: boolean;
-  /** The account requires a second factor this staff member has not set up: the console opens its setup. */
-  secondFactorSetupRequired?: boolean;
-}
-
-/** The server asks for the second factor: the form shows the Code field and sends the password again with it. */
-function asksForCode(error: RequestError): boolean {
-  return error.param === 'code' || /TOTP|CODE/.test(error.code ?? '');
+  /** Null when the password was right but the authenticator's code is still owed. */
+  staff: object | null;
+  /** With `staff` null: send the code. Signed in: the account requires a second factor this staff member has not set up yet. */
+  secondFactorRequired: boolean;
 }
 
 /** Sign-in with email and password, then (when the account or the staff member has it) the authenticator's code. */
@@ -31,18 +27,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (setUpSecondFactor: boolean
     setError(undefined);
     try {
       const answer = await postJson<SignInAnswer>('/console/session', code === undefined ? { email, password } : { email, password, code });
-      if (answer?.secondFactorAsked) {
+      if (!answer.staff) {
         setCredentials({ email, password });
         setStep('code');
         return;
       }
-      onSignedIn(answer?.secondFactorSetupRequired === true);
+      onSignedIn(answer.secondFactorRequired);
     } catch (caught) {
-      const refusal = caught as RequestError;
-      if (step === 'password' && asksForCode(refusal)) {
-        setCredentials({ email, password });
-        setStep('code');
-      } else setError(refusal);
+      setError(caught as RequestError);
     } finally {
       setPending(false);
     }

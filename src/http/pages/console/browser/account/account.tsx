@@ -12,7 +12,7 @@ export function AccountPage() {
     <>
       <h1>Account</h1>
       <p className="muted">
-        Signed in as {viewer.email}, {viewer.role} of {viewer.accountName}.
+        Signed in as {viewer.email}, {viewer.role} of {viewer.account.name}.
       </p>
       {manages && <RequireTwoFactor />}
       <TwoFactorSetup />
@@ -32,7 +32,7 @@ function RequireTwoFactor() {
         <input
           id="require-totp"
           type="checkbox"
-          checked={viewer.totpRequired}
+          checked={viewer.secondFactorRequired}
           disabled={require.pending}
           onChange={(event) => {
             const required = event.currentTarget.checked;
@@ -50,7 +50,7 @@ function RequireTwoFactor() {
   );
 }
 
-function TwoFactorSetup() {
+export function TwoFactorSetup() {
   const { viewer, refresh } = useViewer();
   const start = useMutation(StartTotpSetupDocument);
   const confirm = useMutation(ConfirmTotpDocument);
@@ -70,15 +70,15 @@ function TwoFactorSetup() {
   return (
     <section className="card stack" aria-labelledby="totp-heading">
       <h2 id="totp-heading">Two-factor sign-in</h2>
-      <p>{viewer.totpEnabled ? 'On: you sign in with a code from your authenticator app.' : 'Off: you sign in with your password alone.'}</p>
+      <p>{viewer.secondFactorEnabled ? 'On: you sign in with a code from your authenticator app.' : 'Off: you sign in with your password alone.'}</p>
       {!setup && (
         <button type="button" disabled={start.pending} onClick={() => void start.run({}).then((answer) => answer && setSetup(answer.startTotpSetup))}>
-          {viewer.totpEnabled ? 'Set up a new authenticator' : 'Set up two-factor sign-in'}
+          {viewer.secondFactorEnabled ? 'Set up a new authenticator' : 'Set up two-factor sign-in'}
         </button>
       )}
       {setup && (
         <form className="stack" onSubmit={(event) => void submit(event)}>
-          <img className="qr" src={setup.qr} alt="QR code to scan with an authenticator app" width={200} height={200} />
+          <img className="qr" src={setup.qrSvgDataUrl} alt="QR code to scan with an authenticator app" width={200} height={200} />
           <p>
             Or type this key: <code className="secret">{setup.secret}</code>
           </p>

@@ -32,7 +32,7 @@ export function StaffPage() {
         <Table<Member>
           caption="Staff of the account"
           rows={list.data.staff}
-          rowKey={(member) => member.staffId}
+          rowKey={(member) => member.id}
           empty="No staff."
           columns={[
             { label: 'Email', cell: (member) => member.email },
@@ -44,7 +44,7 @@ export function StaffPage() {
                   value={member.role}
                   disabled={member.email === viewer.email || setRole.pending}
                   onChange={(event) =>
-                    void setRole.run({ staffId: member.staffId, role: event.currentTarget.value as StaffRole }).then((answer) => {
+                    void setRole.run({ staffId: member.id, role: event.currentTarget.value as StaffRole }).then((answer) => {
                       if (!answer) return;
                       setMessage(`${member.email} is now ${answer.setStaffRole.role}.`);
                       list.refetch();
@@ -59,7 +59,8 @@ export function StaffPage() {
                 </select>
               ),
             },
-            { label: 'Two-factor', cell: (member) => (member.totpEnabled ? 'On' : 'Off') },
+            { label: 'Password', cell: (member) => (member.passwordSet ? 'Set' : 'Invited') },
+            { label: 'Two-factor', cell: (member) => (member.secondFactorEnabled ? 'On' : 'Off') },
             {
               label: 'Remove',
               cell: (member) =>
@@ -85,7 +86,7 @@ export function StaffPage() {
             className="danger"
             disabled={remove.pending}
             onClick={() =>
-              void remove.run({ staffId: removing!.staffId }).then((answer) => {
+              void remove.run({ staffId: removing!.id }).then((answer) => {
                 setRemoving(undefined);
                 if (answer === undefined) return;
                 setMessage(`${removing!.email} was removed.`);
@@ -103,7 +104,7 @@ export function StaffPage() {
 
 function InviteForm({ onInvited }: { onInvited: () => void }) {
   const invite = useMutation(InviteStaffDocument);
-  const [link, setLink] = useState<{ email: string; link: string; expiresAt: string }>();
+  const [invited, setInvited] = useState<{ email: string; link: string | null; expiresAt: string | null }>();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -112,7 +113,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
     const email = formText(form, 'email').trim();
     const answer = await invite.run({ email, role: formText(form, 'role') as StaffRole });
     if (answer) {
-      setLink({ email, ...answer.inviteStaff });
+      setInvited({ email, link: answer.inviteStaff.link, expiresAt: answer.inviteStaff.expiresAt });
       formElement.reset();
       onInvited();
     }
@@ -138,13 +139,14 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
       <button type="submit" className="primary" disabled={invite.pending}>
         Invite
       </button>
-      {link && (
+      {invited?.link && (
         <div className="one-time">
-          <label htmlFor="invite-link">One-time sign-in link for {link.email}</label>
-          <input id="invite-link" readOnly value={link.link} onFocus={(event) => event.currentTarget.select()} />
-          <small>Shown once; it works until {dateTime(link.expiresAt)}. Hand it over yourself: it signs in as them.</small>
+          <label htmlFor="invite-link">One-time sign-in link for {invited.email}</label>
+          <input id="invite-link" readOnly value={invited.link} onFocus={(event) => event.currentTarget.select()} />
+          <small>Shown once; it works until {dateTime(invited.expiresAt)}. Hand it over yourself: it lets them choose their password.</small>
         </div>
       )}
+      {invited && !invited.link && <Status message={`${invited.email} already signs in elsewhere with their own password: they choose this account when signing in.`} />}
     </form>
   );
 }
