@@ -78,3 +78,12 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
 export async function addSessionCookie(context: BrowserContext, base: string, cookie: { name: string; value: string }): Promise<void> {
   await context.addCookies([{ name: cookie.name, value: cookie.value, url: base, httpOnly: true, sameSite: 'Strict' }]);
 }
+
+/** A cookie header's `name=value` as Playwright sets it on a context. */
+export function cookieOf(header: string): { name: string; value: string } {
+  const at = header.indexOf('=');
+  return { name: header.slice(0, at), value: header.slice(at + 1) };
+}
+
+/** The link-opening nav of the console, by the names staff read. */
+export const sectionNames = ['Fans', 'Segments', 'Dashboard', 'Audit log', 'Staff', 'Account'] as const;
