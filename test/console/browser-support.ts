@@ -22,11 +22,10 @@ interface AxeViolation {
 /** Runs axe on the page as it is now and fails on any serious or critical violation, naming the state it was in. */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })).violations;
-  }, axeTags);
-  const serious = (violations as AxeViolation[])
+  // A string, evaluated in the page: the test code has no DOM types of its own.
+  const run = `axe.run(document, ${JSON.stringify({ runOnly: { type: 'tag', values: axeTags }, resultTypes: ['violations'] })}).then((result) => result.violations)`;
+  const violations = await page.evaluate<AxeViolation[]>(run);
+  const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${state}`).toEqual([]);
@@ -58,7 +57,7 @@ export function watchProblems(page: Page, expected: RegExp[] = []): string[] {
 /** Nothing wider than the screen: the page never scrolls sideways. */
 export async function expectNoSideScroll(page: Page, view: string): Promise<void> {
   const width = page.viewportSize()!.width;
-  const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
   expect(scrollWidth, `${view} is wider than the screen`).toBeLessThanOrEqual(width);
 }
 
