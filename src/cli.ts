@@ -29,6 +29,8 @@ import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
 import { parseSignInErrors } from './modules/widget/widget.signin.js';
 import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
+import { systemOrigin } from './modules/audit/audit.js';
+import { addStaff, inviteLink, listStaff, removeStaff, staffIdByEmail } from './modules/staff/staff.service.js';
 import type { SeedSize } from './demo-seed.js';
 
 /**
@@ -326,6 +328,77 @@ key
       printer(options)({ keyId, revoked: true }, () => `key ${keyId} revoked`);
     }),
   );
+
+const staff = program.command('staff').description("the console's staff (docs/console.md)");
+staff
+  .command('add')
+  .description('add a staff member to an account: with --password-stdin the password is read from standard input, otherwise a one-time sign-in link is printed')
+  .requiredOption('--account <name or id>', 'account')
+  .requiredOption('--email <email>', "the staff member's email address")
+  .requiredOption('--role <role>', 'owner | admin | support | analyst')
+  .option('--password-stdin', 'read the password from standard input (one line)')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabaseHandle(async (database, config) => {
+      const db = database.db;
+      const accountId = await accountIdOf(db, options.account);
+      const password = options.passwordStdin ? await passwordFromStdin() : undefined;
+      const added = await addStaff(db, accountId, { email: options.email, role: options.role, password }, systemOrigin('cli'));
+      // The gateway's public address, as the hosted pages name it; without PUBLIC_URL, the local one.
+      const link = added.inviteToken ? inviteLink(config.publicUrl ?? `http://localhost:${config.port}`, added.inviteToken) : null;
+      printer(options)(
+        { accountId, staffId: added.staffId, email: added.email, role: added.role, link, linkExpiresAt: added.inviteExpiresAt?.toISOString() ?? null },
+        () =>
+          `staff ${added.staffId} ${added.email} is ${added.role} of account ${accountId}
+` +
+          (link
+            ? `one-time sign-in link (valid 7 days, shown once): ${link}`
+            : password === undefined
+              ? 'they already sign in to another account: they sign in with their password and choose this one'
+              : 'they sign in at /console with this password'),
+      );
+    }),
+  );
+staff
+  .command('list')
+  .requiredOption('--account <name or id>', 'account')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const rows = await listStaff(db, await accountIdOf(db, options.account));
+      const value = rows.map((row) => ({
+        staffId: row.staffId,
+        email: row.email,
+        role: row.role,
+        addedAt: row.addedAt.toISOString(),
+        passwordSet: row.passwordSet,
+        secondFactorEnabled: row.secondFactorEnabled,
+      }));
+      printer(options)(value, () => value.map((row) => `${row.staffId}\t${row.role}\t${row.email}${row.passwordSet ? '' : '\t(link not used yet)'}`).join('\n'));
+    }),
+  );
+staff
+  .command('remove')
+  .description('remove a staff member from an account, ending their sessions there (the last owner stays)')
+  .requiredOption('--account <name or id>', 'account')
+  .requiredOption('--email <email>', "the staff member's email address")
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const accountId = await accountIdOf(db, options.account);
+      const staffId = await staffIdByEmail(db, accountId, options.email);
+      const removed = await removeStaff(db, accountId, staffId, systemOrigin('cli'));
+      printer(options)({ accountId, staffId, email: removed.email, removed: true }, () => `staff ${staffId} ${removed.email} removed from account ${accountId}`);
+    }),
+  );
+
+/** The password given on standard input: its first line, without the line ending. */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) console.error('password (then Enter, and Ctrl-D):');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/, 1)[0];
+}
 
 /** As demo-seed.ts's defaultSeedSize, which is loaded only when the command runs. */
 const seedSize: SeedSize = { members: 40, records: 600, days: 42 };

@@ -70,10 +70,6 @@ export const members = pgTable(
   },
   (t) => [
     primaryKey({ name: 'members_pkey', columns: [t.accountId, t.id] }),
-    index('members_account_email_idx').on(t.accountId, sql`lower(${t.email})`),
-    index('members_account_verified_email_idx').on(t.accountId, sql`lower(${t.verifiedEmail})`),
-    // Usernames given at registration are kept unique per account by looking them up here (members/usernames.ts).
-    index('members_account_username_idx').on(t.accountId, sql`lower(${t.username})`),
     // Every lookup by token knows the account (the caller's key), so the key can lead with it.
     uniqueIndex('members_account_access_token_hash_key').on(t.accountId, t.accessTokenHash),
     index('members_account_merged_into_idx').on(t.accountId, t.mergedIntoId),
@@ -82,6 +78,16 @@ export const members = pgTable(
     // Merges lock both members and re-point earlier merges at the survivor; this is the last guard
     // against a member answering as itself for ever.
     check('members_not_merged_into_self', sql`${t.mergedIntoId} <> ${t.id}`),
+    // Lookups by address or username (`lower(x) = …`: members/usernames.ts keeps usernames given at
+    // registration unique per account through the last) and the console's fan search
+    // (modules/fan-search): a prefix of one column (`like 'ab%'`, which text_pattern_ops answers
+    // whatever the collation, and whose operator family has `=` too), read in (value, id) order so
+    // a page stops after its rows; the id last also answers an exact value in id order.
+    index('members_account_email_prefix_idx').on(t.accountId, sql`lower(${t.email}) text_pattern_ops`, t.id),
+    index('members_account_verified_email_prefix_idx').on(t.accountId, sql`lower(${t.verifiedEmail}) text_pattern_ops`, t.id),
+    index('members_account_first_name_prefix_idx').on(t.accountId, sql`lower(${t.firstName}) text_pattern_ops`, t.id),
+    index('members_account_surname_prefix_idx').on(t.accountId, sql`lower(${t.surname}) text_pattern_ops`, t.id),
+    index('members_account_username_prefix_idx').on(t.accountId, sql`lower(${t.username}) text_pattern_ops`, t.id),
   ],
 );
 
@@ -128,6 +134,9 @@ export const memberServices = pgTable(
     index('member_services_account_partner_idx').on(t.accountId, t.partnerCode, t.partnerId),
     // A verification asks whether another member's identity proved the address (addressHeldByAnother).
     index('member_services_account_verified_email_idx').on(t.accountId, sql`lower(${t.verifiedEmail})`),
+    // The fan search's network user id, whatever the network: the unique key leads with the
+    // network, and PostgreSQL before 18 cannot skip over it.
+    index('member_services_account_uid_idx').on(t.accountId, t.uid),
   ],
 );
 

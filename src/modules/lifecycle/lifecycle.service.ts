@@ -83,11 +83,40 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
     }
   };
   checkToken(from);
+  return runMerge(scope, into, from, (_, locked) => checkToken(locked));
+}
+
+/**
+ * Merges `fromId` into `intoId` for the console: staff are authorised by their role, so no access
+ * token is asked for; otherwise the same merge, races and deadlock retry as mergeMembers. `within`
+ * runs in the merge's transaction (the audit entry), with the two members' ids as merged.
+ */
+export async function mergeMembersByStaff(
+  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity'>,
+  intoId: number,
+  fromId: number,
+  within?: (tx: Transaction, survivorId: number, mergedId: number) => Promise<void>,
+): Promise<MemberResult> {
+  if (intoId === fromId) throw invalidParameter('otherId', 'a fan cannot be merged into itself');
+  const into = await requireMember(scope.db, scope.accountId, intoId, undefined, 'keepId');
+  const from = await requireMember(scope.db, scope.accountId, fromId, undefined, 'otherId');
+  if (into.id === from.id) throw new AppError('CONFLICT', `Fans ${intoId} and ${fromId} were merged already: both are fan ${into.id}.`, 'otherId');
+  return runMerge(scope, into, from, undefined, within);
+}
+
+async function runMerge(
+  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity'>,
+  into: MemberRow,
+  from: MemberRow,
+  check?: (survivor: MemberRow, merged: MemberRow) => void,
+  within?: (tx: Transaction, survivorId: number, mergedId: number) => Promise<void>,
+): Promise<MemberResult> {
   // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
   const survivor = await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
-      const merged = await mergeInto(tx, into, from, (_, locked) => checkToken(locked));
+      const merged = await mergeInto(tx, into, from, check);
       await endMergedSessions(tx, scope, merged.id, from.id);
+      await within?.(tx, merged.id, from.id);
       return merged;
     }),
   );
@@ -98,7 +127,7 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
  * A merge ends the sessions of both members: the merged member's sessions and tokens would
  * otherwise answer as the survivor, and its access token (the merge's proof) must prove nothing more.
  */
-async function endMergedSessions(tx: Transaction, scope: MemberScope, survivorId: number, mergedId: number): Promise<void> {
+async function endMergedSessions(tx: Transaction, scope: Pick<MemberScope, 'accountId' | 'identity'>, survivorId: number, mergedId: number): Promise<void> {
   await endMemberSessions(tx, scope.identity.cipher, scope.accountId, survivorId);
   await endMemberSessions(tx, scope.identity.cipher, scope.accountId, mergedId);
 }

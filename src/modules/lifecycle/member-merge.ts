@@ -7,7 +7,7 @@ import { lockMembers, type MemberRow } from '../members/members.queries.js';
 import { regroupMember } from '../score-windows/score-window-groups.queries.js';
 
 /** Profile fields the survivor takes from the merged member when it has none of its own. */
-const profileFields = [
+export const profileFields = [
   'email',
   'verifiedEmail',
   'emailVerifiedAt',

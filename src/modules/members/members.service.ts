@@ -219,7 +219,16 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
   return { service, sessionGeneration, updates };
 }
 
-export async function updateMemberProfile(scope: MemberScope, id: number, input: UpdateMemberInput): Promise<MemberResult> {
+/**
+ * A profile change. `within` runs in the change's transaction once it is made, with the member as it
+ * was and the values written (the console's audit entry names the fields changed).
+ */
+export async function updateMemberProfile(
+  scope: Pick<MemberScope, 'db' | 'accountId'>,
+  id: number,
+  input: UpdateMemberInput,
+  within?: (tx: Transaction, before: MemberRow, written: Partial<NewMemberRow>) => Promise<void>,
+): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const values = updateValues(input);
   const extendedInput = extendedFields(input.extended);
@@ -237,6 +246,7 @@ export async function updateMemberProfile(scope: MemberScope, id: number, input:
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
+    await within?.(tx, member, { ...values, ...extended });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }

@@ -12,6 +12,7 @@ import { ActivityRecord, ActivityRecordConnection, ListingBrand } from '../activ
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, type ListedNode } from './member-listing.js';
+import { memberRank } from './member-rank.js';
 import type { ScoringScope } from './scoring.scope.js';
 import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
@@ -45,11 +46,7 @@ export class ScoringResolver {
   async position(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<string | null> {
     const scope = await this.scope(member, context, args);
     const score = await context.loaders.scoring.of(scope).score.load(member.id);
-    if (!score.activityCount) return null;
-    // The ranking counts only members the filter keeps: a member it excludes has no place in it.
-    if (!(await q.memberPassesFilter(context.database.db, scope.filter, member.id))) return null;
-    const ahead = await q.membersAhead(context.database.db, scope.filter, scope.window, score.points);
-    return ahead >= 999 ? '999+' : String(ahead + 1);
+    return memberRank(context.database.db, scope, member.id, score);
   }
 
   @FieldResolver(() => ActivityRecord, { nullable: true, description: 'The latest record in the window under the filter.' })

@@ -74,6 +74,15 @@ export async function findMembership(db: Executor, accountId: number, staffId: n
   return row;
 }
 
+export async function findMembershipByEmail(db: Executor, accountId: number, email: string) {
+  const [row] = await db
+    .select({ staffId: staffRoles.staffId, role: staffRoles.role, email: staffUsers.email })
+    .from(staffRoles)
+    .innerJoin(staffUsers, eq(staffUsers.id, staffRoles.staffId))
+    .where(and(eq(staffRoles.accountId, accountId), sql`lower(${staffUsers.email}) = lower(${email})`));
+  return row;
+}
+
 export async function listMemberships(db: Executor, accountId: number) {
   return db
     .select({
@@ -87,7 +96,7 @@ export async function listMemberships(db: Executor, accountId: number) {
     .from(staffRoles)
     .innerJoin(staffUsers, eq(staffUsers.id, staffRoles.staffId))
     .where(eq(staffRoles.accountId, accountId))
-    .orderBy(asc(staffUsers.email), asc(staffRoles.staffId));
+    .orderBy(sql`lower(${staffUsers.email})`, asc(staffRoles.staffId));
 }
 
 /** Adds the role; false when the staff member already has one in the account (nothing changed). */

@@ -8,6 +8,7 @@ import {
   deleteMembership,
   ensureStaffUser,
   findMembership,
+  findMembershipByEmail,
   insertInvite,
   insertMembership,
   listMemberships,
@@ -146,6 +147,13 @@ export async function removeStaff(db: Database, accountId: number, staffId: numb
     await recordAudit(tx, accountId, origin, { action: 'staff.remove', target: staffTarget(staffId), details: { role: membership.role } });
     return membership;
   });
+}
+
+/** The staff member of the account with this email (the CLI names staff by email). */
+export async function staffIdByEmail(db: Executor, accountId: number, emailInput: unknown): Promise<number> {
+  const membership = await findMembershipByEmail(db, accountId, staffEmail(emailInput));
+  if (!membership) throw notFound('Staff member with this email', 'email');
+  return membership.staffId;
 }
 
 function lastOwner(what: string) {

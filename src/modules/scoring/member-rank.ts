@@ -1,0 +1,27 @@
+import type { Executor } from '../../db/client.js';
+import { compileFilter } from '../../filters/compile.js';
+import { memberWindow, resolveWindow } from '../../filters/window.js';
+import { membersAhead, memberPassesFilter, scoresOf } from './scoring.queries.js';
+import type { ScoreValue, ScoringScope } from './scoring.scope.js';
+
+/**
+ * A member's rank by points under a scope: exact below 1000, `999+` beyond; null without activity,
+ * or when the filter excludes the member (a rank among members it does not rank). Member.position
+ * and the console's fan page both answer this.
+ */
+export async function memberRank(db: Executor, scope: ScoringScope, memberId: number, score: ScoreValue): Promise<string | null> {
+  if (!score.activityCount) return null;
+  // The ranking counts only members the filter keeps: a member it excludes has no place in it.
+  if (!(await memberPassesFilter(db, scope.filter, memberId))) return null;
+  const ahead = await membersAhead(db, scope.filter, scope.window, score.points);
+  return ahead >= 999 ? '999+' : String(ahead + 1);
+}
+
+/** A member's score and rank under member(id)'s defaults (the week to now, every record of the account). */
+export async function memberStanding(db: Executor, accountId: number, memberId: number, now = new Date()): Promise<ScoreValue & { position: string | null; window: { start: Date; end: Date } }> {
+  const window = resolveWindow(undefined, memberWindow, now);
+  const scope = { filter: await compileFilter(db, accountId, undefined, window), window };
+  const [row] = await scoresOf(db, scope.filter, window, [memberId]);
+  const score = { points: row?.points ?? 0, activityCount: row?.activityCount ?? 0 };
+  return { ...score, position: await memberRank(db, scope, memberId, score), window: { start: window.start, end: window.end } };
+}
