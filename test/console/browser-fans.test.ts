@@ -157,8 +157,11 @@ describe.skipIf(!hasChromium)('the fan screens in a browser', () => {
     await page.getByRole('button', { name: 'Merge these fans' }).click();
     await status(page, `Fan ${bruno} was merged into this fan.`);
     expect(await page.getByRole('dialog').count()).toBe(0);
+    // A merged fan's id answers their survivor.
     await page.goto(`${base}/console/fans/${bruno}/profile`);
-    await page.getByRole('heading', { name: 'No such fan' }).waitFor();
+    await page.getByRole('heading', { name: 'Anabel Lima', level: 1 }).waitFor();
+    await search(page, `bruno-${process.pid}-${tenant.accountId}@example.com`);
+    await expect.poll(() => results(page).getByRole('link', { name: 'Bruno Costa' }).count()).toBe(0);
 
     // Erase: the dialog says it is irreversible and waits for the email typed out.
     await page.goto(`${base}/console/fans/${ana}/profile`);

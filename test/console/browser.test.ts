@@ -39,6 +39,8 @@ describe('the console page', () => {
       expect(response.body).toContain('<script type="module" src="/assets/console.js">');
       expect(response.body).toContain('"endpoint":"/console/graphql"');
     }
+    // A file's address no route answers is not the page.
+    expect((await t.request({ url: '/console/nothing/here.csv' })).statusCode).toBe(404);
     expect((await t.request({ url: '/assets/console.js' })).statusCode).toBe(200);
     expect((await t.request({ url: '/assets/console.css' })).statusCode).toBe(200);
     // The API beside it is not the page: a GET of the GraphQL endpoint is not answered with HTML.

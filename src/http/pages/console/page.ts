@@ -22,7 +22,10 @@ export function consolePage(): string {
  */
 export function registerConsolePage(app: FastifyInstance): void {
   const page = consolePage();
-  const send = async (_request: unknown, reply: Parameters<typeof sendPage>[0]) => sendPage(reply, page);
-  app.get('/console', { config: { kind: 'plain' } }, send);
-  app.get('/console/*', { config: { kind: 'plain' } }, send);
+  app.get('/console', { config: { kind: 'plain' } }, async (_request, reply) => sendPage(reply, page));
+  app.get<{ Params: { '*': string } }>('/console/*', { config: { kind: 'plain' } }, async (request, reply) => {
+    // A file's address (export.csv, export.json) is never a screen: one no route answers is not found, not the page.
+    if (/\.[a-z0-9]+$/i.test(request.params['*'])) return reply.code(404).type('text/plain; charset=utf-8').send('Not found.');
+    return sendPage(reply, page);
+  });
 }

@@ -22,8 +22,7 @@ export function useCursorTrail(param = 'page') {
   };
 }
 
-/** A name for a fan: first and last name, or their email, or their member id. */
-export function fanName(fan: { id: string; email?: string | null; firstName?: string | null; lastName?: string | null }): string {
-  const name = [fan.firstName, fan.lastName].filter(Boolean).join(' ').trim();
-  return name || fan.email || `Fan ${fan.id}`;
+/** A fan's name as the server gives it (first name and surname, or username, or email), or their member id. */
+export function fanName(fan: { id: string; displayName?: string | null }): string {
+  return fan.displayName || `Fan ${fan.id}`;
 }

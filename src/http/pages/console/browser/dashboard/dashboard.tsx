@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useSearchParams } from 'wouter';
 import { clearCharts, dayLabel, draw, integerAxis, palette } from '../../../shared/browser/charts.js';
 import { StatsDocument, type StatsQuery } from '../generated/graphql.js';
 import { Loading, Table, number } from '../ui.js';
@@ -6,26 +7,33 @@ import { useQuery } from '../use-query.js';
 
 type Stats = StatsQuery['stats'];
 
+/** The windows the dashboard offers, in days (the server takes 1 to 92). */
+const windows = [
+  { days: 7, label: '1 week' },
+  { days: 30, label: '30 days' },
+  { days: 92, label: '3 months' },
+];
+
 function drawCharts(stats: Stats) {
-  const line = (id: string, label: string, points: Stats['activityPerDay'], color: string) =>
+  const labels = stats.days.map((day) => dayLabel(day.date));
+  const line = (id: string, label: string, data: number[], color: string) =>
     draw(id, {
       type: 'line',
-      data: {
-        labels: points.map((point) => dayLabel(point.date)),
-        datasets: [{ label, data: points.map((point) => point.count), borderColor: color, backgroundColor: `${color}33`, fill: true, pointRadius: 0, tension: 0.25 }],
-      },
+      data: { labels, datasets: [{ label, data, borderColor: color, backgroundColor: `${color}33`, fill: true, pointRadius: 0, tension: 0.25 }] },
       options: { plugins: { legend: { display: false } }, scales: { y: integerAxis } },
     });
-  const bars = (id: string, label: string, items: Stats['byActivity']) =>
-    draw(id, {
-      type: 'bar',
-      data: { labels: items.map((item) => item.name), datasets: [{ label, data: items.map((item) => item.count), backgroundColor: palette }] },
-      options: { indexAxis: 'y', plugins: { legend: { display: false } }, scales: { x: integerAxis } },
-    });
-  line('console-chart-activity', 'Records', stats.activityPerDay, palette[0]);
-  line('console-chart-registrations', 'Registrations', stats.registrationsPerDay, palette[1]);
-  bars('console-chart-activities', 'Records', stats.byActivity);
-  bars('console-chart-countries', 'Active fans', stats.byCountry.slice(0, 10));
+  line(
+    'console-chart-records',
+    'Records',
+    stats.days.map((day) => day.count),
+    palette[0],
+  );
+  line(
+    'console-chart-active',
+    'Active fans',
+    stats.days.map((day) => day.distinctMembers),
+    palette[1],
+  );
 }
 
 function Chart({ id, title, rows, unit }: { id: string; title: string; rows: { label: string; count: number }[]; unit: string }) {
@@ -33,7 +41,7 @@ function Chart({ id, title, rows, unit }: { id: string; title: string; rows: { l
     <article className="card chart-card">
       <h2>{title}</h2>
       <div className="chart">
-        <canvas id={id} role="img" aria-label={`${title} (chart; the table below holds the same figures)`} />
+        <canvas id={id} role="img" aria-label={`${title} (a chart; its figures are in the table below it)`} />
       </div>
       <details>
         <summary>Figures of “{title}”</summary>
@@ -43,7 +51,7 @@ function Chart({ id, title, rows, unit }: { id: string; title: string; rows: { l
           rowKey={(row) => row.label}
           empty="Nothing yet."
           columns={[
-            { label: 'Of', cell: (row) => row.label },
+            { label: 'Day', cell: (row) => row.label },
             { label: unit, cell: (row) => number(row.count), numeric: true },
           ]}
         />
@@ -52,15 +60,26 @@ function Chart({ id, title, rows, unit }: { id: string; title: string; rows: { l
   );
 }
 
-/** The dashboard's figures and charts for the whole account, from the console's `stats` query. */
+/** The account's figures and charts over a window kept in the URL (`?days=`), from the console's `stats` query. */
 export function DashboardPage() {
-  const answer = useQuery(StatsDocument, {});
+  const [params, setParams] = useSearchParams();
+  const days = windows.find((window) => String(window.days) === params.get('days'))?.days ?? 30;
+  const answer = useQuery(StatsDocument, { days });
   const stats = answer.data?.stats;
   useEffect(() => {
     if (stats) drawCharts(stats);
     return clearCharts;
   }, [stats]);
 
+  const picker = (
+    <div className="window-picker" role="group" aria-label="Window">
+      {windows.map((window) => (
+        <button key={window.days} type="button" aria-pressed={window.days === days} onClick={() => setParams({ days: String(window.days) })}>
+          {window.label}
+        </button>
+      ))}
+    </div>
+  );
   if (answer.error)
     return (
       <>
@@ -70,31 +89,34 @@ export function DashboardPage() {
         </p>
       </>
     );
-  if (!stats) return <Loading what="the dashboard" />;
-  const days = (points: Stats['activityPerDay']) => points.map((point) => ({ label: point.date, count: point.count }));
-  const named = (items: Stats['byActivity']) => items.map((item) => ({ label: item.name, count: item.count }));
   return (
     <>
       <h1>Dashboard</h1>
-      <div className="figures">
-        {[
-          ['Fans', stats.fans],
-          ['Active fans (30 days)', stats.activeFans],
-          ['Records', stats.records],
-          ['Registrations', stats.registrations],
-        ].map(([label, value]) => (
-          <div className="figure" key={label}>
-            <span className="figure-value">{number(value as number)}</span>
-            <span className="figure-label">{label}</span>
+      {picker}
+      {!stats ? (
+        <Loading what="the dashboard" />
+      ) : (
+        <>
+          <div className="figures">
+            {[
+              ['Active fans', stats.activeMembers],
+              ['Records', stats.records],
+              ['Registrations', stats.registrations],
+              ['Sign-ins', stats.logins],
+              ['Fans who signed in', stats.signedInMembers],
+            ].map(([label, value]) => (
+              <div className="figure" key={label}>
+                <span className="figure-value">{number(value as number)}</span>
+                <span className="figure-label">{label}</span>
+              </div>
+            ))}
           </div>
-        ))}
-      </div>
-      <div className="grid">
-        <Chart id="console-chart-activity" title="Activity per day" rows={days(stats.activityPerDay)} unit="Records" />
-        <Chart id="console-chart-registrations" title="Registrations per day" rows={days(stats.registrationsPerDay)} unit="Registrations" />
-        <Chart id="console-chart-activities" title="Records by activity" rows={named(stats.byActivity)} unit="Records" />
-        <Chart id="console-chart-countries" title="Active fans by country" rows={named(stats.byCountry)} unit="Fans" />
-      </div>
+          <div className="grid">
+            <Chart id="console-chart-records" title="Records per day" rows={stats.days.map((day) => ({ label: day.date, count: day.count }))} unit="Records" />
+            <Chart id="console-chart-active" title="Active fans per day" rows={stats.days.map((day) => ({ label: day.date, count: day.distinctMembers }))} unit="Fans" />
+          </div>
+        </>
+      )}
     </>
   );
 }

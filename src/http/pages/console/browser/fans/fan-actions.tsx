@@ -196,22 +196,43 @@ function MergePreview({ keepId, otherId, pending, error, onCancel, onConfirm }: 
       </p>
     );
   if (!preview.data) return <Loading what="the preview" />;
-  const { keep, other, moves } = preview.data.mergePreview;
+  const { keep, other, moves, fields, networkConflicts, optInsClosed } = preview.data.mergePreview;
+  const movements = [
+    { what: 'Activity records', count: moves.records },
+    { what: 'Linked services', count: moves.services },
+    { what: 'Opt-ins', count: moves.optIns },
+  ];
   return (
     <div className="stack">
       <p>
-        <strong>{fanName(other)}</strong> ({other.id}) moves into <strong>{fanName(keep)}</strong> ({keep.id}):
+        <strong>{fanName(other)}</strong> ({other.id}) moves into <strong>{fanName(keep)}</strong> ({keep.id}), then {fanName(other)} is gone.
       </p>
       <Table
         caption="What moves"
-        rows={moves}
+        rows={movements}
         rowKey={(move) => move.what}
-        empty="Nothing but the fan's identity."
+        empty=""
         columns={[
           { label: 'What', cell: (move) => move.what },
           { label: 'Count', cell: (move) => number(move.count), numeric: true },
         ]}
       />
+      {fields.length > 0 && (
+        <Table
+          caption="Profile after the merge"
+          rows={fields}
+          rowKey={(field) => field.field}
+          empty=""
+          columns={[
+            { label: 'Field', cell: (field) => (field.conflict ? `${field.field} (differs)` : field.field) },
+            { label: 'Kept', cell: (field) => field.keep ?? '—' },
+            { label: 'Other', cell: (field) => field.other ?? '—' },
+            { label: 'Result', cell: (field) => field.result ?? '—' },
+          ]}
+        />
+      )}
+      {networkConflicts.length > 0 && <p className="warning">Both fans have a {networkConflicts.join(', ')} account: the kept fan’s stays, the other’s is dropped.</p>}
+      {optInsClosed > 0 && <p>{number(optInsClosed)} opt-in(s) held by both are closed on the merged fan.</p>}
       <FormError error={error} />
       <div className="row end">
         <button type="button" onClick={onCancel}>

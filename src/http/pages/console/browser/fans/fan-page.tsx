@@ -8,7 +8,7 @@ import { FanActions } from './fan-actions.js';
 import { ActivityTab, AuditTab, EmailsTab, OptInsTab, ServicesTab, SessionsTab } from './fan-tabs.js';
 import { ProfileTab } from './profile.js';
 
-export type FanDetail = NonNullable<FanQuery['fan']>;
+export type FanDetail = FanQuery['fan'];
 
 const tabs = [
   { id: 'profile', label: 'Profile' },
@@ -28,6 +28,16 @@ export function FanPage() {
   const answer = useQuery(FanDocument, { id });
   const visibleTabs = tabs.filter((candidate) => candidate.id !== 'audit' || auditAllowed);
 
+  if (answer.error?.code === 'NOT_FOUND') {
+    return (
+      <>
+        <h1>No such fan</h1>
+        <p>
+          No fan of this account has the id {id}. <Link href="/fans">Search fans</Link>
+        </p>
+      </>
+    );
+  }
   if (answer.error) {
     return (
       <>
@@ -40,16 +50,6 @@ export function FanPage() {
   }
   if (!answer.data) return <Loading what="the fan" />;
   const fan = answer.data.fan;
-  if (!fan) {
-    return (
-      <>
-        <h1>No such fan</h1>
-        <p>
-          No fan of this account has the id {id}. <Link href="/fans">Search fans</Link>
-        </p>
-      </>
-    );
-  }
   const current = visibleTabs.find((candidate) => candidate.id === tab) ?? visibleTabs[0];
 
   return (

@@ -10,13 +10,15 @@ export function ServicesTab({ fan }: { fan: FanDetail }) {
     <Table
       caption="Linked services"
       rows={fan.services}
-      rowKey={(service) => `${service.network}:${service.userId}`}
+      rowKey={(service) => service.id}
       empty="No service linked."
       columns={[
         { label: 'Network', cell: (service) => service.network },
-        { label: 'User id', cell: (service) => service.userId },
+        { label: 'User id', cell: (service) => service.uid },
         { label: 'Username', cell: (service) => service.username ?? '—' },
-        { label: 'Linked', cell: (service) => dateTime(service.linkedAt) },
+        { label: 'Linked', cell: (service) => dateTime(service.createdAt) },
+        { label: 'Last sign-in', cell: (service) => dateTime(service.lastLoginAt) },
+        { label: 'Token', cell: (service) => (service.valid ? 'Valid' : 'Expired or revoked') },
       ]}
     />
   );
@@ -25,14 +27,15 @@ export function ServicesTab({ fan }: { fan: FanDetail }) {
 export function OptInsTab({ fan }: { fan: FanDetail }) {
   return (
     <Table
-      caption="Opt-ins"
+      caption="Opt-ins, with their dates"
       rows={fan.optIns}
-      rowKey={(optIn) => optIn.name}
+      rowKey={(optIn) => optIn.id}
       empty="No opt-in recorded."
       columns={[
-        { label: 'Opt-in', cell: (optIn) => optIn.name },
-        { label: 'State', cell: (optIn) => (optIn.optedIn ? 'Opted in' : 'Opted out') },
-        { label: 'Since', cell: (optIn) => dateTime(optIn.updatedAt) },
+        { label: 'Opt-in', cell: (optIn) => optIn.segmentName ?? optIn.brandName ?? 'All the account’s mail' },
+        { label: 'Kind', cell: (optIn) => optIn.kind },
+        { label: 'Opted in', cell: (optIn) => dateTime(optIn.optedInAt) },
+        { label: 'Opted out', cell: (optIn) => (optIn.optedOutAt ? dateTime(optIn.optedOutAt) : 'Still in') },
       ]}
     />
   );
@@ -42,19 +45,20 @@ export function ActivityTab({ fanId }: { fanId: string }) {
   const trail = useCursorTrail();
   const answer = useQuery(FanActivityDocument, { id: fanId, first: 25, after: trail.after });
   if (answer.error) return <p className="error">{answer.error.message}</p>;
-  if (!answer.data?.fan) return <Loading what="activity" />;
-  const { edges, pageInfo } = answer.data.fan.activity;
+  if (!answer.data) return <Loading what="activity" />;
+  const { nodes, pageInfo } = answer.data.fan.activity;
   return (
     <>
       <Table
         caption="Activity, newest first"
-        rows={edges.map((edge) => edge.node)}
+        rows={nodes}
         rowKey={(item) => item.id}
         empty="No activity recorded."
         columns={[
           { label: 'When', cell: (item) => dateTime(item.completedAt) },
-          { label: 'Activity', cell: (item) => item.activity },
-          { label: 'Network', cell: (item) => item.network ?? '—' },
+          { label: 'Activity', cell: (item) => item.activityName },
+          { label: 'Type', cell: (item) => item.activityType },
+          { label: 'Network', cell: (item) => item.service ?? '—' },
           { label: 'Points', cell: (item) => number(item.points), numeric: true },
         ]}
       />
@@ -69,12 +73,12 @@ export function SessionsTab({ fan }: { fan: FanDetail }) {
       caption="Sessions"
       rows={fan.sessions}
       rowKey={(session) => session.id}
-      empty="No open session."
+      empty="No session."
       columns={[
         { label: 'Started', cell: (session) => dateTime(session.createdAt) },
-        { label: 'Last seen', cell: (session) => dateTime(session.lastSeenAt) },
-        { label: 'Network', cell: (session) => session.network ?? '—' },
-        { label: 'Device', cell: (session) => session.userAgent ?? '—' },
+        { label: 'Began with', cell: (session) => session.beganWith },
+        { label: 'Expires', cell: (session) => dateTime(session.expiresAt) },
+        { label: 'State', cell: (session) => (session.live ? 'Live' : 'Ended') },
       ]}
     />
   );
@@ -88,10 +92,11 @@ export function EmailsTab({ fan }: { fan: FanDetail }) {
       rowKey={(email) => email.id}
       empty="No email sent."
       columns={[
-        { label: 'Sent', cell: (email) => dateTime(email.sentAt) },
+        { label: 'Queued', cell: (email) => dateTime(email.createdAt) },
         { label: 'Kind', cell: (email) => email.kind },
         { label: 'Subject', cell: (email) => email.subject },
-        { label: 'Status', cell: (email) => email.status },
+        { label: 'To', cell: (email) => email.recipient },
+        { label: 'Status', cell: (email) => (email.sentAt ? `${email.status}, ${dateTime(email.sentAt)}` : email.status) },
       ]}
     />
   );

@@ -4,13 +4,13 @@ import { Field, FormError, Status, dateTime, fieldError, number, formText } from
 import { useMutation } from '../use-query.js';
 import type { FanDetail } from './fan-page.js';
 
-const fields: { name: keyof FanProfileInput; label: string; type?: string; autoComplete?: string }[] = [
-  { name: 'firstName', label: 'First name', autoComplete: 'off' },
-  { name: 'lastName', label: 'Last name', autoComplete: 'off' },
-  { name: 'email', label: 'Email address', type: 'email', autoComplete: 'off' },
-  { name: 'username', label: 'Username', autoComplete: 'off' },
-  { name: 'country', label: 'Country (two letters)', autoComplete: 'off' },
-  { name: 'gender', label: 'Gender', autoComplete: 'off' },
+const fields: { name: Exclude<keyof FanProfileInput & keyof FanDetail, 'gender'> | 'gender'; label: string; type?: string; hint?: string }[] = [
+  { name: 'firstName', label: 'First name' },
+  { name: 'surname', label: 'Surname' },
+  { name: 'email', label: 'Email address', type: 'email' },
+  { name: 'username', label: 'Username' },
+  { name: 'country', label: 'Country', hint: 'Two letters: GB, BR, US…' },
+  { name: 'gender', label: 'Gender', hint: 'M, F or OTHER' },
   { name: 'birthDate', label: 'Birth date', type: 'date' },
 ];
 
@@ -26,11 +26,12 @@ export function ProfileTab({ fan, onSaved }: { fan: FanDetail; onSaved: () => vo
     event.preventDefault();
     setSaved(undefined);
     const form = new FormData(event.currentTarget);
+    // The server validates (the form has noValidate): its refusal is shown on the field it names.
     // Only what changed is sent, so the audit entry names only those fields.
     const input: FanProfileInput = {};
     for (const field of fields) {
       const value = formText(form, field.name).trim();
-      if (value !== (fan[field.name] ?? '')) input[field.name] = value === '' ? null : value;
+      if (value !== (fan[field.name] ?? '')) (input as Record<string, string | null>)[field.name] = value === '' ? null : value;
     }
     if (Object.keys(input).length === 0) return setSaved('Nothing changed.');
     const answer = await update.run({ id: fan.id, input });
@@ -51,12 +52,16 @@ export function ProfileTab({ fan, onSaved }: { fan: FanDetail; onSaved: () => vo
         <dd>{dateTime(fan.createdAt)}</dd>
       </div>
       <div>
+        <dt>Last sign-in</dt>
+        <dd>{dateTime(fan.lastLoginAt)}</dd>
+      </div>
+      <div>
         <dt>Points</dt>
-        <dd>{fan.score ? number(fan.score.points) : '—'}</dd>
+        <dd>{number(fan.standing.points)}</dd>
       </div>
       <div>
         <dt>Rank</dt>
-        <dd>{fan.score?.rank ? number(fan.score.rank) : '—'}</dd>
+        <dd>{fan.standing.position ?? '—'}</dd>
       </div>
     </dl>
   );
@@ -79,7 +84,7 @@ export function ProfileTab({ fan, onSaved }: { fan: FanDetail; onSaved: () => vo
   return (
     <>
       {figures}
-      <form className="card stack profile" onSubmit={(event) => void submit(event)} aria-label="Edit profile" key={JSON.stringify(fields.map((field) => fan[field.name]))}>
+      <form className="card stack profile" noValidate onSubmit={(event) => void submit(event)} aria-label="Edit profile" key={JSON.stringify(fields.map((field) => fan[field.name]))}>
         <div className="form-grid">
           {fields.map((field) => (
             <Field
@@ -87,7 +92,8 @@ export function ProfileTab({ fan, onSaved }: { fan: FanDetail; onSaved: () => vo
               label={field.label}
               name={field.name}
               type={field.type ?? 'text'}
-              autoComplete={field.autoComplete}
+              autoComplete="off"
+              hint={field.hint}
               defaultValue={fan[field.name] ?? ''}
               maxLength={200}
               error={fieldError(update.error, field.name)}

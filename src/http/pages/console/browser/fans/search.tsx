@@ -69,8 +69,8 @@ export function FanSearch() {
               { label: 'Email', cell: (fan) => fan.email ?? '—' },
               { label: 'Username', cell: (fan) => fan.username ?? '—' },
               { label: 'Member id', cell: (fan) => fan.id },
-              { label: 'Country', cell: (fan) => fan.country ?? '—' },
               { label: 'Joined', cell: (fan) => dateTime(fan.createdAt) },
+              { label: 'Last sign-in', cell: (fan) => dateTime(fan.lastLoginAt) },
             ]}
           />
           <Pager hasPrevious={trail.hasPrevious} hasNext={answer.data.fans.pageInfo.hasNextPage} onPrevious={trail.previous} onNext={() => trail.next(answer.data?.fans.pageInfo.endCursor)} />

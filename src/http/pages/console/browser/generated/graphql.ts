@@ -6,21 +6,61 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type AuditFilter = {
   action?: string | null | undefined;
-  actor?: string | null | undefined;
-  fanId?: string | number | null | undefined;
+  actorId?: string | number | null | undefined;
+  actorType?: string | null | undefined;
   from?: string | Date | null | undefined;
+  memberId?: string | number | null | undefined;
+  targetId?: string | number | null | undefined;
+  targetType?: string | null | undefined;
   to?: string | Date | null | undefined;
 };
 
+/** What a search hit matched: the member id, a network's user id, the email or verified email, first name + surname as typed, or one name field. */
+export type FanMatch =
+  | 'email'
+  | 'firstName'
+  | 'id'
+  | 'name'
+  | 'surname'
+  | 'uid'
+  | 'username'
+  | 'verifiedEmail';
+
+/** Profile fields to change; a field left out, null or empty stays as it is. Text is trimmed and refused above 500 characters unless said otherwise. */
 export type FanProfileInput = {
+  address?: string | null | undefined;
+  addressLine2?: string | null | undefined;
+  /** At most 5,000 characters. */
+  bio?: string | null | undefined;
+  /** A real date in the past, from 1900. */
   birthDate?: string | null | undefined;
+  city?: string | null | undefined;
+  /** ISO 3166-1 alpha-2. */
   country?: string | null | undefined;
+  /** A new address: the fan's email sign-in follows it (refused when another fan signs in with it). */
   email?: string | null | undefined;
   firstName?: string | null | undefined;
-  gender?: string | null | undefined;
-  lastName?: string | null | undefined;
+  gender?: Gender | null | undefined;
+  /** At most 40 characters. */
+  homePhone?: string | null | undefined;
+  /** At most 40 characters. */
+  mobilePhone?: string | null | undefined;
+  /** At most 20 characters. */
+  postCode?: string | null | undefined;
+  state?: string | null | undefined;
+  surname?: string | null | undefined;
   username?: string | null | undefined;
+  website?: string | null | undefined;
 };
+
+/** As the member gave it: M, F or Other. */
+export type Gender =
+  /** Female (REST F). */
+  | 'F'
+  /** Male (REST M). */
+  | 'M'
+  /** Other (REST Other). */
+  | 'OTHER';
 
 /** What a staff member may do in an account; each role holds everything of the roles below it (analyst < support < admin < owner). */
 export type StaffRole =
@@ -36,7 +76,15 @@ export type AuditEventsQueryVariables = Exact<{
 }>;
 
 
-export type AuditEventsQuery = { auditEvents: { edges: Array<{ cursor: string, node: { id: string, at: string, actor: string, actorType: string, action: string, targetType: string | null, targetId: string | null, outcome: string, ip: string | null, requestId: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type AuditEventsQuery = { auditEvents: { nodes: Array<{ id: string, occurredAt: string, action: string, outcome: string, ip: string | null, actor: { type: string, id: string | null, label: string }, target: { type: string, id: string } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type EraseFanMutationVariables = Exact<{
+  id: string | number;
+  confirmEmail: string;
+}>;
+
+
+export type EraseFanMutation = { eraseFan: boolean };
 
 export type SearchFansQueryVariables = Exact<{
   search: string;
@@ -45,16 +93,16 @@ export type SearchFansQueryVariables = Exact<{
 }>;
 
 
-export type SearchFansQuery = { fans: { edges: Array<{ cursor: string, node: { id: string, email: string | null, firstName: string | null, lastName: string | null, username: string | null, country: string | null, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type SearchFansQuery = { fans: { edges: Array<{ cursor: string, matchedOn: FanMatch, node: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, createdAt: string, lastLoginAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
-export type FanProfileFragment = { id: string, email: string | null, firstName: string | null, lastName: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, score: { points: number, rank: number | null } | null, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } };
+export type FanProfileFragment = { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } };
 
 export type FanQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type FanQuery = { fan: { id: string, email: string | null, firstName: string | null, lastName: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, services: Array<{ network: string, userId: string, username: string | null, linkedAt: string | null }>, optIns: Array<{ name: string, optedIn: boolean, updatedAt: string | null }>, sessions: Array<{ id: string, createdAt: string, lastSeenAt: string | null, userAgent: string | null, network: string | null }>, emails: Array<{ id: string, kind: string, subject: string, status: string, sentAt: string | null }>, score: { points: number, rank: number | null } | null, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } | null };
+export type FanQuery = { fan: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, services: Array<{ id: string, network: string, uid: string, username: string | null, createdAt: string, lastLoginAt: string | null, valid: boolean }>, optIns: Array<{ id: string, kind: string, brandName: string | null, segmentName: string | null, optedInAt: string, optedOutAt: string | null }>, sessions: Array<{ id: string, createdAt: string, expiresAt: string, beganWith: string, live: boolean }>, emails: Array<{ id: string, kind: string, subject: string, recipient: string, status: string, createdAt: string, sentAt: string | null }>, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } };
 
 export type FanActivityQueryVariables = Exact<{
   id: string | number;
@@ -63,7 +111,7 @@ export type FanActivityQueryVariables = Exact<{
 }>;
 
 
-export type FanActivityQuery = { fan: { id: string, activity: { edges: Array<{ cursor: string, node: { id: string, activity: string, network: string | null, points: number, completedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } | null };
+export type FanActivityQuery = { fan: { id: string, activity: { nodes: Array<{ id: string, activityName: string, activityType: string, service: string | null, points: number, completedAt: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
 
 export type UpdateFanMutationVariables = Exact<{
   id: string | number;
@@ -71,7 +119,7 @@ export type UpdateFanMutationVariables = Exact<{
 }>;
 
 
-export type UpdateFanMutation = { updateFan: { id: string, email: string | null, firstName: string | null, lastName: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, score: { points: number, rank: number | null } | null, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } };
+export type UpdateFanMutation = { updateFan: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } };
 
 export type EndFanSessionsMutationVariables = Exact<{
   id: string | number;
@@ -93,7 +141,7 @@ export type MergePreviewQueryVariables = Exact<{
 }>;
 
 
-export type MergePreviewQuery = { mergePreview: { keep: { id: string, email: string | null, firstName: string | null, lastName: string | null }, other: { id: string, email: string | null, firstName: string | null, lastName: string | null }, moves: Array<{ what: string, count: number }> } };
+export type MergePreviewQuery = { mergePreview: { networkConflicts: Array<string>, optInsClosed: number, keep: { id: string, displayName: string }, other: { id: string, displayName: string }, moves: { records: number, services: number, optIns: number }, fields: Array<{ field: string, keep: string | null, other: string | null, result: string | null, conflict: boolean }> } };
 
 export type MergeFansMutationVariables = Exact<{
   keepId: string | number;
@@ -103,18 +151,10 @@ export type MergeFansMutationVariables = Exact<{
 
 export type MergeFansMutation = { mergeFans: { id: string } };
 
-export type EraseFanMutationVariables = Exact<{
-  id: string | number;
-  confirmEmail: string;
-}>;
-
-
-export type EraseFanMutation = { eraseFan: boolean };
-
 export type SegmentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type SegmentsQuery = { segments: Array<{ id: string, name: string, description: string | null, size: number }> };
+export type SegmentsQuery = { segments: Array<{ id: string, name: string, label: string | null, kind: string, createdAt: string, exportUrl: string }> };
 
 export type StaffListQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -171,10 +211,12 @@ export type ChangePasswordMutationVariables = Exact<{
 
 export type ChangePasswordMutation = { changePassword: { id: string } };
 
-export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
+export type StatsQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
 
 
-export type StatsQuery = { stats: { fans: number, activeFans: number, records: number, registrations: number, activityPerDay: Array<{ date: string, count: number }>, registrationsPerDay: Array<{ date: string, count: number }>, byActivity: Array<{ name: string, count: number }>, byCountry: Array<{ name: string, count: number }> } };
+export type StatsQuery = { stats: { windowStart: string, windowEnd: string, registrations: number, logins: number, signedInMembers: number, activeMembers: number, records: number, days: Array<{ date: string, count: number, distinctMembers: number }> } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -202,17 +244,20 @@ export class TypedDocumentString<TResult, TVariables>
 export const FanProfileFragmentDoc = new TypedDocumentString(`
     fragment FanProfile on Fan {
   id
+  displayName
   email
   firstName
-  lastName
+  surname
   username
   country
   gender
   birthDate
   createdAt
-  score {
+  lastLoginAt
+  standing {
     points
-    rank
+    position
+    activityCount
   }
   can {
     edit
@@ -227,19 +272,20 @@ export const FanProfileFragmentDoc = new TypedDocumentString(`
 export const AuditEventsDocument = new TypedDocumentString(`
     query AuditEvents($filter: AuditFilter, $first: Int, $after: String) {
   auditEvents(filter: $filter, first: $first, after: $after) {
-    edges {
-      cursor
-      node {
+    nodes {
+      id
+      occurredAt
+      action
+      outcome
+      ip
+      actor {
+        type
         id
-        at
-        actor
-        actorType
-        action
-        targetType
-        targetId
-        outcome
-        ip
-        requestId
+        label
+      }
+      target {
+        type
+        id
       }
     }
     pageInfo {
@@ -249,19 +295,26 @@ export const AuditEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const EraseFanDocument = new TypedDocumentString(`
+    mutation EraseFan($id: ID!, $confirmEmail: String!) {
+  eraseFan(id: $id, confirmEmail: $confirmEmail)
+}
+    `) as unknown as TypedDocumentString<EraseFanMutation, EraseFanMutationVariables>;
 export const SearchFansDocument = new TypedDocumentString(`
     query SearchFans($search: String!, $first: Int, $after: String) {
   fans(search: $search, first: $first, after: $after) {
     edges {
       cursor
+      matchedOn
       node {
         id
+        displayName
         email
         firstName
-        lastName
+        surname
         username
-        country
         createdAt
+        lastLoginAt
       }
     }
     pageInfo {
@@ -276,45 +329,56 @@ export const FanDocument = new TypedDocumentString(`
   fan(id: $id) {
     ...FanProfile
     services {
+      id
       network
-      userId
+      uid
       username
-      linkedAt
+      createdAt
+      lastLoginAt
+      valid
     }
     optIns {
-      name
-      optedIn
-      updatedAt
+      id
+      kind
+      brandName
+      segmentName
+      optedInAt
+      optedOutAt
     }
     sessions {
       id
       createdAt
-      lastSeenAt
-      userAgent
-      network
+      expiresAt
+      beganWith
+      live
     }
     emails {
       id
       kind
       subject
+      recipient
       status
+      createdAt
       sentAt
     }
   }
 }
     fragment FanProfile on Fan {
   id
+  displayName
   email
   firstName
-  lastName
+  surname
   username
   country
   gender
   birthDate
   createdAt
-  score {
+  lastLoginAt
+  standing {
     points
-    rank
+    position
+    activityCount
   }
   can {
     edit
@@ -330,15 +394,13 @@ export const FanActivityDocument = new TypedDocumentString(`
   fan(id: $id) {
     id
     activity(first: $first, after: $after) {
-      edges {
-        cursor
-        node {
-          id
-          activity
-          network
-          points
-          completedAt
-        }
+      nodes {
+        id
+        activityName
+        activityType
+        service
+        points
+        completedAt
       }
       pageInfo {
         hasNextPage
@@ -356,17 +418,20 @@ export const UpdateFanDocument = new TypedDocumentString(`
 }
     fragment FanProfile on Fan {
   id
+  displayName
   email
   firstName
-  lastName
+  surname
   username
   country
   gender
   birthDate
   createdAt
-  score {
+  lastLoginAt
+  standing {
     points
-    rank
+    position
+    activityCount
   }
   can {
     edit
@@ -394,20 +459,26 @@ export const MergePreviewDocument = new TypedDocumentString(`
   mergePreview(keepId: $keepId, otherId: $otherId) {
     keep {
       id
-      email
-      firstName
-      lastName
+      displayName
     }
     other {
       id
-      email
-      firstName
-      lastName
+      displayName
     }
     moves {
-      what
-      count
+      records
+      services
+      optIns
     }
+    fields {
+      field
+      keep
+      other
+      result
+      conflict
+    }
+    networkConflicts
+    optInsClosed
   }
 }
     `) as unknown as TypedDocumentString<MergePreviewQuery, MergePreviewQueryVariables>;
@@ -418,18 +489,15 @@ export const MergeFansDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<MergeFansMutation, MergeFansMutationVariables>;
-export const EraseFanDocument = new TypedDocumentString(`
-    mutation EraseFan($id: ID!, $confirmEmail: String!) {
-  eraseFan(id: $id, confirmEmail: $confirmEmail)
-}
-    `) as unknown as TypedDocumentString<EraseFanMutation, EraseFanMutationVariables>;
 export const SegmentsDocument = new TypedDocumentString(`
     query Segments {
   segments {
     id
     name
-    description
-    size
+    label
+    kind
+    createdAt
+    exportUrl
   }
 }
     `) as unknown as TypedDocumentString<SegmentsQuery, SegmentsQueryVariables>;
@@ -501,27 +569,19 @@ export const ChangePasswordDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
 export const StatsDocument = new TypedDocumentString(`
-    query Stats {
-  stats {
-    fans
-    activeFans
-    records
+    query Stats($days: Int) {
+  stats(days: $days) {
+    windowStart
+    windowEnd
     registrations
-    activityPerDay {
+    logins
+    signedInMembers
+    activeMembers
+    records
+    days {
       date
       count
-    }
-    registrationsPerDay {
-      date
-      count
-    }
-    byActivity {
-      name
-      count
-    }
-    byCountry {
-      name
-      count
+      distinctMembers
     }
   }
 }

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { saveBlob, streamCsv } from '../download.js';
 import { SegmentsDocument, type SegmentsQuery } from '../generated/graphql.js';
-import { Loading, Status, Table, number } from '../ui.js';
+import { Loading, Status, Table, dateTime, number } from '../ui.js';
 import { useQuery } from '../use-query.js';
 import { useCan } from '../viewer.js';
 
@@ -27,9 +27,10 @@ export function SegmentsPage() {
           empty="No segment yet."
           columns={[
             { label: 'Segment', cell: (segment) => segment.name },
-            { label: 'Description', cell: (segment) => segment.description ?? '—' },
-            { label: 'Fans', cell: (segment) => number(segment.size), numeric: true },
-            { label: 'Export', cell: (segment) => (canExport ? <CsvExport path={`/console/segments/${encodeURIComponent(segment.id)}/export.csv`} name={segment.name} /> : '—') },
+            { label: 'Label', cell: (segment) => segment.label ?? '—' },
+            { label: 'Kind', cell: (segment) => (segment.kind === 'filter' ? 'Filter' : 'List') },
+            { label: 'Created', cell: (segment) => dateTime(segment.createdAt) },
+            { label: 'Export', cell: (segment) => (canExport ? <CsvExport path={segment.exportUrl} name={segment.name} /> : '—') },
           ]}
         />
       )}
