@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
     await checkScreen(page, 'staff-remove-dialog');
     await page.getByRole('button', { name: 'Remove from the account' }).click();
     await expect.poll(() => page.getByText(`${email} was removed.`).count()).toBe(1);
-    expect(await page.getByRole('row').filter({ hasText: email }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: email }).count()).toBe(0);
 
     expect([...blocked, ...invited.blocked]).toEqual([]);
     expect([...problems, ...invitedProblems]).toEqual([]);
