@@ -29,7 +29,7 @@ import { mergeApplicationSettings } from './modules/widget/widget.queries.js';
 import { parseSignInErrors } from './modules/widget/widget.signin.js';
 import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
-import { systemOrigin } from './modules/audit/audit.js';
+import { recordAudit, systemOrigin } from './modules/audit/audit.js';
 import { addStaff, inviteLink, listStaff, removeStaff, staffIdByEmail } from './modules/staff/staff.service.js';
 import type { SeedSize } from './demo-seed.js';
 
@@ -54,6 +54,13 @@ function onOff(value: string): boolean {
 }
 
 /** What the CLI is doing, on stderr and only for a person at a terminal: stdout stays the answer. */
+/** What a command changes in an account is in its audit log, by the actor system `cli`. */
+const cli = systemOrigin('cli');
+
+function recordSettings(db: Database, application: { accountId: number; id: number }, setting: string): Promise<void> {
+  return recordAudit(db, application.accountId, cli, { action: 'application.settings', target: { type: 'application', id: String(application.id) }, details: { setting } });
+}
+
 function note(message: string): void {
   if (process.stderr.isTTY) console.error(message);
 }
@@ -130,7 +137,7 @@ app
   .option('--json', 'print JSON')
   .action((options) =>
     withDatabase(async (db) => {
-      const created = await createApplication(db, { accountName: options.account, name: options.name, plan: parsePlan(options.plan) });
+      const created = await createApplication(db, { accountName: options.account, name: options.name, plan: parsePlan(options.plan) }, cli);
       printer(options)(
         { accountId: created.account.id, applicationId: created.application.id, apiKey: created.apiKey },
         () => `application ${created.application.id} in account ${created.account.id}\nAPI key (shown once): ${created.apiKey}`,
@@ -157,6 +164,7 @@ app
     withDatabase(async (db) => {
       const row = await setApplicationPlan(db, options.application, parsePlan(options.plan));
       if (!row) throw new Error(`No application ${options.application}.`);
+      await recordSettings(db, row, 'plan');
       printer(options)({ applicationId: row.id, plan: row.plan }, () => `application ${row.id} is now ${row.plan}`);
     }),
   );
@@ -171,6 +179,7 @@ app
     withDatabase(async (db) => {
       const row = await setNetworkVerification(db, { applicationId: options.application }, parseNetworkVerification(options.mode));
       if (!row) throw new Error(`No application ${options.application}.`);
+      await recordSettings(db, row, 'networkVerification');
       const mode = row.settings.networkVerification;
       printer(options)({ applicationId: row.id, networkVerification: mode }, () => `application ${row.id} network verification: ${mode}`);
     }),
@@ -188,6 +197,7 @@ app
       const application = await findApplicationById(db, options.application);
       if (!application) throw new Error(`No application ${options.application}.`);
       await mergeApplicationSettings(db, application.accountId, application.id, { signInErrors: mode });
+      await recordSettings(db, application, 'signInErrors');
       printer(options)({ applicationId: application.id, signInErrors: mode }, () => `application ${application.id} sign-in errors: ${mode}`);
     }),
   );
@@ -219,6 +229,7 @@ app
       const application = await findApplicationById(db, options.application);
       if (!application) throw new Error(`No application ${options.application}.`);
       await mergeApplicationSettings(db, application.accountId, application.id, { email });
+      await recordSettings(db, application, 'email');
       printer(options)({ applicationId: application.id, email }, () => `application ${application.id} email settings: ${Object.keys(email).join(', ') || 'the defaults'}`);
     }),
   );
@@ -251,6 +262,7 @@ app
           footerLinkText: options.footerLinkText,
         });
         await mergeApplicationSettings(db, application.accountId, application.id, { signInPageLook: stored });
+        await recordSettings(db, application, 'signInPageLook');
       }
       const shown = shownLook(stored, application.name);
       printer(options)({ applicationId: application.id, signInPageLook: shown }, () =>
@@ -269,6 +281,7 @@ app
     withDatabase(async (db) => {
       const row = await setApplicationFeature(db, { applicationId: options.application }, 'brandCustomFields', options.enabled);
       if (!row) throw new Error(`No application ${options.application}.`);
+      await recordSettings(db, row, 'brandCustomFields');
       const on = Boolean(row.settings.features?.includes('brandCustomFields'));
       const planNote = on && row.plan !== 'enterprise' ? ` (the application's plan is ${row.plan}: custom fields need enterprise)` : '';
       printer(options)({ applicationId: row.id, brandCustomFields: on }, () => `application ${row.id} brand custom fields: ${on ? 'on' : 'off'}${planNote}`);
@@ -282,7 +295,7 @@ key
   .option('--json', 'print JSON')
   .action((options) =>
     withDatabase(async (db) => {
-      const { keyId, apiKey } = await createApplicationKey(db, options.application);
+      const { keyId, apiKey } = await createApplicationKey(db, options.application, cli);
       printer(options)({ keyId, apiKey }, () => `key ${keyId}\nAPI key (shown once): ${apiKey}`);
     }),
   );
@@ -293,7 +306,7 @@ key
   .option('--json', 'print JSON')
   .action((options) =>
     withDatabase(async (db) => {
-      const { keyId, apiKey } = await createGlobalKey(db, options.account);
+      const { keyId, apiKey } = await createGlobalKey(db, options.account, cli);
       printer(options)({ apiKey }, () => `global key ${keyId}\nAPI key (shown once): ${apiKey}`);
     }),
   );
@@ -323,7 +336,7 @@ key
   .option('--json', 'print JSON')
   .action((keyId: number, options) =>
     withDatabase(async (db) => {
-      const revoked = await revokeApiKey(db, keyId);
+      const revoked = await revokeApiKey(db, keyId, cli);
       if (!revoked) throw new Error(`No live key ${keyId}.`);
       printer(options)({ keyId, revoked: true }, () => `key ${keyId} revoked`);
     }),

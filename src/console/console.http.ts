@@ -17,6 +17,7 @@ import { consoleCookie } from './cookies.js';
 import { assertConsoleWrite } from './csrf.js';
 import { getConsoleSchema } from './schema.js';
 import { viewerOf } from './staff.resolver.js';
+import { registerFanExports } from './fans/exports.http.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -124,6 +125,13 @@ export async function registerConsole(root: FastifyInstance, deps: ConsoleDepend
     });
     app.post('/console/graphql', { config: { kind: 'graphql' } }, function (request, reply) {
       return runCounted(request.roundTrips, () => graphqlHandler.call(this, request as never, reply as never));
+    });
+
+    registerFanExports(app, {
+      database,
+      identity,
+      callerOf: (request) => request.staffSession && callerOf(request.staffSession),
+      originOf: (request, caller) => auditOriginOf(request, caller),
     });
   });
 

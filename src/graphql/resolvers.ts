@@ -16,6 +16,8 @@ import { UsageResolver } from '../modules/usage/usage.resolver.js';
 import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 import { EmailResolver } from '../modules/widget/email.resolver.js';
 import { SignInPageLookResolver } from '../modules/widget/look.resolver.js';
+import { AuditResolver } from '../modules/audit/audit.resolver.js';
+import { PrivacyResolver } from '../modules/privacy/privacy.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes the classes as Function
@@ -45,4 +47,6 @@ export const resolvers: NonEmptyArray<Function> = [
   WidgetResolver,
   EmailResolver,
   SignInPageLookResolver,
+  AuditResolver,
+  PrivacyResolver,
 ];

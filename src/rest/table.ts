@@ -9,6 +9,7 @@ import { brandRoutes } from './routes/brands.routes.js';
 import { segmentRoutes } from './routes/segments.routes.js';
 import { statsRoutes } from './routes/stats.routes.js';
 import { authRoute } from './routes/auth.routes.js';
+import { privacyRoutes } from './routes/privacy.routes.js';
 
 /** The `/v1.1` route table: every REST operation, each a mapping onto one GraphQL document. */
 export const restRoutes: readonly RestRoute[] = [
@@ -20,6 +21,7 @@ export const restRoutes: readonly RestRoute[] = [
   signInErrorsRoute,
   brandCustomFieldsRoute,
   ...memberRoutes,
+  ...privacyRoutes,
   ...activityRoutes,
   ...listingRoutes,
   activityFeedRoute,

@@ -44,6 +44,7 @@ const operations = {
   sendFanPasswordReset: { query: 'mutation($id: ID!) { sendFanPasswordReset(id: $id) }', permission: 'fans.reset' },
   mergePreview: { query: 'query($id: ID!, $other: ID!) { mergePreview(keepId: $id, otherId: $other) { moves { services } } }', permission: 'fans.merge' },
   mergeFans: { query: 'mutation($id: ID!, $other: ID!) { mergeFans(keepId: $id, otherId: $other) { id } }', permission: 'fans.merge' },
+  eraseFan: { query: 'mutation($id: ID!, $email: String!) { eraseFan(id: $id, confirmEmail: $email) }', permission: 'fans.erase' },
   segments: { query: '{ segments { id name exportUrl } }', permission: 'segments.read' },
   stats: { query: '{ stats(days: 7) { registrations logins activeMembers days { date count } } }', permission: 'stats.read' },
 } as const;
@@ -51,8 +52,8 @@ const operations = {
 const allowed: Record<StaffRole, (keyof typeof operations)[]> = {
   analyst: ['segments', 'stats'],
   support: ['segments', 'stats', 'fans', 'fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset'],
-  admin: ['segments', 'stats', 'fans', 'fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset', 'mergePreview', 'mergeFans'],
-  owner: ['segments', 'stats', 'fans', 'fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset', 'mergePreview', 'mergeFans'],
+  admin: ['segments', 'stats', 'fans', 'fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset', 'mergePreview', 'mergeFans', 'eraseFan'],
+  owner: ['segments', 'stats', 'fans', 'fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset', 'mergePreview', 'mergeFans', 'eraseFan'],
 };
 
 async function entriesAbout(id: string) {
@@ -73,7 +74,7 @@ describe.each(['analyst', 'support', 'admin', 'owner'] as const)('as %s', (role)
         .select()
         .from(members)
         .where(eq(members.id, Number(fan.id)));
-      const answer = await consoleGraphql(t, staff[role], operation.query, { id: fan.id, other: second.id, s: 'console' });
+      const answer = await consoleGraphql(t, staff[role], operation.query, { id: fan.id, other: second.id, s: 'console', email: fan.email.toUpperCase() });
       expect(answer.status).toBe(200);
       if (may) {
         expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
@@ -122,8 +123,8 @@ describe('answers', () => {
     expect((await consoleGraphql(t, staff.owner, operations.fans.query, { s: 'elsewhere' })).body.data.fans.edges).toEqual([]);
     expect((await consoleGraphql(t, staff.owner, operations.fans.query, { s: theirs.email })).body.data.fans.edges).toEqual([]);
     const mine = await register(app);
-    for (const name of ['fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset'] as const) {
-      const answer = await consoleGraphql(t, staff.owner, operations[name].query, { id: theirs.id });
+    for (const name of ['fan', 'updateFan', 'endFanSessions', 'sendFanPasswordReset', 'eraseFan'] as const) {
+      const answer = await consoleGraphql(t, staff.owner, operations[name].query, { id: theirs.id, email: theirs.email });
       expect(answer.body.errors?.[0].extensions.code, name).toBe('NOT_FOUND');
     }
     for (const name of ['mergePreview', 'mergeFans'] as const) {
@@ -150,6 +151,7 @@ describe('answers', () => {
       ['mutation($id: ID!) { updateFan(id: $id, input: { country: "Atlantis" }) { id } }', { id: fan.id }, 'country'],
       ['mutation($id: ID!) { mergeFans(keepId: $id, otherId: $id) { id } }', { id: fan.id }, 'otherId'],
       ['query { stats(days: 1000) { records } }', {}, 'days'],
+      [operations.eraseFan.query, { id: fan.id, email: 'someone-else@example.com' }, 'confirmEmail'],
     ];
     for (const [query, variables, param] of cases) {
       const answer = await consoleGraphql(t, staff.owner, query, variables);
@@ -160,7 +162,26 @@ describe('answers', () => {
       .from(members)
       .where(eq(members.id, Number(fan.id)));
     expect(row.country).toBeNull();
+    // An empty confirmation is missing, not wrong.
+    const empty = await consoleGraphql(t, staff.owner, operations.eraseFan.query, { id: fan.id, email: ' ' });
+    expect(empty.body.errors?.[0].extensions).toMatchObject({ code: 'MISSING_PARAMETER', param: 'confirmEmail' });
     expect(await entriesAbout(fan.id)).toEqual([]);
+  });
+
+  it('erases a fan once their email is typed, any case, recording fan.erase without the address', async () => {
+    const fan = await register(app);
+    const answer = await consoleGraphql(t, staff.admin, operations.eraseFan.query, { id: fan.id, email: `  ${fan.email.toUpperCase()} ` });
+    expect(answer.body.errors).toBeUndefined();
+    expect(
+      await t.database.db
+        .select()
+        .from(members)
+        .where(eq(members.id, Number(fan.id))),
+    ).toEqual([]);
+    const [entry] = await entriesAbout(fan.id);
+    expect(entry).toMatchObject({ action: 'fan.erase', actorId: staff.admin.staffId });
+    expect(JSON.stringify(entry)).not.toContain(fan.email);
+    expect((await consoleGraphql(t, staff.admin, operations.fan.query, { id: fan.id })).body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 
   it('refuses everything signed out', async () => {

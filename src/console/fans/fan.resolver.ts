@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { recordAudit } from '../../modules/audit/audit.js';
-import { endFanSessions, mergeFans, mergePreview, sendFanPasswordReset, updateFan } from '../../modules/fans/fan-actions.js';
+import { endFanSessions, eraseFan, mergeFans, mergePreview, sendFanPasswordReset, updateFan } from '../../modules/fans/fan-actions.js';
 import { emailsOfFan, fanId, fanStanding, fanTimeline, loginEventsOfFan, optInsOfFan, requireFan, servicesOfFan, widgetSessionsOfFan } from '../../modules/fans/fan-page.js';
 import { staffCaller, type ConsoleRule } from '../auth.js';
 import type { ConsoleContext } from '../context.js';
@@ -116,5 +116,19 @@ export class FanResolver {
   @Mutation(() => FanType, { description: 'Merges otherId into keepId, as mergePreview said (fans.merge): both fans’ sessions end. Answers the kept fan.' })
   async mergeFans(@Ctx() context: ConsoleContext, @Arg('keepId', () => ID) keepId: string, @Arg('otherId', () => ID) otherId: string): Promise<FanType> {
     return toFan(await mergeFans(fanScopeOf(context), fanId(keepId, 'keepId'), fanId(otherId, 'otherId')));
+  }
+
+  @Authorized<ConsoleRule>('fans.erase')
+  @Mutation(() => Boolean, {
+    description:
+      "Erases the fan (fans.erase): everything personal goes, statistics and rankings change as if the fan had never been. confirmEmail must be the fan's email address, any case (a fan without one: their member id).",
+  })
+  async eraseFan(
+    @Ctx() context: ConsoleContext,
+    @Arg('id', () => ID) id: string,
+    @Arg('confirmEmail', () => String, { description: "The fan's email address, typed as a confirmation." }) confirmEmail: string,
+  ): Promise<boolean> {
+    await eraseFan(fanScopeOf(context), fanId(id), confirmEmail);
+    return true;
   }
 }

@@ -11,6 +11,7 @@ export const auditActions = {
   'fan.export': "A fan's data was exported (article 15/20).",
   'fan.sessions_end': "A fan's sessions were ended.",
   'fan.reset_sent': 'A password reset email was sent to a fan.',
+  'fan.verification_sent': 'An email confirming their address was sent to a fan.',
   'segment.export': 'A segment or filter was exported as CSV (details: segment, rows).',
   'key.create': 'An API key was created.',
   'key.revoke': 'An API key was revoked.',

@@ -43,6 +43,18 @@ export async function recordAudit(db: Executor, accountId: number, origin: Audit
   });
 }
 
+/**
+ * recordAudit for a scope that may carry an origin (MemberScope's `audit`): a change made with an
+ * API key (or by staff) is recorded; the same change made by the fan on the hosted pages, whose
+ * scope has no origin, is the fan's own and is not.
+ */
+export async function recordScopeAudit(db: Executor, scope: { accountId: number; audit?: AuditOrigin }, entry: AuditEntry): Promise<void> {
+  if (scope.audit) await recordAudit(db, scope.accountId, scope.audit, entry);
+}
+
+/** The audit target of a fan: their member id, never anything personal. */
+export const fanTarget = (memberId: number) => ({ type: 'fan', id: String(memberId) }) as const;
+
 /** Who acts through the public API: the calling application's key, with the request's address and id. */
 export function auditOriginOf(context: Pick<Context, 'requestId' | 'clientAddress' | 'userAgent'>, caller: ApplicationCaller): AuditOrigin {
   return { actor: apiKeyActor(caller), ip: context.clientAddress, userAgent: context.userAgent, requestId: context.requestId };
@@ -50,6 +62,18 @@ export function auditOriginOf(context: Pick<Context, 'requestId' | 'clientAddres
 
 export function apiKeyActor(caller: Pick<ApplicationCaller, 'keyId' | 'applicationName'>): AuditActor {
   return { type: 'api_key', id: caller.keyId, label: caller.applicationName };
+}
+
+/**
+ * One change of the calling application's settings through the public API, recorded as
+ * `application.settings` naming the setting (never its value: a template or a secret may be one).
+ */
+export function recordSettingsChange(context: Pick<Context, 'requestId' | 'clientAddress' | 'userAgent' | 'database'>, caller: ApplicationCaller, setting: string): Promise<void> {
+  return recordAudit(context.database.db, caller.accountId, auditOriginOf(context, caller), {
+    action: 'application.settings',
+    target: { type: 'application', id: String(caller.applicationId) },
+    details: { setting },
+  });
 }
 
 /** The gateway itself acting: a CLI command (`cli`) or a job. */

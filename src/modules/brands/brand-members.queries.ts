@@ -137,3 +137,22 @@ export async function buildBrandMembers(db: Executor, accountId: number): Promis
   );
   return counted.reduce((sum, row) => sum + Number(row.members), 0);
 }
+
+/**
+ * Takes deleted members out of the kept brand members at once, in the deleting transaction (an
+ * erasure): their pairs and queued rechecks go, and each brand's count loses them by a delta row,
+ * as the worker's settling would have done later. Nothing holds for a member who no longer exists,
+ * so no pair is checked; the members' rows are locked (deleted) by the transaction, so no
+ * recording adds a pair of theirs meanwhile.
+ */
+export async function forgetMemberPairs(db: Executor, accountId: number, memberIds: readonly number[]): Promise<void> {
+  if (!memberIds.length) return;
+  const ids = typedArray(memberIds, 'int');
+  await db.execute(sql`delete from ${brandMemberRechecks} where account_id = ${accountId} and member_id = any(${ids})`);
+  await db.execute(sql`
+    with gone as (
+      delete from ${brandMembers} where account_id = ${accountId} and member_id = any(${ids})
+      returning brand_id)
+    insert into ${brandMemberCounts} (account_id, brand_id, members)
+    select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
+}

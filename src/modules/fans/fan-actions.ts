@@ -1,14 +1,15 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
-import type { Database, Executor, Transaction } from '../../db/client.js';
-import { AppError, invalidParameter } from '../../core/errors.js';
+import type { Database, Executor } from '../../db/client.js';
+import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
+import { eraseMember } from '../privacy/member-erase.js';
+import { exportMember, type MemberExport } from '../privacy/member-export.js';
 import { activityRecords, optins } from '../../db/schema/index.js';
-import { recordAudit, type AuditOrigin } from '../audit/audit.js';
-import type { AuditEntry } from '../audit/audit.actions.js';
+import type { AuditOrigin } from '../audit/audit.js';
 import { mergeMembersByStaff } from '../lifecycle/lifecycle.service.js';
 import { profileFields } from '../lifecycle/member-merge.js';
 import { sendPasswordResetToMember } from '../lifecycle/member-emails.js';
 import type { IdentityServices } from '../members/identity-services.js';
-import { servicesOfMembers, type MemberRow, type NewMemberRow } from '../members/members.queries.js';
+import { servicesOfMembers, type MemberRow } from '../members/members.queries.js';
 import { updateMemberProfile } from '../members/members.service.js';
 import { revokeMemberSessions } from '../members/members.sessions.js';
 import type { UpdateMemberInput } from '../members/members.types.js';
@@ -29,10 +30,9 @@ export interface FanScope {
   origin: AuditOrigin;
 }
 
-const fanTarget = (id: number) => ({ type: 'fan' as const, id: String(id) });
-
-function audit(scope: FanScope, db: Executor, entry: AuditEntry): Promise<void> {
-  return recordAudit(db, scope.accountId, scope.origin, entry);
+/** The members module's scope: the staff member's origin makes each change record its entry (recordScopeAudit). */
+function memberScope(scope: FanScope) {
+  return { db: scope.db, accountId: scope.accountId, identity: scope.identity, audit: scope.origin };
 }
 
 /**
@@ -40,33 +40,12 @@ function audit(scope: FanScope, db: Executor, entry: AuditEntry): Promise<void> 
  * address, links to the old one end). The entry names the fields whose values changed, never the values.
  */
 export async function updateFan(scope: FanScope, id: number, input: UpdateMemberInput): Promise<MemberRow> {
-  const { member } = await updateMemberProfile(scope, id, input, async (tx, before, written) => {
-    const fields = changedFields(before, written);
-    await audit(scope, tx, { action: 'fan.edit', target: fanTarget(before.id), details: { fields } });
-  });
-  return member;
-}
-
-/** The names of the fields `written` changes on `before` (custom fields as `extended.<name>`). */
-export function changedFields(before: MemberRow, written: Partial<NewMemberRow>): string[] {
-  const fields: string[] = [];
-  for (const [name, value] of Object.entries(written)) {
-    if (name === 'extended') {
-      const old = before.extended ?? {};
-      const next = (value ?? {}) as Record<string, unknown>;
-      for (const key of Object.keys(next)) if (JSON.stringify(old[key]) !== JSON.stringify(next[key])) fields.push(`extended.${key}`);
-      continue;
-    }
-    const old = (before as Record<string, unknown>)[name];
-    if (String(old ?? '') !== String(value ?? '')) fields.push(name);
-  }
-  return fields.sort();
+  return (await updateMemberProfile(memberScope(scope), id, input)).member;
 }
 
 /** Ends every session of the fan (members.sessions: the session generation raised, a new access token). */
 export async function endFanSessions(scope: FanScope, id: number): Promise<MemberRow> {
-  const { member } = await revokeMemberSessions(scope, id, (tx, memberId) => audit(scope, tx, { action: 'fan.sessions_end', target: fanTarget(memberId) }));
-  return member;
+  return (await revokeMemberSessions(memberScope(scope), id)).member;
 }
 
 /**
@@ -80,8 +59,8 @@ export async function sendFanPasswordReset(scope: FanScope, id: number, baseUrl:
   const application =
     (member.registeredByApplicationId !== null ? await findApplication(scope.db, scope.accountId, member.registeredByApplicationId) : undefined) ?? (await listApplications(scope.db, scope.accountId))[0];
   if (!application) throw new AppError('INVALID_PARAMETER', 'The account has no application whose pages could set a password.', 'id');
-  const memberScope = { db: scope.db, accountId: scope.accountId, applicationId: application.id, settings: application.settings ?? {}, identity: scope.identity };
-  await sendPasswordResetToMember(emailScope(memberScope, application, baseUrl), member.id, (tx) => audit(scope, tx, { action: 'fan.reset_sent', target: fanTarget(member.id) }));
+  const sending = { ...memberScope(scope), applicationId: application.id, settings: application.settings ?? {} };
+  await sendPasswordResetToMember(emailScope(sending, application, baseUrl), member.id);
 }
 
 /** One profile field in a merge: each fan's value, and the one the kept fan ends with. */
@@ -172,8 +151,28 @@ async function mergePair(db: Executor, accountId: number, keepId: number, otherI
  * fans' sessions end). Staff are authorised by their role, not by the other fan's access token.
  */
 export async function mergeFans(scope: FanScope, keepId: number, otherId: number): Promise<MemberRow> {
-  const { member } = await mergeMembersByStaff(scope, keepId, otherId, (tx: Transaction, survivorId, mergedId) =>
-    audit(scope, tx, { action: 'fan.merge', target: fanTarget(survivorId), details: { from: mergedId, into: survivorId } }),
-  );
-  return member;
+  return (await mergeMembersByStaff(memberScope(scope), keepId, otherId)).member;
+}
+
+/** The longest confirmation accepted: an address is at most 320 characters. */
+const maxConfirmation = 320;
+
+/**
+ * Erases the fan (privacy/member-erase.ts: everything personal, statistics as if the fan had never
+ * been; `fan.erase` with a keyed hash of the address). The staff member confirms by typing the
+ * fan's email address, compared case-insensitively (a fan without one: their member id).
+ */
+export async function eraseFan(scope: FanScope, id: number, confirmEmail: string): Promise<void> {
+  const typed = (confirmEmail ?? '').trim().toLowerCase();
+  if (!typed) throw missingParameter('confirmEmail', "Type the fan's email address to confirm the erasure.");
+  if (typed.length > maxConfirmation) throw invalidParameter('confirmEmail', `at most ${maxConfirmation} characters`);
+  const member = await requireFan(scope.db, scope.accountId, id);
+  const expected = (member.email ?? member.verifiedEmail ?? String(member.id)).toLowerCase();
+  if (typed !== expected) throw invalidParameter('confirmEmail', member.email || member.verifiedEmail ? "the fan's email address, as the confirmation" : "the fan's member id, as the confirmation");
+  await eraseMember(scope.db, scope.accountId, member.id, scope.origin, scope.identity.emailHmac);
+}
+
+/** Everything stored about the fan, as one document (privacy/member-export.ts; recorded as `fan.export`). */
+export function exportFan(scope: FanScope, id: number): Promise<MemberExport> {
+  return exportMember(scope.db, scope.accountId, id, scope.origin);
 }

@@ -9,6 +9,7 @@ import type { MemberRow } from '../members/members.queries.js';
 import { requireMember, type MemberResult, type MemberScope } from '../members/members.service.js';
 import type { VerifyEmailInput } from '../members/members.types.js';
 import { mergeInto } from './member-merge.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Marks an address verified for the member (only the registering application may). It never
@@ -59,6 +60,7 @@ export async function markEmailVerified(
       await options.before?.(tx);
       if (service) await q.updateService(tx, scope.accountId, service.id, { verifiedEmail });
       await q.updateMember(tx, scope.accountId, member.id, { verifiedEmail, emailVerifiedAt: new Date() });
+      await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: ['verifiedEmail'] } });
     }),
   );
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
@@ -88,35 +90,28 @@ export async function mergeMembers(scope: MemberScope, intoId: number, fromId: n
 
 /**
  * Merges `fromId` into `intoId` for the console: staff are authorised by their role, so no access
- * token is asked for; otherwise the same merge, races and deadlock retry as mergeMembers. `within`
- * runs in the merge's transaction (the audit entry), with the two members' ids as merged.
+ * token is asked for; otherwise the same merge, races, deadlock retry and audit entry as mergeMembers.
  */
-export async function mergeMembersByStaff(
-  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity'>,
-  intoId: number,
-  fromId: number,
-  within?: (tx: Transaction, survivorId: number, mergedId: number) => Promise<void>,
-): Promise<MemberResult> {
+export async function mergeMembersByStaff(scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>, intoId: number, fromId: number): Promise<MemberResult> {
   if (intoId === fromId) throw invalidParameter('otherId', 'a fan cannot be merged into itself');
   const into = await requireMember(scope.db, scope.accountId, intoId, undefined, 'keepId');
   const from = await requireMember(scope.db, scope.accountId, fromId, undefined, 'otherId');
   if (into.id === from.id) throw new AppError('CONFLICT', `Fans ${intoId} and ${fromId} were merged already: both are fan ${into.id}.`, 'otherId');
-  return runMerge(scope, into, from, undefined, within);
+  return runMerge(scope, into, from);
 }
 
 async function runMerge(
-  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity'>,
+  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>,
   into: MemberRow,
   from: MemberRow,
   check?: (survivor: MemberRow, merged: MemberRow) => void,
-  within?: (tx: Transaction, survivorId: number, mergedId: number) => Promise<void>,
 ): Promise<MemberResult> {
   // mergeInto locks both members and checks again: a concurrent merge may have taken either meanwhile.
   const survivor = await retryOnDeadlock(() =>
     scope.db.transaction(async (tx) => {
       const merged = await mergeInto(tx, into, from, check);
       await endMergedSessions(tx, scope, merged.id, from.id);
-      await within?.(tx, merged.id, from.id);
+      await recordScopeAudit(tx, scope, { action: 'fan.merge', target: fanTarget(merged.id), details: { from: from.id, into: merged.id } });
       return merged;
     }),
   );

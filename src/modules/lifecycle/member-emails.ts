@@ -12,6 +12,7 @@ import type { MemberRow } from '../members/members.queries.js';
 import { endMemberSessions } from '../members/members.sessions.js';
 import { requireMember, type MemberScope } from '../members/members.service.js';
 import { markEmailVerified } from './lifecycle.service.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Verification and password-reset emails: a member asks (or an application asks for one), a
@@ -38,7 +39,7 @@ function tooMany(retryAfterSeconds: number): AppError {
 }
 
 /** Issues the link and queues its message, together; the worker is woken once both are committed. */
-async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpose, recipient: string, within?: (tx: Transaction) => Promise<void>): Promise<void> {
+async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpose, recipient: string): Promise<void> {
   const { mail } = scope.identity;
   const settings = scope.settings.email;
   await scope.db.transaction(async (tx) => {
@@ -51,13 +52,13 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
     await mail.enqueue(tx, {
       accountId: scope.accountId,
       applicationId: scope.applicationId,
-      kind: purpose === 'reset' ? 'reset-password' : 'verify-email',
       memberId: member.id,
+      kind: purpose === 'reset' ? 'reset-password' : 'verify-email',
       recipient,
       senderName: settings?.senderName ?? scope.applicationName,
       ...message,
     });
-    await within?.(tx);
+    await recordScopeAudit(tx, scope, { action: purpose === 'reset' ? 'fan.reset_sent' : 'fan.verification_sent', target: fanTarget(member.id) });
   });
   mail.wake();
 }
@@ -65,16 +66,15 @@ async function sendLink(scope: EmailScope, member: MemberRow, purpose: LinkPurpo
 /**
  * A reset link to the address the member signs in with, sent because staff asked (the console):
  * the member must have an email identity; the member's own budget applies, and refuses aloud (staff
- * know the member exists). `within` runs in the transaction that queues it (the audit entry).
- * Answers the address it went to.
+ * know the member exists). Answers the address it went to.
  */
-export async function sendPasswordResetToMember(scope: EmailScope, memberId: number, within?: (tx: Transaction) => Promise<void>): Promise<string> {
+export async function sendPasswordResetToMember(scope: EmailScope, memberId: number): Promise<string> {
   const member = await requireMember(scope.db, scope.accountId, memberId);
   const [service] = (await q.servicesOfMembers(scope.db, scope.accountId, [member.id])).filter((candidate) => candidate.network === 'email');
   if (!service) throw invalidParameter('id', 'a fan who signs in with an email address and a password');
   const decision = await scope.identity.emailThrottle.take([['member', `${scope.accountId}:${member.id}`]]);
   if (!decision.allowed) throw tooMany(decision.retryAfterSeconds);
-  await sendLink(scope, member, 'reset', service.uid, within);
+  await sendLink(scope, member, 'reset', service.uid);
   return service.uid;
 }
 

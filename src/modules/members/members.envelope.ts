@@ -2,6 +2,7 @@ import type { ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { isId } from '../../lib/ids.js';
+import { auditOriginOf } from '../audit/audit.js';
 import { toMember } from './members.mapping.js';
 import type { MemberResult, MemberScope } from './members.service.js';
 import type { MemberEnvelope } from './members.types.js';
@@ -19,6 +20,7 @@ export function scopeOf(context: Context, caller: ApplicationCaller): MemberScop
     settings: caller.settings,
     identity: context.identity,
     clientAddress: context.clientAddress,
+    audit: auditOriginOf(context, caller),
   };
 }
 

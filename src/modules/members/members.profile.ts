@@ -1,6 +1,6 @@
 import { invalidParameter } from '../../core/errors.js';
 import { jsonDepthExceeds, maxStoredJsonDepth } from '../../lib/json-depth.js';
-import type { NewMemberRow } from './members.queries.js';
+import type { MemberRow, NewMemberRow } from './members.queries.js';
 import type { MemberProfileInput, UpdateMemberInput } from './members.types.js';
 import { normaliseEmail } from './members.credentials.js';
 
@@ -92,4 +92,20 @@ export function extendedFields(value: Record<string, unknown> | undefined | null
   if (!value) return undefined;
   if (jsonDepthExceeds(value, maxStoredJsonDepth)) throw invalidParameter('extended', `expected a JSON object nested at most ${maxStoredJsonDepth} levels deep`);
   return value;
+}
+
+/** The names of the fields `written` changes on `before` (custom fields as `extended.<name>`): what a profile change's audit entry lists. */
+export function changedFields(before: MemberRow, written: Partial<NewMemberRow>): string[] {
+  const fields: string[] = [];
+  for (const [name, value] of Object.entries(written)) {
+    if (name === 'extended') {
+      const old = before.extended ?? {};
+      const next = (value ?? {}) as Record<string, unknown>;
+      for (const key of Object.keys(next)) if (JSON.stringify(old[key]) !== JSON.stringify(next[key])) fields.push(`extended.${key}`);
+      continue;
+    }
+    const old = (before as Record<string, unknown>)[name];
+    if (String(old ?? '') !== String(value ?? '')) fields.push(name);
+  }
+  return fields.sort();
 }

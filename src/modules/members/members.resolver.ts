@@ -68,16 +68,6 @@ export class MemberResolver {
     return envelope(context, caller, await revokeMemberSessions(scopeOf(context, caller), memberId(id)));
   }
 
-  @Authorized()
-  @Mutation(() => Boolean, { description: 'Deletes a member and everything that is theirs.' })
-  deleteMember(
-    @Ctx() context: Context,
-    @CurrentApplication() caller: ApplicationCaller,
-    @Arg('id', () => ID, { description: "The member's id; a merged member's id acts on the survivor." }) id: string,
-  ): Promise<boolean> {
-    return members.deleteMember(scopeOf(context, caller), memberId(id));
-  }
-
   @Authorized('advanced')
   @Mutation(() => ServiceLink, { description: "New tokens for one of the member's networks, through that network." })
   async refreshServiceTokens(

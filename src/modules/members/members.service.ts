@@ -1,5 +1,4 @@
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { retryTransaction } from '../../db/errors.js';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound, rateLimited } from '../../core/errors.js';
 import { accessTokenExpired, digestToken, newAccessToken, sameSecret } from '../identity/access-tokens.js';
@@ -9,7 +8,7 @@ import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
-import { extendedFields, profileValues, updateValues } from './members.profile.js';
+import { changedFields, extendedFields, profileValues, updateValues } from './members.profile.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
@@ -17,6 +16,7 @@ import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
 import { isId } from '../../lib/ids.js';
+import { fanTarget, recordScopeAudit, type AuditOrigin } from '../audit/audit.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
 import { forgetTotals } from '../score-windows/score-windows.queries.js';
 import { regroupMember } from '../score-windows/score-window-groups.queries.js';
@@ -35,6 +35,8 @@ export interface MemberScope {
    * fan's; otherwise it is an application's server, which signs in many fans from one address.
    */
   browser?: boolean;
+  /** Who acts, for the audit log: the API key (members.envelope.ts scopeOf); absent on the fan's own pages, whose changes are not recorded. */
+  audit?: AuditOrigin;
 }
 
 export interface MemberResult {
@@ -219,16 +221,8 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
   return { service, sessionGeneration, updates };
 }
 
-/**
- * A profile change. `within` runs in the change's transaction once it is made, with the member as it
- * was and the values written (the console's audit entry names the fields changed).
- */
-export async function updateMemberProfile(
-  scope: Pick<MemberScope, 'db' | 'accountId'>,
-  id: number,
-  input: UpdateMemberInput,
-  within?: (tx: Transaction, before: MemberRow, written: Partial<NewMemberRow>) => Promise<void>,
-): Promise<MemberResult> {
+/** A profile change; the audit entry (when the scope has an origin) names the fields whose values changed, never the values. */
+export async function updateMemberProfile(scope: Pick<MemberScope, 'db' | 'accountId' | 'audit'>, id: number, input: UpdateMemberInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
   const values = updateValues(input);
   const extendedInput = extendedFields(input.extended);
@@ -246,7 +240,7 @@ export async function updateMemberProfile(
     }
     const extended = extendedInput ? { extended: { ...member.extended, ...extendedInput } } : {};
     await saveProfile(tx, scope.accountId, member.id, { ...values, ...extended });
-    await within?.(tx, member, { ...values, ...extended });
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: changedFields(member, { ...values, ...extended }) } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -276,6 +270,7 @@ export async function resetPassword(scope: MemberScope, id: number, input: Reset
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
     // The raised generation refuses the links emailed before; they are ended too, as every path that sets a password does.
     await endMemberLinks(tx, scope.accountId, member.id);
+    await recordScopeAudit(tx, scope, { action: 'fan.edit', target: fanTarget(member.id), details: { fields: ['password'], sessionsEnded: true } });
   });
   return { member: await requireMember(scope.db, scope.accountId, member.id), created: false };
 }
@@ -287,18 +282,17 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
   await q.updateMember(tx, accountId, memberId, values);
 }
 
-export async function deleteMember(scope: MemberScope, id: number): Promise<boolean> {
-  const member = await requireMember(scope.db, scope.accountId, id);
-  // A deadlock victim (against a merge, or a writer of several members) deleted nothing: it runs again.
-  return retryTransaction(() =>
-    scope.db.transaction(async (tx) => {
-      // The member row first, then the totals: the order every transaction takes them in.
-      await q.lockMembers(tx, scope.accountId, [member.id]);
-      // The kept totals have no foreign key to cascade: they and their member counts go first.
-      await forgetTotals(tx, scope.accountId, member.id);
-      return q.deleteMember(tx, scope.accountId, member.id);
-    }),
-  );
+/**
+ * Deletes a member in the caller's transaction: the member's row locked first, then the kept
+ * totals (they have no foreign key to cascade), then the member, what cascades from it, and the
+ * shells of members merged into it (members.queries.ts deleteMember). privacy/'s eraseMember runs
+ * it with what does not cascade.
+ */
+export async function removeMember(tx: Transaction, accountId: number, id: number): Promise<boolean> {
+  // The member row first, then the totals: the order every transaction takes them in.
+  await q.lockMembers(tx, accountId, [id]);
+  await forgetTotals(tx, accountId, id);
+  return q.deleteMember(tx, accountId, id);
 }
 
 /** New network tokens from the network's refresh grant, stored sealed. */

@@ -1,4 +1,4 @@
-import type { Executor, Transaction } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { accessTokenRenewalBefore, digestToken, newAccessToken } from '../identity/access-tokens.js';
 import type { TokenCipher } from '../identity/token-cipher.js';
 import { AppError, notFound } from '../../core/errors.js';
@@ -6,6 +6,7 @@ import { findMember, lockMembers, type MemberRow } from './members.queries.js';
 import { currentMember } from './members.merge.js';
 import { raiseSessionGeneration, renewAccessTokenIssuedBefore, type IssuedAccessToken } from './members.sessions.queries.js';
 import type { MemberResult, MemberScope } from './members.service.js';
+import { fanTarget, recordScopeAudit } from '../audit/audit.js';
 
 /**
  * Ending a member's sessions: what a password reset, a merge (both members) and an explicit
@@ -28,17 +29,12 @@ export async function renewOldAccessToken(db: Executor, cipher: TokenCipher, acc
  * member row is locked first, so a concurrent merge either sees the raised generation or has
  * already made the member a pointer to its survivor (then CONFLICT, nothing changed).
  */
-export async function revokeMemberSessions(
-  scope: Pick<MemberScope, 'db' | 'accountId' | 'identity'>,
-  id: number,
-  /** Runs in the revocation's transaction (the console's audit entry). */
-  within?: (tx: Transaction, memberId: number) => Promise<void>,
-): Promise<MemberResult> {
+export async function revokeMemberSessions(scope: Pick<MemberScope, 'db' | 'accountId' | 'identity' | 'audit'>, id: number): Promise<MemberResult> {
   const member = await memberOrNotFound(scope.db, scope.accountId, id);
   await scope.db.transaction(async (tx) => {
     currentMember(await lockMembers(tx, scope.accountId, [member.id]), member.id, 'id');
     await endMemberSessions(tx, scope.identity.cipher, scope.accountId, member.id);
-    await within?.(tx, member.id);
+    await recordScopeAudit(tx, scope, { action: 'fan.sessions_end', target: fanTarget(member.id) });
   });
   return { member: await memberOrNotFound(scope.db, scope.accountId, member.id), created: false };
 }

@@ -139,7 +139,7 @@ export async function revokeKey(db: Executor, keyId: number) {
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id, keyHash: apiKeys.keyHash });
+    .returning({ id: apiKeys.id, keyHash: apiKeys.keyHash, accountId: apiKeys.accountId, applicationId: apiKeys.applicationId });
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
+import { recordSettingsChange } from '../audit/audit.js';
 import { getApplication, listWhitelist, setApplicationFeature, setNetworkVerification, toApplication, unwhitelistDomain, whitelistDomain } from './tenancy.service.js';
 import { Application, NetworkVerificationMode } from './tenancy.types.js';
 
@@ -24,6 +25,7 @@ export class ApplicationResolver {
     @Arg('domain', () => String, { description: 'A host name or a URL; its host is whitelisted exactly (www. included).' }) domain: string,
   ): Promise<Application> {
     await whitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
+    await recordSettingsChange(context, caller, 'whitelist');
     return loadApplication(context, caller);
   }
 
@@ -35,6 +37,7 @@ export class ApplicationResolver {
     @Arg('domain', () => String, { description: 'A host name or a URL; its host, exactly as listed.' }) domain: string,
   ): Promise<Application> {
     await unwhitelistDomain(context.database.db, caller.accountId, caller.applicationId, domain);
+    await recordSettingsChange(context, caller, 'whitelist');
     return loadApplication(context, caller);
   }
 
@@ -50,6 +53,7 @@ export class ApplicationResolver {
     @Arg('mode', () => NetworkVerificationMode, { description: "VERIFY or TRUST, for this application's calls from now on." }) mode: NetworkVerificationMode,
   ): Promise<Application> {
     await setNetworkVerification(context.database.db, caller, mode);
+    await recordSettingsChange(context, caller, 'networkVerification');
     return loadApplication(context, caller);
   }
 
@@ -63,6 +67,7 @@ export class ApplicationResolver {
     @Arg('enabled', () => Boolean, { description: 'true: brands take custom fields; false: they are refused again (stored fields stay and are still shown).' }) enabled: boolean,
   ): Promise<Application> {
     await setApplicationFeature(context.database.db, caller, 'brandCustomFields', enabled);
+    await recordSettingsChange(context, caller, 'brandCustomFields');
     return loadApplication(context, caller);
   }
 

@@ -6,6 +6,7 @@ import { AppError, invalidParameter, missingParameter } from '../../core/errors.
 import { normaliseDomain } from '../../lib/domains.js';
 import { digestsEqual, generateApiKey, hashApiKey, keyPrefix } from './tenancy.keys.js';
 import * as q from './tenancy.queries.js';
+import { recordAudit, type AuditOrigin } from '../audit/audit.js';
 
 export const plans: readonly Plan[] = ['basic', 'advanced', 'enterprise'];
 
@@ -29,37 +30,47 @@ async function issueKey(db: Executor, accountId: number, applicationId: number |
 }
 
 /** Creates the application (and its account when the name is new) with a first key. */
-export async function createApplication(db: Database, input: { accountName: string; name: string; plan: Plan }) {
+/** An application with its first key; with `origin` (the CLI), both are recorded in the account's audit log. */
+export async function createApplication(db: Database, input: { accountName: string; name: string; plan: Plan }, origin?: AuditOrigin) {
   const name = input.name.trim();
   if (!name) throw missingParameter('name');
   return db.transaction(async (tx) => {
     const account = await createAccount(tx, input.accountName);
     const application = await q.insertApplication(tx, account.id, name, input.plan);
     const { apiKey, keyId } = await issueKey(tx, account.id, application.id);
+    if (origin) {
+      await recordAudit(tx, account.id, origin, { action: 'application.create', target: { type: 'application', id: String(application.id) }, details: { plan: input.plan } });
+      await recordAudit(tx, account.id, origin, { action: 'key.create', target: { type: 'key', id: String(keyId) }, details: { applicationId: application.id } });
+    }
     return { account, application, apiKey, keyId };
   });
 }
 
-export async function createApplicationKey(db: Executor, applicationId: number) {
+export async function createApplicationKey(db: Executor, applicationId: number, origin?: AuditOrigin) {
   const application = await q.findApplicationById(db, applicationId);
   if (!application) throw new AppError('NOT_FOUND', `Application ${applicationId} not found.`, 'application');
-  return issueKey(db, application.accountId, application.id);
+  const issued = await issueKey(db, application.accountId, application.id);
+  if (origin) await recordAudit(db, application.accountId, origin, { action: 'key.create', target: { type: 'key', id: String(issued.keyId) }, details: { applicationId } });
+  return issued;
 }
 
 /** An account has at most one live global key: issuing a new one revokes the previous one. */
-export async function createGlobalKey(db: Database, accountId: number) {
+export async function createGlobalKey(db: Database, accountId: number, origin?: AuditOrigin) {
   return db.transaction(async (tx) => {
     const account = await q.findAccountById(tx, accountId);
     if (!account) throw new AppError('NOT_FOUND', `Account ${accountId} not found.`, 'account');
     const revoked = await q.revokeGlobalKeys(tx, accountId);
     revoked.forEach((key) => keyCache.delete(key.keyHash));
-    return issueKey(tx, accountId, null);
+    const issued = await issueKey(tx, accountId, null);
+    if (origin) await recordAudit(tx, accountId, origin, { action: 'key.create', target: { type: 'key', id: String(issued.keyId) }, details: { global: true, replaced: revoked.length } });
+    return issued;
   });
 }
 
-export async function revokeApiKey(db: Executor, keyId: number) {
+export async function revokeApiKey(db: Executor, keyId: number, origin?: AuditOrigin) {
   const revoked = await q.revokeKey(db, keyId);
   if (revoked) keyCache.delete(revoked.keyHash);
+  if (revoked && origin) await recordAudit(db, revoked.accountId, origin, { action: 'key.revoke', target: { type: 'key', id: String(keyId) }, details: { applicationId: revoked.applicationId } });
   return Boolean(revoked);
 }
 

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
+import { recordSettingsChange } from '../audit/audit.js';
 import { AppError } from '../../core/errors.js';
 import type { EmailSettings } from '../../db/schema/index.js';
 import { readSenderName, readTemplate, templateOf } from '../email/templates.js';
@@ -52,6 +53,7 @@ export class EmailResolver {
     if (input.verifyEmail) email.verifyEmail = readTemplate(input.verifyEmail, 'verifyEmail');
     if (input.resetPassword) email.resetPassword = readTemplate(input.resetPassword, 'resetPassword');
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { email });
+    await recordSettingsChange(context, caller, 'email');
     context.loaders.widget.settings.clear(caller.applicationId);
     return toApplication(await getApplication(context.database.db, caller.accountId, caller.applicationId));
   }

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
+import { recordSettingsChange } from '../audit/audit.js';
 import { getApplication, toApplication } from '../tenancy/tenancy.service.js';
 import { Application } from '../tenancy/tenancy.types.js';
 import { readLook, shownLook } from './look.js';
@@ -26,6 +27,7 @@ export class SignInPageLookResolver {
     const app = { accountId: caller.accountId, applicationId: caller.applicationId };
     const signInPageLook = await readLook(context.database.db, app, input);
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInPageLook });
+    await recordSettingsChange(context, caller, 'signInPageLook');
     context.loaders.widget.settings.clear(caller.applicationId);
     return toApplication(await getApplication(context.database.db, caller.accountId, caller.applicationId));
   }

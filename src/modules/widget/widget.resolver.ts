@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 't
 import type { SignInNetworkSettings } from '../../db/schema/index.js';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
+import { recordSettingsChange } from '../audit/audit.js';
 import { invalidParameter } from '../../core/errors.js';
 import { toMember } from '../members/members.mapping.js';
 import { memberByAccessToken, requireMember } from '../members/members.service.js';
@@ -130,6 +131,7 @@ export class WidgetResolver {
       signInNetworks: { ...settings.signInNetworks, [network]: entry },
     });
     context.loaders.widget.settings.clear(caller.applicationId);
+    await recordSettingsChange(context, caller, 'signInNetworks');
     return reloadApplication(context, caller);
   }
 
@@ -142,6 +144,7 @@ export class WidgetResolver {
   ): Promise<Application> {
     const { [network.trim().toLowerCase()]: _removed, ...rest } = (await context.loaders.widget.settings.load(caller.applicationId)).signInNetworks ?? {};
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInNetworks: rest });
+    await recordSettingsChange(context, caller, 'signInNetworks');
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
   }
@@ -154,6 +157,7 @@ export class WidgetResolver {
     @Arg('fields', () => [SignInProfileField], { description: 'The member fields the hosted flow asks for.' }) fields: SignInProfileField[],
   ): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { requiredFields: readRequiredFields(fields) });
+    await recordSettingsChange(context, caller, 'requiredFields');
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
   }
@@ -176,6 +180,7 @@ export class WidgetResolver {
     @Arg('mode', () => SignInErrorsMode, { description: "DISTINCT or UNIFORM, for this application's on-page sign-ins from now on." }) mode: SignInErrorsMode,
   ): Promise<Application> {
     await mergeApplicationSettings(context.database.db, caller.accountId, caller.applicationId, { signInErrors: mode });
+    await recordSettingsChange(context, caller, 'signInErrors');
     context.loaders.widget.settings.clear(caller.applicationId);
     return reloadApplication(context, caller);
   }

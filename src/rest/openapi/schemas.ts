@@ -393,6 +393,31 @@ export const responseSchemas = {
   MemberActivityTimeline: memberTimeline('Count', 'TotalCount'),
   MemberVisitTimeline: memberTimeline('Visits', 'TotalVisits'),
   TopDomains: page(object({ Domain: text(), Members: countText, Visits: countText })),
+  AuditLog: object({
+    totalSize: { type: 'integer', description: 'entries on this page' },
+    items: listOf(
+      object(
+        {
+          ID: { type: 'string' },
+          Time: timestamp,
+          ActorType: { type: 'string', enum: ['staff', 'api_key', 'system'] },
+          ActorID: text("the key's or the staff member's id; null for system"),
+          ActorLabel: text("the application's name, the staff member's email, or the command (cli)"),
+          Action: { type: 'string', description: 'fan.edit, fan.merge, fan.erase, fan.export, fan.sessions_end, fan.reset_sent, key.create, … (docs/console.md)' },
+          TargetType: text('fan, staff, key, application, segment or account'),
+          TargetID: text("a fan's member id, a key's id, …"),
+          Outcome: { type: 'string', enum: ['success', 'denied', 'failed'] },
+          Details: { type: 'object', description: "names, counts and ids; never a fan's personal data" },
+          IP: text(),
+          UserAgent: text(),
+          RequestID: text(),
+        },
+        ['ID', 'Time', 'ActorType', 'Action', 'Outcome'],
+      ),
+    ),
+    hasMore: { type: 'boolean' },
+    nextCursor: text('pass as cursor for the next page; null on the last'),
+  }),
 } satisfies Record<string, Schema>;
 
 export type ResponseSchemaName = keyof typeof responseSchemas;

@@ -2,7 +2,6 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import {
   AttachServiceDocument,
-  DeleteMemberDocument,
   LoginMemberDocument,
   MemberDomainsDocument,
   MergeMembersDocument,
@@ -27,7 +26,7 @@ import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
 import type { Params } from '../params.js';
 import { defineRoute, pathId, type RestRoute, type RouteData } from '../route.js';
-import { deleteRoute, idFromPath, rootField } from '../route-forms.js';
+import { idFromPath, rootField } from '../route-forms.js';
 
 // ——— parameters ———
 
@@ -232,8 +231,6 @@ export const mergeRoute = envelopeRoute({
   errorParam: (param, _params, error) => (param === 'intoId' || (param === 'fromId' && error.extensions.code === 'NOT_FOUND') ? 'id' : undefined),
 });
 
-export const deleteMemberRoute = deleteRoute('/member/:id/delete', 'Delete a member with its services, opt-ins and records.', DeleteMemberDocument);
-
 export const refreshRoute = defineRoute({
   methods: ['POST'],
   path: '/member/:id/refresh',
@@ -338,18 +335,4 @@ export const showByParamsRoute = defineRoute({
   shape: showShape,
 });
 
-export const memberRoutes = [
-  registerRoute,
-  loginRoute,
-  attachServiceRoute,
-  updateRoute,
-  resetRoute,
-  revokeSessionsRoute,
-  verifyRoute,
-  mergeRoute,
-  deleteMemberRoute,
-  refreshRoute,
-  domainsRoute,
-  showRoute,
-  showByParamsRoute,
-];
+export const memberRoutes = [registerRoute, loginRoute, attachServiceRoute, updateRoute, resetRoute, revokeSessionsRoute, verifyRoute, mergeRoute, refreshRoute, domainsRoute, showRoute, showByParamsRoute];
