@@ -49,6 +49,12 @@ export const allowedStatements: AllowedStatement[] = [
     tables: ['api_keys'],
     reason: 'the admin CLI revokes a key by its id (cli.ts key revoke), across accounts by its nature',
   },
+  {
+    contains: 'from "staff_roles" inner join "accounts" on "accounts"."id" = "staff_roles"."account_id" where "staff_roles"."staff_id" = $1',
+    tables: ['staff_roles', 'accounts'],
+    reason:
+      'a console staff member is one person across accounts (staff_users is global): signing in finds them by email, then the accounts they belong to (staff.queries.ts membershipsOfStaff); adding them, a one-time link and a password change read the same list, then act on each account alone',
+  },
 
   {
     contains: 'from "accounts" where "accounts"."name" = $1',

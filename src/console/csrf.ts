@@ -29,7 +29,8 @@ function isOwnOrigin(origin: string, request: FastifyRequest, config: Pick<Confi
   try {
     const url = new URL(origin);
     if (config.publicUrl) return url.origin === new URL(config.publicUrl).origin;
-    return url.host === request.host.toLowerCase();
+    // Through URL both ways, so a default port written out (`localhost:80`) compares as left out.
+    return url.host === new URL(`${url.protocol}//${request.host}`).host;
   } catch {
     return false;
   }

@@ -21,7 +21,7 @@ export async function findStaffById(db: Executor, staffId: number) {
 /** The staff member with this email, made when new; the address is kept as first given. */
 export async function ensureStaffUser(db: Executor, email: string) {
   await db.insert(staffUsers).values({ email }).onConflictDoNothing();
-  return (await findStaffByEmail(db, email))!;
+  return await findStaffByEmail(db, email);
 }
 
 export async function lockStaffUser(db: Executor, staffId: number) {

@@ -165,11 +165,11 @@ export async function acceptInvite(db: Database, input: { token: unknown; passwo
     if (memberships.some((membership) => membership.accountId !== token.accountId)) throw invalidInvite();
     await setStaffPassword(tx, spent.staffId, passwordHash);
     await revokeStaffSessions(tx, token.accountId, spent.staffId, new Date());
-    const staff = (await findStaffById(tx, spent.staffId))!;
+    const staff = await findStaffById(tx, spent.staffId);
     await recordAudit(tx, token.accountId, staffOrigin({ staffId: staff.id, email: staff.email }, origin), { action: 'staff.password', target: staffTarget(staff.id), details: { link: true } });
     return spent.staffId;
   });
-  const staff = (await findStaffById(db, staffId))!;
+  const staff = await findStaffById(db, staffId);
   const [membership] = (await membershipsOfStaff(db, staffId)).filter((candidate) => candidate.accountId === token.accountId);
   const session = await startSession(db, { accountId: token.accountId, staffId, secondFactor: false, ip: origin.ip, userAgent: origin.userAgent });
   await recordAudit(db, token.accountId, staffOrigin({ staffId, email: staff.email }, origin), { action: 'staff.sign_in', target: staffTarget(staffId), details: { link: true } });
