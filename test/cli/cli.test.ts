@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { clearKeyCache, resolveApiKey } from '../../src/modules/tenancy/tenancy.service.js';
+import { listAuditEvents } from '../../src/modules/audit/audit.js';
 import { temporaryDirectory } from '../support/leftovers.js';
 
 /**
@@ -90,6 +91,29 @@ describe('npm run cli', { timeout: 180_000 }, () => {
 
     expect(await cli('key', 'revoke', String(appKey.keyId))).toEqual({ keyId: appKey.keyId, revoked: true });
     expect(await callerOf(created.apiKey)).toBeNull();
+  });
+
+  it("records each change in the account's audit log, by the actor system cli", async () => {
+    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') });
+    try {
+      const { events } = await listAuditEvents(database.db, created.accountId, { actorType: 'system' }, { first: 200 });
+      expect(events.every((event) => event.actorLabel === 'cli' && event.actorId === null)).toBe(true);
+      const seen = events.map((event) => [event.action, event.targetType, event.details.setting ?? null]);
+      expect(seen).toEqual(
+        expect.arrayContaining([
+          ['application.create', 'application', null],
+          ['key.create', 'key', null],
+          ['application.settings', 'application', 'networkVerification'],
+          ['application.settings', 'application', 'signInErrors'],
+          ['application.settings', 'application', 'brandCustomFields'],
+          ['key.revoke', 'key', null],
+        ]),
+      );
+      // A refused change (an unknown mode) wrote nothing: each setting's entries are the changes made.
+      expect(events.filter((event) => event.details.setting === 'signInErrors')).toHaveLength(1);
+    } finally {
+      await database.close();
+    }
   });
 
   it('refuses bad input with a message and a failing exit status', async () => {

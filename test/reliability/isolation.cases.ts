@@ -66,6 +66,10 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   topDomains: {},
   application: {},
   usage: { vars: () => ({ interval: 'HOUR', start: hourAgo(), period: { amount: 1, unit: 'HOUR' } }) },
+  // The log's target is a fan's member id when the filter names one; an actor's id is a key's or a
+  // staff member's, which the matrix has no kind for: a member id there must answer as a made-up one too.
+  auditEvents: { kinds: { 'filter.actorId': 'member', 'filter.targetId': 'member' } },
+  memberExport: { kinds: { id: 'member' } },
   // ——— mutations ———
   createActivity: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'CUSTOM' } }) },
   editActivity: { kinds: { id: 'activity' }, vars: () => ({ input: { shortName: 'edited' } }) },
@@ -198,6 +202,8 @@ export const restCases: Record<string, RestCase> = {
   'POST /member/:id/refresh': { params: () => ({ service: 'email' }) },
   'GET /member/:id/domains': {},
   'GET /member/:id': {},
+  'GET /member/:id/export': {},
+  'GET /account/audit': { probe: { actor: 'api_key' } },
   'GET /member': { params: ({ own }) => ({ email: own.email }) },
   'GET /activities': {},
   'GET /brand/:id/activities': {},

@@ -159,6 +159,8 @@ export function restKind(route: RestRoute, param: string): IdKind | undefined {
     return ({ member: 'member', brand: 'brand', brands: 'brand', segment: 'segment', activity: 'activity' } as Record<string, IdKind>)[first];
   }
   if (param === ':jobId') return 'presaveJob';
+  // The audit log's `from` and `to` are times; its fan is `member`.
+  if (route.path === '/account/audit') return param === 'member' ? 'member' : undefined;
   const byName: Record<string, IdKind> = {
     id: 'member',
     from: 'member',
