@@ -160,6 +160,7 @@ describe.skipIf(!hasChromium)('the fan screens in a browser', () => {
     // A merged fan's id answers their survivor.
     await page.goto(`${base}/console/fans/${bruno}/profile`);
     await page.getByRole('heading', { name: 'Anabel Lima', level: 1 }).waitFor();
+    await page.goto(`${base}/console/fans`);
     await search(page, `bruno-${process.pid}-${tenant.accountId}@example.com`);
     await expect.poll(() => results(page).getByRole('link', { name: 'Bruno Costa' }).count()).toBe(0);
 
