@@ -218,6 +218,18 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
       // The console opens on the first section the role has.
       expect(new URL(page.url()).pathname).toBe(`/console/${views[role].sections[0] === 'Fans' ? 'fans' : 'segments'}`);
 
+      // Every role has the dashboard and the segments.
+      await nav(page).getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByRole('img', { name: /Records per day/ }).waitFor();
+      await page.getByRole('button', { name: '1 week' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('days')).toBe('7');
+      await expect.poll(() => page.getByRole('button', { name: '1 week' }).getAttribute('aria-pressed')).toBe('true');
+      await checkScreen(page, `dashboard-${role}`);
+      await nav(page).getByRole('link', { name: 'Segments' }).click();
+      await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();
+      await expect.poll(() => page.locator('.loading').count()).toBe(0);
+      await checkScreen(page, `segments-${role}`);
+
       await page.goto(`${base}/console/account`);
       await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
       expect(await page.getByLabel('Require two-factor sign-in').count()).toBe(views[role].requireTotp ? 1 : 0);

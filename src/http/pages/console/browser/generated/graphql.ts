@@ -4,14 +4,23 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Entries matching every field given. */
 export type AuditFilter = {
+  /** One action, as AuditEvent.action names it. */
   action?: string | null | undefined;
+  /** The staff member's or the key's id (with actorType). */
   actorId?: string | number | null | undefined;
+  /** staff, api_key or system. */
   actorType?: string | null | undefined;
+  /** From this time on. */
   from?: string | Date | null | undefined;
+  /** Entries about this fan (target fan, this member id). */
   memberId?: string | number | null | undefined;
+  /** Entries about this target id (with targetType). */
   targetId?: string | number | null | undefined;
+  /** Entries about this kind of target. */
   targetType?: string | null | undefined;
+  /** Before this time. */
   to?: string | Date | null | undefined;
 };
 
