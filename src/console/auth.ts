@@ -29,20 +29,29 @@ export function forbidden(caller: StaffCaller, permission: Permission): AppError
 }
 
 /**
+ * The staff member a request may act as for these rules (ConsoleRule), or the precise refusal: no
+ * session, a second factor owed, or a permission the role lacks, which is reported to `onDenied`
+ * (the audit log's `permission.denied`) before it is thrown. Shared by the GraphQL fields and the
+ * console's plain routes (console/route-kit.ts).
+ */
+export async function allowedStaff(caller: StaffCaller | undefined, rules: readonly ConsoleRule[], onDenied: (caller: StaffCaller, permission: Permission) => Promise<void>): Promise<StaffCaller> {
+  if (!caller) throw signInRequired();
+  if (caller.owesSecondFactor && !rules.includes('secondFactorSetup')) throw secondFactorOwed(caller);
+  for (const rule of rules) {
+    if (rule === 'secondFactorSetup' || roleAllows(caller.role, rule)) continue;
+    await onDenied(caller, rule);
+    throw forbidden(caller, rule);
+  }
+  return caller;
+}
+
+/**
  * Checks each `@Authorized` console field before it runs, throwing the precise refusal rather than
- * returning false. A refusal for want of a permission is reported to `onDenied` (the audit log's
- * `permission.denied`) before it is thrown.
+ * returning false (allowedStaff); a denial is reported to `onDenied` with the field's name.
  */
 export function staffAuthChecker(onDenied: (context: ConsoleContext, permission: Permission, field: string) => Promise<void> = async () => {}): AuthChecker<ConsoleContext, ConsoleRule> {
   return async ({ context, info }, rules) => {
-    const caller = context.caller;
-    if (!caller) throw signInRequired();
-    if (caller.owesSecondFactor && !rules.includes('secondFactorSetup')) throw secondFactorOwed(caller);
-    for (const rule of rules) {
-      if (rule === 'secondFactorSetup' || roleAllows(caller.role, rule)) continue;
-      await onDenied(context, rule, `${info.parentType.name}.${info.fieldName}`);
-      throw forbidden(caller, rule);
-    }
+    await allowedStaff(context.caller, rules, (_caller, permission) => onDenied(context, permission, `${info.parentType.name}.${info.fieldName}`));
     return true;
   };
 }

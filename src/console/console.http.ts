@@ -2,35 +2,18 @@ import cookie from '@fastify/cookie';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import type { DatabaseHandle } from '../db/client.js';
 import { runCounted } from '../db/roundtrips.js';
-import type { AuditOrigin } from '../modules/audit/audit.js';
-import type { IdentityServices } from '../modules/members/identity-services.js';
-import { staffOrigin } from '../modules/staff/staff.service.js';
-import { endSession, liveSession, type LiveStaffSession } from '../modules/staff/staff.sessions.js';
+import { endSession, liveSession } from '../modules/staff/staff.sessions.js';
 import { acceptInvite, signIn, type RequestOrigin, type SignedIn } from '../modules/staff/staff.signin.js';
 import { baseUrlOf } from '../modules/widget/widget.urls.js';
 import { createConsoleApollo } from './apollo.js';
 import type { ConsoleContext, StaffCaller } from './context.js';
 import { consoleCookie } from './cookies.js';
 import { assertConsoleWrite } from './csrf.js';
+import { callerOf, consoleAuditOrigin, userAgentOf, type ConsoleDependencies } from './route-kit.js';
+import { consoleRoutes } from './routes.js';
 import { getConsoleSchema } from './schema.js';
 import { viewerOf } from './staff.resolver.js';
-import { registerFanExports } from './fans/exports.http.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The console session the request's cookie names, when live (console routes only). */
-    staffSession?: LiveStaffSession;
-  }
-}
-
-export interface ConsoleDependencies {
-  config: Config;
-  database: DatabaseHandle;
-  identity: IdentityServices;
-}
 
 export interface ConsoleServer {
   /** Stops the console's Apollo Server (after the public one has drained Fastify). */
@@ -39,10 +22,10 @@ export interface ConsoleServer {
 
 /**
  * The console's server side under `/console` (docs/console.md): signing in and out, one-time
- * sign-in links, and `/console/graphql`. Its own encapsulated plugin, with @fastify/cookie: the
- * rest of the gateway reads no cookie. Every route is a POST checked against cross-site use
- * (console/csrf.ts); none takes an API key, none is metered as an API hit, and every answer is
- * `Cache-Control: no-store`.
+ * sign-in links, `/console/graphql`, and the routes of console/routes.ts. Its own encapsulated
+ * plugin, with @fastify/cookie: the rest of the gateway reads no cookie. Every method but GET and
+ * HEAD is checked against cross-site use (console/csrf.ts); no route takes an API key or is metered
+ * as an API hit, and every answer is `Cache-Control: no-store`.
  */
 export async function registerConsole(root: FastifyInstance, deps: ConsoleDependencies): Promise<ConsoleServer> {
   const { config, database, identity } = deps;
@@ -55,7 +38,9 @@ export async function registerConsole(root: FastifyInstance, deps: ConsoleDepend
     await app.register(cookie);
     app.addHook('onRequest', async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      assertConsoleWrite(request, config);
+      // Reads (a download) change nothing: a cross-site page could only make the browser fetch them
+      // without the SameSite=Strict cookie, and cannot read the answer (no CORS).
+      if (request.method !== 'GET' && request.method !== 'HEAD') assertConsoleWrite(request, config);
     });
     app.addHook('preHandler', async (request) => {
       request.staffSession = await runCounted(request.roundTrips, () => liveSession(db, request.cookies[cookieOf.name]));
@@ -117,7 +102,7 @@ export async function registerConsole(root: FastifyInstance, deps: ConsoleDepend
           database,
           caller,
           identity,
-          audit: auditOriginOf(request, caller),
+          audit: consoleAuditOrigin(request, caller),
           clientAddress: request.ip,
           baseUrl: baseUrlOf(config, request),
         };
@@ -127,24 +112,10 @@ export async function registerConsole(root: FastifyInstance, deps: ConsoleDepend
       return runCounted(request.roundTrips, () => graphqlHandler.call(this, request as never, reply as never));
     });
 
-    registerFanExports(app, {
-      database,
-      identity,
-      callerOf: (request) => request.staffSession && callerOf(request.staffSession),
-      originOf: (request, caller) => auditOriginOf(request, caller),
-    });
+    for (const routes of consoleRoutes) await routes(app, deps);
   });
 
   return { stop: () => apollo.stop() };
-}
-
-function callerOf(session: LiveStaffSession): StaffCaller {
-  return { kind: 'staff', ...session };
-}
-
-function auditOriginOf(request: FastifyRequest, caller: StaffCaller | undefined): AuditOrigin {
-  const origin = { ip: request.ip, userAgent: userAgentOf(request), requestId: request.id };
-  return caller ? staffOrigin(caller, origin) : { actor: { type: 'system', label: 'console (signed out)' }, ...origin };
 }
 
 /** The signed-in staff member as the plain routes answer them: the GraphQL `viewer`'s shape. */
@@ -156,9 +127,4 @@ function staffAnswer(caller: StaffCaller) {
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
-
-function userAgentOf(request: FastifyRequest): string | undefined {
-  const agent = request.headers['user-agent'];
-  return typeof agent === 'string' ? agent.slice(0, 512) : undefined;
 }

@@ -3,8 +3,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 
 /**
- * Every console POST (sign-in, sign-out, GraphQL) must come from the console's own pages. The
- * cookie is SameSite=Strict already; on top of it:
+ * Every console write (any method but GET and HEAD: sign-in, sign-out, GraphQL) must come from the
+ * console's own pages. The cookie is SameSite=Strict already; on top of it:
  * - the header `x-console-csrf: 1`, which a form of another site cannot send and a cross-origin
  *   script can only send after a preflight, which /console never answers (no CORS there);
  * - when the browser says where the request comes from, it must be this gateway: `Origin` (the

@@ -183,6 +183,8 @@ describe('the schemas describe real answers', () => {
       ['GET', '/brand/:id/stats/members', { id: brand.body.ID }],
       ['GET', '/login/stats/alltime', {}],
       ['GET', '/account/usage', { interval: 'day', start_date: '2026-01-01 00:00:00', period: '7 days' }],
+      ['GET', '/account/audit', {}],
+      ['GET', '/member/:id/export', { id: memberId }],
     ];
     for (const [method, path, query] of responses) {
       const { status, body } = await call(method as 'GET' | 'POST', path, query);

@@ -87,7 +87,11 @@ export interface MergePreview {
   extendedConflicts: string[];
 }
 
-const shown = (value: unknown): string | null => (value === null || value === undefined ? null : value instanceof Date ? value.toISOString() : String(value));
+/** A profile value as text: the fields merged are text, dates and timestamps. */
+function shown(value: string | Date | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value.toISOString() : value;
+}
 
 /**
  * What merging `otherId` into `keepId` would do, read only: the merge itself (lifecycle's

@@ -44,7 +44,7 @@ export function exportBatch(db: Executor, source: ExportSource, afterId: number,
       .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, optins.memberId)))
       .where(and(eq(optins.accountId, accountId), eq(optins.segmentId, source.segmentId), isNull(optins.optedOutAt), gt(optins.memberId, afterId), current))
       .orderBy(asc(optins.memberId))
-      .limit(limit) as Promise<ExportRow[]>;
+      .limit(limit);
   }
   if (source.kind === 'filter-segment') {
     return db
@@ -53,14 +53,14 @@ export function exportBatch(db: Executor, source: ExportSource, afterId: number,
       .innerJoin(members, and(eq(members.accountId, accountId), eq(members.id, segmentMembers.memberId)))
       .where(and(eq(segmentMembers.accountId, accountId), eq(segmentMembers.segmentId, source.segmentId), gt(segmentMembers.memberId, afterId), current))
       .orderBy(asc(segmentMembers.memberId))
-      .limit(limit) as Promise<ExportRow[]>;
+      .limit(limit);
   }
   return db
     .select(exportColumns)
     .from(members)
     .where(and(current, gt(members.id, afterId), source.condition))
     .orderBy(asc(members.id))
-    .limit(limit) as Promise<ExportRow[]>;
+    .limit(limit);
 }
 
 /** How many fans the source lists, counted up to `cap` + 1 (so a count over the cap says so without counting on). */

@@ -69,7 +69,7 @@ export async function* exportRows(db: Executor, source: ExportSource, options: {
  */
 export function csvOf(rows: AsyncIterable<ExportRow>, onDone: (error: Error | null | undefined) => void): Transform {
   const stringifier = stringify({ bom: true, escape_formulas: true, record_delimiter: 'windows', header: true, columns: Object.keys(exportColumns) });
-  return pipeline(Readable.from(rows), stringifier, onDone) as Transform;
+  return pipeline(Readable.from(rows), stringifier, onDone);
 }
 
 /** The audit entry of an export, written before its first row goes out. */

@@ -12,6 +12,7 @@ import { changedFields, extendedFields, profileValues, updateValues } from './me
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
+import { currentMember } from './members.merge.js';
 import * as q from './members.queries.js';
 import type { MemberRow, NewMemberRow, ServiceRow } from './members.queries.js';
 import type { LoginInput, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ResetPasswordInput, ServiceCredentialsInput, UpdateMemberInput, VisitInput } from './members.types.js';
@@ -289,8 +290,9 @@ async function saveProfile(tx: Transaction, accountId: number, memberId: number,
  * it with what does not cascade.
  */
 export async function removeMember(tx: Transaction, accountId: number, id: number): Promise<boolean> {
-  // The member row first, then the totals: the order every transaction takes them in.
-  await q.lockMembers(tx, accountId, [id]);
+  // The member row first, then the totals: the order every transaction takes them in. A member
+  // merged away since it was read is not deleted as if it were the survivor.
+  currentMember(await q.lockMembers(tx, accountId, [id]), id, 'id');
   await forgetTotals(tx, accountId, id);
   return q.deleteMember(tx, accountId, id);
 }

@@ -4,7 +4,8 @@ import { notFound } from '../../core/errors.js';
 import { recordAudit, type AuditOrigin } from '../audit/audit.js';
 import type { EmailHasher } from '../audit/audit-keys.js';
 import { forgetMemberPairs } from '../brands/brand-members.queries.js';
-import { findMember } from '../members/members.queries.js';
+import { findMember, lockMembers } from '../members/members.queries.js';
+import { currentMember } from '../members/members.merge.js';
 import { removeMember } from '../members/members.service.js';
 import { addressesOf, deleteUncascaded, mergedShellIds } from './privacy.queries.js';
 
@@ -25,6 +26,8 @@ export async function eraseMember(db: Database, accountId: number, memberId: num
   // A deadlock victim (against a merge, or a writer of several members) erased nothing: it runs again.
   return retryTransaction(() =>
     db.transaction(async (tx) => {
+      // Locked first (as removeMember does again), so the shells and addresses read are those deleted.
+      currentMember(await lockMembers(tx, accountId, [member.id]), member.id, 'id');
       const shells = await mergedShellIds(tx, accountId, member.id);
       const ids = [member.id, ...shells];
       const addresses = await addressesOf(tx, accountId, ids);

@@ -76,6 +76,7 @@ export const memberExportRoute = defineRoute({
   path: '/member/:id/export',
   description:
     'Everything stored about a member, as one JSON document (GDPR articles 15 and 20; docs/privacy.md lists its parts, times in ISO 8601). A merged member’s id answers as the survivor. Recorded in the audit log as fan.export.',
+  response: 'MemberExport',
   document: MemberExportDocument,
   variables: idFromPath,
   shape: ({ memberExport }) => memberExport,
