@@ -356,7 +356,7 @@ staff
       const db = database.db;
       const accountId = await accountIdOf(db, options.account);
       const password = options.passwordStdin ? await passwordFromStdin() : undefined;
-      const added = await addStaff(db, accountId, { email: options.email, role: options.role, password }, systemOrigin('cli'));
+      const added = await addStaff(db, accountId, { email: options.email, role: options.role, password }, cli);
       // The gateway's public address, as the hosted pages name it; without PUBLIC_URL, the local one.
       const link = added.inviteToken ? inviteLink(config.publicUrl ?? `http://localhost:${config.port}`, added.inviteToken) : null;
       printer(options)(
@@ -400,7 +400,7 @@ staff
     withDatabase(async (db) => {
       const accountId = await accountIdOf(db, options.account);
       const staffId = await staffIdByEmail(db, accountId, options.email);
-      const removed = await removeStaff(db, accountId, staffId, systemOrigin('cli'));
+      const removed = await removeStaff(db, accountId, staffId, cli);
       printer(options)({ accountId, staffId, email: removed.email, removed: true }, () => `staff ${staffId} ${removed.email} removed from account ${accountId}`);
     }),
   );
