@@ -116,15 +116,18 @@ describe.skipIf(!hasChromium)('the fan screens in a browser', () => {
       await checkScreen(page, `fan-${tab.toLowerCase()}`);
     }
     expect(new URL(page.url()).pathname).toBe(`/console/fans/${ana}/audit`);
-    await page.goto(`${base}/console/fans/${ana}/activity`);
-    await expect
-      .poll(() =>
-        page
-          .getByRole('table', { name: /Activity/ })
-          .getByRole('row')
-          .count(),
-      )
-      .toBe(4);
+    // The three records, a header row above them. Recorded activity may reach the timeline a moment
+    // after the batch answered (the queue on PostgreSQL): the screen is loaded again until it shows them.
+    const activityRows = async () => {
+      await page.goto(`${base}/console/fans/${ana}/activity`);
+      await page.getByRole('region', { name: 'Activity' }).waitFor();
+      await expect.poll(() => page.locator('.loading').count()).toBe(0);
+      return page
+        .getByRole('table', { name: /Activity/ })
+        .getByRole('row')
+        .count();
+    };
+    await expect.poll(activityRows, { timeout: 20_000, interval: 500 }).toBe(4);
 
     // Editing: a refused value is shown on its field, then a good one is saved and shown.
     await page.goto(`${base}/console/fans/${ana}/profile`);
