@@ -20,7 +20,7 @@ export default defineConfig(
   // Generated (the typed operations, the migrations), built, installed or measured: not written here.
   globalIgnores(['src/generated/', 'src/http/pages/console/browser/generated/', 'drizzle/', 'dist/', 'data/', 'coverage/', 'test-results/', 'bench/results/']),
   {
-    files: ['**/*.{ts,mts,js,mjs}'],
+    files: ['**/*.{ts,tsx,mts,js,mjs}'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       globals: globals.node,
@@ -56,7 +56,7 @@ export default defineConfig(
   },
   {
     // The pages' browser code (src/http/pages/tsconfig.json).
-    files: ['src/http/pages/*/browser/**/*.ts'],
+    files: ['src/http/pages/*/browser/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -1,4 +1,4 @@
-// Bundles the browser pages the gateway serves (the GraphQL explorer, the dashboard) into
+// Bundles the browser pages the gateway serves (the GraphQL explorer, the dashboard, the console) into
 // dist/pages/ with esbuild: React, GraphiQL and Chart.js come from node_modules, so the pages
 // need no network beyond the gateway. Run by build.mjs (and so by `npm install` and `npm start`);
 // the pages' tests call it too, so they never test a stale bundle.
@@ -39,11 +39,14 @@ export async function buildPages() {
       explorer: 'src/http/pages/explorer/browser/main.ts',
       sandbox: 'src/http/pages/explorer/browser/sandbox.ts',
       dashboard: 'src/http/pages/dashboard/browser/main.ts',
+      console: 'src/http/pages/console/browser/main.tsx',
     },
     outdir: pagesDir,
     bundle: true,
     platform: 'browser',
     format: 'esm',
+    // The console is written in React's JSX, compiled to the automatic runtime (no React import per file).
+    jsx: 'automatic',
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
     legalComments: 'eof',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { registerAssets } from './assets.js';
+import { registerConsolePage } from './console/page.js';
 import { dashboardPage } from './dashboard/page.js';
 import { favicon, indexLinks, indexPage } from './index/index.js';
 import { sandboxPage, sandboxPath, sandboxPolicy } from './explorer/sandbox.js';
@@ -13,14 +14,14 @@ export interface PageOptions {
 }
 
 /**
- * The gateway's own pages: the index at `/` and its icon, the statistics dashboard, Apollo Sandbox's page (outside production)
+ * The gateway's own pages: the index at `/` and its icon, the statistics dashboard, the staff console, Apollo Sandbox's page (outside production)
  * and their bundles. The GraphQL explorer itself is Apollo's landing page (explorer/landing.ts).
  * Pages take no key and are not metered; the queries they send go through /graphql like any other.
  */
 export async function registerPages(app: FastifyInstance, { config, demoApiKey }: PageOptions): Promise<void> {
   const production = config.env === 'production';
   const apiKey = production ? undefined : demoApiKey;
-  registerAssets(app, production ? ['dashboard'] : ['dashboard', 'explorer', 'sandbox']);
+  registerAssets(app, production ? ['dashboard', 'console'] : ['dashboard', 'console', 'explorer', 'sandbox']);
 
   // `/`: where everything is, as HTML for a browser or JSON for a client that asks for it.
   const links = indexLinks(production);
@@ -36,6 +37,7 @@ export async function registerPages(app: FastifyInstance, { config, demoApiKey }
 
   const dashboard = dashboardPage({ apiKey });
   app.get('/dashboard', { config: { kind: 'plain' } }, async (_request, reply) => sendPage(reply, dashboard));
+  registerConsolePage(app);
 
   if (!production) {
     const sandbox = sandboxPage({ apiKey });

@@ -5,7 +5,7 @@ import './dashboard.css';
 import { readPageConfig } from '../../shared/browser/config.js';
 import { GraphQLClient } from '../../shared/browser/graphql.js';
 import type { DashboardConfig } from '../config.js';
-import { clearCharts } from './charts.js';
+import { clearCharts } from '../../shared/browser/charts.js';
 import { dashboardQuery, signInQuery, type DashboardData, type SignInData } from './queries.js';
 import { renderDashboard } from './render.js';
 import { standardWindows, windowById } from './windows.js';

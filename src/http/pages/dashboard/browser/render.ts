@@ -1,5 +1,5 @@
 // Turns one answer of the dashboard query into the page: figures, charts and the members table.
-import { dayLabel, draw, integerAxis, palette } from './charts.js';
+import { dayLabel, draw, integerAxis, palette } from '../../shared/browser/charts.js';
 import type { DashboardData, TopMember } from './queries.js';
 
 const number = new Intl.NumberFormat();

@@ -4,12 +4,228 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Entries matching every field given. */
+export type AuditFilter = {
+  /** One action, as AuditEvent.action names it. */
+  action?: string | null | undefined;
+  /** The staff member's or the key's id (with actorType). */
+  actorId?: string | number | null | undefined;
+  /** staff, api_key or system. */
+  actorType?: string | null | undefined;
+  /** From this time on. */
+  from?: string | Date | null | undefined;
+  /** Entries about this fan (target fan, this member id). */
+  memberId?: string | number | null | undefined;
+  /** Entries about this target id (with targetType). */
+  targetId?: string | number | null | undefined;
+  /** Entries about this kind of target. */
+  targetType?: string | null | undefined;
+  /** Before this time. */
+  to?: string | Date | null | undefined;
+};
+
+/** What a search hit matched: the member id, a network's user id, the email or verified email, first name + surname as typed, or one name field. */
+export type FanMatch =
+  | 'email'
+  | 'firstName'
+  | 'id'
+  | 'name'
+  | 'surname'
+  | 'uid'
+  | 'username'
+  | 'verifiedEmail';
+
+/** Profile fields to change; a field left out, null or empty stays as it is. Text is trimmed and refused above 500 characters unless said otherwise. */
+export type FanProfileInput = {
+  address?: string | null | undefined;
+  addressLine2?: string | null | undefined;
+  /** At most 5,000 characters. */
+  bio?: string | null | undefined;
+  /** A real date in the past, from 1900. */
+  birthDate?: string | null | undefined;
+  city?: string | null | undefined;
+  /** ISO 3166-1 alpha-2. */
+  country?: string | null | undefined;
+  /** A new address: the fan's email sign-in follows it (refused when another fan signs in with it). */
+  email?: string | null | undefined;
+  firstName?: string | null | undefined;
+  gender?: Gender | null | undefined;
+  /** At most 40 characters. */
+  homePhone?: string | null | undefined;
+  /** At most 40 characters. */
+  mobilePhone?: string | null | undefined;
+  /** At most 20 characters. */
+  postCode?: string | null | undefined;
+  state?: string | null | undefined;
+  surname?: string | null | undefined;
+  username?: string | null | undefined;
+  website?: string | null | undefined;
+};
+
+/** As the member gave it: M, F or Other. */
+export type Gender =
+  /** Female (REST F). */
+  | 'F'
+  /** Male (REST M). */
+  | 'M'
+  /** Other (REST Other). */
+  | 'OTHER';
+
 /** What a staff member may do in an account; each role holds everything of the roles below it (analyst < support < admin < owner). */
 export type StaffRole =
   | 'admin'
   | 'analyst'
   | 'owner'
   | 'support';
+
+export type AuditEventsQueryVariables = Exact<{
+  filter?: AuditFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AuditEventsQuery = { auditEvents: { nodes: Array<{ id: string, occurredAt: string, action: string, outcome: string, ip: string | null, actor: { type: string, id: string | null, label: string }, target: { type: string, id: string } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type EraseFanMutationVariables = Exact<{
+  id: string | number;
+  confirmEmail: string;
+}>;
+
+
+export type EraseFanMutation = { eraseFan: boolean };
+
+export type SearchFansQueryVariables = Exact<{
+  search: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type SearchFansQuery = { fans: { edges: Array<{ cursor: string, matchedOn: FanMatch, node: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, createdAt: string, lastLoginAt: string | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type FanProfileFragment = { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } };
+
+export type FanQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type FanQuery = { fan: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, services: Array<{ id: string, network: string, uid: string, username: string | null, createdAt: string, lastLoginAt: string | null, valid: boolean }>, optIns: Array<{ id: string, kind: string, brandName: string | null, segmentName: string | null, optedInAt: string, optedOutAt: string | null }>, sessions: Array<{ id: string, createdAt: string, expiresAt: string, beganWith: string, live: boolean }>, emails: Array<{ id: string, kind: string, subject: string, recipient: string, status: string, createdAt: string, sentAt: string | null }>, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } };
+
+export type FanActivityQueryVariables = Exact<{
+  id: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type FanActivityQuery = { fan: { id: string, activity: { nodes: Array<{ id: string, activityName: string, activityType: string, service: string | null, points: number, completedAt: string }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } };
+
+export type UpdateFanMutationVariables = Exact<{
+  id: string | number;
+  input: FanProfileInput;
+}>;
+
+
+export type UpdateFanMutation = { updateFan: { id: string, displayName: string, email: string | null, firstName: string | null, surname: string | null, username: string | null, country: string | null, gender: string | null, birthDate: string | null, createdAt: string, lastLoginAt: string | null, standing: { points: number, position: string | null, activityCount: number }, can: { edit: boolean, sessions: boolean, reset: boolean, merge: boolean, export: boolean, erase: boolean } } };
+
+export type EndFanSessionsMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EndFanSessionsMutation = { endFanSessions: { id: string } };
+
+export type SendFanPasswordResetMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SendFanPasswordResetMutation = { sendFanPasswordReset: boolean };
+
+export type MergePreviewQueryVariables = Exact<{
+  keepId: string | number;
+  otherId: string | number;
+}>;
+
+
+export type MergePreviewQuery = { mergePreview: { networkConflicts: Array<string>, optInsClosed: number, keep: { id: string, displayName: string }, other: { id: string, displayName: string }, moves: { records: number, services: number, optIns: number }, fields: Array<{ field: string, keep: string | null, other: string | null, result: string | null, conflict: boolean }> } };
+
+export type MergeFansMutationVariables = Exact<{
+  keepId: string | number;
+  otherId: string | number;
+}>;
+
+
+export type MergeFansMutation = { mergeFans: { id: string } };
+
+export type SegmentsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SegmentsQuery = { segments: Array<{ id: string, name: string, label: string | null, kind: string, createdAt: string, exportUrl: string }> };
+
+export type StaffListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StaffListQuery = { staff: Array<{ id: string, email: string, role: StaffRole, passwordSet: boolean, secondFactorEnabled: boolean, addedAt: string }> };
+
+export type InviteStaffMutationVariables = Exact<{
+  email: string;
+  role: StaffRole;
+}>;
+
+
+export type InviteStaffMutation = { inviteStaff: { link: string | null, expiresAt: string | null, staff: { id: string, email: string } } };
+
+export type SetStaffRoleMutationVariables = Exact<{
+  staffId: string | number;
+  role: StaffRole;
+}>;
+
+
+export type SetStaffRoleMutation = { setStaffRole: { id: string, role: StaffRole } };
+
+export type RemoveStaffMutationVariables = Exact<{
+  staffId: string | number;
+}>;
+
+
+export type RemoveStaffMutation = { removeStaff: boolean };
+
+export type RequireTotpMutationVariables = Exact<{
+  required: boolean;
+}>;
+
+
+export type RequireTotpMutation = { requireTotp: boolean };
+
+export type StartTotpSetupMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StartTotpSetupMutation = { startTotpSetup: { secret: string, uri: string, qrSvgDataUrl: string } };
+
+export type ConfirmTotpMutationVariables = Exact<{
+  code: string;
+}>;
+
+
+export type ConfirmTotpMutation = { confirmTotp: { id: string, secondFactorEnabled: boolean, secondFactorOwed: boolean } };
+
+export type ChangePasswordMutationVariables = Exact<{
+  current: string;
+  next: string;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: { id: string } };
+
+export type StatsQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type StatsQuery = { stats: { windowStart: string, windowEnd: string, registrations: number, logins: number, signedInMembers: number, activeMembers: number, records: number, days: Array<{ date: string, count: number, distinctMembers: number }> } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -34,7 +250,351 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const FanProfileFragmentDoc = new TypedDocumentString(`
+    fragment FanProfile on Fan {
+  id
+  displayName
+  email
+  firstName
+  surname
+  username
+  country
+  gender
+  birthDate
+  createdAt
+  lastLoginAt
+  standing {
+    points
+    position
+    activityCount
+  }
+  can {
+    edit
+    sessions
+    reset
+    merge
+    export
+    erase
+  }
+}
+    `, {"fragmentName":"FanProfile"}) as unknown as TypedDocumentString<FanProfileFragment, unknown>;
+export const AuditEventsDocument = new TypedDocumentString(`
+    query AuditEvents($filter: AuditFilter, $first: Int, $after: String) {
+  auditEvents(filter: $filter, first: $first, after: $after) {
+    nodes {
+      id
+      occurredAt
+      action
+      outcome
+      ip
+      actor {
+        type
+        id
+        label
+      }
+      target {
+        type
+        id
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AuditEventsQuery, AuditEventsQueryVariables>;
+export const EraseFanDocument = new TypedDocumentString(`
+    mutation EraseFan($id: ID!, $confirmEmail: String!) {
+  eraseFan(id: $id, confirmEmail: $confirmEmail)
+}
+    `) as unknown as TypedDocumentString<EraseFanMutation, EraseFanMutationVariables>;
+export const SearchFansDocument = new TypedDocumentString(`
+    query SearchFans($search: String!, $first: Int, $after: String) {
+  fans(search: $search, first: $first, after: $after) {
+    edges {
+      cursor
+      matchedOn
+      node {
+        id
+        displayName
+        email
+        firstName
+        surname
+        username
+        createdAt
+        lastLoginAt
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchFansQuery, SearchFansQueryVariables>;
+export const FanDocument = new TypedDocumentString(`
+    query Fan($id: ID!) {
+  fan(id: $id) {
+    ...FanProfile
+    services {
+      id
+      network
+      uid
+      username
+      createdAt
+      lastLoginAt
+      valid
+    }
+    optIns {
+      id
+      kind
+      brandName
+      segmentName
+      optedInAt
+      optedOutAt
+    }
+    sessions {
+      id
+      createdAt
+      expiresAt
+      beganWith
+      live
+    }
+    emails {
+      id
+      kind
+      subject
+      recipient
+      status
+      createdAt
+      sentAt
+    }
+  }
+}
+    fragment FanProfile on Fan {
+  id
+  displayName
+  email
+  firstName
+  surname
+  username
+  country
+  gender
+  birthDate
+  createdAt
+  lastLoginAt
+  standing {
+    points
+    position
+    activityCount
+  }
+  can {
+    edit
+    sessions
+    reset
+    merge
+    export
+    erase
+  }
+}`) as unknown as TypedDocumentString<FanQuery, FanQueryVariables>;
+export const FanActivityDocument = new TypedDocumentString(`
+    query FanActivity($id: ID!, $first: Int, $after: String) {
+  fan(id: $id) {
+    id
+    activity(first: $first, after: $after) {
+      nodes {
+        id
+        activityName
+        activityType
+        service
+        points
+        completedAt
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<FanActivityQuery, FanActivityQueryVariables>;
+export const UpdateFanDocument = new TypedDocumentString(`
+    mutation UpdateFan($id: ID!, $input: FanProfileInput!) {
+  updateFan(id: $id, input: $input) {
+    ...FanProfile
+  }
+}
+    fragment FanProfile on Fan {
+  id
+  displayName
+  email
+  firstName
+  surname
+  username
+  country
+  gender
+  birthDate
+  createdAt
+  lastLoginAt
+  standing {
+    points
+    position
+    activityCount
+  }
+  can {
+    edit
+    sessions
+    reset
+    merge
+    export
+    erase
+  }
+}`) as unknown as TypedDocumentString<UpdateFanMutation, UpdateFanMutationVariables>;
+export const EndFanSessionsDocument = new TypedDocumentString(`
+    mutation EndFanSessions($id: ID!) {
+  endFanSessions(id: $id) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<EndFanSessionsMutation, EndFanSessionsMutationVariables>;
+export const SendFanPasswordResetDocument = new TypedDocumentString(`
+    mutation SendFanPasswordReset($id: ID!) {
+  sendFanPasswordReset(id: $id)
+}
+    `) as unknown as TypedDocumentString<SendFanPasswordResetMutation, SendFanPasswordResetMutationVariables>;
+export const MergePreviewDocument = new TypedDocumentString(`
+    query MergePreview($keepId: ID!, $otherId: ID!) {
+  mergePreview(keepId: $keepId, otherId: $otherId) {
+    keep {
+      id
+      displayName
+    }
+    other {
+      id
+      displayName
+    }
+    moves {
+      records
+      services
+      optIns
+    }
+    fields {
+      field
+      keep
+      other
+      result
+      conflict
+    }
+    networkConflicts
+    optInsClosed
+  }
+}
+    `) as unknown as TypedDocumentString<MergePreviewQuery, MergePreviewQueryVariables>;
+export const MergeFansDocument = new TypedDocumentString(`
+    mutation MergeFans($keepId: ID!, $otherId: ID!) {
+  mergeFans(keepId: $keepId, otherId: $otherId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<MergeFansMutation, MergeFansMutationVariables>;
+export const SegmentsDocument = new TypedDocumentString(`
+    query Segments {
+  segments {
+    id
+    name
+    label
+    kind
+    createdAt
+    exportUrl
+  }
+}
+    `) as unknown as TypedDocumentString<SegmentsQuery, SegmentsQueryVariables>;
+export const StaffListDocument = new TypedDocumentString(`
+    query StaffList {
+  staff {
+    id
+    email
+    role
+    passwordSet
+    secondFactorEnabled
+    addedAt
+  }
+}
+    `) as unknown as TypedDocumentString<StaffListQuery, StaffListQueryVariables>;
+export const InviteStaffDocument = new TypedDocumentString(`
+    mutation InviteStaff($email: String!, $role: StaffRole!) {
+  inviteStaff(email: $email, role: $role) {
+    link
+    expiresAt
+    staff {
+      id
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InviteStaffMutation, InviteStaffMutationVariables>;
+export const SetStaffRoleDocument = new TypedDocumentString(`
+    mutation SetStaffRole($staffId: ID!, $role: StaffRole!) {
+  setStaffRole(staffId: $staffId, role: $role) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<SetStaffRoleMutation, SetStaffRoleMutationVariables>;
+export const RemoveStaffDocument = new TypedDocumentString(`
+    mutation RemoveStaff($staffId: ID!) {
+  removeStaff(staffId: $staffId)
+}
+    `) as unknown as TypedDocumentString<RemoveStaffMutation, RemoveStaffMutationVariables>;
+export const RequireTotpDocument = new TypedDocumentString(`
+    mutation RequireTotp($required: Boolean!) {
+  requireTotp(required: $required)
+}
+    `) as unknown as TypedDocumentString<RequireTotpMutation, RequireTotpMutationVariables>;
+export const StartTotpSetupDocument = new TypedDocumentString(`
+    mutation StartTotpSetup {
+  startTotpSetup {
+    secret
+    uri
+    qrSvgDataUrl
+  }
+}
+    `) as unknown as TypedDocumentString<StartTotpSetupMutation, StartTotpSetupMutationVariables>;
+export const ConfirmTotpDocument = new TypedDocumentString(`
+    mutation ConfirmTotp($code: String!) {
+  confirmTotp(code: $code) {
+    id
+    secondFactorEnabled
+    secondFactorOwed
+  }
+}
+    `) as unknown as TypedDocumentString<ConfirmTotpMutation, ConfirmTotpMutationVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($current: String!, $next: String!) {
+  changePassword(current: $current, next: $next) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const StatsDocument = new TypedDocumentString(`
+    query Stats($days: Int) {
+  stats(days: $days) {
+    windowStart
+    windowEnd
+    registrations
+    logins
+    signedInMembers
+    activeMembers
+    records
+    days {
+      date
+      count
+      distinctMembers
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StatsQuery, StatsQueryVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {

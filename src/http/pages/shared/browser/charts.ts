@@ -1,4 +1,4 @@
-// Chart.js with only the parts the dashboard draws (tree-shaken by the bundler).
+// Chart.js with only the parts the dashboard and the console draw (tree-shaken by the bundler).
 import {
   ArcElement,
   BarController,
