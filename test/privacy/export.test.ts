@@ -108,7 +108,8 @@ describe("a fan's export", () => {
     expect(document.auditEvents.map((event: { action: string }) => event.action).sort()).toEqual(['fan.edit', 'fan.merge', 'fan.verification_sent']);
     // No secret of the gateway's: tokens, hashes, digests, the mail's body with its live link.
     const text = answer.body;
-    for (const secret of ['passwordHash', 'tokenSealed', 'accessTokenHash', 'accessTokenSealed', 'sessionHash', 'secret-digest', 'secretHash', 'tokenHash', 'argon2', '"body"', fan.accessToken]) expect(text).not.toContain(secret);
+    for (const secret of ['passwordHash', 'tokenSealed', 'accessTokenHash', 'accessTokenSealed', 'sessionHash', 'secret-digest', 'secretHash', 'tokenHash', 'argon2', '"body"', fan.accessToken])
+      expect(text).not.toContain(secret);
     const audit = await gql(app, 'query ($filter: AuditFilter) { auditEvents(filter: $filter) { nodes { action actor { type } } } }', { filter: { memberId: String(fan.id), action: 'fan.export' } });
     expect(audit.auditEvents.nodes).toEqual([{ action: 'fan.export', actor: { type: 'api_key' } }]);
   });
