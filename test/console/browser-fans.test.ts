@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '../../src/db/schema/index.js';
@@ -197,6 +197,21 @@ describe.skipIf(!hasChromium)('the fan screens in a browser', () => {
     await status(page, `Fans in Britain: ${new Intl.NumberFormat('en-US').format(segmentRows)} rows exported.`);
     expect(csv.trimEnd().split('\n')).toHaveLength(segmentRows + 1);
     await checkScreen(page, 'segments-exported');
+
+    // The same fans by filter, without a segment: the countries typed, the file's rows counted.
+    const byFilter = page.getByRole('region', { name: 'Export fans by filter' });
+    await byFilter.getByLabel('Countries').fill('GB');
+    const filteredDownload = page.waitForEvent('download');
+    await byFilter.getByRole('button', { name: /Export CSV/ }).click();
+    const filtered = fs.readFileSync(await (await filteredDownload).path(), 'utf8');
+    const filteredRows = filtered.trimEnd().split('\n').slice(1);
+    expect(filteredRows).toHaveLength(segmentRows);
+    const britain = await t.database.db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.accountId, tenant.accountId), eq(members.country, 'GB')));
+    expect(new Set(filteredRows.map((line) => Number(line.split(',')[0])))).toEqual(new Set(britain.map((row) => row.id)));
+    await checkScreen(page, 'segments-filter-exported');
 
     // The audit log holds each of those, and filters by action and fan.
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
