@@ -1,4 +1,5 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { ConsoleApplicationsResolver } from './applications.resolver.js';
 import { ConsoleAuditResolver } from './audit.resolver.js';
 import { ConsoleDashboardResolver } from './fans/dashboard.resolver.js';
 import { FanSearchResolver } from './fans/fan-search.resolver.js';
@@ -12,4 +13,4 @@ import { StaffResolver } from './staff.resolver.js';
  * with `staffCaller(context)` or `@CurrentStaff()`.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes the classes as Function
-export const consoleResolvers: NonEmptyArray<Function> = [StaffResolver, FanSearchResolver, FanResolver, ConsoleDashboardResolver, ConsoleAuditResolver];
+export const consoleResolvers: NonEmptyArray<Function> = [StaffResolver, FanSearchResolver, FanResolver, ConsoleDashboardResolver, ConsoleAuditResolver, ConsoleApplicationsResolver];

@@ -85,4 +85,4 @@ export function cookieOf(header: string): { name: string; value: string } {
 }
 
 /** The link-opening nav of the console, by the names staff read. */
-export const sectionNames = ['Fans', 'Segments', 'Dashboard', 'Audit log', 'Staff', 'Account'] as const;
+export const sectionNames = ['Fans', 'Segments', 'Dashboard', 'Audit log', 'Staff', 'Applications', 'Account'] as const;

@@ -195,10 +195,61 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
     await context.close();
   });
 
+  it('lets an owner create an API key, shown once, and revoke it after asking', { timeout: 120_000 }, async () => {
+    const own = await t.tenant();
+    const owner = await signInStaff(t, { accountId: own.accountId, role: 'owner' });
+    const [application] = (await consoleGraphql(t, owner, '{ applications { name } }')).body.data.applications;
+    const { context, blocked } = await phoneContext(browser, base);
+    await addSessionCookie(context, base, cookieOf(owner.cookie));
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${base}/console`);
+    await nav(page).getByRole('link', { name: 'Applications' }).click();
+    const keys = page.getByRole('table', { name: `API keys of ${application.name}` });
+    await keys.waitFor();
+    expect(await keys.getByRole('row').count()).toBe(2);
+    await checkScreen(page, 'applications');
+
+    await page.getByRole('button', { name: `Create key for ${application.name}` }).click();
+    const field = page.getByLabel(`New key for ${application.name}`);
+    await field.waitFor();
+    const apiKey = await field.inputValue();
+    expect(apiKey).toMatch(/^mq_[A-Za-z0-9_-]{43}$/);
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    expect(await page.getByText('It will not be shown again').count()).toBe(1);
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect.poll(() => page.getByText(/^(Copied\.|Selected: copy it)/).count()).toBe(1);
+    await expect.poll(() => keys.getByRole('row').count()).toBe(3);
+    const prefix = apiKey.slice(0, 9);
+    expect(await keys.getByRole('row').filter({ hasText: prefix }).getByRole('cell').allInnerTexts()).toContain('Live');
+    await checkScreen(page, 'applications-new-key');
+    expect((await t.graphql(apiKey, '{ application { name } }')).body.data.application.name).toBe(application.name);
+
+    // Revoking asks first; Cancel changes nothing.
+    await page.getByRole('button', { name: `Revoke key ${prefix}…` }).click();
+    await page.getByRole('dialog').waitFor();
+    await checkScreen(page, 'applications-revoke-dialog');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await keys.getByRole('row').filter({ hasText: prefix }).getByRole('cell').allInnerTexts()).toContain('Live');
+    await page.getByRole('button', { name: `Revoke key ${prefix}…` }).click();
+    await page.getByRole('button', { name: 'Revoke key', exact: true }).click();
+    await expect.poll(() => page.getByText(`The key ${prefix}… was revoked.`).count()).toBe(1);
+    await expect.poll(async () => (await keys.getByRole('row').filter({ hasText: prefix }).innerText()).includes('Revoked')).toBe(true);
+    expect(await page.getByLabel(`New key for ${application.name}`).count()).toBe(0);
+    expect(await page.getByRole('button', { name: `Revoke key ${prefix}…` }).count()).toBe(0);
+    expect((await t.graphql(apiKey, '{ application { name } }')).body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+    expect((await t.graphql(own.apiKey, '{ application { name } }')).body.data.application.name).toBe(application.name);
+    await checkScreen(page, 'applications-revoked');
+
+    expect(blocked).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   // What each role is shown. Hiding is never the control: the same operation sent straight to the
   // server by that role is refused (the server's own per-role tests cover every operation).
   const views: Record<StaffRole, { sections: string[]; requireTotp: boolean }> = {
-    owner: { sections: ['Fans', 'Segments', 'Dashboard', 'Audit log', 'Staff', 'Account'], requireTotp: true },
+    owner: { sections: [...sectionNames], requireTotp: true },
     admin: { sections: ['Fans', 'Segments', 'Dashboard', 'Audit log', 'Account'], requireTotp: false },
     support: { sections: ['Fans', 'Segments', 'Dashboard', 'Account'], requireTotp: false },
     analyst: { sections: ['Segments', 'Dashboard', 'Account'], requireTotp: false },
@@ -239,10 +290,13 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
       if (role !== 'owner') {
         const answer = await consoleGraphql(t, staff, '{ staff { id } }');
         expect(answer.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-        // Typed in by hand, the Staff screen shows the server's refusal, not the list.
-        await page.goto(`${base}/console/staff`);
-        await expect.poll(() => page.getByRole('alert').count()).toBeGreaterThan(0);
-        expect(await page.getByRole('table').count()).toBe(0);
+        // Typed in by hand, the Staff and Applications screens show the server's refusal, not the list.
+        for (const screen of ['staff', 'applications']) {
+          await page.goto(`${base}/console/${screen}`);
+          await expect.poll(() => page.getByRole('alert').count()).toBeGreaterThan(0);
+          expect(await page.getByRole('table').count()).toBe(0);
+        }
+        expect((await consoleGraphql(t, staff, '{ applications { id } }')).body.errors?.[0].extensions.code).toBe('FORBIDDEN');
       } else {
         await page.goto(`${base}/console/staff`);
         await page.getByRole('table', { name: 'Staff of the account' }).waitFor();

@@ -134,12 +134,22 @@ export async function listKeys(db: Executor, accountId: number) {
     .orderBy(asc(apiKeys.id));
 }
 
-export async function revokeKey(db: Executor, keyId: number) {
+/** Revokes a live key by its id; with `accountId`, only a key of that account (the console names its own). */
+export async function revokeKey(db: Executor, keyId: number, accountId?: number) {
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .where(accountId === undefined ? and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)) : and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id, keyHash: apiKeys.keyHash, accountId: apiKeys.accountId, applicationId: apiKeys.applicationId });
+  return row;
+}
+
+/** A key of the account by its id, live or not (never its hash). */
+export async function findKey(db: Executor, accountId: number, keyId: number) {
+  const [row] = await db
+    .select({ id: apiKeys.id, applicationId: apiKeys.applicationId, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, keyId)));
   return row;
 }
 

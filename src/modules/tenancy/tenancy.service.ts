@@ -46,12 +46,29 @@ export async function createApplication(db: Database, input: { accountName: stri
   });
 }
 
+/** A new key for the application named by its id alone (the CLI, which acts across accounts). */
 export async function createApplicationKey(db: Executor, applicationId: number, origin?: AuditOrigin) {
   const application = await q.findApplicationById(db, applicationId);
   if (!application) throw new AppError('NOT_FOUND', `Application ${applicationId} not found.`, 'application');
+  return issueApplicationKey(db, application, origin);
+}
+
+/**
+ * A new key for an application of the account (the console): another account's application is
+ * not found, and nothing is written. The key and its `key.create` entry are one transaction.
+ */
+export async function createAccountApplicationKey(db: Database, accountId: number, applicationId: number, origin: AuditOrigin) {
+  return db.transaction(async (tx) => {
+    const application = await q.findApplication(tx, accountId, applicationId);
+    if (!application) throw new AppError('NOT_FOUND', `The account has no application ${applicationId}.`, 'applicationId');
+    return { ...(await issueApplicationKey(tx, application, origin)), application };
+  });
+}
+
+async function issueApplicationKey(db: Executor, application: { id: number; accountId: number }, origin?: AuditOrigin) {
   const issued = await issueKey(db, application.accountId, application.id);
-  if (origin) await recordAudit(db, application.accountId, origin, { action: 'key.create', target: { type: 'key', id: String(issued.keyId) }, details: { applicationId } });
-  return issued;
+  if (origin) await recordAudit(db, application.accountId, origin, { action: 'key.create', target: { type: 'key', id: String(issued.keyId) }, details: { applicationId: application.id } });
+  return { ...issued, prefix: keyPrefix(issued.apiKey) };
 }
 
 /** An account has at most one live global key: issuing a new one revokes the previous one. */
@@ -67,10 +84,30 @@ export async function createGlobalKey(db: Database, accountId: number, origin?: 
   });
 }
 
+/** Revokes a key named by its id alone (the CLI); false when no live key has it. */
 export async function revokeApiKey(db: Executor, keyId: number, origin?: AuditOrigin) {
   const revoked = await q.revokeKey(db, keyId);
   if (revoked) keyCache.delete(revoked.keyHash);
   if (revoked && origin) await recordAudit(db, revoked.accountId, origin, { action: 'key.revoke', target: { type: 'key', id: String(keyId) }, details: { applicationId: revoked.applicationId } });
+  return Boolean(revoked);
+}
+
+/**
+ * Revokes a key of the account (the console), with its `key.revoke` entry in the same
+ * transaction: true when it was live, false when it was revoked already; another account's key,
+ * or none, is not found and nothing is written. This process's key cache forgets it at once.
+ */
+export async function revokeAccountApiKey(db: Database, accountId: number, keyId: number, origin: AuditOrigin): Promise<boolean> {
+  const revoked = await db.transaction(async (tx) => {
+    const row = await q.revokeKey(tx, keyId, accountId);
+    if (!row) {
+      if (!(await q.findKey(tx, accountId, keyId))) throw new AppError('NOT_FOUND', `The account has no API key ${keyId}.`, 'keyId');
+      return undefined;
+    }
+    await recordAudit(tx, accountId, origin, { action: 'key.revoke', target: { type: 'key', id: String(keyId) }, details: { applicationId: row.applicationId } });
+    return row;
+  });
+  if (revoked) keyCache.delete(revoked.keyHash);
   return Boolean(revoked);
 }
 

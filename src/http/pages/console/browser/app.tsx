@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import type { Permission } from '../../../../modules/staff/permissions.js';
 import { AccountPage, TwoFactorSetup } from './account/account.js';
+import { ApplicationsPage } from './applications/applications.js';
 import { AuditPage } from './audit/audit-log.js';
 import { DashboardPage } from './dashboard/dashboard.js';
 import { FanPage } from './fans/fan-page.js';
@@ -22,6 +23,7 @@ const sections: { path: string; label: string; permission?: Permission }[] = [
   { path: '/dashboard', label: 'Dashboard', permission: 'stats.read' },
   { path: '/audit', label: 'Audit log', permission: 'audit.read' },
   { path: '/staff', label: 'Staff', permission: 'staff.manage' },
+  { path: '/applications', label: 'Applications', permission: 'applications.manage' },
   { path: '/account', label: 'Account' },
 ];
 
@@ -132,6 +134,7 @@ function Shell() {
             <Route path="/dashboard" component={DashboardPage} />
             <Route path="/audit" component={AuditPage} />
             <Route path="/staff" component={StaffPage} />
+            <Route path="/applications" component={ApplicationsPage} />
             <Route path="/account" component={AccountPage} />
             <Route path="/invite">
               <Redirect to={home} replace />

@@ -78,6 +78,27 @@ export type StaffRole =
   | 'owner'
   | 'support';
 
+export type ApplicationsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApplicationsQuery = { applications: Array<{ id: string, name: string, plan: string, createdAt: string, keys: Array<{ id: string, prefix: string, createdAt: string, revokedAt: string | null, live: boolean }> }>, globalApiKeys: Array<{ id: string, prefix: string, createdAt: string, revokedAt: string | null, live: boolean }> };
+
+export type ConsoleKeyFragment = { id: string, prefix: string, createdAt: string, revokedAt: string | null, live: boolean };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  applicationId: string | number;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey: { id: string, applicationId: string, prefix: string, key: string } };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  keyId: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: boolean };
+
 export type AuditEventsQueryVariables = Exact<{
   filter?: AuditFilter | null | undefined;
   first?: number | null | undefined;
@@ -250,6 +271,15 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ConsoleKeyFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleKey on ConsoleApiKey {
+  id
+  prefix
+  createdAt
+  revokedAt
+  live
+}
+    `, {"fragmentName":"ConsoleKey"}) as unknown as TypedDocumentString<ConsoleKeyFragment, unknown>;
 export const FanProfileFragmentDoc = new TypedDocumentString(`
     fragment FanProfile on Fan {
   id
@@ -278,6 +308,43 @@ export const FanProfileFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"FanProfile"}) as unknown as TypedDocumentString<FanProfileFragment, unknown>;
+export const ApplicationsDocument = new TypedDocumentString(`
+    query Applications {
+  applications {
+    id
+    name
+    plan
+    createdAt
+    keys {
+      ...ConsoleKey
+    }
+  }
+  globalApiKeys {
+    ...ConsoleKey
+  }
+}
+    fragment ConsoleKey on ConsoleApiKey {
+  id
+  prefix
+  createdAt
+  revokedAt
+  live
+}`) as unknown as TypedDocumentString<ApplicationsQuery, ApplicationsQueryVariables>;
+export const CreateApiKeyDocument = new TypedDocumentString(`
+    mutation CreateApiKey($applicationId: ID!) {
+  createApiKey(applicationId: $applicationId) {
+    id
+    applicationId
+    prefix
+    key
+  }
+}
+    `) as unknown as TypedDocumentString<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const RevokeApiKeyDocument = new TypedDocumentString(`
+    mutation RevokeApiKey($keyId: ID!) {
+  revokeApiKey(keyId: $keyId)
+}
+    `) as unknown as TypedDocumentString<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;
 export const AuditEventsDocument = new TypedDocumentString(`
     query AuditEvents($filter: AuditFilter, $first: Int, $after: String) {
   auditEvents(filter: $filter, first: $first, after: $after) {
