@@ -4,10 +4,9 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
-import { stringifyResult } from '../core/json-text.js';
-import { formatError, requestIdPlugin } from '../graphql/apollo.js';
+import { requestIdPlugin, sharedOptions } from '../graphql/apollo.js';
 import { executedRequestStatusPlugin } from '../graphql/http-status.js';
-import { costLimit, limitRules, parseOptions } from '../graphql/limits.js';
+import { costLimit } from '../graphql/limits.js';
 import { databaseUnavailablePlugin } from '../graphql/unavailable.js';
 import type { ConsoleContext } from './context.js';
 
@@ -19,18 +18,9 @@ import type { ConsoleContext } from './context.js';
  * console's own check (console/csrf.ts).
  */
 export function createConsoleApollo(app: FastifyInstance, schema: GraphQLSchema, config: Config): ApolloServer<ConsoleContext> {
-  const production = config.env === 'production';
   return new ApolloServer<ConsoleContext>({
     schema,
-    introspection: !production,
-    validationRules: limitRules(config.graphqlLimits),
-    parseOptions: parseOptions(config.graphqlLimits),
-    hideSchemaDetailsFromClientErrors: production,
-    formatError: formatError(config.env === 'development'),
-    logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
-    includeStacktraceInErrorResponses: false,
-    stopOnTerminationSignals: false,
-    stringifyResult,
+    ...sharedOptions(app, config),
     plugins: [
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),

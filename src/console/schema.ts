@@ -1,20 +1,12 @@
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type ContainerType } from 'type-graphql';
+import { buildSchema } from 'type-graphql';
+import { singleInstances } from '../graphql/schema.js';
 import { staffAuthChecker } from './auth.js';
 import { recordDenial } from './denials.js';
 import { consoleResolvers } from './resolvers.js';
 
 let built: Promise<GraphQLSchema> | undefined;
-
-const instances = new Map<new () => object, object>();
-const container: ContainerType = {
-  get(someClass: new () => object) {
-    let instance = instances.get(someClass);
-    if (!instance) instances.set(someClass, (instance = new someClass()));
-    return instance;
-  },
-};
 
 /**
  * The console's schema (`/console/graphql`), apart from the public one: only the types its
@@ -25,7 +17,7 @@ export function getConsoleSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({
     resolvers: consoleResolvers,
     authChecker: staffAuthChecker((context, permission, field) => recordDenial(context.database, context.caller!, context.audit, permission, field)),
-    container,
+    container: singleInstances(),
     validate: false,
     nullableByDefault: false,
   });

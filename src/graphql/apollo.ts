@@ -97,6 +97,30 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
   };
 }
 
+/**
+ * What the public server and the console's (console/apollo.ts) are both made with: the limits
+ * (depth, aliases, tokens), the error formatting (classifyError: codes, request ids, masking),
+ * logging and JSON.
+ */
+export function sharedOptions(app: FastifyInstance, config: Config) {
+  const production = config.env === 'production';
+  return {
+    introspection: !production,
+    validationRules: limitRules(config.graphqlLimits),
+    parseOptions: parseOptions(config.graphqlLimits),
+    // "Did you mean …?" hints would spell out the schema to anyone without introspection.
+    hideSchemaDetailsFromClientErrors: production,
+    formatError: formatError(config.env === 'development'),
+    // Errors are logged by requestIdPlugin with the request's own logger.
+    logger: { debug: () => {}, info: () => {}, warn: (m: string) => app.log.warn(m), error: (m: string) => app.log.error(m) },
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns shutdown (drain HTTP, flush usage, close the pool), in that order.
+    stopOnTerminationSignals: false,
+    // Compact JSON (Apollo indents by default), with fields PostgreSQL serialised spliced in as they are.
+    stringifyResult,
+  };
+}
+
 /** `pages.explorer` makes the landing page shown outside production: the server's explorer (http/pages/explorer). */
 export function createApollo(
   app: FastifyInstance,
@@ -110,19 +134,7 @@ export function createApollo(
   const production = config.env === 'production';
   return new ApolloServer<Context>({
     gateway: compiledExecution(schema),
-    introspection: !production,
-    validationRules: limitRules(config.graphqlLimits),
-    parseOptions: parseOptions(config.graphqlLimits),
-    // "Did you mean …?" hints would spell out the schema to anyone without introspection.
-    hideSchemaDetailsFromClientErrors: production,
-    formatError: formatError(config.env === 'development'),
-    // Errors are logged by requestIdPlugin with the request's own logger.
-    logger: { debug: () => {}, info: () => {}, warn: (m) => app.log.warn(m), error: (m) => app.log.error(m) },
-    includeStacktraceInErrorResponses: false,
-    // main.ts owns shutdown (drain HTTP, flush usage, close the pool), in that order.
-    stopOnTerminationSignals: false,
-    // Compact JSON (Apollo indents by default), with fields PostgreSQL serialised spliced in as they are.
-    stringifyResult,
+    ...sharedOptions(app, config),
     plugins: [
       // Cache hints are not used; left on, the plugin wraps every field resolver of every response.
       ApolloServerPluginCacheControlDisabled(),

@@ -7,15 +7,20 @@ import { resolvers } from './resolvers.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
+/** A type-graphql container making one instance of each resolver class, kept in `instances`. */
+export function singleInstances(instances = new Map<new () => object, object>()): ContainerType {
+  return {
+    get(someClass: new () => object) {
+      let instance = instances.get(someClass);
+      if (!instance) instances.set(someClass, (instance = new someClass()));
+      return instance;
+    },
+  };
+}
+
 /** One instance per resolver class, for type-graphql and for the direct field resolvers below alike. */
 const instances = new Map<new () => object, object>();
-const container: ContainerType = {
-  get(someClass: new () => object) {
-    let instance = instances.get(someClass);
-    if (!instance) instances.set(someClass, (instance = new someClass()));
-    return instance;
-  },
-};
+const container = singleInstances(instances);
 
 /**
  * The one schema of the product, built from the type-graphql classes. Building is pure, so the
