@@ -17,7 +17,6 @@ export const auditActions = {
   'key.revoke': 'An API key was revoked.',
   'application.create': 'An application was created.',
   'application.settings': "An application's settings were changed (details name them).",
-  'account.settings': "The account's settings were changed (details name them).",
   'staff.add': 'A staff member was added to the account.',
   'staff.remove': 'A staff member was removed from the account.',
   'staff.role': "A staff member's role was changed.",
