@@ -2,7 +2,7 @@
  * What each staff role may do in the console. The server checks these on every console operation
  * (`@Authorized('fans.erase')`); the console only hides what the viewer's permissions exclude.
  * Each role holds everything of the role below it:
- * - analyst: statistics, segments and rankings, and segment exports (fans' personal data masked);
+ * - analyst: statistics, segments and rankings, and segment exports (CSV); no fan's page;
  * - support: also reads and edits a fan's profile, ends their sessions, sends a reset email;
  * - admin: also merges, erases and answers data requests (a fan's export), reads the audit log;
  * - owner: also manages staff, applications and the account's settings.
