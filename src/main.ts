@@ -90,6 +90,7 @@ function printBanner(config: Config, address: string, demo: DemoCredentials | un
     `  GraphQL:  ${base}/graphql`,
     config.env === 'production' ? undefined : `  Explorer: ${base}/graphql  (open it in a browser${demo ? '; the demo key is filled in' : '; add the header x-api-key'})`,
     `  Dashboard: ${base}/dashboard`,
+    `  Console:  ${base}/console  (staff are added with the CLI: npm run cli -- staff add)`,
     `  REST:     ${base}/v1.1/...  (reference: ${base}/v1.1/docs)`,
     demo ? `  Demo API key${demo.created ? ' (new)' : ''}: ${demo.apiKey}` : undefined,
     demo ? `  Try:      curl '${base}/v1.1/app/info?apiKey=${demo.apiKey}'` : undefined,
