@@ -3,6 +3,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type ContainerType } from 'type-graphql';
 import { authChecker } from '../core/auth.js';
+import { markOneOfInputs } from '../core/one-of.js';
 import { resolvers } from './resolvers.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -38,7 +39,7 @@ export function getSchema(): Promise<GraphQLSchema> {
     // type-graphql asks for a PubSub once there is a subscription; activityRecorded names its own
     // source instead (the gateway's live feed, from the context), so this one carries nothing.
     pubSub: createPubSub(),
-  }).then((schema) => withDirectFieldResolvers(withPlainFieldsRead(withRootDescriptions(schema))));
+  }).then((schema) => withDirectFieldResolvers(withPlainFieldsRead(withRootDescriptions(markOneOfInputs(schema)))));
   return built;
 }
 

@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { OneOf } from '../../core/one-of.js';
 
 export enum Gender {
   M = 'M',
@@ -223,4 +224,40 @@ export class MemberLookupInput {
   @Field(() => String, { nullable: true, description: "The member's id at that partner; with partnerCode." }) partnerId?: string;
   @Field(() => String, { nullable: true, description: 'A network identifier (REST service); with username.' }) network?: string;
   @Field(() => String, { nullable: true, description: "The member's username on that network (any case); with network." }) username?: string;
+}
+
+@InputType('PartnerRef', { description: "A member's identity as a partner knows it." })
+export class PartnerRef {
+  @Field(() => String, { description: "The partner code of one of the member's identities." }) code!: string;
+  @Field(() => String, { description: "The member's id at that partner." }) id!: string;
+}
+
+@InputType('NetworkUserRef', { description: "A member's identity as a network names it." })
+export class NetworkUserRef {
+  @Field(() => String, { description: 'A network identifier: spotify, youtube, …' }) network!: string;
+  @Field(() => String, { description: "The member's username on that network (any case)." }) username!: string;
+}
+
+/** A member named in exactly one way; `@oneOf` lets validation refuse two ways (or none) before anything runs. */
+@OneOf()
+@InputType('MemberRef', { description: 'Exactly one way to name a member of the account (a @oneOf input: give one field).' })
+export class MemberRef {
+  @Field(() => ID, { nullable: true, description: "The member's id; a merged member's id names the survivor." }) id?: string;
+  @Field(() => String, { nullable: true, description: "The member's email address (any case); the oldest such member when several have it." }) email?: string;
+  @Field(() => String, { nullable: true, description: "The member's verified address (any case); the oldest such member when several have it." }) verifiedEmail?: string;
+  @Field(() => PartnerRef, { nullable: true, description: "The member's identity at a partner." }) partner?: PartnerRef;
+  @Field(() => NetworkUserRef, { nullable: true, description: "The member's username on a network." }) networkUser?: NetworkUserRef;
+}
+
+/** The lookup a MemberRef stands for, as lookupMember takes it. */
+export function lookupOfRef(ref: MemberRef): MemberLookupInput {
+  return {
+    id: ref.id ?? undefined,
+    email: ref.email ?? undefined,
+    verifiedEmail: ref.verifiedEmail ?? undefined,
+    partnerCode: ref.partner?.code,
+    partnerId: ref.partner?.id,
+    network: ref.networkUser?.network,
+    username: ref.networkUser?.username,
+  };
 }
