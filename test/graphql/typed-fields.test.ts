@@ -293,9 +293,73 @@ describe('member(ref:): a @oneOf MemberRef', () => {
     for (const answer of answers) expect(answer).toEqual(answers[0]);
   });
 
+  it("is an application's: a member's token is refused, as with lookup", async () => {
+    const registered = await t.rest(app, 'POST', '/member/register', { service: 'email', email: `fan-${Date.now()}@example.com`, password: 'correct horse' });
+    expect(registered.status, registered.body).toBe(200);
+    const [envelope] = registered.json;
+    const answer = await t.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: `Bearer ${envelope.jwt}`, 'content-type': 'application/json' },
+      payload: { query: `{ member(ref: { id: "${envelope.data.ID}" }) { id email } }` },
+    });
+    const body = answer.json();
+    expect(body.data).toEqual({ member: null });
+    expect(body.errors[0].extensions).toMatchObject({ code: 'WRONG_APPLICATION', aeCode: 7 });
+  });
+
   it('keeps member(lookup:) answering as before', async () => {
     const answer = await t.graphql(app.apiKey, 'query($id: ID!) { member(lookup: { id: $id }) { id } }', { id: String(theirMember) });
     expect(answer.body.data).toEqual({ member: null });
     expect(answer.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND', param: 'id' });
+  });
+});
+
+describe('RecordActivityInput.member: a @oneOf MemberRef', () => {
+  const recordMany = 'mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created recordIds } }';
+  const recordOne = 'mutation($input: RecordActivityInput!) { recordActivity(input: $input) { created record { memberId member { id } } } }';
+
+  async function recordCount() {
+    return (await t.database.db.select({ id: activityRecords.id }).from(activityRecords).where(eq(activityRecords.accountId, app.accountId))).length;
+  }
+
+  it('records for the member named by id, by email and by network username, in one batch', async () => {
+    const [row] = await t.database.db.select().from(members).where(eq(members.id, memberIds[3]));
+    const before = await recordCount();
+    const refs = [{ id: String(row.id) }, { email: row.email!.toUpperCase() }, { networkUser: { network: 'spotify', username: `user${row.id}` } }];
+    const answer = await data(recordMany, { input: refs.map((member, index) => ({ activityId: String(listen), member, marker: `ref-${index}` })) });
+    expect(answer.data.recordActivities.created).toBe(3);
+    const stored = await t.database.db.select().from(activityRecords).where(eq(activityRecords.accountId, app.accountId));
+    expect(stored.length).toBe(before + 3);
+    const byId = new Map(stored.map((record) => [String(record.id), record.memberId]));
+    expect(answer.data.recordActivities.recordIds.map((id: string) => byId.get(id))).toEqual([row.id, row.id, row.id]);
+
+    const single = await data(recordOne, { input: { activityId: String(listen), member: { email: row.email }, marker: 'ref-single' } });
+    expect(single.data.recordActivity).toEqual({ created: true, record: { memberId: String(row.id), member: { id: String(row.id) } } });
+  });
+
+  it("refuses another tenant's member, a member beside memberId, and two ways, writing nothing", async () => {
+    const before = await recordCount();
+    for (const [member, code] of [
+      [{ id: String(theirMember) }, 'NOT_FOUND'],
+      [{ id: '999999999' }, 'NOT_FOUND'],
+      [{ email: 'theirs@example.net' }, 'NOT_FOUND'],
+    ] as const) {
+      const answer = await t.graphql(app.apiKey, recordMany, {
+        input: [
+          { activityId: String(listen), memberId: String(memberIds[0]) },
+          { activityId: String(listen), member },
+        ],
+      });
+      expect(answer.body.data).toBeNull();
+      expect(answer.body.errors[0].extensions).toMatchObject({ code, param: 'member' });
+      expect(answer.text).not.toContain('theirs@example.net');
+    }
+    const both = await t.graphql(app.apiKey, recordMany, { input: [{ activityId: String(listen), memberId: String(memberIds[0]), member: { id: String(memberIds[0]) } }] });
+    expect(both.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'member' });
+    const two = await t.graphql(app.apiKey, recordMany, { input: [{ activityId: String(listen), member: { id: String(memberIds[0]), email: 'a@example.com' } }] });
+    expect(two.status).toBe(400);
+    expect(two.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(await recordCount()).toBe(before);
   });
 });

@@ -2,7 +2,7 @@ import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-sc
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../../core/connection.js';
 import { WindowArgs } from '../../filters/filter-args.js';
-import { Geo } from '../members/members.types.js';
+import { Geo, MemberRef } from '../members/members.types.js';
 import { ActivityType } from './activity-types.js';
 
 registerEnumType(ActivityType, {
@@ -105,6 +105,8 @@ export class ActivityRecord {
 @InputType('RecordActivityInput', { description: 'One activity to record: what, who, and what it carried.' })
 export class RecordActivityInput {
   @Field(() => ID, { description: 'The activity definition; a deleted one is not found.' }) activityId!: string;
+  @Field(() => MemberRef, { nullable: true, description: 'The member, named in exactly one way (a @oneOf input); not with memberId, partnerCode or partnerId.' })
+  member?: MemberRef;
   @Field(() => ID, { nullable: true, description: 'The member; or partnerCode + partnerId.' }) memberId?: string;
   @Field(() => String, { nullable: true, description: 'With partnerId, finds the member by a partner reference when memberId is not given.' }) partnerCode?: string;
   @Field(() => String, { nullable: true, description: "The member's id at that partner." }) partnerId?: string;
