@@ -6,9 +6,11 @@ import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
+import { ViewerResolver } from '../modules/members/viewer.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
+import { SelfServiceListsResolver, ViewerOptInResolver } from '../modules/segments/self-service-lists.resolver.js';
 import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
 import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
@@ -26,6 +28,7 @@ export const resolvers: NonEmptyArray<Function> = [
   UsageResolver,
   MemberResolver,
   MemberDomainResolver,
+  ViewerResolver,
   MemberLifecycleResolver,
   ActivityResolver,
   ActivityRecordResolver,
@@ -39,6 +42,8 @@ export const resolvers: NonEmptyArray<Function> = [
   BrandSegmentsResolver,
   OptInResolver,
   MemberOptInsResolver,
+  SelfServiceListsResolver,
+  ViewerOptInResolver,
   PresaveResolver,
   BrandStatsResolver,
   RegistrationStatsResolver,
