@@ -99,10 +99,7 @@ export function validateAll<T extends Record<string, () => unknown>>(checks: T, 
  * they run at once, and every one that throws an AppError is reported under its input path. Like
  * validateAll's, the checks must not write.
  */
-export async function validateAllAsync<T extends Record<string, () => Promise<unknown>>>(
-  checks: T,
-  pathOf: (key: keyof T & string) => string[],
-): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+export async function validateAllAsync<T extends Record<string, () => Promise<unknown>>>(checks: T, pathOf: (key: keyof T & string) => string[]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   const keys = Object.keys(checks) as (keyof T & string)[];
   const settled = await Promise.allSettled(keys.map((key) => checks[key]()));
   const values = {} as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
@@ -140,7 +137,7 @@ export function userErrorsOf(error: unknown, paths: InputPaths = {}): UserError[
   if (!(error instanceof AppError)) return undefined;
   if (error instanceof InputErrors) {
     const all = error.problems.map((problem) => toUserError(problem.error, problem.path.length > 0 ? problem.path : placed(problem.error, paths)));
-    return all.every((item) => item !== undefined) ? (all) : undefined;
+    return all.every((item) => item !== undefined) ? all : undefined;
   }
   const one = toUserError(error, placed(error, paths));
   return one ? [one] : undefined;

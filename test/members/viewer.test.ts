@@ -59,7 +59,13 @@ async function widgetFan() {
 }
 
 const widgetUser = async (jar: CookieJar) => (await t.request({ url: `/framework/session/${app.applicationId}`, headers: { cookie: jar.header(), origin } })).json().user?.data ?? null;
-const memberRow = async (id: string) => (await t.database.db.select().from(members).where(eq(members.id, Number(id))))[0];
+const memberRow = async (id: string) =>
+  (
+    await t.database.db
+      .select()
+      .from(members)
+      .where(eq(members.id, Number(id)))
+  )[0];
 
 const update = `mutation($input: ViewerUpdateInput!) { viewerUpdate(input: $input) {
   viewer { id firstName surname gender birthDate city country state postCode address addressLine2 homePhone mobilePhone website bio email }
@@ -170,7 +176,10 @@ describe('viewerUpdate', () => {
     expect(key.json.errors[0].extensions).toMatchObject({ code: 'WRONG_APPLICATION' });
     const [header, payload, signature] = fan.jwt.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    for (const altered of [{ ...claims, sub: other.id }, { ...claims, acc: stranger.accountId }]) {
+    for (const altered of [
+      { ...claims, sub: other.id },
+      { ...claims, acc: stranger.accountId },
+    ]) {
       const forged = [header, Buffer.from(JSON.stringify(altered)).toString('base64url'), signature].join('.');
       const answer = await asMember(forged, update, { input: { firstName: 'Mallory' } });
       expect(answer.status).toBe(401);
@@ -205,7 +214,11 @@ describe('viewerSessions and viewerEndSessions', () => {
     expect(signedIn.statusCode, signedIn.body).toBe(303);
     const listed = await asMember(fan.jwt, sessionsQuery);
     expect(listed.status).toBe(200);
-    const rows = await t.database.db.select().from(widgetSessions).where(eq(widgetSessions.memberId, Number(fan.id))).orderBy(widgetSessions.id);
+    const rows = await t.database.db
+      .select()
+      .from(widgetSessions)
+      .where(eq(widgetSessions.memberId, Number(fan.id)))
+      .orderBy(widgetSessions.id);
     expect(rows).toHaveLength(2);
     expect(listed.json.data.viewerSessions).toEqual(
       [...rows].reverse().map((row) => ({
@@ -235,7 +248,10 @@ describe('viewerSessions and viewerEndSessions', () => {
   it("refuses another member's session id (NOT_FOUND at id) and ends nothing", async () => {
     const fan = await widgetFan();
     const other = await widgetFan();
-    const [theirs] = await t.database.db.select().from(widgetSessions).where(eq(widgetSessions.memberId, Number(other.id)));
+    const [theirs] = await t.database.db
+      .select()
+      .from(widgetSessions)
+      .where(eq(widgetSessions.memberId, Number(other.id)));
     for (const id of [String(theirs.id), '999999999', 'abc']) {
       const answer = await asMember(fan.jwt, endSessions, { id });
       expect(answer.json.data.viewerEndSessions).toEqual({ endedSessions: [], signedOut: false, userErrors: [{ field: ['id'], code: 'NOT_FOUND', message: 'Session not found.' }] });
@@ -250,7 +266,10 @@ describe('viewerSessions and viewerEndSessions', () => {
     const before = await memberRow(fan.id);
     const ended = await asMember(fan.jwt, endSessions);
     expect(ended.status).toBe(200);
-    const [session] = await t.database.db.select().from(widgetSessions).where(eq(widgetSessions.memberId, Number(fan.id)));
+    const [session] = await t.database.db
+      .select()
+      .from(widgetSessions)
+      .where(eq(widgetSessions.memberId, Number(fan.id)));
     expect(ended.json.data.viewerEndSessions).toEqual({ endedSessions: [{ id: String(session.id), live: true }], signedOut: true, userErrors: [] });
     expect(await widgetUser(fan.jar)).toBeNull();
     const after = await memberRow(fan.id);
@@ -307,7 +326,7 @@ describe('what a member JWT may call', () => {
 
   it('the viewer fields take the member role; every other root field refuses it', async () => {
     const introspection = await asKey(app, '{ q: __type(name: "Query") { fields { name } } m: __type(name: "Mutation") { fields(includeDeprecated: true) { name } } }');
-    const roots = [...introspection.json.data.q.fields, ...introspection.json.data.m.fields].map((field: { name: string }) => field.name as string);
+    const roots = [...introspection.json.data.q.fields, ...introspection.json.data.m.fields].map((field: { name: string }) => field.name);
     const storage = getMetadataStorage();
     // The public schema's resolvers only: the console's schema has root fields of its own (its own viewer among them).
     const publicClasses = new Set(resolvers.map((resolver) => resolver.name));

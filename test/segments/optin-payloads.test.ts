@@ -50,7 +50,12 @@ async function register(tenant = app) {
   return { email, id: String(response.json[0].data.ID), jwt: response.json[0].jwt as string };
 }
 
-const optInRows = (memberId: string) => t.database.db.select().from(optins).where(eq(optins.memberId, Number(memberId))).orderBy(optins.id);
+const optInRows = (memberId: string) =>
+  t.database.db
+    .select()
+    .from(optins)
+    .where(eq(optins.memberId, Number(memberId)))
+    .orderBy(optins.id);
 
 const payload = '{ optIn { id kind brandId segmentId name label optedInAt optedOutAt } userErrors { field code message } }';
 const memberOptIn = `mutation($member: MemberRef!, $list: OptInListRef!) { memberOptIn(member: $member, list: $list) ${payload} }`;
@@ -125,7 +130,10 @@ describe('memberOptIn and memberOptOut', () => {
         expect(answer.status, JSON.stringify(list)).toBe(200);
         const result = answer.json.data.memberOptIn ?? answer.json.data.memberOptOut;
         expect(result.optIn).toBeNull();
-        expect(result.userErrors.map(({ field, code }: { field: string[]; code: string }) => ({ field, code })), JSON.stringify([memberRef, list])).toEqual(expected);
+        expect(
+          result.userErrors.map(({ field, code }: { field: string[]; code: string }) => ({ field, code })),
+          JSON.stringify([memberRef, list]),
+        ).toEqual(expected);
         for (const error of result.userErrors) expect(error.message).toEqual(expect.any(String));
       }
     }

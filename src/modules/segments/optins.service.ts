@@ -136,9 +136,8 @@ export async function resolveListRef(scope: OptInScope, ref: OptInListRef): Prom
 
 /** A member and a list named by refs, both checked at once (validateAllAsync): every problem with either, under its argument's path. */
 async function resolveRefs(scope: OptInScope, member: MemberRef, list: OptInListRef): Promise<{ memberId: number; list: OptInList }> {
-  const found = await validateAllAsync(
-    { member: () => lookupMemberByRef(scope.db, scope.accountId, member), list: () => resolveListRef(scope, list) },
-    (key) => (key === 'member' ? ['member', memberRefField(member)] : ['list', listRefField(list)]),
+  const found = await validateAllAsync({ member: () => lookupMemberByRef(scope.db, scope.accountId, member), list: () => resolveListRef(scope, list) }, (key) =>
+    key === 'member' ? ['member', memberRefField(member)] : ['list', listRefField(list)],
   );
   return { memberId: found.member.id, list: found.list };
 }
@@ -150,20 +149,26 @@ function refPaths(member: MemberRef, list: OptInListRef): InputPaths {
 
 /** memberOptIn: optIn by refs, its problems as user errors (nothing written when there are any). */
 export function memberOptIn(scope: OptInScope, member: MemberRef, list: OptInListRef) {
-  return withUserErrors(async () => {
-    const found = await resolveRefs(scope, member, list);
-    return optInMember(scope, found.memberId, found.list);
-  }, refPaths(member, list));
+  return withUserErrors(
+    async () => {
+      const found = await resolveRefs(scope, member, list);
+      return optInMember(scope, found.memberId, found.list);
+    },
+    refPaths(member, list),
+  );
 }
 
 /** memberOptOut: optOut by refs; a member who never opted into the list is NOT_FOUND at the list. */
 export function memberOptOut(scope: OptInScope, member: MemberRef, list: OptInListRef) {
-  return withUserErrors(async () => {
-    const found = await resolveRefs(scope, member, list);
-    const row = await optOutMember(scope, found.memberId, found.list);
-    if (!row) throw notFound('An opt-in of this member to this list', null);
-    return row;
-  }, refPaths(member, list));
+  return withUserErrors(
+    async () => {
+      const found = await resolveRefs(scope, member, list);
+      const row = await optOutMember(scope, found.memberId, found.list);
+      if (!row) throw notFound('An opt-in of this member to this list', null);
+      return row;
+    },
+    refPaths(member, list),
+  );
 }
 
 /** The segment a registration names (`segmentid`): a list segment of the account, checked before anything is written. */

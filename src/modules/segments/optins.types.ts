@@ -55,6 +55,8 @@ export class OptInListRef {
 export class OptInPayload {
   @Field(() => OptIn, { nullable: true, description: 'The opt-in as the mutation left it (with optedOutAt after an opt-out); null when userErrors is not empty.' })
   optIn!: OptIn | null;
-  @Field(() => [UserError], { description: 'What is wrong with the input, each at its path (["member", "id"], ["list", "brandId"]); empty when the mutation was done. Nothing is written when it is not empty.' })
+  @Field(() => [UserError], {
+    description: 'What is wrong with the input, each at its path (["member", "id"], ["list", "brandId"]); empty when the mutation was done. Nothing is written when it is not empty.',
+  })
   userErrors!: UserError[];
 }

@@ -26,7 +26,13 @@ export class SelfServiceListsResolver {
       lists.segmentIds.length ? findSegmentsByIds(db, caller.accountId, lists.segmentIds) : [],
     ]);
     const byId = <T extends { id: number }>(rows: T[], ids: number[]) => ids.map((id) => rows.find((row) => row.id === id)).filter((row): row is T => row !== undefined);
-    return { global: lists.global, brands: byId(brands, lists.brandIds).map(toBrand), segments: byId(segments, lists.segmentIds).filter((row) => row.kind === 'list').map(toSegment) };
+    return {
+      global: lists.global,
+      brands: byId(brands, lists.brandIds).map(toBrand),
+      segments: byId(segments, lists.segmentIds)
+        .filter((row) => row.kind === 'list')
+        .map(toSegment),
+    };
   }
 
   @Authorized()

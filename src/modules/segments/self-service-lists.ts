@@ -75,7 +75,8 @@ export function setSelfServiceLists(db: Executor, accountId: number, application
     for (const [id, index] of segmentIds) {
       const kind = segmentKinds.get(id);
       if (kind === undefined) problems.push({ path: ['input', 'segmentIds', String(index)], error: notFound(`Segment ${id}`, 'segmentIds') });
-      else if (kind !== 'list') problems.push({ path: ['input', 'segmentIds', String(index)], error: invalidParameter('segmentIds', `segment ${id} is a FILTER segment; fans opt into list segments only`) });
+      else if (kind !== 'list')
+        problems.push({ path: ['input', 'segmentIds', String(index)], error: invalidParameter('segmentIds', `segment ${id} is a FILTER segment; fans opt into list segments only`) });
     }
     if (problems.length) throw new InputErrors(problems.sort((a, b) => a.path.join('\u0000').localeCompare(b.path.join('\u0000'), 'en', { numeric: true })));
     const lists: SelfServiceLists = { global: input.global, brandIds: [...brandIds.keys()], segmentIds: [...segmentIds.keys()] };

@@ -16,7 +16,7 @@ export class SelfServiceLists {
 @InputType('SelfServiceListsInput', { description: 'The whole set of lists open to fans; it replaces the one before (an empty input closes them all).' })
 export class SelfServiceListsInput {
   @Field(() => Boolean, { defaultValue: false, description: "Opens the account's global list." }) global!: boolean;
-  @Field(() => [ID], { defaultValue: [], description: "Live brands of the account, at most 100: their brand lists." }) brandIds!: string[];
+  @Field(() => [ID], { defaultValue: [], description: 'Live brands of the account, at most 100: their brand lists.' }) brandIds!: string[];
   @Field(() => [ID], { defaultValue: [], description: 'List segments of the account (not FILTER segments), at most 100.' }) segmentIds!: string[];
 }
 
@@ -24,7 +24,8 @@ export class SelfServiceListsInput {
 export class SetSelfServiceListsPayload {
   @Field(() => Application, { nullable: true, description: 'The calling application, its selfServiceLists as set; null when userErrors is not empty.' }) application!: Application | null;
   @Field(() => [UserError], {
-    description: 'Every problem at once: NOT_FOUND at ["input", "brandIds", "2"] for an id that is no live brand (or segment) of the account, INVALID for a FILTER segment or a list too long. Nothing is changed then.',
+    description:
+      'Every problem at once: NOT_FOUND at ["input", "brandIds", "2"] for an id that is no live brand (or segment) of the account, INVALID for a FILTER segment or a list too long. Nothing is changed then.',
   })
   userErrors!: UserError[];
 }
