@@ -32,7 +32,7 @@ afterAll(() => t.close());
 async function post(headers: Record<string, string>, query: string, variables?: Record<string, unknown>) {
   const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
   const text = await response.text();
-  return { status: response.status, text, json: JSON.parse(text) as { data?: any; errors?: any[] } };
+  return { status: response.status, text, json: JSON.parse(text) as { data?: any; errors?: any } };
 }
 const asKey = (tenant: Tenant, query: string, variables?: Record<string, unknown>) => post({ 'x-api-key': tenant.apiKey }, query, variables);
 const asMember = (jwt: string, query: string, variables?: Record<string, unknown>) => post({ authorization: `Bearer ${jwt}` }, query, variables);

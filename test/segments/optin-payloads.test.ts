@@ -23,7 +23,7 @@ let strangerSegmentId: string;
 
 async function post(headers: Record<string, string>, query: string, variables?: Record<string, unknown>) {
   const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-  return { status: response.status, json: (await response.json()) as { data?: any; errors?: any[] } };
+  return { status: response.status, json: (await response.json()) as { data?: any; errors?: any } };
 }
 const asKey = (tenant: Tenant, query: string, variables?: Record<string, unknown>) => post({ 'x-api-key': tenant.apiKey }, query, variables);
 const asMember = (jwt: string, query: string, variables?: Record<string, unknown>) => post({ authorization: `Bearer ${jwt}` }, query, variables);
