@@ -3,7 +3,7 @@ import { ActivityResolver } from '../modules/activities/activities.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
-import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
+import { MemberConnectionResolver, MemberEdgeResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
@@ -34,6 +34,7 @@ export const resolvers: NonEmptyArray<Function> = [
   LiveFeedResolver,
   ScoringResolver,
   MemberConnectionResolver,
+  MemberEdgeResolver,
   BrandResolver,
   SegmentResolver,
   BrandSegmentsResolver,
