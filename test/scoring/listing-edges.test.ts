@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRows } from '../../src/db/rows.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
-import type { WindowInput } from '../../src/filters/window.types.js';
+import type { PeriodUnit, WindowInput } from '../../src/filters/window.types.js';
 import { rankCap } from '../../src/modules/scoring/member-listing.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import { createActivity, daysAgo, hoursAgo, insertMembers, record, type RecordSpec } from '../support/activity-data.js';
@@ -18,8 +18,8 @@ let app: Tenant;
 let other: Tenant;
 let ids: number[];
 
-const week: WindowInput = { period: { amount: 1, unit: 'WEEK' } };
-const month: WindowInput = { period: { amount: 1, unit: 'MONTH' } };
+const week: WindowInput = { period: { amount: 1, unit: 'WEEK' as PeriodUnit } };
+const month: WindowInput = { period: { amount: 1, unit: 'MONTH' as PeriodUnit } };
 
 beforeAll(async () => {
   t = await startTestGateway({ RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -105,7 +105,7 @@ describe("a listing's figures on its edges", () => {
   it('a week and a month leaderboard in one document each answer their own window, as the records sum up', async () => {
     const query = `query($week: WindowInput, $month: WindowInput) {
       week: members(window: $week, first: 200) { edges { ${edgeFields} } }
-      month: members(window: $month, first: 200) { edges { ${edgeFields} monthOfTheMember: node { id monthly: score(window: $month) { points activityCount } } } }
+      month: members(window: $month, first: 200) { edges { ${edgeFields} monthOfTheMember: node { id monthly: score(window: $month) { points activityCount } ownDefault: score(window: {}) { points activityCount } weekRank: rank monthRank: rank(window: $month) } } }
     }`;
     const before = new Date();
     const { body } = await ask(query, { week, month });
@@ -117,7 +117,7 @@ describe("a listing's figures on its edges", () => {
     expect(await bruteForce(week, 'DESC', after)).toEqual(expectedWeek);
     expect(await bruteForce(month, 'DESC', after)).toEqual(expectedMonth);
     const weekEdges: Edge[] = body.data.week.edges;
-    const monthEdges: (Edge & { monthOfTheMember: { monthly: unknown } })[] = body.data.month.edges;
+    const monthEdges: (Edge & { monthOfTheMember: { monthly: unknown; ownDefault: unknown; weekRank: number | null; monthRank: number | null } })[] = body.data.month.edges;
     expect(asRanked(weekEdges)).toEqual(expectedWeek);
     expect(asRanked(monthEdges)).toEqual(expectedMonth);
     expect(weekEdges.map((edge) => edge.rank)).toEqual(expectedWeek.map((_, index) => index + 1));
@@ -135,6 +135,17 @@ describe("a listing's figures on its edges", () => {
     for (const edge of [...weekEdges, ...monthEdges]) expect(edge.node.score).toEqual(edge.score);
     // With a window given, the member's score is the same wherever it appears.
     for (const edge of monthEdges) expect(edge.monthOfTheMember.monthly).toEqual(edge.score);
+    // An empty window asks for the member's default (the week) in a listing too.
+    for (const edge of monthEdges) expect(edge.monthOfTheMember.ownDefault).toEqual(weekOf.get(edge.node.id)?.score ?? { points: 0, activityCount: 0 });
+    // Member.rank means the member's default ranking (the week) wherever it appears, or the window given.
+    for (const edge of monthEdges) {
+      expect(edge.monthOfTheMember.weekRank).toBe(weekOf.get(edge.node.id)?.rank ?? null);
+      expect(edge.monthOfTheMember.monthRank).toBe(edge.rank);
+    }
+    const lookedUp = await ask(`query($id: ID!) { member(lookup: { id: $id }) { rank position } }`, { id: weekEdges[4].node.id });
+    expect(lookedUp.body.data.member.rank).toBe(5);
+    // A member without counted activity has no rank.
+    expect((await ask(`query($id: ID!) { member(lookup: { id: $id }) { rank } }`, { id: String(ids[129]) })).body.data.member.rank).toBeNull();
   });
 
   it('ranks ties as the listing orders them, by member id, both ways', async () => {
@@ -225,7 +236,7 @@ describe("a listing's figures on its edges", () => {
       from generate_series(1, ${count}) g`);
     const page = `query($first: Int, $after: String, $offset: Int, $from: MemberKeyset) {
       members(orderBy: ID, sort: ASC, first: $first, after: $after, offset: $offset, from: $from) { edges { rank rankCapped node { id } } pageInfo { endCursor } } }`;
-    const ranks = (body: { data: { members: { edges: { rank: number | null; rankCapped: boolean }[] } } }) => body.data.members.edges.map((edge) => [edge.rank, edge.rankCapped]);
+    const ranks = (body: { data?: { members: { edges: { rank: number | null; rankCapped: boolean }[] } } }) => body.data!.members.edges.map((edge) => [edge.rank, edge.rankCapped]);
     // By offset: exact up to the cap, then capped.
     const byOffset = await ask(page, { first: 6, offset: rankCap - 3 }, many);
     expect(byOffset.body.errors).toBeUndefined();

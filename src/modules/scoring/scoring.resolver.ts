@@ -12,7 +12,7 @@ import { ActivityRecord, ActivityRecordConnection, ListingBrand } from '../activ
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, rankCap, type ListedNode } from './member-listing.js';
-import { memberRank } from './member-rank.js';
+import { memberRank, memberRankInListing } from './member-rank.js';
 import type { ScoringScope } from './scoring.scope.js';
 import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberEdge, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
@@ -46,12 +46,24 @@ export class ScoringResolver {
     nullable: true,
     description:
       "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity, or when the filter excludes the member (a rank among members it does not rank). As a listing's node without arguments, under the listing's filter and window. A statement per member.",
-    deprecationReason: 'Use MemberEdge.rank and MemberEdge.rankCapped in a listing by SCORE.',
+    deprecationReason: 'Use MemberEdge.rank and MemberEdge.rankCapped in a listing by SCORE, or Member.rank.',
   })
   async position(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<string | null> {
     const scope = await this.scope(member, context, args);
     const score = await context.loaders.scoring.of(scope).score.load(member.id);
     return memberRank(context.database.db, scope, member.id, score);
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: `The member's rank in the listing by SCORE (descending) under the filter and window, as MemberEdge.rank would give it there (ties by member id, ascending); by default the week to now and every record, in a listing too. Null when that listing does not hold the member (no counted activity, or the filter excludes it), or ranks it beyond ${rankCap.toLocaleString('en')}. A statement or two per member: for many members, read MemberEdge.rank.`,
+  })
+  async rank(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) { filter, window }: FilteredWindowArgs): Promise<number | null> {
+    assertMemberTokenFilter(context.caller, filter);
+    // Never the listing's scope: a new field, it means the same wherever the member appears.
+    const scope = await context.loaders.scoring.scope(filter, window, memberWindow);
+    const score = await context.loaders.scoring.of(scope).score.load(member.id);
+    return memberRankInListing(context.database.db, scope, member.id, score);
   }
 
   @FieldResolver(() => ActivityRecord, {
