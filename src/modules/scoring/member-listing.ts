@@ -14,7 +14,7 @@ import { chooseTotals, type TotalsChoice } from './score-windows.ranking.js';
 import { compileScope, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
 import { MemberOrder, type ListingRank, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
 
-/** A member listed by a members listing: its scores default to the listing's filter and window. */
+/** A member listed by a members listing: its score and lastActivity without arguments default to the listing's filter and window (deprecated there: MemberEdge's). */
 export type ListedNode = Member & { listing?: ScoringScope };
 
 interface Position extends Record<string, unknown> {
@@ -120,8 +120,8 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
 
   const scores = scoreLoader(context, scope);
   const ranked = scope;
-  // The members before the page: known from the offset, or counted once for the page (when an
-  // edge asks for its rank) before its first member, which a keyset page starts after or ends at.
+  // The members before the page: its offset, or, for a page from a keyset (after, before, from),
+  // those the listing orders before its first member, counted once when an edge asks for its rank.
   const head = rows[0];
   const ahead = once(() => {
     if (!keyset || !head) return Promise.resolve(start);
