@@ -5,11 +5,13 @@ import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activ
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
+import { BrandMutationsResolver } from '../modules/brands/brands.mutations.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
 import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
+import { SegmentMutationsResolver } from '../modules/segments/segments.mutations.resolver.js';
 import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
@@ -35,7 +37,9 @@ export const resolvers: NonEmptyArray<Function> = [
   ScoringResolver,
   MemberConnectionResolver,
   BrandResolver,
+  BrandMutationsResolver,
   SegmentResolver,
+  SegmentMutationsResolver,
   BrandSegmentsResolver,
   OptInResolver,
   MemberOptInsResolver,
