@@ -7,10 +7,7 @@ import { InputErrors, type InputProblem } from './user-errors.js';
  * the one a validation that stopped at the first would have thrown (REST and the old mutations
  * answer it alone). Checks must not write.
  */
-export async function validateAllAsync<T extends Record<string, () => unknown>>(
-  checks: T,
-  pathOf: (key: keyof T & string) => string[],
-): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+export async function validateAllAsync<T extends Record<string, () => unknown>>(checks: T, pathOf: (key: keyof T & string) => string[]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   const values = {} as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
   const problems: InputProblem[] = [];
   for (const key of Object.keys(checks) as (keyof T & string)[]) {

@@ -1,5 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activities.resolver.js';
+import { ActivityMutationsResolver } from '../modules/activities/activities.mutations.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
@@ -30,6 +31,7 @@ export const resolvers: NonEmptyArray<Function> = [
   MemberDomainResolver,
   MemberLifecycleResolver,
   ActivityResolver,
+  ActivityMutationsResolver,
   ActivityRecordResolver,
   FeedResolver,
   ActivityRecordConnectionResolver,

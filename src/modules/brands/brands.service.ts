@@ -162,10 +162,7 @@ function optionalUrl(value: string | null | undefined, param: string): string | 
 /** The networks given, merged into the brand's: every entry checked, each problem under its index. */
 function readNetworks(given: readonly BrandNetworkInput[], current: BrandRow | undefined, warnings: BrandWarning[]) {
   const networks = { ...(current?.networks ?? {}) };
-  validateAll(
-    Object.fromEntries(given.map((entry, index) => [String(index), () => readNetworkEntry(entry, index, networks, warnings)])),
-    (key) => [key],
-  );
+  validateAll(Object.fromEntries(given.map((entry, index) => [String(index), () => readNetworkEntry(entry, index, networks, warnings)])), (key) => [key]);
   return networks;
 }
 
