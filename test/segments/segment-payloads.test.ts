@@ -82,8 +82,21 @@ describe('segmentCreate', () => {
     });
     const unknown = await gql(app.apiKey, create, { input: { name: 'Typo', kind: 'FILTER', filter: { brandID: String(brandId) } } });
     expect(unknown.body.data.segmentCreate.userErrors).toEqual([{ field: ['input', 'filter'], code: 'INVALID', message: "The parameter 'filter' is invalid: unknown filter field 'brandID'." }]);
-    const theirs = await gql(app.apiKey, create, { input: { name: 'Theirs', kind: 'FILTER', filter: { brandId: String(strangerBrandId) } } });
-    expect(theirs.body.data.segmentCreate.userErrors).toEqual([{ field: ['input', 'filter', 'brandId'], code: 'NOT_FOUND', message: 'Brand not found.' }]);
+    const theirs = await gql(app.apiKey, create, { input: { name: 'Theirs', kind: 'FILTER', filter: { brandId: String(strangerBrandId), membersFromSegment: '999999' } } });
+    expect(theirs.body.data.segmentCreate.userErrors).toEqual([
+      { field: ['input', 'filter', 'brandId'], code: 'NOT_FOUND', message: 'Brand not found.' },
+      { field: ['input', 'filter', 'membersFromSegment'], code: 'NOT_FOUND', message: 'Segment not found.' },
+    ]);
+    const fields = await gql(app.apiKey, create, { input: { name: 'Fields', kind: 'FILTER', filter: { brandId: 'abc', countries: ['GB', 'FR'], region: 'x', requiredFields: ['Shoe'] } } });
+    expect(fields.body.data.segmentCreate.userErrors).toEqual([
+      { field: ['input', 'filter', 'brandId'], code: 'INVALID', message: "The parameter 'brandId' is invalid: expected a numeric id from 1 to 2147483647." },
+      { field: ['input', 'filter', 'region'], code: 'INVALID', message: "The parameter 'region' is invalid: region applies only with exactly one country." },
+      {
+        field: ['input', 'filter', 'requiredFields'],
+        code: 'INVALID',
+        message: "The parameter 'requiredFields' is invalid: unknown field 'Shoe': expected profile fields such as Email, FirstName, City, or extended.<name>.",
+      },
+    ]);
     const kindless = await gql(app.apiKey, create, { input: { name: 'List', filter: { countries: ['GB'] } } });
     expect(kindless.body.data.segmentCreate.userErrors).toEqual([{ field: ['input', 'filter'], code: 'INVALID', message: "The parameter 'filter' is invalid: only filter segments have a filter." }]);
     expect(await stored(app)).toEqual(before);
