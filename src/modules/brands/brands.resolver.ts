@@ -115,7 +115,7 @@ export class BrandResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => BrandChange, { description: 'Creates a brand; network ids are read from the URLs given.' })
+  @Mutation(() => BrandChange, { description: 'Creates a brand; network ids are read from the URLs given.', deprecationReason: 'Use brandCreate.' })
   async createBrand(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -125,7 +125,7 @@ export class BrandResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => BrandChange, { description: 'Changes the fields given; a network URL given again is read again.' })
+  @Mutation(() => BrandChange, { description: 'Changes the fields given; a network URL given again is read again.', deprecationReason: 'Use brandUpdate.' })
   async editBrand(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -136,7 +136,7 @@ export class BrandResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.' })
+  @Mutation(() => Boolean, { description: 'Deletes a brand; activity recorded against it stays readable.', deprecationReason: 'Use brandDelete.' })
   deleteBrand(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

@@ -57,6 +57,7 @@ export class Brand {
 @ObjectType('BrandWarning', { description: 'Something given that was kept but not understood; not an error.' })
 export class BrandWarning {
   @Field(() => String, { description: 'The REST parameter it concerns, such as spotifyurl.' }) param!: string;
+  @Field(() => [String], { description: 'The input path of the value it concerns, as UserError.field: ["input", "networks", "0", "url"].' }) field!: string[];
   @Field(() => String, { description: 'What could not be read, in words.' }) message!: string;
 }
 
