@@ -9,9 +9,11 @@ import { classifyError, type ErrorCode } from '../core/errors.js';
  * emailed link's) is that field's error. NO_ACCOUNT and WRONG_PASSWORD are the answer of a sign-in
  * field (`login`), never the request's credential.
  */
-function refusesCredential(error: { code: ErrorCode | string; param: string | null }): boolean {
-  if (error.code === 'MISSING_API_KEY' || error.code === 'INVALID_API_KEY') return true;
-  return error.code === 'INVALID_TOKEN' && (error.param === 'authorization' || error.param === null);
+const requestCredentialErrors: ReadonlySet<string> = new Set<ErrorCode>(['MISSING_API_KEY', 'INVALID_API_KEY']);
+
+function refusesCredential(error: { code: string; param: string | null }): boolean {
+  if (requestCredentialErrors.has(error.code)) return true;
+  return error.code === ('INVALID_TOKEN' satisfies ErrorCode) && (error.param === 'authorization' || error.param === null);
 }
 
 /**
