@@ -68,8 +68,16 @@ export class TopBrandsArgs extends FilteredWindowArgs {
 /** Member.activities: the filter and window, and a page of records. */
 @ArgsType()
 export class MemberActivitiesArgs extends FilteredWindowArgs {
-  @Field(() => Int, { defaultValue: 3, description: 'Records per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
-  @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.endCursor of an earlier page): the page continues after it.' }) after!: string | null;
+  @Field(() => Int, { defaultValue: 3, description: 'Records per page, 1 to 1000 (more is refused); the size of a backward page too when last is left out.' }) first!: number;
+  @Field(() => String, {
+    nullable: true,
+    description: "A cursor (an edge's cursor, pageInfo.endCursor): the page continues after that record, in the first page's window and among the records stored by the first page's time.",
+  })
+  after!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Reads backward: the oldest records of the list (those before before, when given), 1 to 1000; first is then not read.' })
+  last!: number | null;
+  @Field(() => String, { nullable: true, description: "A cursor (an edge's cursor, pageInfo.startCursor): the page that ends just before that record; not with after." })
+  before!: string | null;
 }
 
 @ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })
