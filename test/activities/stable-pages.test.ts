@@ -261,10 +261,16 @@ describe('an infinite activity feed', () => {
       let after: string | null = null;
       await t.graphql(app.apiKey, feedQuery, { all, recorded: false, sort: 'DESC', first: 1 }); // the key is cached from here on
       for (let index = 0; index < 4; index += 1) {
-        const response = await t.graphql(app.apiKey, feedQuery, { all, recorded: false, sort: 'DESC', first: 3, after });
+        const response: { body: { errors?: unknown; data?: { activityFeed: Page } }; headers: Record<string, unknown> } = await t.graphql(app.apiKey, feedQuery, {
+          all,
+          recorded: false,
+          sort: 'DESC',
+          first: 3,
+          after,
+        });
         expect(response.body.errors).toBeUndefined();
         counts.push(Number(response.headers['x-sql-round-trips']));
-        after = response.body.data.activityFeed.pageInfo.endCursor;
+        after = response.body.data!.activityFeed.pageInfo.endCursor;
       }
       expect(new Set(counts).size, `allMemberActions ${all}: ${counts}`).toBe(1);
     }
