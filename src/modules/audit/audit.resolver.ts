@@ -72,8 +72,8 @@ export class AuditResolver {
     @Arg('last', () => Int, { nullable: true, description: 'Not supported: the log reads newest first from its start, forward only. Refused when given.' }) last: number | null,
     @Arg('before', () => String, { nullable: true, description: 'Not supported: the log reads newest first from its start, forward only. Refused when given.' }) before: string | null,
   ): Promise<AuditEventConnection> {
-    if (last !== null) throw invalidParameter('last', 'the audit log reads forward only: page with first and after');
-    if (before !== null) throw invalidParameter('before', 'the audit log reads forward only: page with first and after');
+    if (last !== null && last !== undefined) throw invalidParameter('last', 'the audit log reads forward only: page with first and after');
+    if (before) throw invalidParameter('before', 'the audit log reads forward only: page with first and after');
     const size = first ?? 50;
     if (Number.isInteger(size) && size > maxAuditPage) throw invalidParameter('first', `expected at most ${maxAuditPage} entries per page`);
     const filterOf = auditFilterOf(filter);

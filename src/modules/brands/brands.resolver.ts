@@ -63,7 +63,7 @@ export class BrandResolver {
   ): Promise<BrandConnection> {
     const scope = scopeOf(context, caller);
     // offset keeps its old meaning with after (skipped from the cursor on): only a backward page refuses it.
-    const request = pageRequest({ first, last, before, after, offset: last !== null || before ? offset : null });
+    const request = pageRequest({ first, last, before, after, offset: (last !== null && last !== undefined) || before ? offset : null });
     const cursor = decodeCursor(request.cursor, request.cursorParam, isBrandCursor);
     const start = pageOffset(offset);
     const limit = request.size;
