@@ -193,9 +193,7 @@ export function memberRecordPages(
 /** The keyset condition of memberRecordPages' lateral subquery: each member's own place, from the page's columns. */
 function afterKeysetOfPage(direction: 'ASC' | 'DESC'): SQL {
   const place = sql`(timestamptz 'epoch' + page.after_key::bigint * interval '1 microsecond', page.after_id)`;
-  return direction === 'DESC'
-    ? sql`(${activityRecords.completedAt}, ${activityRecords.id}) < ${place}`
-    : sql`(${activityRecords.completedAt}, ${activityRecords.id}) > ${place}`;
+  return direction === 'DESC' ? sql`(${activityRecords.completedAt}, ${activityRecords.id}) < ${place}` : sql`(${activityRecords.completedAt}, ${activityRecords.id}) > ${place}`;
 }
 
 /** How many records each of a page's members has under the conditions of memberRecordPages, in one statement. */

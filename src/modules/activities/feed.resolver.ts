@@ -40,10 +40,7 @@ export class ActivityFeedArgs extends FilteredWindowArgs {
 export class FeedResolver {
   @Authorized()
   @Query(() => ActivityRecordConnection, { description: "Recent activity under a filter: each member's latest action, or every action." })
-  async activityFeed(
-    @Ctx() context: Context,
-    @Args(() => ActivityFeedArgs) args: ActivityFeedArgs,
-  ): Promise<ActivityRecordConnection> {
+  async activityFeed(@Ctx() context: Context, @Args(() => ActivityFeedArgs) args: ActivityFeedArgs): Promise<ActivityRecordConnection> {
     const { filter, window, keyword, allMemberActions, orderByRecorded, sort, offset } = args;
     if (keyword && keyword.length > 200) throw invalidParameter('keyword', 'expected at most 200 characters');
     const page = pageRequest(args);

@@ -3,7 +3,7 @@ import { compileFilter, filterId } from '../../filters/compile.js';
 import { listingWindow, resolveWindow } from '../../filters/window.js';
 import { WindowInput } from '../../filters/window.types.js';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
-import { decodeCursor, encodeCursor, maxOffset, maxPageSize, pageOffset, pageRequest, pageSize } from '../../core/connection.js';
+import { decodeCursor, encodeCursor, maxOffset, maxPageSize, pageOffset, pageRequest } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { missingParameter } from '../../core/errors.js';
 import { listMembers } from '../scoring/member-listing.js';
@@ -67,9 +67,7 @@ export class BrandResolver {
     const cursor = decodeCursor(request.cursor, request.cursorParam, isBrandCursor);
     const start = pageOffset(offset);
     const limit = request.size;
-    const page = request.backward
-      ? { beforeId: cursor?.i, backward: true, offset: 0, limit: limit + 1 }
-      : { afterId: cursor?.i, offset: start, limit: limit + 1 };
+    const page = request.backward ? { beforeId: cursor?.i, backward: true, offset: 0, limit: limit + 1 } : { afterId: cursor?.i, offset: start, limit: limit + 1 };
     const { rows, total } = await q.listBrands(scope.db, scope.accountId, type?.trim() || undefined, page);
     const shown = rows.slice(0, limit);
     if (request.backward) shown.reverse();
@@ -121,8 +119,7 @@ export class BrandResolver {
     if (id !== undefined) await brands.requireBrand(scope.db, scope.accountId, id, 'brandId');
     const window = resolveWindow(windowInput, listingWindow);
     const compiled = await compileFilter(scope.db, scope.accountId, { countries: filter?.countries, services: filter?.services }, window);
-    const read = (page: { offset: number; limit: number }) =>
-      crossoverOf(context.database.read, compiled, window, { brandId: id, brandType: filter?.brandType?.trim() || undefined, ...page });
+    const read = (page: { offset: number; limit: number }) => crossoverOf(context.database.read, compiled, window, { brandId: id, brandType: filter?.brandType?.trim() || undefined, ...page });
     // Crossover's places are positions in the ranking: a backward page ends at its cursor, or at the end of the ranking.
     let start = cursor ? cursor.o + 1 : pageOffset(offset);
     let limit = request.size;
