@@ -33,7 +33,7 @@ import { UsageResolver } from '../modules/usage/usage.resolver.js';
 import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 import { EmailResolver } from '../modules/widget/email.resolver.js';
 import { SignInPageLookResolver } from '../modules/widget/look.resolver.js';
-import { AuditResolver } from '../modules/audit/audit.resolver.js';
+import { AuditEventConnectionResolver, AuditResolver } from '../modules/audit/audit.resolver.js';
 import { PrivacyResolver } from '../modules/privacy/privacy.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
@@ -86,5 +86,6 @@ export const resolvers: NonEmptyArray<Function> = [
   EmailResolver,
   SignInPageLookResolver,
   AuditResolver,
+  AuditEventConnectionResolver,
   PrivacyResolver,
 ];
