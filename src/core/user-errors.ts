@@ -86,8 +86,7 @@ export function validateAll<T extends Record<string, () => unknown>>(checks: T, 
     try {
       values[key] = checks[key]() as ReturnType<T[typeof key]>;
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      problems.push(...(error instanceof InputErrors ? error.problems.map((problem) => ({ path: [...pathOf(key), ...problem.path], error: problem.error })) : [{ path: pathOf(key), error }]));
+      collect(problems, pathOf(key), error);
     }
   }
   if (problems.length > 0) throw new InputErrors(problems);
@@ -95,27 +94,30 @@ export function validateAll<T extends Record<string, () => unknown>>(checks: T, 
 }
 
 /**
- * validateAll for checks that read the database (a member, a brand, a segment named by the input):
- * they run at once, and every one that throws an AppError is reported under its input path. Like
- * validateAll's, the checks must not write.
+ * validateAll for checks that look things up (a member named, a brand, a segment): each check may
+ * answer a promise. They run one after the other, in order, even after one fails (one at a time, as
+ * a transaction's statements must), so the first problem is the one a validation that stopped at
+ * the first would have thrown (REST and the old mutations answer it alone). Checks must not write.
  */
-export async function validateAllAsync<T extends Record<string, () => Promise<unknown>>>(checks: T, pathOf: (key: keyof T & string) => string[]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
-  const keys = Object.keys(checks) as (keyof T & string)[];
-  const settled = await Promise.allSettled(keys.map((key) => checks[key]()));
+export async function validateAllAsync<T extends Record<string, () => unknown>>(checks: T, pathOf: (key: keyof T & string) => string[]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   const values = {} as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
   const problems: InputProblem[] = [];
-  settled.forEach((outcome, index) => {
-    const key = keys[index];
-    if (outcome.status === 'fulfilled') {
-      values[key] = outcome.value as Awaited<ReturnType<T[typeof key]>>;
-      return;
+  for (const key of Object.keys(checks) as (keyof T & string)[]) {
+    try {
+      values[key] = (await checks[key]()) as Awaited<ReturnType<T[typeof key]>>;
+    } catch (error) {
+      collect(problems, pathOf(key), error);
     }
-    const error: unknown = outcome.reason;
-    if (!(error instanceof AppError)) throw error;
-    problems.push(...(error instanceof InputErrors ? error.problems.map((problem) => ({ path: [...pathOf(key), ...problem.path], error: problem.error })) : [{ path: pathOf(key), error }]));
-  });
+  }
   if (problems.length > 0) throw new InputErrors(problems);
   return values;
+}
+
+/** Adds a failed check's problems under its path (a check's own InputErrors keep their paths below it); rethrows anything but an AppError. */
+function collect(problems: InputProblem[], path: string[], error: unknown): void {
+  if (!(error instanceof AppError)) throw error;
+  if (error instanceof InputErrors) problems.push(...error.problems.map((problem) => ({ path: [...path, ...problem.path], error: problem.error })));
+  else problems.push({ path, error });
 }
 
 /**

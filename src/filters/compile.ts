@@ -28,7 +28,7 @@ import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
 import { boundedList } from '../core/list-limits.js';
 import { validateAll } from '../core/user-errors.js';
-import { validateAllAsync } from '../core/validate-all-async.js';
+import { validateAllAsync } from '../core/user-errors.js';
 
 export type { ActivityColumns } from './member-filter.queries.js';
 

@@ -5,7 +5,7 @@ import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { validateAll } from '../../core/user-errors.js';
-import { validateAllAsync } from '../../core/validate-all-async.js';
+import { validateAllAsync } from '../../core/user-errors.js';
 import { databaseUnavailable, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';

@@ -1,6 +1,6 @@
 import { AppError, missingParameter, notFound } from '../../core/errors.js';
 import { InputErrors } from '../../core/user-errors.js';
-import { validateAllAsync } from '../../core/validate-all-async.js';
+import { validateAllAsync } from '../../core/user-errors.js';
 import { filterId } from '../../filters/compile.js';
 import { lookupMember } from '../members/members.service.js';
 import { lookupOfRef, type MemberRef } from '../members/members.types.js';

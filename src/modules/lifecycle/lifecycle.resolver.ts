@@ -23,8 +23,8 @@ import { optInMember, registrationSegment } from '../segments/optins.service.js'
 import { refreshMemberSegments } from '../segments/segment-membership.js';
 import { memberFiguresOf, primeMemberFigures } from '../scoring/member-figures.js';
 import * as lifecycle from './lifecycle.service.js';
-import { withUserErrors } from '../../core/user-errors.js';
-import { checkArguments, sessionOf, signInPaths } from '../members/members.forms.js';
+import { validateAllAsync, withUserErrors } from '../../core/user-errors.js';
+import { sessionOf, signInPaths } from '../members/members.forms.js';
 import { MemberRegisterInput, MemberRegisterPayload } from '../members/members.payloads.js';
 
 /**
@@ -94,10 +94,10 @@ export class MemberLifecycleResolver {
     const scope = scopeOf(context, caller);
     const { result, userErrors } = await withUserErrors(async () => {
       // Every argument is checked before anything is written: the form's problems come together.
-      const [, segment] = (await checkArguments([
-        [['input'], () => members.registrationChecks(input, { newPassword: true })],
-        [['input', 'segmentId'], () => registrationSegment(scope.db, scope.accountId, input.segmentId)],
-      ])) as [unknown, Awaited<ReturnType<typeof registrationSegment>>];
+      const { segment } = await validateAllAsync(
+        { input: () => members.registrationChecks(input, { newPassword: true }), segment: () => registrationSegment(scope.db, scope.accountId, input.segmentId) },
+        (key) => (key === 'input' ? ['input'] : ['input', 'segmentId']),
+      );
       const registered = await members.registerMember(scope, input);
       if (segment) await optInMember(scope, registered.member.id, segment);
       return registered;

@@ -9,6 +9,11 @@ export function memberRefField(ref: MemberRef): keyof MemberRef {
   return given ?? 'id';
 }
 
+/** The path of the field a MemberRef names its member by: ["member", "email"] for `{ email }`. */
+export function memberRefPath(ref: MemberRef, argument = 'member'): string[] {
+  return [argument, memberRefField(ref)];
+}
+
 /**
  * The member a MemberRef names, in this account; otherwise the lookup's error (NOT_FOUND, or
  * INVALID_PARAMETER for a malformed id), for the caller to place at `[argument, memberRefField(ref)]`

@@ -7,14 +7,15 @@ import { selectedFields, selectsOnly } from '../../core/selection.js';
 import { extendedNode, memberDomainsOf, openForAnswer, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import { envelope, memberId, scopeOf } from './members.envelope.js';
-import { findMember, readWith, type MemberRow } from './members.queries.js';
+import { findMember, readWith } from './members.queries.js';
 import { LoginInput, lookupOfRef, Member, MemberDomain, MemberEnvelope, MemberRef, ResetPasswordInput, ServiceLink, UpdateMemberInput } from './members.types.js';
 import { MemberLoginInput, MemberLoginPayload, MemberUpdateInput, MemberUpdatePayload } from './members.payloads.js';
-import { checkArguments, memberRefPath, sessionOf, signInPaths } from './members.forms.js';
+import { sessionOf, signInPaths } from './members.forms.js';
+import { memberRefPath } from './member-ref.js';
 import { readCredentials } from './members.credentials.js';
 import { updateChecks } from './members.profile.js';
 import { AppError, missingParameter } from '../../core/errors.js';
-import { withUserErrors } from '../../core/user-errors.js';
+import { validateAllAsync, withUserErrors } from '../../core/user-errors.js';
 import { normaliseDomain } from '../../lib/domains.js';
 import { checkDecoyPassword } from '../identity/passwords.js';
 import { ageInYears } from '../../lib/time.js';
@@ -48,10 +49,8 @@ export class MemberResolver {
   ): Promise<MemberLoginPayload> {
     const scope = scopeOf(context, caller);
     const { result, userErrors } = await withUserErrors(async () => {
-      await checkArguments([
-        [['input', 'credentials'], () => readCredentials(input.credentials, 'login')],
-        [['input', 'visit', 'domain'], () => strictSsoDomain(input)],
-      ]);
+      const paths = { credentials: ['input', 'credentials'], domain: ['input', 'visit', 'domain'] };
+      await validateAllAsync({ credentials: () => readCredentials(input.credentials, 'login'), domain: () => strictSsoDomain(input) }, (key) => paths[key]);
       return members.login(scope, input).catch((error: unknown) => refusedAsConfigured(error, caller, input));
     }, signInPaths);
     if (!result) return { member: null, session: null, userErrors };
@@ -74,10 +73,9 @@ export class MemberResolver {
     const refPath = memberRefPath(ref);
     const { result, userErrors } = await withUserErrors(
       async () => {
-        const [member] = (await checkArguments([
-          [refPath, () => members.lookupMember(scope.db, scope.accountId, lookupOfRef(ref))],
-          [['input'], () => updateChecks(input)],
-        ])) as [MemberRow];
+        const { member } = await validateAllAsync({ member: () => members.lookupMember(scope.db, scope.accountId, lookupOfRef(ref)), input: () => updateChecks(input) }, (key) =>
+          key === 'member' ? refPath : ['input'],
+        );
         return members.updateMemberProfile(scope, member.id, input);
       },
       { params: { id: refPath, email: ['input', 'email'] }, fallback: ['input'] },

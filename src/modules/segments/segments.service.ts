@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { InputErrors } from '../../core/user-errors.js';
-import { validateAllAsync } from '../../core/validate-all-async.js';
+import { validateAllAsync } from '../../core/user-errors.js';
 import { requireBrand } from '../brands/brands.service.js';
 import { checkSavedFilter, computeSegmentMembers } from './segment-membership.js';
 import * as q from './segments.queries.js';
