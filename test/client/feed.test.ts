@@ -65,7 +65,7 @@ describe('an infinite activity feed', () => {
       let page: ActivityFeedPageQuery['activityFeed'] = first.data!.activityFeed;
       for (let guard = 0; page.pageInfo.hasNextPage && guard < 10; guard += 1) {
         const more = await feed.fetchMore({ variables: { after: page.pageInfo.endCursor } });
-        page = more.data!.activityFeed;
+        page = more.data.activityFeed;
       }
     } finally {
       subscription.unsubscribe();
@@ -74,9 +74,7 @@ describe('an infinite activity feed', () => {
 
     // What the screen should show: the records of the first page's window, newest first, less the
     // ones stored since that sort above the last record shown (a refresh of the top shows those).
-    const expected = (await bruteForce(windowEnd))
-      .filter((row) => !(arrived.recordIds.map(Number).includes(row.id) && row.completedAt.getTime() > Date.parse(lastSeen.completedAt)))
-      .map((row) => row.id);
+    const expected = (await bruteForce(windowEnd)).filter((row) => !(arrived.recordIds.map(Number).includes(row.id) && row.completedAt.getTime() > Date.parse(lastSeen.completedAt))).map((row) => row.id);
     expect(merged).toEqual(expected);
     expect(new Set(merged).size).toBe(merged.length);
     expect(merged.slice(0, 5)).toEqual(firstPage);
