@@ -113,7 +113,7 @@ export function userErrorsOf(error: unknown, paths: InputPaths = {}): UserError[
   if (!(error instanceof AppError)) return undefined;
   if (error instanceof InputErrors) {
     const all = error.problems.map((problem) => toUserError(problem.error, problem.path.length > 0 ? problem.path : placed(problem.error, paths)));
-    return all.every((item) => item !== undefined) ? (all) : undefined;
+    return all.every((item) => item !== undefined) ? all : undefined;
   }
   const one = toUserError(error, placed(error, paths));
   return one ? [one] : undefined;

@@ -303,6 +303,27 @@ export type MemberProfileInput = {
   username?: string | null | undefined;
 };
 
+/** Exactly one way to name a member of the account (a @oneOf input: give one field). */
+export type MemberRef =
+  {   /** The member's email address (any case); the oldest such member when several have it. */
+  email: string; id?: never; networkUser?: never; partner?: never; verifiedEmail?: never; }
+  |  { email?: never;   /** The member's id; a merged member's id names the survivor. */
+  id: string | number; networkUser?: never; partner?: never; verifiedEmail?: never; }
+  |  { email?: never; id?: never;   /** The member's username on a network. */
+  networkUser: NetworkUserRef; partner?: never; verifiedEmail?: never; }
+  |  { email?: never; id?: never; networkUser?: never;   /** The member's identity at a partner. */
+  partner: PartnerRef; verifiedEmail?: never; }
+  |  { email?: never; id?: never; networkUser?: never; partner?: never;   /** The member's verified address (any case); the oldest such member when several have it. */
+  verifiedEmail: string; };
+
+/** A member's identity as a network names it. */
+export type NetworkUserRef = {
+  /** A network identifier: spotify, youtube, … */
+  network: string;
+  /** The member's username on that network (any case). */
+  username: string;
+};
+
 /** How network tokens given to registration and login are trusted: VERIFY checks each with its network; TRUST takes the application at its word. */
 export type NetworkVerification =
   /** The calling back end vouches for the token; nothing is checked with the network (the default). */
@@ -334,6 +355,14 @@ export type OptInKind =
   | 'GLOBAL'
   /** A list segment (REST Type Segment). */
   | 'SEGMENT';
+
+/** A member's identity as a partner knows it. */
+export type PartnerRef = {
+  /** The partner code of one of the member's identities. */
+  code: string;
+  /** The member's id at that partner. */
+  id: string;
+};
 
 /** A relative span such as 2 WEEK (REST: period=2 Week). */
 export type PeriodInput = {
@@ -413,6 +442,8 @@ export type RecordActivityInput = {
   marker?: string | null | undefined;
   /** A media reference, at most 2,000 characters. */
   media?: string | null | undefined;
+  /** The member, named in exactly one way (a @oneOf input); not with memberId, partnerCode or partnerId. */
+  member?: MemberRef | null | undefined;
   /** The member; or partnerCode + partnerId. */
   memberId?: string | number | null | undefined;
   /** With partnerId, finds the member by a partner reference when memberId is not given. */

@@ -1,15 +1,27 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activities.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
+import { ActivityCountActivityResolver } from '../modules/activities/activity-refs.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
+import { ActivityBrandResolver, ActivityRecordBrandResolver, BrandAffinityBrandResolver, MemberConnectionBrandResolver } from '../modules/brands/brand-refs.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
+import { GeoCoordinatesResolver } from '../modules/members/geo.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
 import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
+import { SegmentFilterResolver } from '../modules/segments/segment-filter.resolver.js';
+import {
+  ActivityTotalDefinitionResolver,
+  ActivityTotalsBrandResolver,
+  AgeBucketBoundsResolver,
+  BrandStatsBrandResolver,
+  GenderCountValueResolver,
+  SegmentStatsSegmentResolver,
+} from '../modules/stats/stats-refs.resolver.js';
 import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
@@ -26,21 +38,34 @@ export const resolvers: NonEmptyArray<Function> = [
   UsageResolver,
   MemberResolver,
   MemberDomainResolver,
+  GeoCoordinatesResolver,
   MemberLifecycleResolver,
   ActivityResolver,
   ActivityRecordResolver,
+  ActivityCountActivityResolver,
   FeedResolver,
   ActivityRecordConnectionResolver,
   LiveFeedResolver,
   ScoringResolver,
   MemberConnectionResolver,
   BrandResolver,
+  ActivityBrandResolver,
+  ActivityRecordBrandResolver,
+  MemberConnectionBrandResolver,
+  BrandAffinityBrandResolver,
   SegmentResolver,
+  SegmentFilterResolver,
   BrandSegmentsResolver,
   OptInResolver,
   MemberOptInsResolver,
   PresaveResolver,
   BrandStatsResolver,
+  BrandStatsBrandResolver,
+  ActivityTotalsBrandResolver,
+  ActivityTotalDefinitionResolver,
+  SegmentStatsSegmentResolver,
+  AgeBucketBoundsResolver,
+  GenderCountValueResolver,
   RegistrationStatsResolver,
   MemberTimelinesResolver,
   TopDomainsResolver,

@@ -43,7 +43,7 @@ describe('a brand chart', () => {
     await client.query({ query: BrandChartDocument, variables: variables(twoDays) });
     const days = (counts: number[], members: number[], from: number) => counts.map((count, index) => ({ date: utcDay(from + index), count, distinctMembers: members[index] }));
     const threeDayChart = {
-      brandId: String(brandId),
+      brand: { id: String(brandId), name: 'Chart Brand' },
       timeline: [
         { service: 'spotify', totalCount: 4, totalMembers: 2, days: days([2, 2, 0], [2, 1, 0], -3) },
         { service: 'youtube', totalCount: 1, totalMembers: 1, days: days([0, 0, 1], [0, 0, 1], -3) },
@@ -54,7 +54,7 @@ describe('a brand chart', () => {
     expect(stripTypename(cached!.brandStats)).toEqual(threeDayChart);
     const shorter = client.readQuery({ query: BrandChartDocument, variables: variables(twoDays) });
     expect(stripTypename(shorter!.brandStats)).toEqual({
-      brandId: String(brandId),
+      brand: { id: String(brandId), name: 'Chart Brand' },
       timeline: [
         { service: 'spotify', totalCount: 2, totalMembers: 1, days: days([2, 0], [1, 0], -2) },
         { service: 'youtube', totalCount: 1, totalMembers: 1, days: days([0, 1], [0, 1], -2) },

@@ -56,7 +56,11 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   brand: { kinds: { id: 'brand' } },
   brands: {},
   crossover: {},
-  member: { kinds: { 'lookup.id': 'member' }, vars: ({ own }) => ({ lookup: { id: own.ids.member } }) },
+  // One of ref (a @oneOf MemberRef) and the deprecated lookup: the other is left out.
+  member: {
+    kinds: { 'lookup.id': 'member', 'ref.id': 'member' },
+    vars: ({ own, slot }) => (slot?.startsWith('ref.') ? { ref: { id: own.ids.member } } : { lookup: { id: own.ids.member } }),
+  },
   viewer: {},
   presaveJob: { kinds: { id: 'presaveJob' } },
   segments: {},
@@ -74,8 +78,15 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   createActivity: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'CUSTOM' } }) },
   editActivity: { kinds: { id: 'activity' }, vars: () => ({ input: { shortName: 'edited' } }) },
   deleteActivity: { kinds: { id: 'activity' }, vars: async ({ make }) => ({ id: await make.activity() }) },
-  recordActivity: { vars: ({ own }) => ({ input: { memberId: own.ids.member } }) },
-  recordActivities: { vars: ({ own }) => ({ input: [{ memberId: own.ids.member }] }) },
+  // The member by memberId, or by member (a MemberRef) when that is the slot swapped: not both.
+  recordActivity: {
+    kinds: { 'input.member.id': 'member' },
+    vars: ({ own, slot }) => ({ input: slot === 'input.member.id' ? { member: { id: own.ids.member } } : { memberId: own.ids.member } }),
+  },
+  recordActivities: {
+    kinds: { 'input.0.member.id': 'member' },
+    vars: ({ own, slot }) => ({ input: [slot === 'input.0.member.id' ? { member: { id: own.ids.member } } : { memberId: own.ids.member }] }),
+  },
   deleteMemberActivity: {
     vars: async ({ own, make, slot }) => {
       const member = await make.member();

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Context } from '../../core/context.js';
 import { accountOf } from '../../core/auth.js';
 import { indexByKey, lazily } from '../../lib/batching.js';
-import { brandSummariesByIds, definitionsByIds, type DefinitionRow } from './activities.queries.js';
+import { definitionsByIds, type DefinitionRow } from './activities.queries.js';
 
 export type ActivityLoaders = ReturnType<typeof createActivityLoaders>;
 
@@ -13,12 +13,6 @@ export function createActivityLoaders(context: Context) {
     definitions: () =>
       new DataLoader<number, DefinitionRow | null>(async (ids) => {
         const rows = await definitionsByIds(context.database.db, accountOf(context), ids);
-        return indexByKey(ids, rows, (row) => row.id);
-      }),
-    /** Id, name and type of brands (deleted ones too), as records and listings name them. */
-    brandSummaries: () =>
-      new DataLoader<number, { id: number; name: string; type: string } | null>(async (ids) => {
-        const rows = await brandSummariesByIds(context.database.db, accountOf(context), ids);
         return indexByKey(ids, rows, (row) => row.id);
       }),
   });

@@ -57,13 +57,6 @@ export async function updateDefinition(db: Executor, accountId: number, id: numb
   return row;
 }
 
-export function brandSummariesByIds(db: Executor, accountId: number, ids: readonly number[]) {
-  return db
-    .select({ id: brands.id, name: brands.name, type: brands.type })
-    .from(brands)
-    .where(and(eq(brands.accountId, accountId), inArray(brands.id, [...ids])));
-}
-
 /** Live brand ids of the account among `ids`. */
 export async function existingBrandIds(db: Executor, accountId: number, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();

@@ -7,6 +7,8 @@ import { AppError, invalidParameter, missingParameter, notFound } from '../../co
 import { databaseUnavailable, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
+import { lookupMember } from '../members/members.service.js';
+import { lookupOfRef, type MemberRef } from '../members/members.types.js';
 import { isLoginNetwork } from '../networks/networks.js';
 import { retypeActivity } from '../score-windows/score-window-activities.queries.js';
 import * as q from './activities.queries.js';
@@ -191,7 +193,7 @@ function inputColumns(input: RecordActivityInput, place: GeoLocation | undefined
 /** A record's lookup that found nothing, as the interface reports it. */
 function refusal(asked: AskedRecord, what: 'Activity' | 'Member' | 'Brand') {
   if (what === 'Activity') return notFound('Activity', 'activityId');
-  if (what === 'Member') return notFound('Member', asked.memberId !== undefined ? 'memberId' : 'partnerId');
+  if (what === 'Member') return notFound('Member', asked.input.member ? 'member' : asked.memberId !== undefined ? 'memberId' : 'partnerId');
   return notFound('Brand', 'brandId');
 }
 
@@ -221,11 +223,48 @@ function checkedRecord(scope: ActivityScope, asked: AskedRecord, found: q.Record
  * partner reference) and brands are looked up once for the whole batch, in one statement. Any bad
  * record refuses the whole batch, before anything is written.
  */
-export async function prepareRecords(scope: ActivityScope, inputs: readonly RecordActivityInput[], now = new Date()): Promise<NewRecordRow[]> {
-  if (inputs.length > maxBatchSize) throw invalidParameter('input', `expected at most ${maxBatchSize} records per call`);
+export async function prepareRecords(scope: ActivityScope, given: readonly RecordActivityInput[], now = new Date()): Promise<NewRecordRow[]> {
+  if (given.length > maxBatchSize) throw invalidParameter('input', `expected at most ${maxBatchSize} records per call`);
+  const inputs = await withMemberRefs(scope, given);
   const asked = askedRecords(inputs);
   const [found, places] = await Promise.all([lookUp(scope, asked), Promise.all(inputs.map((input) => locate(input.ip)))]);
   return asked.map((record, index) => checkedRecord(scope, record, found, places[index], now));
+}
+
+/**
+ * Records that name their member by `member` (a MemberRef), as the older fields: an id or a
+ * partner reference goes to the batch's one lookup; an address or a network username is looked up
+ * here, once per distinct value. `member` beside the older fields is refused.
+ */
+async function withMemberRefs(scope: ActivityScope, inputs: readonly RecordActivityInput[]): Promise<readonly RecordActivityInput[]> {
+  if (!inputs.some((input) => input.member)) return inputs;
+  const found = new Map<string, Promise<number>>();
+  const memberOf = (ref: MemberRef) => {
+    const key = JSON.stringify(lookupOfRef(ref));
+    let id = found.get(key);
+    if (!id) {
+      id = lookupMember(scope.db, scope.accountId, lookupOfRef(ref)).then(
+        (row) => row.id,
+        (error: unknown) => {
+          if (error instanceof AppError && error.extensions.code === 'NOT_FOUND') throw notFound('Member', 'member');
+          if (error instanceof AppError && error.extensions.code === 'MISSING_PARAMETER') throw missingParameter('member', 'Name the member with a value: an empty one names nobody.');
+          throw error;
+        },
+      );
+      found.set(key, id);
+    }
+    return id;
+  };
+  return Promise.all(
+    inputs.map(async (input) => {
+      const ref = input.member;
+      if (!ref) return input;
+      if (input.memberId || input.partnerCode || input.partnerId) throw invalidParameter('member', 'give member, or memberId (or partnerCode and partnerId), not both');
+      if (ref.id !== undefined && ref.id !== null) return { ...input, memberId: ref.id };
+      if (ref.partner) return { ...input, partnerCode: ref.partner.code, partnerId: ref.partner.id };
+      return { ...input, memberId: String(await memberOf(ref)) };
+    }),
+  );
 }
 
 function partnerRef(input: RecordActivityInput) {
@@ -247,8 +286,9 @@ export interface RecordOutcome {
  * record. Answered once the record is committed. Single records that arrive while others are being
  * stored are stored together (see RecordWriter), each with its own answer.
  */
-export async function recordActivity(scope: ActivityScope, input: RecordActivityInput): Promise<RecordOutcome> {
+export async function recordActivity(scope: ActivityScope, given: RecordActivityInput): Promise<RecordOutcome> {
   const now = new Date();
+  const [input] = await withMemberRefs(scope, [given]);
   const [asked] = askedRecords([input]);
   const place = await locate(input.ip);
   return writerFor(scope.db).record(scope, asked, place, now);

@@ -2,7 +2,7 @@ import { GraphQLDateTime, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-sc
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../../core/connection.js';
 import { WindowArgs } from '../../filters/filter-args.js';
-import { Geo } from '../members/members.types.js';
+import { Geo, MemberRef } from '../members/members.types.js';
 import { ActivityType } from './activity-types.js';
 
 registerEnumType(ActivityType, {
@@ -37,7 +37,8 @@ export class Activity {
   @Field(() => String, { nullable: true, description: 'A short label; null when none was given.' }) shortName!: string | null;
   @Field(() => ActivityType, { description: 'What kind of activity it is.' }) type!: ActivityType;
   @Field(() => String, { nullable: true, description: 'The network it happens on; null for none.' }) service!: string | null;
-  @Field(() => ID, { nullable: true, description: 'The brand it belongs to; null for an activity of the whole account.' }) brandId!: number | null;
+  @Field(() => ID, { nullable: true, description: 'The brand it belongs to; null for an activity of the whole account.', deprecationReason: 'Use brand.' })
+  brandId!: number | null;
   @Field(() => Int, { description: 'Points a record of it earns, copied onto each record when it is stored (an edit changes later records only).' }) points!: number;
   @Field(() => Boolean, { description: 'Performed once per member (a follow, a like); counted only on request.' }) oneTime!: boolean;
   @Field(() => ActivityTracking, { description: 'The page, tracks and albums the activity concerns.' }) tracking!: ActivityTracking;
@@ -84,9 +85,10 @@ export class EditActivityInput {
 export class ActivityRecord {
   @Field(() => ID, { description: "The record's id (REST RecordID)." }) id!: number;
   @Field(() => String, { nullable: true, description: "The caller's marker, unique per account; null when none was given." }) marker!: string | null;
-  @Field(() => ID, { description: 'The id of the member who did it.' }) memberId!: number;
-  @Field(() => ID, { description: "The activity definition's id." }) activityId!: number;
-  @Field(() => ID, { nullable: true, description: "The brand it counts for: the one given when recorded, else the activity's; null for none." }) brandId!: number | null;
+  @Field(() => ID, { description: 'The id of the member who did it.', deprecationReason: 'Use member.' }) memberId!: number;
+  @Field(() => ID, { description: "The activity definition's id.", deprecationReason: 'Use activity.' }) activityId!: number;
+  @Field(() => ID, { nullable: true, description: "The brand it counts for: the one given when recorded, else the activity's; null for none.", deprecationReason: 'Use brand.' })
+  brandId!: number | null;
   @Field(() => String, { nullable: true, description: "The network it happened on: the one given when recorded, else the activity's; null for none." }) service!: string | null;
   @Field(() => Int, { description: "The points it earns: the activity's points when it was recorded." }) points!: number;
   @Field(() => String, { nullable: true, description: 'A link given with the record; null when none.' }) link!: string | null;
@@ -103,6 +105,8 @@ export class ActivityRecord {
 @InputType('RecordActivityInput', { description: 'One activity to record: what, who, and what it carried.' })
 export class RecordActivityInput {
   @Field(() => ID, { description: 'The activity definition; a deleted one is not found.' }) activityId!: string;
+  @Field(() => MemberRef, { nullable: true, description: 'The member, named in exactly one way (a @oneOf input); not with memberId, partnerCode or partnerId.' })
+  member?: MemberRef;
   @Field(() => ID, { nullable: true, description: 'The member; or partnerCode + partnerId.' }) memberId?: string;
   @Field(() => String, { nullable: true, description: 'With partnerId, finds the member by a partner reference when memberId is not given.' }) partnerCode?: string;
   @Field(() => String, { nullable: true, description: "The member's id at that partner." }) partnerId?: string;
@@ -163,8 +167,9 @@ export class ActivityCountsArgs extends WindowArgs {
 @ObjectType('ActivityCount', { description: 'The records of one UTC day and one activity or network.' })
 export class ActivityCount {
   @Field(() => GraphQLLocalDate, { description: 'The day, in UTC.' }) day!: string;
-  @Field(() => ID, { nullable: true, description: 'The activity, when counted per activity; null per network.' }) activityId!: number | null;
-  @Field(() => String, { nullable: true, description: "The activity's name, when counted per activity; null per network." }) activityName!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The activity, when counted per activity; null per network.', deprecationReason: 'Use activity.' }) activityId!: number | null;
+  @Field(() => String, { nullable: true, description: "The activity's name, when counted per activity; null per network.", deprecationReason: 'Use activity.' })
+  activityName!: string | null;
   @Field(() => String, { nullable: true, description: 'The network, when counted per network; null per activity, and for records on no network.' }) service!: string | null;
   @Field(() => Int, { description: 'Records that day.' }) count!: number;
   @Field(() => Int, { description: 'Distinct members behind those records.' }) distinctMembers!: number;
@@ -183,13 +188,6 @@ registerEnumType(SortDirection, {
     DESC: { description: 'Descending: the highest score, latest time or largest value first.' },
   },
 });
-
-@ObjectType('ListingBrand', { description: 'The brand a listing is scoped to, by its filter or segment.' })
-export class ListingBrand {
-  @Field(() => ID, { description: "The brand's id." }) id!: number;
-  @Field(() => String, { description: "The brand's name." }) name!: string;
-  @Field(() => String, { description: "The brand's type: Music, Sport, …" }) type!: string;
-}
 
 @ObjectType('ActivityRecordEdge', { description: 'A record of a page, with its place in the list.' })
 export class ActivityRecordEdge {

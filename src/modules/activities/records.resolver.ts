@@ -3,9 +3,12 @@ import type { Context } from '../../core/context.js';
 import { toMember, toServiceLink } from '../members/members.mapping.js';
 import { Member, ServiceLink } from '../members/members.types.js';
 import { toActivity } from './activities.mapping.js';
-import { Activity, ActivityRecord, ListingBrand } from './activities.types.js';
+import { Activity, ActivityRecord } from './activities.types.js';
 
-/** The related objects of a record, each through a per-request loader: a feed page costs one query per kind. */
+/**
+ * The related objects of a record, each through a per-request loader: a feed page costs one query per kind.
+ * Its brand is the brands module's (brands/brand-refs.resolver.ts).
+ */
 @Resolver(() => ActivityRecord)
 export class ActivityRecordResolver {
   @FieldResolver(() => Activity, { description: 'The activity definition (also when it has been deleted since).' })
@@ -20,11 +23,6 @@ export class ActivityRecordResolver {
     const row = await context.loaders.members.rows.load(record.memberId);
     if (!row) throw new Error(`member ${record.memberId} of record ${record.id} is missing`);
     return toMember(row);
-  }
-
-  @FieldResolver(() => ListingBrand, { nullable: true, description: 'The brand it counts for; null for none.' })
-  async brand(@Root() record: ActivityRecord, @Ctx() context: Context): Promise<ListingBrand | null> {
-    return record.brandId ? ((await context.loaders.activities.brandSummaries.load(record.brandId)) ?? null) : null;
   }
 
   @FieldResolver(() => ServiceLink, { nullable: true, description: "The member's identity on the record's network." })

@@ -22,5 +22,6 @@ export function toBrand(row: BrandRow): Brand {
     custom: row.custom,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    deletedAt: row.deletedAt,
   };
 }

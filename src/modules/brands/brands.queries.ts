@@ -23,6 +23,17 @@ export function findBrandsByIds(db: Executor, accountId: number, ids: readonly n
 }
 
 /**
+ * Brands by id, deleted ones too: a record, an activity or a listing of a brand deleted since
+ * still names it (the brand is soft-deleted, so its row stays with its last name and type).
+ */
+export function findBrandsWithDeletedByIds(db: Executor, accountId: number, ids: readonly number[]) {
+  return db
+    .select()
+    .from(brands)
+    .where(and(eq(brands.accountId, accountId), inArray(brands.id, [...ids])));
+}
+
+/**
  * Live brands, of one type (any case) when given, by id: those after `afterId` when given, then
  * `offset` skipped. `total` counts the whole list of the type, whatever the page.
  */

@@ -47,6 +47,11 @@ export class Brand {
   custom!: Record<string, unknown>;
   @Field(() => GraphQLDateTime, { description: 'When the brand was created.' }) createdAt!: Date;
   @Field(() => GraphQLDateTime, { description: 'When the brand was last edited (its creation, if never).' }) updatedAt!: Date;
+  @Field(() => GraphQLDateTime, {
+    nullable: true,
+    description: 'When the brand was deleted; null while it is live. Records, activities and listings of a deleted brand still name it, with its last name and type.',
+  })
+  deletedAt!: Date | null;
 }
 
 @ObjectType('BrandWarning', { description: 'Something given that was kept but not understood; not an error.' })

@@ -2,15 +2,42 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
 import { envelope, memberId, scopeOf } from '../members/members.envelope.js';
 import { memberReadsOf, toMember } from '../members/members.mapping.js';
 import { readWith } from '../members/members.queries.js';
 import * as members from '../members/members.service.js';
-import { Member, MemberEnvelope, MemberLookupInput, MemberProfileInput, RegisterMemberInput, ServiceCredentialsInput, VerifyEmailInput, VisitInput } from '../members/members.types.js';
+import {
+  lookupOfRef,
+  Member,
+  MemberEnvelope,
+  MemberLookupInput,
+  MemberProfileInput,
+  MemberRef,
+  RegisterMemberInput,
+  ServiceCredentialsInput,
+  VerifyEmailInput,
+  VisitInput,
+} from '../members/members.types.js';
 import { optInMember, registrationSegment } from '../segments/optins.service.js';
 import { refreshMemberSegments } from '../segments/segment-membership.js';
 import { memberFiguresOf, primeMemberFigures } from '../scoring/member-figures.js';
 import * as lifecycle from './lifecycle.service.js';
+
+/**
+ * member(ref:): the lookup a MemberRef stands for, its errors naming `ref` (whichever way the
+ * member was named: the older lookup named `id` for an email not found too). An id of another
+ * account is not found, word for word as an id of nothing.
+ */
+async function lookupByRef(context: Context, accountId: number, ref: MemberRef, reads: Parameters<typeof members.lookupMember>[3]) {
+  try {
+    return await members.lookupMember(context.database.db, accountId, lookupOfRef(ref), reads, 'ref');
+  } catch (error) {
+    if (error instanceof AppError && error.extensions.code === 'NOT_FOUND') throw notFound('Member', 'ref');
+    if (error instanceof AppError && error.extensions.code === 'MISSING_PARAMETER') throw missingParameter('ref', 'Name the member with a value: an empty one names nobody.');
+    throw error;
+  }
+}
 
 /**
  * The member's root fields that write beyond the members module: a lookup that first refreshes the
@@ -21,20 +48,27 @@ import * as lifecycle from './lifecycle.service.js';
 @Resolver()
 export class MemberLifecycleResolver {
   @Authorized()
-  @Query(() => Member, { nullable: true, description: 'One member, found by exactly one of the lookup fields; not found otherwise.' })
+  @Query(() => Member, { nullable: true, description: 'One member, named by ref (or by the older lookup); not found otherwise, and for an id of another account alike.' })
   async member(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
-    @Arg('lookup', () => MemberLookupInput, { description: 'How to find the member: id, email, verifiedEmail, partnerCode and partnerId, or network and username.' })
-    lookup: MemberLookupInput,
+    @Arg('lookup', () => MemberLookupInput, {
+      nullable: true,
+      description: 'How to find the member: id, email, verifiedEmail, partnerCode and partnerId, or network and username. Not with ref.',
+      deprecationReason: 'Use ref.',
+    })
+    lookup: MemberLookupInput | null,
+    @Arg('ref', () => MemberRef, { nullable: true, description: 'The member, named in exactly one way (a @oneOf input). Not with lookup.' }) ref: MemberRef | null,
     @Arg('refresh', () => Boolean, { defaultValue: false, description: "Recompute the member's place in every filter segment first." }) refresh: boolean,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Member> {
+    if (lookup && ref) throw invalidParameter('ref', 'give ref or lookup, not both');
+    if (!lookup && !ref) throw missingParameter('ref', 'Name the member with ref.');
     // What the fields ask for (services, domains, opt-ins, the score and latest record under their
     // defaults) is read with the member, unless a refresh may change the opt-ins after it is read.
     const figures = refresh ? undefined : await memberFiguresOf(context, info);
     const reads = refresh ? undefined : figures ? { ...memberReadsOf(info), beside: figures.beside } : memberReadsOf(info);
-    const row = await members.lookupMember(context.database.db, caller.accountId, lookup, reads);
+    const row = ref ? await lookupByRef(context, caller.accountId, ref, reads) : await members.lookupMember(context.database.db, caller.accountId, lookup!, reads);
     if (figures) primeMemberFigures(context, figures, row.id, row[readWith]?.beside);
     if (refresh) await refreshMemberSegments(context.database.db, caller.accountId, row.id);
     // Fields that need the whole row (accessToken, extended) find it here instead of reading it again.

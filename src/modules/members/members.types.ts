@@ -27,8 +27,10 @@ export class Geo {
   @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2 country code (REST GeoCountry); null when the address was not placed.' }) country!: string | null;
   @Field(() => String, { nullable: true, description: "City (REST GeoCity); city-level data is approximate, often the provider's hub." }) city!: string | null;
   @Field(() => String, { nullable: true, description: 'State or province as the data names it (REST GeoRegion).' }) region!: string | null;
-  @Field(() => String, { nullable: true, description: 'Latitude in decimal degrees, as text rounded to four decimals (REST GeoLat).' }) lat!: string | null;
-  @Field(() => String, { nullable: true, description: 'Longitude in decimal degrees, as text rounded to four decimals (REST GeoLong).' }) long!: string | null;
+  @Field(() => String, { nullable: true, description: 'Latitude in decimal degrees, as text rounded to four decimals (REST GeoLat).', deprecationReason: 'Use latitude.' })
+  lat!: string | null;
+  @Field(() => String, { nullable: true, description: 'Longitude in decimal degrees, as text rounded to four decimals (REST GeoLong).', deprecationReason: 'Use longitude.' })
+  long!: string | null;
 }
 
 @ObjectType('ServiceLink', { description: 'One identity of a member: on a network, or email and password.' })

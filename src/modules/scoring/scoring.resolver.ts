@@ -8,7 +8,7 @@ import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { memberWindow } from '../../filters/window.js';
 import { assertMemberTokenFilter } from '../../filters/member-token.js';
 import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
-import { ActivityRecord, ActivityRecordConnection, ListingBrand } from '../activities/activities.types.js';
+import { ActivityRecord, ActivityRecordConnection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
 import { listMembers, type ListedNode } from './member-listing.js';
@@ -92,11 +92,5 @@ export class MemberConnectionResolver {
   @FieldResolver(() => Int, { description: 'Members in the listing, all pages together.' })
   totalCount(@Root() connection: MemberConnection): Promise<number> {
     return connection.totalCount ? connection.totalCount() : Promise.resolve(connection.edges.length);
-  }
-
-  @FieldResolver(() => ListingBrand, { nullable: true, description: "The brand of the listing's filter (brandId, or the segment's brand)." })
-  async brand(@Root() connection: MemberConnection, @Ctx() context: Context): Promise<ListingBrand | null> {
-    if (!connection.brandId) return null;
-    return (await context.loaders.activities.brandSummaries.load(connection.brandId)) ?? null;
   }
 }

@@ -96,9 +96,9 @@ export class MemberConnection {
 
 @ObjectType('BrandAffinity', { description: "A brand among a member's top brands, by the member's score for it." })
 export class BrandAffinity {
-  @Field(() => ID, { description: "The brand's id." }) brandId!: number;
-  @Field(() => String, { description: "The brand's name." }) name!: string;
-  @Field(() => String, { description: "The brand's type: Music, Sport, …" }) type!: string;
+  @Field(() => ID, { description: "The brand's id.", deprecationReason: 'Use brand.' }) brandId!: number;
+  @Field(() => String, { description: "The brand's name.", deprecationReason: 'Use brand.' }) name!: string;
+  @Field(() => String, { description: "The brand's type: Music, Sport, …", deprecationReason: 'Use brand.' }) type!: string;
   @Field(() => Int, { description: "The member's points on this brand in the window under the filter." }) points!: number;
   @Field(() => Int, { description: "The member's counted records on this brand in the window." }) activityCount!: number;
 }

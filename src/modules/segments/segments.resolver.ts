@@ -60,7 +60,11 @@ export class SegmentResolver {
    * A FILTER segment's saved filter is the tenant's targeting: an application's key reads it, a
    * member's token (which reaches segments through its own opt-ins and their brands) reads null.
    */
-  @FieldResolver(() => GraphQLJSONObject, { nullable: true, description: 'The saved MemberFilter of a FILTER segment; null for a member token.' })
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'The saved MemberFilter of a FILTER segment; null for a member token.',
+    deprecationReason: 'Use memberFilter and filterWindow.',
+  })
   filter(@Root() segment: Segment, @Ctx() context: Context): Record<string, unknown> | null {
     return context.caller.kind === 'member' ? null : segment.filter;
   }

@@ -83,7 +83,7 @@ export class BrandStatsResolver {
   @Query(() => BrandStats, { nullable: true, description: "A brand's statistics; another account's brand is not found." })
   async brandStats(@Ctx() context: Context, @Arg('brandId', () => ID, { description: 'The brand of the reports.' }) brandId: string): Promise<BrandStats> {
     const id = filterId(brandId, 'brandId');
-    if (!id || !(await context.loaders.activities.brandSummaries.load(id))) throw notFound('Brand', 'brandId');
+    if (!id || !(await context.loaders.brands.withDeleted.load(id))) throw notFound('Brand', 'brandId');
     return { brandId: id };
   }
 

@@ -30,7 +30,7 @@ export class BrandActivityArgs extends FilteredWindowArgs {
 
 @ObjectType('ActivityTotal', { description: "One group of a brand's activity report: its records and members in the window." })
 export class ActivityTotal {
-  @Field(() => ID, { nullable: true, description: 'Set when grouped by activity.' }) activityId!: number | null;
+  @Field(() => ID, { nullable: true, description: 'Set when grouped by activity.', deprecationReason: 'Use definition.' }) activityId!: number | null;
   @Field(() => String, { nullable: true, description: 'The activity name (by activity) or the type (by type).' }) activity!: string | null;
   @Field(() => ActivityType, { nullable: true, description: 'The activity type (by activity or by type); null by network.' }) type!: ActivityType | null;
   @Field(() => String, { nullable: true, description: "The network (by network) or the activity's network (by activity); null by type and for no network." })
@@ -41,7 +41,7 @@ export class ActivityTotal {
 
 @ObjectType('ActivityTotals', { description: "A brand's activity report: groups of records, most first, and totals over the groups returned." })
 export class ActivityTotals {
-  @Field(() => ID, { description: 'The brand of the report.' }) brandId!: number;
+  @Field(() => ID, { description: 'The brand of the report.', deprecationReason: 'Use brand.' }) brandId!: number;
   @Field(() => String, { nullable: true, description: 'The segment of the filter (segmentId or membersFromSegment), if any.' }) segmentName!: string | null;
   @Field(() => [ActivityTotal], { description: 'The page of groups, most records first.' }) items!: ActivityTotal[];
   @Field(() => Int, { description: 'Records in the items returned.' }) totalCount!: number;
@@ -88,19 +88,23 @@ export class ActiveMemberStats {
 
 @ObjectType('AgeBucket', { description: 'Members of one age range.' })
 export class AgeBucket {
-  @Field(() => String, { description: 'under 13, 13-17, 18-24, 25-34, 35-44, 45-54, 55-64, 65+ or unknown (no birth date); age as of today.' }) range!: string;
+  @Field(() => String, {
+    description: 'under 13, 13-17, 18-24, 25-34, 35-44, 45-54, 55-64, 65+ or unknown (no birth date); age as of today.',
+    deprecationReason: 'Use min, max and known.',
+  })
+  range!: string;
   @Field(() => Int, { description: 'Members active on the brand in the window in this range.' }) members!: number;
 }
 
 @ObjectType('GenderCount', { description: 'Members of one gender.' })
 export class GenderCount {
-  @Field(() => String, { description: 'M, F, Other or unknown.' }) gender!: string;
+  @Field(() => String, { description: 'M, F, Other or unknown.', deprecationReason: 'Use value.' }) gender!: string;
   @Field(() => Int, { description: 'Members active on the brand in the window of this gender.' }) members!: number;
 }
 
 @ObjectType('SegmentStats', { description: 'One live segment of a brand: its members now and their records on the brand.' })
 export class SegmentStats {
-  @Field(() => ID, { description: 'The segment.' }) segmentId!: number;
+  @Field(() => ID, { description: 'The segment.', deprecationReason: 'Use segment.' }) segmentId!: number;
   @Field(() => String, { description: "The segment's name." }) name!: string;
   @Field(() => Int, { description: 'Members of the segment now.' }) members!: number;
   @Field(() => Int, { description: "Their records on the segment's brand, all time." }) activities!: number;
@@ -108,7 +112,7 @@ export class SegmentStats {
 
 @ObjectType('BrandStats', { description: "A brand's reports; each field takes the shared filter and a window." })
 export class BrandStats {
-  @Field(() => ID, { description: 'The brand of the reports; it overrides any brandId of their filters.' }) brandId!: number;
+  @Field(() => ID, { description: 'The brand of the reports; it overrides any brandId of their filters.', deprecationReason: 'Use brand.' }) brandId!: number;
 }
 
 @InputType('RegistrationFilter', { description: 'Which sign-ups the channels count: by the identity (network, validity, paid) and by the member (country).' })
