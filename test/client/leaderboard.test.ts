@@ -51,4 +51,9 @@ describe('a brand top 20, this week and this month on one page', () => {
       [ben, 12, 6],
     ]);
   });
+
+  // With MemberEdge.score, rank and rankCapped (test/client/pending/leaderboard-edges.graphql): the
+  // week's rows [[Ada, 1, 6 points, 3 records], [Ben, 2, 2, 1]], the month's [[Ben, 1, 12, 6],
+  // [Ada, 2, 6, 3], [Cat, 3, 4, 2]], the same when read back from the cache.
+  it.todo("each listing keeps its own figures on its edges, whatever the other listing's");
 });
