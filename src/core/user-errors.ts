@@ -95,6 +95,30 @@ export function validateAll<T extends Record<string, () => unknown>>(checks: T, 
 }
 
 /**
+ * validateAll for checks that read the database (a member, a brand, a segment named by the input):
+ * they run at once, and every one that throws an AppError is reported under its input path. Like
+ * validateAll's, the checks must not write.
+ */
+export async function validateAllAsync<T extends Record<string, () => Promise<unknown>>>(checks: T, pathOf: (key: keyof T & string) => string[]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const keys = Object.keys(checks) as (keyof T & string)[];
+  const settled = await Promise.allSettled(keys.map((key) => checks[key]()));
+  const values = {} as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  const problems: InputProblem[] = [];
+  settled.forEach((outcome, index) => {
+    const key = keys[index];
+    if (outcome.status === 'fulfilled') {
+      values[key] = outcome.value as Awaited<ReturnType<T[typeof key]>>;
+      return;
+    }
+    const error: unknown = outcome.reason;
+    if (!(error instanceof AppError)) throw error;
+    problems.push(...(error instanceof InputErrors ? error.problems.map((problem) => ({ path: [...pathOf(key), ...problem.path], error: problem.error })) : [{ path: pathOf(key), error }]));
+  });
+  if (problems.length > 0) throw new InputErrors(problems);
+  return values;
+}
+
+/**
  * Where an error's parameter sits in a mutation's input: the AppError's `param` (a GraphQL argument
  * or a REST parameter name, as services name them) to its input path. Unlisted parameters map to
  * `fallback` (null: the input as a whole).

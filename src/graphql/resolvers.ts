@@ -9,9 +9,11 @@ import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { ActivityBrandResolver, ActivityRecordBrandResolver, BrandAffinityBrandResolver, MemberConnectionBrandResolver } from '../modules/brands/brand-refs.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
 import { GeoCoordinatesResolver } from '../modules/members/geo.resolver.js';
+import { ViewerResolver } from '../modules/members/viewer.resolver.js';
 import { MemberLifecycleResolver } from '../modules/lifecycle/lifecycle.resolver.js';
 import { MemberOptInsResolver, OptInResolver } from '../modules/segments/optins.resolver.js';
 import { PresaveResolver } from '../modules/segments/presave.resolver.js';
+import { SelfServiceListsResolver, ViewerOptInResolver } from '../modules/segments/self-service-lists.resolver.js';
 import { BrandSegmentsResolver, SegmentResolver } from '../modules/segments/segments.resolver.js';
 import { SegmentFilterResolver } from '../modules/segments/segment-filter.resolver.js';
 import {
@@ -39,6 +41,7 @@ export const resolvers: NonEmptyArray<Function> = [
   MemberResolver,
   MemberDomainResolver,
   GeoCoordinatesResolver,
+  ViewerResolver,
   MemberLifecycleResolver,
   ActivityResolver,
   ActivityRecordResolver,
@@ -58,6 +61,8 @@ export const resolvers: NonEmptyArray<Function> = [
   BrandSegmentsResolver,
   OptInResolver,
   MemberOptInsResolver,
+  SelfServiceListsResolver,
+  ViewerOptInResolver,
   PresaveResolver,
   BrandStatsResolver,
   BrandStatsBrandResolver,

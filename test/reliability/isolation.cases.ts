@@ -46,6 +46,11 @@ const signInNetwork = {
 /** `optIn` names one list: a segment, or a brand when the brand is what is swapped. */
 const optInInput = ({ own, slot }: CaseContext) => ({ input: slot === 'input.brandId' ? { memberId: own.ids.member } : { memberId: own.ids.member, segmentId: own.ids.segment } });
 
+/** A list named in exactly one way (@oneOf): the brand when the brand is what is swapped, the segment otherwise. */
+const listRefArgs = ({ own, slot }: CaseContext) => ({ list: slot === 'list.brandId' ? {} : { segmentId: own.ids.segment } });
+/** `memberOptIn` names the member by id and one list. */
+const memberOptInArgs = (context: CaseContext) => ({ member: { id: context.own.ids.member }, ...listRefArgs(context) });
+
 export const graphqlCases: Record<string, GraphqlCase> = {
   // ——— queries ———
   activities: {},
@@ -139,6 +144,16 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   refreshServiceTokens: { kinds: { id: 'member' }, vars: () => ({ network: 'email' }) },
   optIn: { vars: optInInput },
   optOut: { vars: optInInput },
+  memberOptIn: { kinds: { 'member.id': 'member' }, vars: memberOptInArgs },
+  memberOptOut: { kinds: { 'member.id': 'member' }, vars: memberOptInArgs },
+  setSelfServiceLists: { kinds: { 'input.brandIds.0': 'brand', 'input.segmentIds.0': 'segment' }, vars: () => ({ input: { global: false } }) },
+  // A member JWT's own operations: an API key is refused before any id is read (WRONG_APPLICATION);
+  // test/members/viewer.test.ts and test/segments/optin-payloads.test.ts call them with member JWTs.
+  viewerUpdate: { vars: () => ({ input: { firstName: 'Viewer' } }) },
+  viewerSessions: {},
+  viewerEndSessions: { kinds: { id: 'member' } },
+  viewerOptIn: { vars: listRefArgs },
+  viewerOptOut: { vars: listRefArgs },
   presaveToSegment: { vars: () => ({ input: { spotify: '6rqhFgbbKwnb9MLmUQDhG6', kind: 'TRACK' } }) },
   // A retry runs the job again: each call gets a finished job of its own.
   retryPresaveJob: { kinds: { id: 'presaveJob' }, vars: async ({ own, make }) => ({ id: await make.presaveJob(own.ids.segment) }) },

@@ -37,6 +37,19 @@ export interface ApplicationSettings {
    * answers 18 for both.
    */
   signInErrors?: 'distinct' | 'uniform';
+  /**
+   * The lists a fan may opt into and out of with a member JWT of this application (viewerOptIn,
+   * viewerOptOut; docs/members.md, "Member JWT"): brands and list segments by id, and the global
+   * list when `global`. Unset: none, so nothing opens to fans until the application decides.
+   */
+  selfServiceLists?: SelfServiceLists;
+}
+
+/** Ids checked to be the account's live brands and list segments when set (modules/segments/self-service-lists.ts). */
+export interface SelfServiceLists {
+  global: boolean;
+  brandIds: number[];
+  segmentIds: number[];
 }
 
 /** Each value checked when set (modules/widget/look.ts); what is unset is the default. */

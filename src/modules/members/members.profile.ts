@@ -41,7 +41,7 @@ function countryCode(value: string | undefined): string | undefined {
 function birthDate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const date = new Date(`${value}T00:00:00Z`);
-  if (Number.isNaN(date.getTime()) || date > new Date() || date.getUTCFullYear() < 1900) {
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value || date > new Date() || date.getUTCFullYear() < 1900) {
     throw invalidParameter('birthdate', 'expected a real date of birth in the past');
   }
   return value;

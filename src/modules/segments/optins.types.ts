@@ -1,5 +1,7 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { OneOf } from '../../core/one-of.js';
+import { UserError } from '../../core/user-errors.js';
 
 export enum OptInKind {
   BRAND = 'Brand',
@@ -38,4 +40,23 @@ export class OptInInput {
   @Field(() => String, { nullable: true, description: "The member's id at that partner (sourceuid at registration)." }) partnerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The brand whose list it is; not with segmentId.' }) brandId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The list segment (REST segmentid or segment); a FILTER segment is refused. Not with brandId.' }) segmentId?: string | null;
+}
+
+/** A list named in exactly one way; `@oneOf` lets validation refuse two lists (or none) before anything runs. */
+@OneOf()
+@InputType('OptInListRef', { description: 'Exactly one list a member can be on (a @oneOf input: give one field).' })
+export class OptInListRef {
+  @Field(() => ID, { nullable: true, description: "A brand's list: the brand's id." }) brandId?: string;
+  @Field(() => ID, { nullable: true, description: 'A list segment: its id (a FILTER segment is refused, its members are computed).' }) segmentId?: string;
+  @Field(() => Boolean, { nullable: true, description: "The account's global list: true (false names no list and is refused)." }) global?: boolean;
+}
+
+@ObjectType('OptInPayload', { description: 'The answer of memberOptIn, memberOptOut, viewerOptIn and viewerOptOut: the opt-in, or the problems with the input.' })
+export class OptInPayload {
+  @Field(() => OptIn, { nullable: true, description: 'The opt-in as the mutation left it (with optedOutAt after an opt-out); null when userErrors is not empty.' })
+  optIn!: OptIn | null;
+  @Field(() => [UserError], {
+    description: 'What is wrong with the input, each at its path (["member", "id"], ["list", "brandId"]); empty when the mutation was done. Nothing is written when it is not empty.',
+  })
+  userErrors!: UserError[];
 }
