@@ -4,7 +4,7 @@ import { ActivityRecordResolver } from '../modules/activities/records.resolver.j
 import { ActivityCountActivityResolver } from '../modules/activities/activity-refs.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
 import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
-import { MemberConnectionResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
+import { MemberConnectionResolver, MemberEdgeResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { ActivityBrandResolver, ActivityRecordBrandResolver, BrandAffinityBrandResolver, MemberConnectionBrandResolver } from '../modules/brands/brand-refs.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
@@ -51,6 +51,7 @@ export const resolvers: NonEmptyArray<Function> = [
   LiveFeedResolver,
   ScoringResolver,
   MemberConnectionResolver,
+  MemberEdgeResolver,
   BrandResolver,
   ActivityBrandResolver,
   ActivityRecordBrandResolver,

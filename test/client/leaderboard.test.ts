@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivity, daysAgo, hoursAgo, insertBrand, insertMembers, record } from '../support/activity-data.js';
-import { BrandTopMembersDocument } from './generated/graphql.js';
+import { BrandTopMembersByEdgeDocument, BrandTopMembersDocument } from './generated/graphql.js';
 import { startClientGateway, type ClientGateway } from './support.js';
 
 /**
@@ -52,8 +52,24 @@ describe('a brand top 20, this week and this month on one page', () => {
     ]);
   });
 
-  // With MemberEdge.score, rank and rankCapped (test/client/pending/leaderboard-edges.graphql): the
-  // week's rows [[Ada, 1, 6 points, 3 records], [Ben, 2, 2, 1]], the month's [[Ben, 1, 12, 6],
-  // [Ada, 2, 6, 3], [Cat, 3, 4, 2]], the same when read back from the cache.
-  it.todo("each listing keeps its own figures on its edges, whatever the other listing's");
+  it("each listing keeps its own figures on its edges, whatever the other listing's", async () => {
+    const client = g.client();
+    const { data } = await client.query({ query: BrandTopMembersByEdgeDocument, variables: { brandId: String(brandId), week, month } });
+    const rows = (listing: NonNullable<typeof data>['week']) => listing.edges.map((edge) => [Number(edge.node.id), edge.rank, edge.rankCapped, edge.score.points, edge.score.activityCount]);
+    expect(data!.week.totalCount).toBe(2);
+    expect(rows(data!.week)).toEqual([
+      [ada, 1, false, 6, 3],
+      [ben, 2, false, 2, 1],
+    ]);
+    expect(data!.month.totalCount).toBe(3);
+    expect(rows(data!.month)).toEqual([
+      [ben, 1, false, 12, 6],
+      [ada, 2, false, 6, 3],
+      [cat, 3, false, 4, 2],
+    ]);
+    // Read back from the normalized cache, as a second component of the page would.
+    const cached = client.readQuery({ query: BrandTopMembersByEdgeDocument, variables: { brandId: String(brandId), week, month } })!;
+    expect(rows(cached.week)).toEqual(rows(data!.week));
+    expect(rows(cached.month)).toEqual(rows(data!.month));
+  });
 });

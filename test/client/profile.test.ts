@@ -1,7 +1,9 @@
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members } from '../../src/db/schema/index.js';
 import { createActivity, daysAgo, hoursAgo, insertBrand, record } from '../support/activity-data.js';
-import { FanProfileDocument, ViewerDocument } from './generated/graphql.js';
+import { FanProfileDocument, ViewerDocument, ViewerUpdateDocument } from './generated/graphql.js';
 import { startClientGateway, type ClientGateway } from './support.js';
 
 /**
@@ -85,6 +87,24 @@ describe("the fan's own page, with a member JWT", () => {
     ]);
   });
 
-  // With viewerUpdate (test/client/pending/viewer-update.graphql).
-  it.todo('edits its own profile: every field error in one 200 answer and nothing written, then the change reaches the cached viewer');
+  it('edits its own profile: every field error in one 200 answer and nothing written, then the change reaches the cached viewer', async () => {
+    const client = g.client({ jwt: fan.jwt });
+    await client.query({ query: ViewerDocument });
+    const before = g.statuses.length;
+    const refused = await client.mutate({ mutation: ViewerUpdateDocument, variables: { input: { firstName: 'Augusta', birthDate: '1815-13-40', postCode: 'x'.repeat(21) } } });
+    expect(refused.data!.viewerUpdate.viewer).toBeNull();
+    expect(refused.data!.viewerUpdate.userErrors.map(({ field, code }) => ({ field, code }))).toEqual([
+      { field: ['input', 'birthDate'], code: 'INVALID' },
+      { field: ['input', 'postCode'], code: 'INVALID' },
+    ]);
+    expect(g.statuses.slice(before)).toEqual([200]);
+    const [stored] = await g.t.database.db.select({ firstName: members.firstName, postCode: members.postCode }).from(members).where(eq(members.id, fan.id));
+    expect(stored).toEqual({ firstName: 'Ada', postCode: null });
+    expect(client.readQuery({ query: ViewerDocument })!.viewer!.firstName).toBe('Ada');
+
+    const changed = await client.mutate({ mutation: ViewerUpdateDocument, variables: { input: { firstName: 'Augusta' } } });
+    expect(changed.data!.viewerUpdate).toMatchObject({ viewer: { id: String(fan.id), firstName: 'Augusta', surname: 'Lovelace' }, userErrors: [] });
+    // The payload's member is the viewer's cache entry (Member:<id>): the page shows the new name without a refetch.
+    expect(client.readQuery({ query: ViewerDocument })!.viewer).toMatchObject({ id: String(fan.id), firstName: 'Augusta' });
+  });
 });

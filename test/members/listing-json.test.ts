@@ -88,6 +88,9 @@ describe('the plain page of members answered by one statement', () => {
       [`{ members(first: 1000, orderBy: ID, sort: ASC) { edges { node { id optins { kind name label } } } pageInfo { hasNextPage hasPreviousPage } } }`],
       [`{ members(first: 5000, orderBy: ID, sort: ASC) { edges { node { id } } } }`],
       [`{ members(first: 2, orderBy: ID, sort: ASC) { pageInfo { hasNextPage } } }`],
+      // The edges' ranks (MemberEdge.rank, rankCapped): the page's places.
+      [`{ members(first: 9, orderBy: ID, sort: ASC) { edges { rank rankCapped cursor node { id } } } }`],
+      [`{ members(first: 9, orderBy: ID) { edges { place: rank capped: rankCapped } } }`],
     ];
     for (const [source, variables] of documents) {
       const { expected, actual } = await bothWays(source, variables);
@@ -99,10 +102,13 @@ describe('the plain page of members answered by one statement', () => {
     let pages = 0;
     for (;;) {
       const { expected, actual } = await bothWays(
-        'query ($after: String) { members(first: 6, orderBy: ID, sort: ASC, after: $after) { edges { cursor node { id optins { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
+        'query ($after: String) { members(first: 6, orderBy: ID, sort: ASC, after: $after) { edges { cursor rank rankCapped node { id optins { id } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
         { after },
       );
       expect(actual).toEqual(expected);
+      // After a cursor the ranks go on from the page before: 1 to 39 over the whole walk.
+      const ranks = (expected.data as { members: { edges: { rank: number }[] } }).members.edges.map((edge) => edge.rank);
+      expect(ranks).toEqual(ranks.map((_, index) => pages * 6 + index + 1));
       pages += 1;
       const info = (expected.data as { members: { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }).members.pageInfo;
       if (!info.hasNextPage) break;
@@ -132,6 +138,9 @@ describe('the plain page of members answered by one statement', () => {
       '{ members(first: 5, orderBy: ID) { edges { node { id @include(if: true) } } } }',
       '{ members(first: 5, orderBy: ID) { edges { node { id id: email } } } }',
       '{ application { id } members(first: 5, orderBy: ID) { edges { node { id } } } }',
+      // The listing's figures on the edges need its window: the resolvers read them.
+      '{ members(first: 5, orderBy: ID) { edges { rank score { points } } } }',
+      '{ members(first: 5, orderBy: ID) { edges { lastActivity { id } } } }',
     ];
     for (const source of declined) {
       const document = parse(source);

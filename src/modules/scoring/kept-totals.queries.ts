@@ -217,6 +217,22 @@ export async function countTotalsAbove(db: Executor, scope: TotalsScope, points:
   return Number(row.count);
 }
 
+/**
+ * Members of the totals placed before the row (`points`, `memberId`) in the order `order` (points
+ * that way, then ids ascending), other than `except`, counted up to `cap`: a page's rank.
+ */
+export async function countTotalsBefore(db: Executor, scope: TotalsScope, row: { points: number; memberId: number }, order: 'ASC' | 'DESC', except: readonly number[], cap: number): Promise<number> {
+  const t = scoreWindowTotals;
+  const ahead = order === 'DESC' ? sql`>` : sql`<`;
+  const [counted] = await preparedRowsOf<{ count: number }>(
+    db,
+    sql`select count(*)::int as count from (select ${t.memberId} from ${totalsOf(scope)}
+      where ${inScope(scope, sql`(${t.points} ${ahead} ${row.points} or (${t.points} = ${row.points} and ${t.memberId} < ${row.memberId}))`, sql`${t.memberId} <> all(${typedArray(except, 'int')})`)}
+      limit ${cap}) before`,
+  );
+  return Number(counted.count);
+}
+
 export interface GroupCount {
   /** The group's key as `bucket` made it; null for members whose profile has no value. */
   key: string | null;

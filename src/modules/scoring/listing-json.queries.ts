@@ -52,7 +52,7 @@ export const optInColumns: Readonly<Record<string, string>> = {
 };
 /** Lists of a member the statement answers, and the fields of their items. */
 export const memberLists: Readonly<Record<string, Readonly<Record<string, string>>>> = { services: serviceColumns, optins: optInColumns };
-export const edgeFields: ReadonlySet<string> = new Set(['__typename', 'cursor', 'node']);
+export const edgeFields: ReadonlySet<string> = new Set(['__typename', 'cursor', 'node', 'rank', 'rankCapped']);
 export const pageInfoFields: ReadonlySet<string> = new Set(['__typename', 'hasNextPage', 'hasPreviousPage', 'startCursor', 'endCursor']);
 
 const objectOf = (picks: readonly JsonPick[], value: (pick: JsonPick) => string) => `json_build_object(${picks.map((pick) => `'${pick.key}', ${value(pick)}`).join(', ')})`;
@@ -86,12 +86,22 @@ function memberListSql(pick: JsonPick): string {
       where o.account_id = $1 and o.member_id = p.id and o.opted_out_at is null and ${live})`;
 }
 
+/**
+ * A member's rank in the listing (MemberEdge.rank) from `p.place`, its place on the page, and
+ * `before`, the members listed before the page: counted up to `cap` (member-listing.ts's
+ * rankCap), null beyond it, as rankAt answers.
+ */
+const beyondCap = (cap: number) => `(before.members >= ${cap} or before.members + p.place > ${cap})`;
+const rankOf = (cap: number) => `case when ${beyondCap(cap)} then null else (before.members + p.place)::int end`;
+
 export interface PlainPage {
   /** Members on the page (the statement reads one more to know whether another page follows). */
   limit: number;
   direction: 'ASC' | 'DESC';
   /** Whether the page starts after a member id (the second parameter). */
   after: boolean;
+  /** The deepest rank counted (MemberEdge.rank beyond it is null). */
+  rankCap: number;
 }
 
 /** The statement's text for a connection selection (`picks`) and a page. Values are parameters but the page size. */
@@ -102,6 +112,8 @@ export function memberPageText(picks: readonly JsonPick[], page: PlainPage): str
   const edge = (pick: JsonPick): string => {
     if (pick.field === 'cursor') return cursorOf('p.id');
     if (pick.field === 'node') return node(pick);
+    if (pick.field === 'rank') return rankOf(page.rankCap);
+    if (pick.field === 'rankCapped') return beyondCap(page.rankCap);
     return text('MemberEdge');
   };
   const pageInfo = (pick: JsonPick): string => {
@@ -112,7 +124,10 @@ export function memberPageText(picks: readonly JsonPick[], page: PlainPage): str
     return text('PageInfo');
   };
   const connection = (pick: JsonPick): string => {
-    if (pick.field === 'edges') return `(select coalesce(json_agg(${objectOf(pick.picks!, edge)} order by p.id ${order}), '[]'::json) from page p)`;
+    if (pick.field === 'edges') {
+      const ranked = pick.picks!.some((field) => field.field === 'rank' || field.field === 'rankCapped');
+      return `(select coalesce(json_agg(${objectOf(pick.picks!, edge)} order by p.id ${order}), '[]'::json) from page p${ranked ? ' cross join before' : ''})`;
+    }
     if (pick.field === 'pageInfo') return objectOf(pick.picks!, pageInfo);
     return text('MemberConnection');
   };
@@ -120,7 +135,11 @@ export function memberPageText(picks: readonly JsonPick[], page: PlainPage): str
       select id, account_id, email, first_name, surname, username from members
       where account_id = $1 and merged_into_id is null ${page.after ? 'and id > $2' : ''}
       order by id ${order} limit ${page.limit + 1}),
-    page as (select * from listed order by id ${order} limit ${page.limit})
+    page as (select *, row_number() over (order by id ${order}) as place from listed order by id ${order} limit ${page.limit}),
+    -- The members before the page: none on a first page; after a member, those up to its id (as
+    -- countBeforeById counts them before the page's first member), up to the cap. Read only when an
+    -- edge's rank is selected.
+    before as (select ${page.after ? `(select count(*) from (select from members where account_id = $1 and merged_into_id is null and id <= $2 limit ${page.rankCap}) counted)` : '0'} as members)
     select ${objectOf(picks, connection)}::text as body`;
 }
 

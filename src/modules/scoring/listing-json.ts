@@ -16,6 +16,7 @@ import type { Context } from '../../core/context.js';
 import { JsonText } from '../../core/json-text.js';
 import * as q from './listing-json.queries.js';
 import type { JsonPick } from './listing-json.queries.js';
+import { rankCap } from './member-listing.js';
 import { MemberOrder } from './scoring.types.js';
 import { SortDirection } from '../activities/activities.types.js';
 
@@ -58,7 +59,7 @@ export function memberPageAnswer(schema: GraphQLSchema, document: DocumentNode, 
     const textKey = `${page.limit}:${page.direction}:${page.after !== undefined}`;
     let text = texts.get(textKey);
     if (!text) {
-      text = q.memberPageText(picks, { limit: page.limit, direction: page.direction, after: page.after !== undefined });
+      text = q.memberPageText(picks, { limit: page.limit, direction: page.direction, after: page.after !== undefined, rankCap });
       texts.set(textKey, text);
     }
     try {

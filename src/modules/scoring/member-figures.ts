@@ -17,7 +17,7 @@ export interface MemberFiguresRead {
 
 /**
  * member(id)'s score and latest record, read in the member's own statement when its selection asks
- * for `score`, `position` or `lastActivity` with their defaults (the week to now, every record of
+ * for `score`, `position`, `rank` or `lastActivity` with their defaults (the week to now, every record of
  * the account): each would otherwise send a statement of its own, and on a Citus cluster every
  * statement costs the coordinator's planning and a worker's round trip (docs/scaling.md). The
  * scope is the one those fields compile (`context.loaders.scoring.scope`), so they find what was
@@ -25,7 +25,7 @@ export interface MemberFiguresRead {
  */
 export async function memberFiguresOf(context: Context, info: GraphQLResolveInfo): Promise<MemberFiguresRead | undefined> {
   const withDefaults = (field: string) => askedArguments(info, field).some(underDefaults);
-  const score = withDefaults('score') || withDefaults('position');
+  const score = withDefaults('score') || withDefaults('position') || withDefaults('rank');
   const lastRecord = withDefaults('lastActivity');
   if (!score && !lastRecord) return undefined;
   const scope = await context.loaders.scoring.scope(null, null, memberWindow);

@@ -12,9 +12,9 @@ import type { Keyset, ListedMember } from './scoring.queries.js';
 import { sharedCatchUpRead } from './catch-up-reads.js';
 import { chooseTotals, type TotalsChoice } from './score-windows.ranking.js';
 import { compileScope, scopeFor, scoreLoader, type ScoringScope } from './scoring.scope.js';
-import { MemberOrder, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
+import { MemberOrder, type ListingRank, type MemberConnection, type MemberListingArgs } from './scoring.types.js';
 
-/** A member listed by a members listing: its scores default to the listing's filter and window. */
+/** A member listed by a members listing: its score and lastActivity without arguments default to the listing's filter and window (deprecated there: MemberEdge's). */
 export type ListedNode = Member & { listing?: ScoringScope };
 
 interface Position extends Record<string, unknown> {
@@ -42,6 +42,24 @@ function extendedPath(orderField: string | null | undefined): string[] | undefin
   const path = orderField.slice('extended.'.length).split('.');
   if (path.some((part) => !/^[A-Za-z0-9_-]{1,64}$/.test(part))) throw invalidParameter('orderField', 'expected extended.<field>, dotted for nested fields');
   return path;
+}
+
+/**
+ * The deepest rank a listing tells: beyond it `MemberEdge.rank` is null and `rankCapped` true. A
+ * page that starts from a keyset counts the members before it, up to this many.
+ */
+export const rankCap = 10_000;
+
+/** The rank of a page's member at `index`, `before` members (counted up to rankCap) ahead of the page. */
+function rankAt(before: number, index: number): ListingRank {
+  const rank = before + index + 1;
+  return before >= rankCap || rank > rankCap ? { rank: null, capped: true } : { rank, capped: false };
+}
+
+/** `work` run on first call only, its promise shared by later calls. */
+function once<T>(work: () => Promise<T>): () => Promise<T> {
+  let done: Promise<T> | undefined;
+  return () => (done ??= work());
 }
 
 /**
@@ -101,11 +119,24 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
   if (more) rows = keyset?.before ? rows.slice(1) : rows.slice(0, limit);
 
   const scores = scoreLoader(context, scope);
+  const ranked = scope;
+  // The members before the page: its offset, or, for a page from a keyset (after, before, from),
+  // those the listing orders before its first member, counted once when an edge asks for its rank.
+  const head = rows[0];
+  const ahead = once(() => {
+    if (!keyset || !head) return Promise.resolve(start);
+    if (orderBy === MemberOrder.SCORE) {
+      const row = { points: head.score?.points ?? 0, memberId: head.member.id };
+      return q.countBeforeByScore(db, { filter: ranked.filter, window: ranked.window, direction: sort, row, cap: rankCap });
+    }
+    return q.countBeforeById(db, { ...ranked.filter, window: undefined }, sort, head.member.id, rankCap);
+  });
   const edges = rows.map((row, index) => {
     if (row.score) scores.prime(row.member.id, row.score);
     const node: ListedNode = { ...toMember(row.member), listing: scope };
     const position: Position = orderBy === MemberOrder.SCORE ? { p: row.score?.points ?? 0, i: row.member.id } : keyed ? { i: row.member.id } : { o: start + index };
-    return { cursor: encodeCursor(position), node };
+    const rank = async () => rankAt(await ahead(), index);
+    return { cursor: encodeCursor(position), node, place: { scope, memberId: row.member.id, rank } };
   });
   return {
     edges,

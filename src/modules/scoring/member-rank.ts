@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/client.js';
 import { compileFilter } from '../../filters/compile.js';
 import { memberWindow, resolveWindow } from '../../filters/window.js';
-import { membersAhead, memberPassesFilter, scoresOf } from './scoring.queries.js';
+import { countBeforeByScore, membersAhead, memberPassesFilter, scoresOf } from './scoring.queries.js';
+import { rankCap } from './member-listing.js';
 import type { ScoreValue, ScoringScope } from './scoring.scope.js';
 
 /**
@@ -15,6 +16,19 @@ export async function memberRank(db: Executor, scope: ScoringScope, memberId: nu
   if (!(await memberPassesFilter(db, scope.filter, memberId))) return null;
   const ahead = await membersAhead(db, scope.filter, scope.window, score.points);
   return ahead >= 999 ? '999+' : String(ahead + 1);
+}
+
+/**
+ * The rank a member has in the listing by SCORE (descending) under a scope, as MemberEdge.rank
+ * gives it there: 1 + the members with more points + those with as many and a lower id. Null when
+ * the listing does not hold the member (no counted activity, or the filter excludes it) or ranks
+ * it beyond rankCap. Member.rank answers this.
+ */
+export async function memberRankInListing(db: Executor, scope: ScoringScope, memberId: number, score: ScoreValue): Promise<number | null> {
+  if (!score.activityCount) return null;
+  if (!(await memberPassesFilter(db, scope.filter, memberId))) return null;
+  const before = await countBeforeByScore(db, { filter: scope.filter, window: scope.window, direction: 'DESC', row: { points: score.points, memberId }, cap: rankCap });
+  return before >= rankCap ? null : before + 1;
 }
 
 /** A member's score and rank under member(id)'s defaults (the week to now, every record of the account). */

@@ -5,7 +5,7 @@ import type { Direction, Keyset, ListedMember } from './scoring.queries.js';
 import { findMembersByIds, type MemberReads } from '../members/members.queries.js';
 import { closestWindow, correctionBound, maxCorrectionRecords, type ClosestWindow, type CoveredWindow } from '../score-windows/score-windows.js';
 import { coveredWindows, recordsUpTo, type TotalsScope } from '../score-windows/score-windows.queries.js';
-import { countTotalsAbove, edgeScores, rankedWithEdges, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
+import { countTotalsAbove, countTotalsBefore, edgeScores, rankedWithEdges, type EdgeScore, type TotalsOrder } from './kept-totals.queries.js';
 
 /**
  * Rankings from the per-member totals of a standard window (see docs/performance.md, "Rankings
@@ -182,4 +182,13 @@ export async function countAboveFromTotals(db: Executor, plan: TotalsPlan, point
   const inTotals = edges.filter((edge) => edge.inTotals).map((edge) => edge.memberId);
   const others = await countTotalsAbove(db, plan.scope, points, inTotals, cap);
   return Math.min(cap, others + activeEdges(edges).filter((edge) => edge.points > points).length);
+}
+
+/** Members placed before the row in the ranking's order (`direction`, ties by id ascending), counted up to `cap`. */
+export async function countBeforeFromTotals(db: Executor, plan: TotalsPlan, row: Scored, direction: Direction, cap: number): Promise<number> {
+  const { edges } = await edgeScores(db, plan.scope, plan.window);
+  const inTotals = edges.filter((edge) => edge.inTotals).map((edge) => edge.memberId);
+  const others = await countTotalsBefore(db, plan.scope, row, direction, inTotals, cap);
+  const compare = comparator({ points: direction, ids: 'ASC' });
+  return Math.min(cap, others + activeEdges(edges).filter((edge) => compare(edge, row) < 0).length);
 }

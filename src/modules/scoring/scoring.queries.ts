@@ -9,7 +9,7 @@ import { within, type ResolvedWindow } from '../../filters/window.js';
 import { narrowMemberSelection, narrowMembersById, type MemberReads, type MemberRow, type NarrowMemberRow, type NarrowPageReads } from '../members/members.queries.js';
 import { countedRows, splitWindow } from './counted-rows.queries.js';
 import { catchUpRead } from './catch-up-reads.js';
-import { chooseTotals, countAboveFromTotals, countFromTotals, rankFromTotals, type RankedPage, type TotalsChoice } from './score-windows.ranking.js';
+import { chooseTotals, countAboveFromTotals, countBeforeFromTotals, countFromTotals, rankFromTotals, type RankedPage, type TotalsChoice } from './score-windows.ranking.js';
 
 export type Direction = 'ASC' | 'DESC';
 
@@ -139,6 +139,37 @@ export async function countMembersByScore(db: Executor, filter: CompiledFilter, 
   });
 }
 
+/**
+ * How many members a score ranking places before the row (`points`, `memberId`): more points
+ * (fewer, ascending), or as many and a lower id, as membersByScore orders them; counted up to
+ * `cap`. A page that starts from a keyset ranks its members from this.
+ */
+export async function countBeforeByScore(
+  db: Executor,
+  { filter, window, direction, row, cap }: { filter: CompiledFilter; window: ResolvedWindow; direction: Direction; row: { points: number; memberId: number }; cap: number },
+): Promise<number> {
+  const { plan, lagging } = await chooseTotals(db, filter, window);
+  return catchUpRead(db, { accountId: filter.accountId, lagging, window }, async () => {
+    if (plan) return countBeforeFromTotals(db, plan, row, direction, cap);
+    const counted = countedRows(db, filter, window);
+    const totals = db
+      .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
+      .from(counted)
+      .groupBy(counted.memberId)
+      .as('totals');
+    const ahead = direction === 'DESC' ? sql`${totals.points} > ${row.points}` : sql`${totals.points} < ${row.points}`;
+    const before = db
+      .select({ id: members.id })
+      .from(totals)
+      .innerJoin(members, and(eq(members.accountId, filter.accountId), eq(members.id, totals.memberId)))
+      .where(and(isNull(members.mergedIntoId), filter.member(), sql`(${ahead} or (${totals.points} = ${row.points} and ${totals.memberId} < ${row.memberId}))`))
+      .limit(cap)
+      .as('before');
+    const [found] = await db.select({ count: sql<number>`count(*)::int` }).from(before);
+    return found.count;
+  });
+}
+
 export type PlainOrder = 'CREATED' | 'LAST_LOGIN' | 'ID' | 'EXTENDED';
 
 /** The sort key of each plain order, and the window condition it implies. */
@@ -232,6 +263,29 @@ export async function countMembersInOrder(db: Executor, filter: CompiledFilter, 
     .from(members)
     .where(and(eq(members.accountId, filter.accountId), isNull(members.mergedIntoId), condition, filter.member(), filter.withoutRecords()));
   return row.count;
+}
+
+/**
+ * How many members a listing by id places before `memberId` (lower ids ascending, higher
+ * descending), under the filter's member conditions, counted up to `cap`.
+ */
+export async function countBeforeById(db: Executor, filter: CompiledFilter, direction: Direction, memberId: number, cap: number): Promise<number> {
+  const before = db
+    .select({ id: members.id })
+    .from(members)
+    .where(
+      and(
+        eq(members.accountId, filter.accountId),
+        isNull(members.mergedIntoId),
+        filter.member(),
+        filter.withoutRecords(),
+        direction === 'ASC' ? sql`${members.id} < ${memberId}` : sql`${members.id} > ${memberId}`,
+      ),
+    )
+    .limit(cap)
+    .as('before');
+  const [found] = await db.select({ count: sql<number>`count(*)::int` }).from(before);
+  return found.count;
 }
 
 /**

@@ -11,10 +11,10 @@ import { recordPage, toActivityRecord } from '../activities/activities.mapping.j
 import { ActivityRecord, ActivityRecordConnection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
-import { listMembers, type ListedNode } from './member-listing.js';
-import { memberRank } from './member-rank.js';
+import { listMembers, rankCap, type ListedNode } from './member-listing.js';
+import { memberRank, memberRankInListing } from './member-rank.js';
 import type { ScoringScope } from './scoring.scope.js';
-import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
+import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberEdge, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
 const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
 
@@ -33,7 +33,10 @@ export class ScoringResolver {
     return listMembers(context, args, info);
   }
 
-  @FieldResolver(() => Score, { description: "Points and records in the window under the filter; in a listing, the listing's by default." })
+  @FieldResolver(() => Score, {
+    description:
+      "Points and records in the window under the filter (by default the week to now, every record). As a listing's node without arguments it answers the listing's figures instead: deprecated, read MemberEdge.score there (docs/graphql.md, Scores in listings).",
+  })
   async score(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<Score> {
     const scope = await this.scope(member, context, args);
     return context.loaders.scoring.of(scope).score.load(member.id);
@@ -41,7 +44,9 @@ export class ScoringResolver {
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity, or when the filter excludes the member (a rank among members it does not rank).",
+    description:
+      "The member's rank by points under the filter: exact below 1000, `999+` beyond; null without activity, or when the filter excludes the member (a rank among members it does not rank). As a listing's node without arguments, under the listing's filter and window. A statement per member.",
+    deprecationReason: 'Use MemberEdge.rank and MemberEdge.rankCapped in a listing by SCORE, or Member.rank.',
   })
   async position(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<string | null> {
     const scope = await this.scope(member, context, args);
@@ -49,7 +54,22 @@ export class ScoringResolver {
     return memberRank(context.database.db, scope, member.id, score);
   }
 
-  @FieldResolver(() => ActivityRecord, { nullable: true, description: 'The latest record in the window under the filter.' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: `The member's rank in the listing by SCORE (descending) under the filter and window, as MemberEdge.rank would give it there (ties by member id, ascending); by default the week to now and every record, in a listing too. Null when that listing does not hold the member (no counted activity, or the filter excludes it), or ranks it beyond ${rankCap.toLocaleString('en')}. A statement or two per member: for many members, read MemberEdge.rank.`,
+  })
+  async rank(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) { filter, window }: FilteredWindowArgs): Promise<number | null> {
+    assertMemberTokenFilter(context.caller, filter);
+    // Never the listing's scope: a new field, it means the same wherever the member appears.
+    const scope = await context.loaders.scoring.scope(filter, window, memberWindow);
+    const score = await context.loaders.scoring.of(scope).score.load(member.id);
+    return memberRankInListing(context.database.db, scope, member.id, score);
+  }
+
+  @FieldResolver(() => ActivityRecord, {
+    nullable: true,
+    description: "The latest record in the window under the filter (by default the week to now). As a listing's node without arguments, the listing's: deprecated, read MemberEdge.lastActivity there.",
+  })
   async lastActivity(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => FilteredWindowArgs) args: FilteredWindowArgs): Promise<ActivityRecord | null> {
     const scope = await this.scope(member, context, args);
     const row = await context.loaders.scoring.of(scope).lastRecord.load(member.id);
@@ -84,6 +104,42 @@ export class ScoringResolver {
     assertMemberTokenFilter(context.caller, filter);
     if (!filter && !window && member.listing) return Promise.resolve(member.listing);
     return context.loaders.scoring.scope(filter, window, memberWindow);
+  }
+}
+
+/**
+ * A listing's figures for each of its members, on the edge: Apollo and urql normalise the member
+ * (`Member:<id>`) but keep each edge inside its own listing, so a week's and a month's leaderboard
+ * on one screen keep their own numbers. All from the listing's scope: a page costs the same few
+ * statements whatever its size (the ranking primed the scores; the latest records are one
+ * statement; the rank is the page's offset, or one count before a keyset page).
+ */
+@Resolver(() => MemberEdge)
+export class MemberEdgeResolver {
+  @FieldResolver(() => Score, {
+    description: "The member's points and records in the listing's window under its filter: those it ranks by, ordered by SCORE.",
+  })
+  score(@Root() edge: MemberEdge, @Ctx() context: Context): Promise<Score> {
+    return context.loaders.scoring.of(edge.place.scope).score.load(edge.place.memberId);
+  }
+
+  @FieldResolver(() => ActivityRecord, { nullable: true, description: "The member's latest record in the listing's window under its filter." })
+  async lastActivity(@Root() edge: MemberEdge, @Ctx() context: Context): Promise<ActivityRecord | null> {
+    const row = await context.loaders.scoring.of(edge.place.scope).lastRecord.load(edge.place.memberId);
+    return row ? toActivityRecord(row) : null;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: `The member's place in the whole listing, in its order, from 1: ties (equal points, dates or values) are ranked as the listing orders them, by member id ascending, so no two members share a rank. Exact up to ${rankCap.toLocaleString('en')}; beyond, null with rankCapped true.`,
+  })
+  async rank(@Root() edge: MemberEdge): Promise<number | null> {
+    return (await edge.place.rank()).rank;
+  }
+
+  @FieldResolver(() => Boolean, { description: `Whether the member is ranked beyond ${rankCap.toLocaleString('en')}, which a listing does not count exactly (rank is then null).` })
+  async rankCapped(@Root() edge: MemberEdge): Promise<boolean> {
+    return (await edge.place.rank()).capped;
   }
 }
 

@@ -3,6 +3,7 @@ import { FilteredWindowArgs } from '../../filters/filter-args.js';
 import { PageInfo } from '../../core/connection.js';
 import { SortDirection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
+import type { ScoringScope } from './scoring.scope.js';
 
 export enum MemberOrder {
   SCORE = 'SCORE',
@@ -78,10 +79,30 @@ export class Score {
   @Field(() => Int, { description: 'The number of the counted records (REST ActivityCount).' }) activityCount!: number;
 }
 
-@ObjectType('MemberEdge', { description: "A member of a listing's page, with its place in the listing." })
+/** A listed member's rank: exact up to `rankCap`, beyond it only known to be larger. */
+export interface ListingRank {
+  rank: number | null;
+  capped: boolean;
+}
+
+/** What an edge's own fields answer from: the listing's scope, and its rank, counted once per page. */
+export interface ListingPlace {
+  scope: ScoringScope;
+  memberId: number;
+  rank: () => Promise<ListingRank>;
+}
+
+@ObjectType('MemberEdge', {
+  description: "A member of a listing's page, with its place in the listing and the listing's figures for it (score, rank, lastActivity): not cached on the member.",
+})
 export class MemberEdge {
   @Field(() => String, { description: "Opaque: this member's place in the listing, to pass as after or before." }) cursor!: string;
-  @Field(() => Member, { description: "The member; its score and position default to the listing's filter and window." }) node!: Member;
+  @Field(() => Member, {
+    description: "The member. Its score, lastActivity and position without arguments answer the listing's figures (deprecated in a listing: read the edge's score, lastActivity and rank).",
+  })
+  node!: Member;
+  /** Resolved by MemberEdgeResolver. */
+  place!: ListingPlace;
 }
 
 @ObjectType('MemberConnection', { description: "A page of a members listing, in the listing's order." })
