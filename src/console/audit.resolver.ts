@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { listAuditEvents } from '../modules/audit/audit.js';
-import { auditFilterOf, toAuditEvent } from '../modules/audit/audit.resolver.js';
+import { auditConnection, auditFilterOf } from '../modules/audit/audit.resolver.js';
 import { AuditEventConnection, AuditFilterInput } from '../modules/audit/audit.types.js';
 import { staffCaller, type ConsoleRule } from './auth.js';
 import type { ConsoleContext } from './context.js';
@@ -17,9 +17,6 @@ export class ConsoleAuditResolver {
     @Arg('after', () => String, { nullable: true, description: 'A cursor (pageInfo.endCursor): the page continues after that entry.' }) after: string | null,
   ): Promise<AuditEventConnection> {
     const page = await listAuditEvents(context.database.db, staffCaller(context).accountId, auditFilterOf(filter), { first: first ?? 50, after: after ?? undefined });
-    return {
-      nodes: page.events.map(toAuditEvent),
-      pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: Boolean(after), startCursor: null, endCursor: page.endCursor ?? null },
-    };
+    return auditConnection(page, after);
   }
 }

@@ -163,7 +163,16 @@ export async function withUserErrors<T>(work: () => Promise<T>, paths: InputPath
     return { result: await work(), userErrors: [] };
   } catch (error) {
     const userErrors = userErrorsOf(error, paths);
-    if (!userErrors) throw error;
+    if (!userErrors) throw topLevelOf(error);
     return { result: null, userErrors };
   }
+}
+
+/**
+ * The error a payload mutation answers at the top level: among input problems, the first that no
+ * input could fix (a plan refusal, a limit), found beside field errors by validateAll; else the error.
+ */
+function topLevelOf(error: unknown): unknown {
+  if (!(error instanceof InputErrors)) return error;
+  return error.problems.find((problem) => userErrorCodes[problem.error.extensions.code] === undefined)?.error ?? error;
 }

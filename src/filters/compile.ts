@@ -27,6 +27,8 @@ import {
 import type { ActivityRefInput, MemberFilter } from './member-filter.types.js';
 import { isId, maxIntegerId } from '../lib/ids.js';
 import { boundedList } from '../core/list-limits.js';
+import { validateAll } from '../core/user-errors.js';
+import { validateAllAsync } from '../core/validate-all-async.js';
 
 export type { ActivityColumns } from './member-filter.queries.js';
 
@@ -108,34 +110,77 @@ async function assertBrand(db: Executor, accountId: number, id: number, param: s
 const listFields = ['activityIds', 'services', 'countries', 'memberIds', 'excludeMemberIds', 'emails', 'anyOfActivities', 'allOfActivities', 'requiredFields'] as const;
 
 function checkListSizes(filter: MemberFilter): void {
-  for (const name of listFields) boundedList<unknown>(filter[name], name);
+  validateAll(Object.fromEntries(listFields.map((name) => [name, () => boundedList<unknown>(filter[name], name)])), (key) => [key]);
 }
+
+/** The filter field a check of compileFilter is about, where the check's name is not the field's. */
+const fieldOfCheck: Record<string, string> = { brand: 'brandId', segment: 'segmentId', fromSegment: 'membersFromSegment' };
 
 /**
  * Checks a filter against the account (ids of another account are not found) and compiles it.
  * `window` is the operation's resolved window: any-of and all-of activities are read inside it.
+ * Every field's form is checked (validateAll: each problem under its field, the first as it was
+ * always reported; a list too long stops there), then, when all are right, the ids it names.
  */
 export async function compileFilter(db: Executor, accountId: number, filter: MemberFilter | undefined | null, window: ResolvedWindow | undefined): Promise<CompiledFilter> {
   const f = filter ?? {};
   checkListSizes(f);
-  const brandId = filterId(f.brandId, 'brandId');
-  const segmentId = filterId(f.segmentId, 'segmentId');
-  const fromSegmentId = filterId(f.membersFromSegment, 'membersFromSegment');
-  const activityIds = idList(f.activityIds, 'activityIds');
-  const memberIds = idList(f.memberIds, 'memberIds');
-  const excluded = idList(f.excludeMemberIds, 'excludeMemberIds');
-  const anyOf = activityRefs(f.anyOfActivities, 'anyOfActivities');
-  const allOf = activityRefs(f.allOfActivities, 'allOfActivities');
+  /** Checks that failed, so a check that depends on another's value is not reported for it. */
+  const failed = new Set<string>();
+  let brandId: number | undefined;
+  let segmentId: number | undefined;
+  let countries: string[] | undefined;
+  const tracked =
+    <T>(name: string, read: () => T) =>
+    (): T => {
+      try {
+        return read();
+      } catch (error) {
+        failed.add(name);
+        throw error;
+      }
+    };
+  const form = validateAll(
+    {
+      brandId: tracked('brandId', () => (brandId = filterId(f.brandId, 'brandId'))),
+      segmentId: tracked('segmentId', () => (segmentId = filterId(f.segmentId, 'segmentId'))),
+      membersFromSegment: () => filterId(f.membersFromSegment, 'membersFromSegment'),
+      activityIds: () => idList(f.activityIds, 'activityIds'),
+      memberIds: () => idList(f.memberIds, 'memberIds'),
+      excludeMemberIds: () => idList(f.excludeMemberIds, 'excludeMemberIds'),
+      anyOfActivities: () => activityRefs(f.anyOfActivities, 'anyOfActivities'),
+      allOfActivities: () => activityRefs(f.allOfActivities, 'allOfActivities'),
+      countries: tracked('countries', () => (countries = countryCodes(f.countries))),
+      region: () => {
+        if (f.region && !failed.has('countries') && countries?.length !== 1) throw invalidParameter('region', 'region applies only with exactly one country');
+      },
+      optedIn: () => {
+        if (failed.has('brandId') || failed.has('segmentId')) return;
+        if (f.optedIn && !brandId && !segmentId) {
+          throw invalidParameter('optedIn', 'optedin needs a brand or a segment to be opted into');
+        }
+      },
+      domain: () => (f.domain ? normaliseDomain(f.domain).replace(/^www\./, '') : undefined),
+      requiredFields: () => f.requiredFields?.map(requiredField),
+    },
+    (key) => [key],
+  );
+  const { membersFromSegment: fromSegmentId, activityIds, memberIds, excludeMemberIds: excluded, domain, requiredFields: required } = form;
+  const anyOf = form.anyOfActivities;
+  const allOf = form.allOfActivities;
   const services = f.services?.map((service) => service.trim().toLowerCase()).filter(Boolean);
-  const countries = countryCodes(f.countries);
-  if (f.region && countries?.length !== 1) throw invalidParameter('region', 'region applies only with exactly one country');
-  if (f.optedIn && !brandId && !segmentId) throw invalidParameter('optedIn', 'optedin needs a brand or a segment to be opted into');
-  const domain = f.domain ? normaliseDomain(f.domain).replace(/^www\./, '') : undefined;
-  const required = f.requiredFields?.map(requiredField);
 
-  if (brandId) await assertBrand(db, accountId, brandId, 'brandId');
-  const segment = segmentId ? await findSegment(db, accountId, segmentId, 'segmentId') : undefined;
-  const fromSegment = fromSegmentId ? await findSegment(db, accountId, fromSegmentId, 'membersFromSegment') : undefined;
+  const found = await validateAllAsync(
+    {
+      brand: async () => {
+        if (brandId) await assertBrand(db, accountId, brandId, 'brandId');
+      },
+      segment: () => (segmentId ? findSegment(db, accountId, segmentId, 'segmentId') : undefined),
+      fromSegment: () => (fromSegmentId ? findSegment(db, accountId, fromSegmentId, 'membersFromSegment') : undefined),
+    },
+    (key) => [fieldOfCheck[key] ?? key],
+  );
+  const { segment, fromSegment } = found;
   // A brand segment scopes activity to its brand, unless the filter names a brand itself.
   const scopeBrandId = brandId ?? segment?.brandId ?? undefined;
   if (brandId && segment?.brandId && segment.brandId !== brandId) {

@@ -1,5 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { ActivityResolver } from '../modules/activities/activities.resolver.js';
+import { ActivityMutationsResolver } from '../modules/activities/activities.mutations.resolver.js';
 import { ActivityRecordResolver } from '../modules/activities/records.resolver.js';
 import { ActivityCountActivityResolver } from '../modules/activities/activity-refs.resolver.js';
 import { ActivityRecordConnectionResolver, FeedResolver } from '../modules/activities/feed.resolver.js';
@@ -7,6 +8,7 @@ import { LiveFeedResolver } from '../modules/activities/live-feed.resolver.js';
 import { MemberConnectionResolver, MemberEdgeResolver, ScoringResolver } from '../modules/scoring/scoring.resolver.js';
 import { BrandResolver } from '../modules/brands/brands.resolver.js';
 import { ActivityBrandResolver, ActivityRecordBrandResolver, BrandAffinityBrandResolver, MemberConnectionBrandResolver } from '../modules/brands/brand-refs.resolver.js';
+import { BrandMutationsResolver } from '../modules/brands/brands.mutations.resolver.js';
 import { MemberDomainResolver, MemberResolver } from '../modules/members/members.resolver.js';
 import { GeoCoordinatesResolver } from '../modules/members/geo.resolver.js';
 import { ViewerResolver } from '../modules/members/viewer.resolver.js';
@@ -24,13 +26,14 @@ import {
   GenderCountValueResolver,
   SegmentStatsSegmentResolver,
 } from '../modules/stats/stats-refs.resolver.js';
+import { SegmentMutationsResolver } from '../modules/segments/segments.mutations.resolver.js';
 import { BrandStatsResolver, MemberTimelinesResolver, RegistrationStatsResolver, TopDomainsResolver } from '../modules/stats/stats.resolver.js';
 import { ApplicationResolver } from '../modules/tenancy/tenancy.resolver.js';
 import { UsageResolver } from '../modules/usage/usage.resolver.js';
 import { WidgetResolver } from '../modules/widget/widget.resolver.js';
 import { EmailResolver } from '../modules/widget/email.resolver.js';
 import { SignInPageLookResolver } from '../modules/widget/look.resolver.js';
-import { AuditResolver } from '../modules/audit/audit.resolver.js';
+import { AuditEventConnectionResolver, AuditResolver } from '../modules/audit/audit.resolver.js';
 import { PrivacyResolver } from '../modules/privacy/privacy.resolver.js';
 
 /** Every resolver class of the schema; a module adds its own here. */
@@ -44,6 +47,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ViewerResolver,
   MemberLifecycleResolver,
   ActivityResolver,
+  ActivityMutationsResolver,
   ActivityRecordResolver,
   ActivityCountActivityResolver,
   FeedResolver,
@@ -59,6 +63,9 @@ export const resolvers: NonEmptyArray<Function> = [
   BrandAffinityBrandResolver,
   SegmentResolver,
   SegmentFilterResolver,
+  BrandMutationsResolver,
+  SegmentResolver,
+  SegmentMutationsResolver,
   BrandSegmentsResolver,
   OptInResolver,
   MemberOptInsResolver,
@@ -79,5 +86,6 @@ export const resolvers: NonEmptyArray<Function> = [
   EmailResolver,
   SignInPageLookResolver,
   AuditResolver,
+  AuditEventConnectionResolver,
   PrivacyResolver,
 ];

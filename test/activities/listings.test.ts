@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberDomains, members, memberServices } from '../../src/db/schema/index.js';
+import { activityRecords, memberDomains, members, memberServices } from '../../src/db/schema/index.js';
 import { compileFilter } from '../../src/filters/compile.js';
 import { listingWindow, resolveWindow } from '../../src/filters/window.js';
 import { feedRecords } from '../../src/modules/activities/feed.queries.js';
@@ -670,6 +670,18 @@ describe('GraphQL Member.activities connection', () => {
     });
   });
 
+  /** Of `ids` (newest first), those after the record `place` in that order: completed earlier, or at the same time with a smaller id. */
+  async function olderThan(place: number, ids: number[]) {
+    const rows = await t.database.db
+      .select({ id: activityRecords.id })
+      .from(activityRecords)
+      .where(inArray(activityRecords.id, [place, ...ids]))
+      .orderBy(desc(activityRecords.completedAt), desc(activityRecords.id));
+    const order = rows.map((row) => row.id);
+    const at = order.indexOf(place);
+    return order.slice(at + 1).filter((id) => ids.includes(id) && id !== place);
+  }
+
   it("gives each member of a listing its own page and count, in one query for the page's members", async () => {
     const query = `query($after: String) {
       members(first: 10, orderBy: ID, sort: ASC, filter: { memberIds: ["${m1}", "${m2}", "${m3}", "${m4}"] }) {
@@ -694,14 +706,17 @@ describe('GraphQL Member.activities connection', () => {
       [m3, 3, feeds[2].slice(0, 2), true],
       [m4, 0, [], false],
     ]);
-    // A cursor is a position in a member's list: the same cursor gives each member its next page.
+    // A cursor is a place in time order: the same cursor gives each member its records after that place, in one query.
     const first = await activitiesOf(app, m1, { first: 2, window: month });
-    expect(await read(first.pageInfo.endCursor!)).toEqual([
-      [m1, 4, feeds[0].slice(2, 4), false],
-      [m2, 2, [], false],
-      [m3, 3, feeds[2].slice(2, 3), false],
-      [m4, 0, [], false],
-    ]);
+    const place = feeds[0][1];
+    const rest = await read(first.pageInfo.endCursor!);
+    expect(rest[0]).toEqual([m1, 4, feeds[0].slice(2, 4), false]);
+    expect(rest[3]).toEqual([m4, 0, [], false]);
+    for (const [index, [, total, ids]] of rest.entries()) {
+      const older = (await olderThan(place, feeds[index])).slice(0, 2);
+      expect(total).toBe(feeds[index].length);
+      expect(ids).toEqual(older);
+    }
   });
 
   it("never reaches another account's member or records", async () => {
@@ -737,8 +752,10 @@ describe('GraphQL Member.activities connection', () => {
       expect(result.body.errors?.[0]?.extensions, JSON.stringify(variables)).toMatchObject({ code: 'INVALID_PARAMETER', aeCode: 4, param });
       expect(result.body.errors[0].message).toMatch(/expected/);
     }
-    // More than a page's maximum is capped at 1000, as on every list.
-    expect((await activitiesOf(app, m1, { first: 1001, window: month })).edges).toHaveLength(4);
+    // More than a page's maximum is refused, as on every list, naming the argument.
+    const tooMany = await t.graphql(app.apiKey, memberPage, { id: String(m1), first: 1001, window: month });
+    expect(tooMany.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'first' });
+    expect(tooMany.body.errors[0].message).toMatch(/at most 1000/);
   });
 
   it("costs the same as the list of records it replaced: the page size times each record's fields", async () => {

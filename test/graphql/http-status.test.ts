@@ -61,6 +61,41 @@ describe('HTTP status of /graphql answers', () => {
     expect(answers[1]).toEqual(answers[0]);
   });
 
+  it("answers 200 for a refused sign-in: NO_ACCOUNT and WRONG_PASSWORD are the field's answer, not the request's credential", async () => {
+    const email = `status-${Date.now()}@example.com`;
+    const registered = await t.graphql(tenant.apiKey, `mutation { registerMember(input: { credentials: { network: "email", email: "${email}", password: "correct horse" } }) { created } }`);
+    expect(registered.body.errors).toBeUndefined();
+    const signIn = (address: string, password: string) =>
+      t.graphql(tenant.apiKey, 'mutation($email: String!, $password: String!) { login(input: { credentials: { network: "email", email: $email, password: $password } }) { jwt } }', {
+        email: address,
+        password,
+      });
+    for (const [answer, code] of [
+      [await signIn('nobody-status@example.com', 'whatever1'), 'NO_ACCOUNT'],
+      [await signIn(email, 'wrong password'), 'WRONG_PASSWORD'],
+    ] as const) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toMatchObject({ data: null, errors: [{ path: ['login'], extensions: { code } }] });
+    }
+    // The same refusals as user errors of memberLogin: 200 with data.
+    const payload = await t.graphql(
+      tenant.apiKey,
+      'mutation { memberLogin(input: { credentials: { network: "email", email: "nobody-status@example.com", password: "whatever1" } }) { userErrors { code } } }',
+    );
+    expect(payload.status).toBe(200);
+    expect(payload.body).toEqual({ data: { memberLogin: { userErrors: [{ code: 'NO_ACCOUNT' }] } } });
+  });
+
+  it("keeps 401 for the request's own member token, ended or forged", async () => {
+    const forged = await t.request({
+      method: 'POST',
+      url: '/graphql',
+      headers: { authorization: 'Bearer eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl', 'content-type': 'application/json' },
+      payload: { query: '{ viewer { id } }' },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
   it('keeps 4xx for requests that fail before execution', async () => {
     expect((await t.graphql(tenant.apiKey, '{ nope }')).status).toBe(400);
     expect((await t.graphql(tenant.apiKey, '{ application { ')).status).toBe(400);

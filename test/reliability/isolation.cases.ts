@@ -92,6 +92,11 @@ export const graphqlCases: Record<string, GraphqlCase> = {
     kinds: { 'input.0.member.id': 'member' },
     vars: ({ own, slot }) => ({ input: [slot === 'input.0.member.id' ? { member: { id: own.ids.member } } : { memberId: own.ids.member }] }),
   },
+  // The payload mutations answer a foreign or made-up id as a NOT_FOUND user error, the same for both.
+  activityCreate: { vars: ({ own }) => ({ input: { name: `${own.marker} made`, type: 'CUSTOM' } }) },
+  activityUpdate: { kinds: { id: 'activity' }, vars: () => ({ input: { shortName: 'edited' } }) },
+  activityDelete: { kinds: { id: 'activity' }, vars: async ({ make }) => ({ id: await make.activity() }) },
+  activityRecord: { kinds: { 'input.member.id': 'member' }, vars: ({ own }) => ({ input: { member: { id: own.ids.member } } }) },
   deleteMemberActivity: {
     vars: async ({ own, make, slot }) => {
       const member = await make.member();
@@ -99,6 +104,9 @@ export const graphqlCases: Record<string, GraphqlCase> = {
       return slot === 'activityId' ? { memberId: member.id } : { memberId: member.id, recordId: record };
     },
   },
+  brandCreate: { vars: ({ own }) => ({ input: { name: `${own.marker} brand made ${Math.random()}` } }) },
+  brandUpdate: { kinds: { id: 'brand' }, vars: () => ({ input: { hashTag: 'edited' } }) },
+  brandDelete: { kinds: { id: 'brand' }, vars: async ({ make }) => ({ id: await make.brand() }) },
   createBrand: { vars: ({ own }) => ({ input: { name: `${own.marker} brand made ${Math.random()}` } }) },
   editBrand: { kinds: { id: 'brand' }, vars: () => ({ input: { hashTag: 'edited' } }) },
   deleteBrand: { kinds: { id: 'brand' }, vars: async ({ make }) => ({ id: await make.brand() }) },
@@ -157,6 +165,9 @@ export const graphqlCases: Record<string, GraphqlCase> = {
   presaveToSegment: { vars: () => ({ input: { spotify: '6rqhFgbbKwnb9MLmUQDhG6', kind: 'TRACK' } }) },
   // A retry runs the job again: each call gets a finished job of its own.
   retryPresaveJob: { kinds: { id: 'presaveJob' }, vars: async ({ own, make }) => ({ id: await make.presaveJob(own.ids.segment) }) },
+  segmentCreate: { vars: ({ own }) => ({ input: { name: `${own.marker} segment made ${Math.random()}` } }) },
+  segmentUpdate: { kinds: { id: 'segment' }, vars: () => ({ input: { label: 'edited' } }) },
+  segmentDelete: { kinds: { id: 'segment' }, vars: async ({ make }) => ({ id: await make.segment() }) },
   createSegment: { vars: ({ own }) => ({ input: { name: `${own.marker} segment made ${Math.random()}` } }) },
   editSegment: { kinds: { id: 'segment' }, vars: () => ({ input: { label: 'edited' } }) },
   deleteSegment: { kinds: { id: 'segment' }, vars: async ({ make }) => ({ id: await make.segment() }) },

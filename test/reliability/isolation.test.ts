@@ -175,6 +175,19 @@ function judge(where: string, kind: IdKind, label: string, foreign: Answer, fore
   // A member JWT's own operations refuse the API key before they read any id (test/members/viewer.test.ts covers them with member JWTs).
   const memberOnly = /^GraphQL viewer\w*\(/.test(where) && /WRONG_APPLICATION/.test(name);
   if (refused && !memberOnly && !/NOT_FOUND|INVALID_TOKEN/.test(name)) failures.push(`${where} with ${label}'s ${kind}: the refusal is ${name}, not "not found"`);
+  // A payload mutation refuses in its userErrors: that too must be "not found".
+  const userErrors = userErrorCodes(foreign.body).filter((code) => code !== 'NOT_FOUND');
+  if (userErrors.length) failures.push(`${where} with ${label}'s ${kind}: the user errors are ${userErrors.join(', ')}, not NOT_FOUND`);
+}
+
+/** The codes of the user errors of a payload mutation's answer (empty for any other answer). */
+function userErrorCodes(body: string): string[] {
+  try {
+    const data = (JSON.parse(body) as { data?: Record<string, { userErrors?: { code: string }[] } | null> }).data;
+    return Object.values(data ?? {}).flatMap((payload) => payload?.userErrors?.map((error) => error.code) ?? []);
+  } catch {
+    return [];
+  }
 }
 
 const context = (slot: string | undefined): CaseContext => ({ own, make: makers(t, own.tenant, own.marker), slot });
@@ -231,7 +244,9 @@ describe('the isolation matrix', () => {
         const answer = await post(op, await build(undefined));
         figures.calls += 1;
         if (answer.body.includes(victim.marker)) failures.push(`${op.name}: the answer holds the other account's data`);
-        if ((answer.status !== 200 || JSON.parse(answer.body).errors) && !ownMayFail[op.name]) failures.push(`${op.name} as the caller: ${answer.status} ${answer.body.slice(0, 300)}`);
+        if ((answer.status !== 200 || JSON.parse(answer.body).errors || userErrorCodes(answer.body).length) && !ownMayFail[op.name]) {
+          failures.push(`${op.name} as the caller: ${answer.status} ${answer.body.slice(0, 300)}`);
+        }
         continue;
       }
       for (const slot of op.slots) {
@@ -257,7 +272,9 @@ describe('the isolation matrix', () => {
           setPath(variables, slot.path, kind === 'token' ? ownValue : (ownValue ?? own.ids[kind]));
           const mine = await post(op, variables);
           figures.calls += 1;
-          if ((mine.status !== 200 || JSON.parse(mine.body).errors) && !ownMayFail[op.name]) failures.push(`${where} with the caller's own ${kind}: ${mine.status} ${mine.body.slice(0, 300)}`);
+          if ((mine.status !== 200 || JSON.parse(mine.body).errors || userErrorCodes(mine.body).length) && !ownMayFail[op.name]) {
+            failures.push(`${where} with the caller's own ${kind}: ${mine.status} ${mine.body.slice(0, 300)}`);
+          }
         }
       }
     }

@@ -1,4 +1,3 @@
-import { encodeCursor } from '../../core/connection.js';
 import type { DefinitionRow, RecordRow } from './activities.queries.js';
 import type { Activity, ActivityRecord } from './activities.types.js';
 import type { ActivityType } from './activity-types.js';
@@ -36,23 +35,5 @@ export function toActivityRecord(row: RecordRow): ActivityRecord {
     geo: row.geoCountry ? { country: row.geoCountry, city: row.geoCity, region: row.geoRegion, lat: row.geoLat, long: row.geoLong } : null,
     completedAt: row.completedAt,
     recordedAt: row.recordedAt,
-  };
-}
-
-/**
- * A page of records as a connection whose cursors are positions in the list: `rows` were read from
- * `start` with one row more than `limit`, which tells whether another page follows.
- */
-export function recordPage(rows: readonly RecordRow[], limit: number, start: number, totalCount: () => Promise<number>) {
-  const edges = rows.slice(0, limit).map((row, index) => ({ cursor: encodeCursor({ o: start + index }), node: toActivityRecord(row) }));
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: rows.length > limit,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-    totalCount,
   };
 }

@@ -49,7 +49,7 @@ export class ActivityResolver {
   }
 
   @Authorized()
-  @Mutation(() => Activity, { description: 'Creates an activity definition that records can then name.' })
+  @Mutation(() => Activity, { description: 'Creates an activity definition that records can then name.', deprecationReason: 'Use activityCreate.' })
   async createActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -59,7 +59,7 @@ export class ActivityResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Activity, { description: 'Changes the fields given of a live activity definition (advanced plan); oneTime cannot change.' })
+  @Mutation(() => Activity, { description: 'Changes the fields given of a live activity definition (advanced plan); oneTime cannot change.', deprecationReason: 'Use activityUpdate.' })
   async editActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -70,7 +70,7 @@ export class ActivityResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Boolean, { description: 'Retires a definition; its records keep counting.' })
+  @Mutation(() => Boolean, { description: 'Retires a definition; its records keep counting.', deprecationReason: 'Use activityDelete.' })
   deleteActivity(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

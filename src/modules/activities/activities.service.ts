@@ -4,6 +4,8 @@ import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { validateAll } from '../../core/user-errors.js';
+import { validateAllAsync } from '../../core/validate-all-async.js';
 import { databaseUnavailable, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
 import { currentRoundTripCounter, withRoundTripCount, type RoundTripCounter } from '../../db/roundtrips.js';
 import { geoColumns, locate, type GeoLocation } from '../../lib/geoip.js';
@@ -30,7 +32,7 @@ export const maxBatchSize = 1000;
 /** How deep a record's `content` may nest (lib/json-depth.ts says why). */
 export const maxContentDepth = maxStoredJsonDepth;
 
-function text(value: string | undefined, param: string, max: number): string | undefined {
+export function text(value: string | undefined, param: string, max: number): string | undefined {
   const trimmed = value?.trim();
   if (trimmed === undefined || trimmed === '') return undefined;
   if (trimmed.length > max) throw invalidParameter(param, `expected at most ${max} characters`);
@@ -43,7 +45,7 @@ function activityType(value: string): string {
   return match;
 }
 
-function network(value: string | undefined, param: string): string | undefined {
+export function network(value: string | undefined, param: string): string | undefined {
   const name = value?.trim().toLowerCase();
   if (!name) return undefined;
   if (!isLoginNetwork(name)) throw invalidParameter(param, 'expected a network identifier such as spotify or youtube');
@@ -56,19 +58,30 @@ function points(value: number | undefined): number | undefined {
   return value;
 }
 
+/** The tracking details, every field checked (validateAll), each problem under its field. */
 function tracking(input: ActivityTrackingInput | undefined): TrackingRow | undefined {
   if (!input) return undefined;
-  const url = text(input.url, 'url', 2000);
-  if (url && !/^https?:\/\/\S+$/i.test(url)) throw invalidParameter('url', 'expected an http(s) URL');
   const ids = (values: string[] | undefined, param: string) => {
     const cleaned = values?.map((value) => value.trim()).filter(Boolean) ?? [];
     if (cleaned.some((value) => value.length > 200)) throw invalidParameter(param, 'expected ids of at most 200 characters');
     return cleaned;
   };
-  return { ...(url ? { url } : {}), trackIds: ids(input.trackIds, 'trackids'), albumIds: ids(input.albumIds, 'albumids') };
+  const { url, trackIds, albumIds } = validateAll(
+    {
+      url: () => {
+        const url = text(input.url, 'url', 2000);
+        if (url && !/^https?:\/\/\S+$/i.test(url)) throw invalidParameter('url', 'expected an http(s) URL');
+        return url;
+      },
+      trackIds: () => ids(input.trackIds, 'trackids'),
+      albumIds: () => ids(input.albumIds, 'albumids'),
+    },
+    (key) => [key],
+  );
+  return { ...(url ? { url } : {}), trackIds, albumIds };
 }
 
-async function checkedBrand(scope: ActivityScope, value: string | undefined): Promise<number | null | undefined> {
+export async function checkedBrand(scope: ActivityScope, value: string | undefined): Promise<number | null | undefined> {
   const brandId = filterId(value, 'brandId');
   if (!brandId) return undefined;
   if (!(await q.existingBrandIds(scope.db, scope.accountId, [brandId])).has(brandId)) throw notFound('Brand', 'brandId');
@@ -80,35 +93,44 @@ export async function listActivities(scope: ActivityScope, brandIdValue?: string
   return q.listDefinitions(scope.db, scope.accountId, brandId ?? undefined);
 }
 
+/** The GraphQL input path of a check of an activity's input: `typeGiven` and `type` both check its type. */
+const inputPath = (key: string) => ['input', key === 'typeGiven' ? 'type' : key];
+
+/** Every field is checked (each problem under its input path), in the order REST reports the first. */
 export async function createActivity(scope: ActivityScope, input: ActivityInput): Promise<DefinitionRow> {
-  const name = text(input.name, 'name', 200);
-  if (!name) throw missingParameter('name');
-  if (!input.type?.trim()) throw missingParameter('type');
-  const values = {
-    accountId: scope.accountId,
-    name,
-    shortName: text(input.shortName, 'shortName', 100) ?? null,
-    type: activityType(input.type),
-    service: network(input.service, 'service') ?? null,
-    points: points(input.points) ?? 1,
-    oneTime: input.oneTime ?? false,
-    tracking: tracking(input.tracking) ?? {},
-  };
-  const brandId = await checkedBrand(scope, input.brandId);
-  return q.insertDefinition(scope.db, { ...values, brandId: brandId ?? null });
+  const checked = await validateAllAsync(
+    {
+      name: () => text(input.name, 'name', 200) ?? throwMissing('name'),
+      typeGiven: () => {
+        if (!input.type?.trim()) throw missingParameter('type');
+      },
+      shortName: () => text(input.shortName, 'shortName', 100) ?? null,
+      type: () => (input.type?.trim() ? activityType(input.type) : undefined),
+      service: () => network(input.service, 'service') ?? null,
+      points: () => points(input.points) ?? 1,
+      tracking: () => tracking(input.tracking) ?? {},
+      brandId: () => checkedBrand(scope, input.brandId),
+    },
+    inputPath,
+  );
+  const { typeGiven: _typeGiven, type, brandId, ...values } = checked;
+  return q.insertDefinition(scope.db, { ...values, accountId: scope.accountId, type: type!, oneTime: input.oneTime ?? false, brandId: brandId ?? null });
 }
 
 export async function editActivity(scope: ActivityScope, id: number, input: EditActivityInput): Promise<DefinitionRow> {
-  const values = {
-    name: input.name === undefined ? undefined : (text(input.name, 'name', 200) ?? throwMissing('name')),
-    shortName: input.shortName === undefined ? undefined : (text(input.shortName, 'shortName', 100) ?? null),
-    // GraphQL lets a caller send null for an optional field; a type cannot be cleared, so null is refused like any other non-type.
-    type: input.type === undefined ? undefined : activityType(input.type ?? ''),
-    service: input.service === undefined ? undefined : (network(input.service, 'service') ?? null),
-    points: points(input.points),
-    tracking: tracking(input.tracking),
-  };
-  const brandId = await checkedBrand(scope, input.brandId);
+  const { brandId, ...values } = await validateAllAsync(
+    {
+      name: () => (input.name === undefined ? undefined : (text(input.name, 'name', 200) ?? throwMissing('name'))),
+      shortName: () => (input.shortName === undefined ? undefined : (text(input.shortName, 'shortName', 100) ?? null)),
+      // GraphQL lets a caller send null for an optional field; a type cannot be cleared, so null is refused like any other non-type.
+      type: () => (input.type === undefined ? undefined : activityType(input.type ?? '')),
+      service: () => (input.service === undefined ? undefined : (network(input.service, 'service') ?? null)),
+      points: () => points(input.points),
+      tracking: () => tracking(input.tracking),
+      brandId: () => checkedBrand(scope, input.brandId),
+    },
+    inputPath,
+  );
   const row = await scope.db.transaction(async (tx) => {
     // The reports' type groups count the activity's members under its type: they move with it.
     const current = values.type === undefined ? undefined : await q.findLiveDefinition(tx, scope.accountId, id);
@@ -165,30 +187,53 @@ function lookUp(scope: ActivityScope, asked: readonly AskedRecord[]): Promise<q.
  * What a record takes from its input alone, checked: everything but what its lookups decide. The
  * checks run in the order the interface reports them, after those of the lookups (checkedRecord).
  */
-function inputColumns(input: RecordActivityInput, place: GeoLocation | undefined, now: Date): InputColumns {
-  const completedAt = input.completedAt ?? now;
-  if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
-    throw invalidParameter('timestamp', 'expected a time that is not in the future');
-  }
-  if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
-    throw invalidParameter('content', 'expected a JSON object');
-  }
-  if (input.content && jsonDepthExceeds(input.content, maxContentDepth)) {
-    throw invalidParameter('content', `expected a JSON object nested at most ${maxContentDepth} levels deep`);
-  }
-  if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
+export function inputColumns(input: RecordColumnsInput, place: GeoLocation | undefined, now: Date): InputColumns {
+  // Every field is checked (validateAll), each problem under its GraphQL field, the first as the interface reports it.
+  const checked = validateAll(
+    {
+      completedAt: () => {
+        const completedAt = input.completedAt ?? now;
+        if (Number.isNaN(completedAt.getTime()) || completedAt.getTime() > now.getTime() + maxFuture) {
+          throw invalidParameter('timestamp', 'expected a time that is not in the future');
+        }
+        return completedAt;
+      },
+      content: () => {
+        if (input.content !== undefined && (typeof input.content !== 'object' || input.content === null || Array.isArray(input.content))) {
+          throw invalidParameter('content', 'expected a JSON object');
+        }
+        if (input.content && jsonDepthExceeds(input.content, maxContentDepth)) {
+          throw invalidParameter('content', `expected a JSON object nested at most ${maxContentDepth} levels deep`);
+        }
+        return input.content ?? null;
+      },
+      value: () => {
+        if (input.value !== undefined && input.value !== null && !Number.isFinite(input.value)) throw invalidParameter('value', 'expected a number');
+        return input.value ?? null;
+      },
+      service: () => network(input.service, 'service') ?? null,
+      marker: () => text(input.marker, 'marker', 200) ?? null,
+      link: () => text(input.link, 'link', 2000) ?? null,
+      media: () => text(input.media, 'media', 2000) ?? null,
+      category: () => text(input.category, 'category', 200) ?? null,
+    },
+    (key) => [key],
+  );
   return {
-    service: network(input.service, 'service') ?? null,
-    marker: text(input.marker, 'marker', 200) ?? null,
-    link: text(input.link, 'link', 2000) ?? null,
-    media: text(input.media, 'media', 2000) ?? null,
-    category: text(input.category, 'category', 200) ?? null,
-    content: input.content ?? null,
-    value: input.value ?? null,
+    service: checked.service,
+    marker: checked.marker,
+    link: checked.link,
+    media: checked.media,
+    category: checked.category,
+    content: checked.content,
+    value: checked.value,
     ...(place ? geoColumns(place) : {}),
-    completedAt,
+    completedAt: checked.completedAt,
   };
 }
+
+/** What inputColumns reads of a record's input (RecordActivityInput, ActivityRecordInput). */
+export type RecordColumnsInput = Pick<RecordActivityInput, 'completedAt' | 'content' | 'value' | 'service' | 'marker' | 'link' | 'media' | 'category'>;
 
 /** A record's lookup that found nothing, as the interface reports it. */
 function refusal(asked: AskedRecord, what: 'Activity' | 'Member' | 'Brand') {

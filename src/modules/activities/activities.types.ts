@@ -191,13 +191,15 @@ registerEnumType(SortDirection, {
 
 @ObjectType('ActivityRecordEdge', { description: 'A record of a page, with its place in the list.' })
 export class ActivityRecordEdge {
-  @Field(() => String, { description: "Opaque: this record's place in the list, to pass as after." }) cursor!: string;
+  @Field(() => String, { description: "Opaque: this record's place in the list, with the list's window and time, to pass as after or before." })
+  cursor!: string;
   @Field(() => ActivityRecord, { description: 'The record.' }) node!: ActivityRecord;
 }
 
 @ObjectType('ActivityRecordConnection', { description: 'A page of activity records: of the activity feed, or of one member.' })
 export class ActivityRecordConnection {
   @Field(() => [ActivityRecordEdge], { description: "The page's records, in the list's order." }) edges!: ActivityRecordEdge[];
+  @Field(() => [ActivityRecord], { description: 'The nodes of edges, in the same order.' }) nodes!: ActivityRecord[];
   @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   totalCount?: () => Promise<number>;
 }

@@ -1,14 +1,13 @@
 import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { decodeCursor, pageOffset, pageSize } from '../../core/connection.js';
+import { accountOf } from '../../core/auth.js';
+import { pageOffset, pageRequest } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
-import { FilteredWindowArgs } from '../../filters/filter-args.js';
+import { FilteredWindowArgs, isDefaultFilter, isDefaultWindow } from '../../filters/filter-args.js';
 import { listingWindow } from '../../filters/window.js';
 import { ActivityRecordConnection, SortDirection } from './activities.types.js';
-import { recordPage } from './activities.mapping.js';
 import { countFeedRecords, feedRecords } from './feed.queries.js';
-
-const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o);
+import { keysetRecordPage, listDigest, openRecordList, readDirection } from './record-cursors.js';
 
 /** activityFeed: the filter and window, what the feed keeps, its order and its page. */
 @ArgsType()
@@ -22,28 +21,40 @@ export class ActivityFeedArgs extends FilteredWindowArgs {
   })
   orderByRecorded!: boolean;
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'DESC: newest first; ASC: oldest first.' }) sort!: SortDirection;
-  @Field(() => Int, { defaultValue: 10, description: 'Records per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
-  @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.endCursor of an earlier page): the page continues after it.' }) after!: string | null;
-  @Field(() => Int, { nullable: true, description: "Items skipped before the page, 0 to 100,000 (REST limit=offset,n); added to after's position." }) offset!: number | null;
+  @Field(() => Int, { defaultValue: 10, description: 'Records per page, 1 to 1000 (more is refused); the size of a backward page too when last is left out.' })
+  first!: number;
+  @Field(() => String, {
+    nullable: true,
+    description: "A cursor (an edge's cursor, pageInfo.endCursor): the page continues after that record, in the first page's window and among the records stored by the first page's time.",
+  })
+  after!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Reads backward: the last records of the list (before before, when given), 1 to 1000; first is then not read.' })
+  last!: number | null;
+  @Field(() => String, { nullable: true, description: "A cursor (an edge's cursor, pageInfo.startCursor): the page that ends just before that record; not with after." })
+  before!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Items skipped before the first page, 0 to 100,000 (REST limit=offset,n); refused with a cursor (after, before) or last.' })
+  offset!: number | null;
 }
 
 @Resolver()
 export class FeedResolver {
   @Authorized()
   @Query(() => ActivityRecordConnection, { description: "Recent activity under a filter: each member's latest action, or every action." })
-  async activityFeed(
-    @Ctx() context: Context,
-    @Args(() => ActivityFeedArgs) { filter, window, keyword, allMemberActions, orderByRecorded, sort, first, after, offset }: ActivityFeedArgs,
-  ): Promise<ActivityRecordConnection> {
+  async activityFeed(@Ctx() context: Context, @Args(() => ActivityFeedArgs) args: ActivityFeedArgs): Promise<ActivityRecordConnection> {
+    const { filter, window, keyword, allMemberActions, orderByRecorded, sort, offset } = args;
     if (keyword && keyword.length > 200) throw invalidParameter('keyword', 'expected at most 200 characters');
-    const limit = pageSize(first);
-    const cursor = decodeCursor(after, 'after', isOffsetCursor);
-    const start = pageOffset(offset) + (cursor ? cursor.o + 1 : 0);
+    const page = pageRequest(args);
+    const start = pageOffset(offset);
     const scope = await context.loaders.scoring.scope(filter, window, listingWindow);
-    const selection = { keyword: keyword?.trim() || undefined, allMemberActions, orderByRecorded };
+    const digest = listDigest(['feed', isDefaultFilter(filter) ? null : filter, isDefaultWindow(window) ? null : window, keyword ?? null, allMemberActions, orderByRecorded, sort]);
+    const sign = context.identity.cursorSigner;
+    // A page continued from a cursor reads the first page's window, among the records stored by then.
+    const list = openRecordList(sign, page, { accountId: accountOf(context), digest, window: scope.window });
+    const selection = { keyword: keyword?.trim() || undefined, allMemberActions, orderByRecorded, recordedBy: list.recordedBy };
     const db = context.database.db;
-    const rows = await feedRecords(db, scope.filter, scope.window, { ...selection, direction: sort, limit: limit + 1, offset: start });
-    return recordPage(rows, limit, start, () => countFeedRecords(db, scope.filter, scope.window, selection));
+    const direction = readDirection(sort, page);
+    const rows = await feedRecords(db, scope.filter, list.window, { ...selection, direction, limit: page.size + 1, offset: start, after: list.from });
+    return keysetRecordPage(sign, list, page, rows, { offset: start, totalCount: () => countFeedRecords(db, scope.filter, list.window, selection) });
   }
 }
 

@@ -35,14 +35,7 @@ export async function insertAuditEvent(db: Executor, values: NewAuditEventRow): 
  */
 export async function auditEventsPage(db: Executor, accountId: number, filter: AuditFilter, after: AuditPosition | undefined, limit: number) {
   const conditions: (SQL | undefined)[] = [
-    eq(auditEvents.accountId, accountId),
-    filter.actorType === undefined ? undefined : eq(auditEvents.actorType, filter.actorType as AuditEventRow['actorType']),
-    filter.actorId === undefined ? undefined : eq(auditEvents.actorId, filter.actorId),
-    filter.action === undefined ? undefined : eq(auditEvents.action, filter.action),
-    filter.targetType === undefined ? undefined : eq(auditEvents.targetType, filter.targetType),
-    filter.targetId === undefined ? undefined : eq(auditEvents.targetId, filter.targetId),
-    filter.from === undefined ? undefined : gte(auditEvents.occurredAt, filter.from),
-    filter.to === undefined ? undefined : lt(auditEvents.occurredAt, filter.to),
+    ...filterConditions(accountId, filter),
     after === undefined ? undefined : sql`(${auditEvents.occurredAt}, ${auditEvents.id}) < (timestamptz 'epoch' + ${after.us}::bigint * interval '1 microsecond', ${after.id})`,
   ];
   return db
@@ -55,4 +48,27 @@ export async function auditEventsPage(db: Executor, accountId: number, filter: A
     .where(and(...conditions))
     .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
     .limit(limit);
+}
+
+/** How many entries of an account's log the filter keeps, all pages together (AuditEventConnection.totalCount). */
+export async function countAuditEvents(db: Executor, accountId: number, filter: AuditFilter): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(auditEvents)
+    .where(and(...filterConditions(accountId, filter)));
+  return row.count;
+}
+
+/** The conditions of the account and the filter, which a page and its count share. */
+function filterConditions(accountId: number, filter: AuditFilter): (SQL | undefined)[] {
+  return [
+    eq(auditEvents.accountId, accountId),
+    filter.actorType === undefined ? undefined : eq(auditEvents.actorType, filter.actorType as AuditEventRow['actorType']),
+    filter.actorId === undefined ? undefined : eq(auditEvents.actorId, filter.actorId),
+    filter.action === undefined ? undefined : eq(auditEvents.action, filter.action),
+    filter.targetType === undefined ? undefined : eq(auditEvents.targetType, filter.targetType),
+    filter.targetId === undefined ? undefined : eq(auditEvents.targetId, filter.targetId),
+    filter.from === undefined ? undefined : gte(auditEvents.occurredAt, filter.from),
+    filter.to === undefined ? undefined : lt(auditEvents.occurredAt, filter.to),
+  ];
 }

@@ -1,9 +1,10 @@
-import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { CurrentApplication, type ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
 import { isId } from '../../lib/ids.js';
-import { listAuditEvents, type AuditEventRow, type AuditFilter } from './audit.js';
+import { listAuditEvents, maxAuditPage, type AuditEventRow, type AuditFilter, type AuditPage } from './audit.js';
+import { countAuditEvents } from './audit.queries.js';
 import { AuditEvent, AuditEventConnection, AuditFilterInput } from './audit.types.js';
 
 export function toAuditEvent(row: AuditEventRow): AuditEvent {
@@ -18,6 +19,17 @@ export function toAuditEvent(row: AuditEventRow): AuditEvent {
     ip: row.ip,
     userAgent: row.userAgent,
     requestId: row.requestId,
+  };
+}
+
+/** A page of the log as its connection: nodes and edges, with `count` for totalCount (the API's field, read on request). */
+export function auditConnection(page: AuditPage, after: string | null, count?: () => Promise<number>): AuditEventConnection {
+  const nodes = page.events.map(toAuditEvent);
+  return {
+    nodes,
+    edges: nodes.map((node, index) => ({ cursor: page.cursors[index], node })),
+    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: Boolean(after), startCursor: page.cursors[0] ?? null, endCursor: page.endCursor ?? null },
+    count,
   };
 }
 
@@ -55,13 +67,25 @@ export class AuditResolver {
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
     @Arg('filter', () => AuditFilterInput, { nullable: true, description: 'Entries matching every field given.' }) filter: AuditFilterInput | null,
-    @Arg('first', () => Int, { nullable: true, defaultValue: 50, description: 'Entries per page: 1 to 200; more is cut to 200.' }) first: number | null,
+    @Arg('first', () => Int, { nullable: true, defaultValue: 50, description: 'Entries per page: 1 to 200 (more is refused).' }) first: number | null,
     @Arg('after', () => String, { nullable: true, description: 'A cursor (pageInfo.endCursor): the page continues after that entry.' }) after: string | null,
+    @Arg('last', () => Int, { nullable: true, description: 'Not supported: the log reads newest first from its start, forward only. Refused when given.' }) last: number | null,
+    @Arg('before', () => String, { nullable: true, description: 'Not supported: the log reads newest first from its start, forward only. Refused when given.' }) before: string | null,
   ): Promise<AuditEventConnection> {
-    const page = await listAuditEvents(context.database.db, caller.accountId, auditFilterOf(filter), { first: first ?? 50, after: after ?? undefined });
-    return {
-      nodes: page.events.map(toAuditEvent),
-      pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: Boolean(after), startCursor: null, endCursor: page.endCursor ?? null },
-    };
+    if (last !== null && last !== undefined) throw invalidParameter('last', 'the audit log reads forward only: page with first and after');
+    if (before) throw invalidParameter('before', 'the audit log reads forward only: page with first and after');
+    const size = first ?? 50;
+    if (Number.isInteger(size) && size > maxAuditPage) throw invalidParameter('first', `expected at most ${maxAuditPage} entries per page`);
+    const filterOf = auditFilterOf(filter);
+    const page = await listAuditEvents(context.database.db, caller.accountId, filterOf, { first: size, after: after ?? undefined });
+    return auditConnection(page, after, () => countAuditEvents(context.database.db, caller.accountId, filterOf));
+  }
+}
+
+@Resolver(() => AuditEventConnection)
+export class AuditEventConnectionResolver {
+  @FieldResolver(() => Int, { description: 'Entries the filter keeps, all pages together; counted only when asked for.' })
+  totalCount(@Root() connection: AuditEventConnection): Promise<number> {
+    return connection.count ? connection.count() : Promise.resolve(connection.nodes.length);
   }
 }

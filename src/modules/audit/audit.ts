@@ -83,6 +83,8 @@ export function systemOrigin(label: string): AuditOrigin {
 
 export interface AuditPage {
   events: AuditEventRow[];
+  /** Each event's cursor, in the same order. */
+  cursors: string[];
   hasNextPage: boolean;
   endCursor?: string;
 }
@@ -116,10 +118,11 @@ export async function listAuditEvents(db: Executor, accountId: number, filter: A
   const after = decodeCursor(page.after, 'after', isPosition);
   const rows = await auditEventsPage(db, accountId, filter, after && { us: after.us, id: after.id }, limit + 1);
   const shown = rows.slice(0, limit);
-  const last = shown.at(-1);
+  const cursors = shown.map((entry) => encodeCursor({ us: entry.us, id: entry.row.id }));
   return {
     events: shown.map((entry) => entry.row),
+    cursors,
     hasNextPage: rows.length > limit,
-    endCursor: last ? encodeCursor({ us: last.us, id: last.row.id }) : undefined,
+    endCursor: cursors.at(-1),
   };
 }

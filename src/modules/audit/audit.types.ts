@@ -31,10 +31,19 @@ export class AuditEvent {
   @Field(() => String, { nullable: true, description: "The request's id (x-request-id)." }) requestId!: string | null;
 }
 
+@ObjectType('AuditEventEdge', { description: 'An entry of a page of the audit log, with its place in the log.' })
+export class AuditEventEdge {
+  @Field(() => String, { description: "Opaque: this entry's place in the log, to pass as after." }) cursor!: string;
+  @Field(() => AuditEvent, { description: 'The entry.' }) node!: AuditEvent;
+}
+
 @ObjectType('AuditEventConnection', { description: 'A page of the audit log, newest first.' })
 export class AuditEventConnection {
   @Field(() => [AuditEvent], { description: "The page's entries, newest first." }) nodes!: AuditEvent[];
+  @Field(() => [AuditEventEdge], { description: 'The nodes with their cursors, in the same order.' }) edges!: AuditEventEdge[];
   @Field(() => PageInfo, { description: 'Whether entries follow, and the cursor to read them (endCursor as after).' }) pageInfo!: PageInfo;
+  /** The count of the filter's entries, for totalCount (read on request). */
+  count?: () => Promise<number>;
 }
 
 @InputType('AuditFilter', { description: 'Entries matching every field given.' })

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { brands } from '../../db/schema/index.js';
 
@@ -37,14 +37,15 @@ export function findBrandsWithDeletedByIds(db: Executor, accountId: number, ids:
  * Live brands, of one type (any case) when given, by id: those after `afterId` when given, then
  * `offset` skipped. `total` counts the whole list of the type, whatever the page.
  */
-export async function listBrands(db: Executor, accountId: number, type: string | undefined, page: { afterId?: number; offset: number; limit: number }) {
+/** A page of live brands by id: after `afterId`, or (backward) the last ones before `beforeId` (or the end), read by id descending. */
+export async function listBrands(db: Executor, accountId: number, type: string | undefined, page: { afterId?: number; beforeId?: number; backward?: boolean; offset: number; limit: number }) {
   const where = and(live(accountId), type ? sql`lower(${brands.type}) = ${type.toLowerCase()}` : undefined);
   const [rows, [{ total }]] = await Promise.all([
     db
       .select()
       .from(brands)
-      .where(and(where, page.afterId !== undefined ? gt(brands.id, page.afterId) : undefined))
-      .orderBy(asc(brands.id))
+      .where(and(where, page.afterId !== undefined ? gt(brands.id, page.afterId) : undefined, page.beforeId !== undefined ? lt(brands.id, page.beforeId) : undefined))
+      .orderBy(page.backward ? desc(brands.id) : asc(brands.id))
       .offset(page.offset)
       .limit(page.limit),
     db

@@ -1,12 +1,13 @@
 import slugify from '@sindresorhus/slugify';
 import type { Database } from '../../db/client.js';
-import type { ApplicationSettings, Plan } from '../../db/schema/index.js';
+import type { ApplicationSettings, BrandNetworkRef, Plan } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { validateAll } from '../../core/user-errors.js';
 import { brandNetworkNames, brandNetworks, parseNetworkUrl, type BrandNetworkName } from './brand-urls.js';
 import { brandTypes } from './brand-types.js';
 import * as q from './brands.queries.js';
 import type { BrandRow, NewBrandRow } from './brands.queries.js';
-import type { BrandInput, BrandWarning } from './brands.types.js';
+import type { BrandInput, BrandNetworkInput, BrandWarning } from './brands.types.js';
 
 /** Who acts: an application of an account, whose plan and features decide on custom fields. */
 export interface BrandScope {
@@ -36,9 +37,14 @@ export async function requireBrand(db: Database, accountId: number, id: number, 
 }
 
 export async function createBrand(scope: BrandScope, input: BrandInput): Promise<BrandResult> {
-  const name = readName(input.name);
-  if (name === undefined) throw missingParameter('name');
-  const { values, warnings } = readValues(scope, input, undefined);
+  const { name, read } = validateAll(
+    {
+      name: () => readName(input.name) ?? throwMissing('name'),
+      read: () => readValues(scope, input, undefined),
+    },
+    (key) => (key === 'name' ? inputPath('name') : []),
+  );
+  const { values, warnings } = read;
   const base = slugBase(name);
   // Another brand may take the slug between the look-up and the insert: then pick again.
   for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -57,9 +63,14 @@ export async function createBrand(scope: BrandScope, input: BrandInput): Promise
 
 export async function editBrand(scope: BrandScope, id: number, input: BrandInput): Promise<BrandResult> {
   const current = await requireBrand(scope.db, scope.accountId, id);
-  const name = input.name === undefined ? undefined : readName(input.name);
-  if (input.name !== undefined && name === undefined) throw invalidParameter('name', 'a brand needs a name');
-  const { values, warnings } = readValues(scope, input, current);
+  const { name, read } = validateAll(
+    {
+      name: () => (input.name === undefined ? undefined : (readName(input.name) ?? throwInvalid('name', 'a brand needs a name'))),
+      read: () => readValues(scope, input, current),
+    },
+    (key) => (key === 'name' ? inputPath('name') : []),
+  );
+  const { values, warnings } = read;
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const slug = name === undefined ? undefined : await slugFor(scope, name, current);
     try {
@@ -95,41 +106,92 @@ function readName(value: string | null | undefined): string | undefined {
   return name;
 }
 
-/** Everything but the name, checked; on edit (`current` given) only what the input names. */
+/** The GraphQL path of a BrandInput field (user errors, warnings). */
+const inputPath = (...path: string[]) => ['input', ...path];
+
+function throwMissing(param: string): never {
+  throw missingParameter(param);
+}
+
+function throwInvalid(param: string, expected: string): never {
+  throw invalidParameter(param, expected);
+}
+
+const urlFields = [
+  ['officialWebsiteUrl', 'officialwebsiteurl'],
+  ['wikipediaUrl', 'wikipediaurl'],
+  ['imageUrl', 'imageurl'],
+] as const;
+
+/**
+ * Everything but the name, checked; on edit (`current` given) only what the input names. Every
+ * field is checked (validateAll), each problem under its input path, in the order REST reports
+ * the first: type, the URLs, the hashtag, the networks, the custom fields.
+ */
 function readValues(scope: BrandScope, input: BrandInput, current: BrandRow | undefined) {
-  const values: Partial<NewBrandRow> = {};
   const warnings: BrandWarning[] = [];
-  if (input.type !== undefined && input.type !== null && input.type.trim() !== '') values.type = readBrandType(input.type);
-  else if (input.type === null && current) throw invalidParameter('type', 'a brand needs a type');
-  for (const [field, param] of [
-    ['officialWebsiteUrl', 'officialwebsiteurl'],
-    ['wikipediaUrl', 'wikipediaurl'],
-    ['imageUrl', 'imageurl'],
-  ] as const) {
-    const value = input[field];
-    if (value !== undefined) values[field] = value === null || value.trim() === '' ? null : webUrl(value, param);
+  const read = validateAll(
+    {
+      type: () => {
+        if (input.type !== undefined && input.type !== null && input.type.trim() !== '') return readBrandType(input.type);
+        if (input.type === null && current) throw invalidParameter('type', 'a brand needs a type');
+        return undefined;
+      },
+      officialWebsiteUrl: () => optionalUrl(input.officialWebsiteUrl, urlFields[0][1]),
+      wikipediaUrl: () => optionalUrl(input.wikipediaUrl, urlFields[1][1]),
+      imageUrl: () => optionalUrl(input.imageUrl, urlFields[2][1]),
+      hashTag: () => (input.hashTag === undefined ? undefined : hashTag(input.hashTag)),
+      networks: () => (input.networks?.length ? readNetworks(input.networks, current, warnings) : undefined),
+      custom: () => (input.custom !== undefined && input.custom !== null ? customFields(scope, input.custom, current?.custom ?? {}) : undefined),
+    },
+    (key) => inputPath(key),
+  );
+  const values: Partial<NewBrandRow> = {};
+  for (const [field, value] of Object.entries(read)) {
+    if (value !== undefined) Object.assign(values, { [field]: value });
   }
-  if (input.hashTag !== undefined) values.hashTag = hashTag(input.hashTag);
-  if (input.networks?.length) {
-    const networks = { ...(current?.networks ?? {}) };
-    for (const given of input.networks) {
-      const network = brandNetwork(given.network);
-      const param = `${network}url`;
-      if (given.url === null || given.url === undefined || given.url.trim() === '') {
-        delete networks[network];
-        continue;
-      }
-      if (given.url.length > 2000) throw invalidParameter(param, 'at most 2000 characters');
-      const parsed = parseNetworkUrl(network, given.url);
-      networks[network] = parsed.ref;
-      if (!parsed.recognised) {
-        warnings.push({ param, message: `No ${brandNetworks[network].name} id or name could be read from this URL; it is kept as given.` });
-      }
-    }
-    values.networks = networks;
-  }
-  if (input.custom !== undefined && input.custom !== null) values.custom = customFields(scope, input.custom, current?.custom ?? {});
   return { values, warnings };
+}
+
+/** A URL field: undefined when not given, null when cleared. */
+function optionalUrl(value: string | null | undefined, param: string): string | null | undefined {
+  if (value === undefined) return undefined;
+  return value === null || value.trim() === '' ? null : webUrl(value, param);
+}
+
+/** The networks given, merged into the brand's: every entry checked, each problem under its index. */
+function readNetworks(given: readonly BrandNetworkInput[], current: BrandRow | undefined, warnings: BrandWarning[]) {
+  const networks = { ...(current?.networks ?? {}) };
+  validateAll(Object.fromEntries(given.map((entry, index) => [String(index), () => readNetworkEntry(entry, index, networks, warnings)])), (key) => [key]);
+  return networks;
+}
+
+function readNetworkEntry(given: BrandNetworkInput, index: number, networks: Record<string, BrandNetworkRef>, warnings: BrandWarning[]): void {
+  let network: BrandNetworkName | undefined;
+  validateAll(
+    {
+      network: () => (network = brandNetwork(given.network)),
+      url: () => {
+        if (network === undefined) return;
+        const param = `${network}url`;
+        if (given.url === null || given.url === undefined || given.url.trim() === '') {
+          delete networks[network];
+          return;
+        }
+        if (given.url.length > 2000) throw invalidParameter(param, 'at most 2000 characters');
+        const parsed = parseNetworkUrl(network, given.url);
+        networks[network] = parsed.ref;
+        if (!parsed.recognised) {
+          warnings.push({
+            param,
+            field: inputPath('networks', String(index), 'url'),
+            message: `No ${brandNetworks[network].name} id or name could be read from this URL; it is kept as given.`,
+          });
+        }
+      },
+    },
+    (key) => [key],
+  );
 }
 
 function brandNetwork(value: string): BrandNetworkName {

@@ -57,6 +57,7 @@ export class Brand {
 @ObjectType('BrandWarning', { description: 'Something given that was kept but not understood; not an error.' })
 export class BrandWarning {
   @Field(() => String, { description: 'The REST parameter it concerns, such as spotifyurl.' }) param!: string;
+  @Field(() => [String], { description: 'The input path of the value it concerns, as UserError.field: ["input", "networks", "0", "url"].' }) field!: string[];
   @Field(() => String, { description: 'What could not be read, in words.' }) message!: string;
 }
 
@@ -107,6 +108,13 @@ export class CrossoverBrand {
   @Field(() => Float, { description: 'activeMembers as a percentage of the base, rounded to two decimals.' }) percentage!: number;
 }
 
+@ObjectType('CrossoverEdge', { description: 'A brand of a crossover page, with its place in the ranking.' })
+export class CrossoverEdge {
+  @Field(() => String, { description: "Opaque: this brand's place in the ranking (a position: the counts move as records arrive), to pass as after or before." })
+  cursor!: string;
+  @Field(() => CrossoverBrand, { description: 'The brand and its count.' }) node!: CrossoverBrand;
+}
+
 @ObjectType('Crossover', {
   description: 'Brands ranked by how many members of a base were active on them in the window (counted activity; one-time activities do not count). See docs/brands.md.',
 })
@@ -114,6 +122,8 @@ export class Crossover {
   @Field(() => Int, { description: 'Brands with at least one base member active on them (before paging).' }) totalCount!: number;
   @Field(() => Int, { description: 'The base: members active on the brand (or on any brand) in the window.' }) baseMembers!: number;
   @Field(() => [CrossoverBrand], { description: 'The page of brands: most active members first, then by brand id.' }) nodes!: CrossoverBrand[];
+  @Field(() => [CrossoverEdge], { description: 'The nodes with their cursors, in the same order.' }) edges!: CrossoverEdge[];
+  @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
 }
 
 @InputType('CrossoverFilter', { description: "What crossover counts: the base's members and activity, and the brands listed." })

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify, type Options } from '@node-rs/argon2';
 
 /**
@@ -75,4 +76,15 @@ export function passwordProblem(password: string): string | undefined {
   if (length < minPasswordLength) return `A password needs at least ${minPasswordLength} characters.`;
   if (length > maxPasswordLength) return `A password may have at most ${maxPasswordLength} characters.`;
   return undefined;
+}
+
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * An unknown address costs the same password check as a known one, so timing does not tell them
+ * apart where the answer does not either (uniform sign-in errors: the on-page flow, memberLogin).
+ */
+export async function checkDecoyPassword(password: string): Promise<void> {
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  await verifyPassword(await decoyHash, password);
 }

@@ -23,6 +23,9 @@ import { optInMember, registrationSegment } from '../segments/optins.service.js'
 import { refreshMemberSegments } from '../segments/segment-membership.js';
 import { memberFiguresOf, primeMemberFigures } from '../scoring/member-figures.js';
 import * as lifecycle from './lifecycle.service.js';
+import { withUserErrors } from '../../core/user-errors.js';
+import { checkArguments, sessionOf, signInPaths } from '../members/members.forms.js';
+import { MemberRegisterInput, MemberRegisterPayload } from '../members/members.payloads.js';
 
 /**
  * member(ref:): the lookup a MemberRef stands for, its errors naming `ref` (whichever way the
@@ -77,7 +80,38 @@ export class MemberLifecycleResolver {
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Creates a member, or returns the one who has this identity.' })
+  @Mutation(() => MemberRegisterPayload, {
+    nullable: true,
+    description:
+      'Creates a member, or answers the one who has this identity (its password must match): the member and its session, ' +
+      'or every problem with the input as user errors, nothing written. Too many failed sign-ins is a top-level RATE_LIMITED.',
+  })
+  async memberRegister(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => MemberRegisterInput, { description: 'The identity, the profile and where the registration came from.' }) input: MemberRegisterInput,
+  ): Promise<MemberRegisterPayload> {
+    const scope = scopeOf(context, caller);
+    const { result, userErrors } = await withUserErrors(async () => {
+      // Every argument is checked before anything is written: the form's problems come together.
+      const [, segment] = (await checkArguments([
+        [['input'], () => members.registrationChecks(input, { newPassword: true })],
+        [['input', 'segmentId'], () => registrationSegment(scope.db, scope.accountId, input.segmentId)],
+      ])) as [unknown, Awaited<ReturnType<typeof registrationSegment>>];
+      const registered = await members.registerMember(scope, input);
+      if (segment) await optInMember(scope, registered.member.id, segment);
+      return registered;
+    }, signInPaths);
+    if (!result) return { member: null, session: null, created: null, userErrors };
+    context.loaders.members.rows.clear(result.member.id).prime(result.member.id, result.member);
+    return { member: toMember(result.member), session: await sessionOf(context, caller, result.member), created: result.created, userErrors };
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, {
+    description: 'Creates a member, or returns the one who has this identity.',
+    deprecationReason: 'Use memberRegister: user errors as data, and the session in MemberRegisterPayload.session (attachService adds an identity to a member).',
+  })
   async registerMember(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

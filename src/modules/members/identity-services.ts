@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { Config } from '../../config.js';
+import { createCursorSigner, type CursorSigner } from '../../core/connection.js';
 import { budgetAddress } from '../../lib/client-address.js';
 import type { Database } from '../../db/client.js';
 import { createEmailHasher, type EmailHasher } from '../audit/audit-keys.js';
@@ -32,6 +33,8 @@ export interface IdentityServices {
   budgetAddress(address: string): string;
   /** The audit log's keyed hash of an address (an erasure's `details.emailHmac`; audit/audit-keys.ts). */
   emailHmac: EmailHasher;
+  /** Signs the keyset cursors of the activity feed and of Member.activities (core/connection.ts). */
+  cursorSigner: CursorSigner;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function createIdentityServices(db: Database, config: Config, optio
     networks,
     budgetAddress: (address) => budgetAddress(address, config.ipv6PrefixLength),
     emailHmac: createEmailHasher(config.secretKey),
+    cursorSigner: createCursorSigner(config.secretKey),
     close: async () => {
       await mail.stop();
       await Promise.all([throttle.close(), emailThrottle.close(), noAccountAnswers.close()]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApplicationSettings } from '../../db/schema/index.js';
 import { AppError, invalidParameter, missingParameter } from '../../core/errors.js';
+import { validateAll } from '../../core/user-errors.js';
 import { passwordProblem } from '../identity/passwords.js';
 import { NetworkError, type NetworkAdapter, type NetworkProfile } from '../networks/adapter.js';
 import { parseNetwork, type Network } from '../networks/networks.js';
@@ -35,25 +36,50 @@ export function readNetwork(value: string, set: 'register' | 'login'): Network {
  */
 export const maxPartnerReferenceLength = 255;
 
-function assertPartnerReference(input: ServiceCredentialsInput): void {
-  for (const field of ['partnerCode', 'partnerId'] as const) {
-    const value = input[field]?.trim();
-    if (value && value.length > maxPartnerReferenceLength) throw invalidParameter(field, `at most ${maxPartnerReferenceLength} characters`);
-  }
+function partnerReference(field: 'partnerCode' | 'partnerId', value: string | undefined | null): void {
+  const trimmed = value?.trim();
+  if (trimmed && trimmed.length > maxPartnerReferenceLength) throw invalidParameter(field, `at most ${maxPartnerReferenceLength} characters`);
 }
 
+/**
+ * Every problem of the credentials at once (validateAll), each under its field's path, the first
+ * being the one a check that stopped at the first problem would report (REST and the old mutations
+ * answer it): partner references, the network, then what that network requires, then the address's
+ * form.
+ */
 export function readCredentials(input: ServiceCredentialsInput, set: 'register' | 'login'): Credentials {
-  assertPartnerReference(input);
-  const network = readNetwork(input.network, set);
+  // Which fields are required follows from the network; an unknown one is reported by its own check.
+  const named = parseNetwork(input.network, set);
+  const emailChecks = {
+    emailGiven: () => {
+      if (!input.email) throw missingParameter('email', 'Email sign-in needs email and password.');
+    },
+    password: () => {
+      if (!input.password) throw missingParameter('password', 'Email sign-in needs email and password.');
+    },
+    email: () => (input.email ? normaliseEmail(input.email) : ''),
+  };
+  const networkChecks = {
+    authToken: () => {
+      if (!input.authToken) throw missingParameter('authToken', `Signing in with ${named} needs authtoken and uid.`);
+    },
+    uid: () => {
+      if (!input.uid) throw missingParameter('uid', `Signing in with ${named} needs authtoken and uid.`);
+    },
+  };
+  const checks: Record<string, () => unknown> = {
+    partnerCode: () => partnerReference('partnerCode', input.partnerCode),
+    partnerId: () => partnerReference('partnerId', input.partnerId),
+    network: () => readNetwork(input.network, set),
+    ...(named === 'email' ? emailChecks : named ? networkChecks : {}),
+  };
+  const checked = validateAll(checks, (key) => [key === 'emailGiven' ? 'email' : key]);
+  const network = checked.network as Network;
   if (network === 'email') {
-    if (!input.email) throw missingParameter('email', 'Email sign-in needs email and password.');
-    if (!input.password) throw missingParameter('password', 'Email sign-in needs email and password.');
-    const email = normaliseEmail(input.email);
-    return { network, uid: email.toLowerCase(), email, password: input.password };
+    const email = checked.email as string;
+    return { network, uid: email.toLowerCase(), email, password: input.password ?? '' };
   }
-  if (!input.authToken) throw missingParameter('authToken', `Signing in with ${network} needs authtoken and uid.`);
-  if (!input.uid) throw missingParameter('uid', `Signing in with ${network} needs authtoken and uid.`);
-  return { network, uid: input.uid.trim(), token: input.authToken, secret: input.authSecret ?? undefined };
+  return { network, uid: (input.uid ?? '').trim(), token: input.authToken ?? '', secret: input.authSecret ?? undefined };
 }
 
 /** A new password must be acceptable; an existing one is only compared. */

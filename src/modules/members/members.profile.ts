@@ -1,4 +1,5 @@
 import { invalidParameter } from '../../core/errors.js';
+import { validateAll } from '../../core/user-errors.js';
 import { jsonDepthExceeds, maxStoredJsonDepth } from '../../lib/json-depth.js';
 import type { MemberRow, NewMemberRow } from './members.queries.js';
 import type { MemberProfileInput, UpdateMemberInput } from './members.types.js';
@@ -38,8 +39,11 @@ function countryCode(value: string | undefined): string | undefined {
   return value.trim().toUpperCase();
 }
 
+/** A date of birth as YYYY-MM-DD: a real calendar date (not 2023-02-30), in the past, from 1900. */
 function birthDate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  // A form's text reaches here as it was typed (MemberProfileFieldsInput.birthDate is a String).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw invalidParameter('birthdate', 'expected a date as YYYY-MM-DD');
   const date = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value || date > new Date() || date.getUTCFullYear() < 1900) {
     throw invalidParameter('birthdate', 'expected a real date of birth in the past');
@@ -47,36 +51,52 @@ function birthDate(value: string | undefined): string | undefined {
   return value;
 }
 
-/** The member columns a profile input sets; absent fields are left out, so they stay unchanged. */
-export function profileValues(input: MemberProfileInput | undefined): Partial<NewMemberRow> {
+/**
+ * The member columns a profile input sets; absent fields are left out, so they stay unchanged.
+ * Every field is checked (validateAll): the problems come together, each under its field's name.
+ */
+export function profileValues(input: (Partial<Omit<MemberProfileInput, 'gender'>> & { gender?: MemberProfileInput['gender'] | null }) | undefined): Partial<NewMemberRow> {
   if (!input) return {};
-  return defined({
-    firstName: text('firstName', input.firstName),
-    surname: text('surname', input.surname),
-    username: text('username', input.username),
-    gender: input.gender ?? undefined,
-    birthDate: birthDate(input.birthDate ?? undefined),
-    city: text('city', input.city),
-    country: countryCode(input.country ?? undefined),
-    state: text('state', input.state),
-    postCode: text('postCode', input.postCode, 20),
-  });
+  return defined(
+    validateAll(
+      {
+        firstName: () => text('firstName', input.firstName),
+        surname: () => text('surname', input.surname),
+        username: () => text('username', input.username),
+        gender: () => input.gender ?? undefined,
+        birthDate: () => birthDate(input.birthDate ?? undefined),
+        city: () => text('city', input.city),
+        country: () => countryCode(input.country ?? undefined),
+        state: () => text('state', input.state),
+        postCode: () => text('postCode', input.postCode, 20),
+      },
+      (key) => [key],
+    ),
+  );
 }
 
-/** Update takes the profile fields and the contact fields registration does not ask for. */
+/** Update takes the profile fields and the contact fields registration does not ask for; every problem at once, each under its field's name. */
 export function updateValues(input: UpdateMemberInput): Partial<NewMemberRow> {
-  return {
-    ...profileValues(input),
-    ...defined({
-      email: input.email === undefined || input.email === null ? undefined : normaliseEmail(input.email),
-      address: text('address', input.address),
-      addressLine2: text('addressLine2', input.addressLine2),
-      homePhone: text('homePhone', input.homePhone, 40),
-      mobilePhone: text('mobilePhone', input.mobilePhone, 40),
-      website: text('website', input.website),
-      bio: text('bio', input.bio, 5000),
-    }),
-  };
+  const { profile, ...contact } = validateAll(
+    {
+      profile: () => profileValues(input),
+      email: () => (input.email === undefined || input.email === null ? undefined : normaliseEmail(input.email)),
+      address: () => text('address', input.address),
+      addressLine2: () => text('addressLine2', input.addressLine2),
+      homePhone: () => text('homePhone', input.homePhone, 40),
+      mobilePhone: () => text('mobilePhone', input.mobilePhone, 40),
+      website: () => text('website', input.website),
+      bio: () => text('bio', input.bio, 5000),
+    },
+    // The profile's own problems are already under their fields' names.
+    (key) => (key === 'profile' ? [] : [key]),
+  );
+  return { ...profile, ...defined(contact) };
+}
+
+/** Every problem of an update's input at once: its fields, then its custom fields (under `extended`). */
+export function updateChecks(input: UpdateMemberInput): { values: Partial<NewMemberRow>; extended: Record<string, unknown> | undefined } {
+  return validateAll({ values: () => updateValues(input), extended: () => extendedFields(input.extended) }, (key) => (key === 'values' ? [] : [key]));
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {

@@ -7,8 +7,16 @@ import { selectedFields, selectsOnly } from '../../core/selection.js';
 import { extendedNode, memberDomainsOf, openForAnswer, pickFields, serviceSummaryFields, toMember, toServiceLink, toServiceSummary, type ReadWithMember } from './members.mapping.js';
 import * as members from './members.service.js';
 import { envelope, memberId, scopeOf } from './members.envelope.js';
-import { findMember, readWith } from './members.queries.js';
-import { LoginInput, Member, MemberDomain, MemberEnvelope, ResetPasswordInput, ServiceLink, UpdateMemberInput } from './members.types.js';
+import { findMember, readWith, type MemberRow } from './members.queries.js';
+import { LoginInput, lookupOfRef, Member, MemberDomain, MemberEnvelope, MemberRef, ResetPasswordInput, ServiceLink, UpdateMemberInput } from './members.types.js';
+import { MemberLoginInput, MemberLoginPayload, MemberUpdateInput, MemberUpdatePayload } from './members.payloads.js';
+import { checkArguments, memberRefPath, sessionOf, signInPaths } from './members.forms.js';
+import { readCredentials } from './members.credentials.js';
+import { updateChecks } from './members.profile.js';
+import { AppError, missingParameter } from '../../core/errors.js';
+import { withUserErrors } from '../../core/user-errors.js';
+import { normaliseDomain } from '../../lib/domains.js';
+import { checkDecoyPassword } from '../identity/passwords.js';
 import { ageInYears } from '../../lib/time.js';
 import { revokeMemberSessions, sessionEnded } from './members.sessions.js';
 
@@ -27,13 +35,69 @@ export class MemberResolver {
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: 'Signs a member in and records the login.' })
+  @Mutation(() => MemberLoginPayload, {
+    nullable: true,
+    description:
+      'Signs a member in and records the login: the member and its session, or every problem with the input as user errors ' +
+      '(WRONG_PASSWORD; NO_ACCOUNT where the application shows distinct sign-in errors). Too many failed sign-ins is a top-level RATE_LIMITED.',
+  })
+  async memberLogin(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('input', () => MemberLoginInput, { description: 'The identity and where the login came from.' }) input: MemberLoginInput,
+  ): Promise<MemberLoginPayload> {
+    const scope = scopeOf(context, caller);
+    const { result, userErrors } = await withUserErrors(async () => {
+      await checkArguments([
+        [['input', 'credentials'], () => readCredentials(input.credentials, 'login')],
+        [['input', 'visit', 'domain'], () => strictSsoDomain(input)],
+      ]);
+      return members.login(scope, input).catch((error: unknown) => refusedAsConfigured(error, caller, input));
+    }, signInPaths);
+    if (!result) return { member: null, session: null, userErrors };
+    context.loaders.members.rows.clear(result.member.id).prime(result.member.id, result.member);
+    return { member: toMember(result.member), session: await sessionOf(context, caller, result.member), userErrors };
+  }
+
+  @Authorized()
+  @Mutation(() => MemberUpdatePayload, {
+    nullable: true,
+    description: "Changes a member's profile: only the fields given, custom fields merged into the stored ones; or every problem with the arguments as user errors, nothing changed.",
+  })
+  async memberUpdate(
+    @Ctx() context: Context,
+    @CurrentApplication() caller: ApplicationCaller,
+    @Arg('member', () => MemberRef, { description: "The member to change; another account's member, or none, is NOT_FOUND at its path." }) ref: MemberRef,
+    @Arg('input', () => MemberUpdateInput, { description: 'The fields to change.' }) input: MemberUpdateInput,
+  ): Promise<MemberUpdatePayload> {
+    const scope = scopeOf(context, caller);
+    const refPath = memberRefPath(ref);
+    const { result, userErrors } = await withUserErrors(
+      async () => {
+        const [member] = (await checkArguments([
+          [refPath, () => members.lookupMember(scope.db, scope.accountId, lookupOfRef(ref))],
+          [['input'], () => updateChecks(input)],
+        ])) as [MemberRow];
+        return members.updateMemberProfile(scope, member.id, input);
+      },
+      { params: { id: refPath, email: ['input', 'email'] }, fallback: ['input'] },
+    );
+    if (!result) return { member: null, userErrors };
+    context.loaders.members.rows.clear(result.member.id).prime(result.member.id, result.member);
+    return { member: toMember(result.member), userErrors };
+  }
+
+  @Authorized()
+  @Mutation(() => MemberEnvelope, { description: 'Signs a member in and records the login.', deprecationReason: 'Use memberLogin: user errors as data, and the session in MemberLoginPayload.session.' })
   async login(@Ctx() context: Context, @CurrentApplication() caller: ApplicationCaller, @Arg('input', () => LoginInput, { description: 'The identity and where the login came from.' }) input: LoginInput) {
     return envelope(context, caller, await members.login(scopeOf(context, caller), input));
   }
 
   @Authorized()
-  @Mutation(() => MemberEnvelope, { description: "Changes the member's profile: only the fields given, custom fields merged into the stored ones." })
+  @Mutation(() => MemberEnvelope, {
+    description: "Changes the member's profile: only the fields given, custom fields merged into the stored ones.",
+    deprecationReason: 'Use memberUpdate: the member named by a MemberRef, and every problem with the input as user errors.',
+  })
   async updateMember(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -80,7 +144,11 @@ export class MemberResolver {
     return toServiceLink(row, await context.loaders.members.domains.load(row.memberId), context);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'A fresh JWT for this member, signed for the calling application.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'A fresh JWT for this member, signed for the calling application.',
+    deprecationReason: 'Use MemberSession.jwt, the session memberLogin and memberRegister answer.',
+  })
   async jwt(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
     const { accountId, applicationId } = context.caller;
@@ -119,7 +187,11 @@ export class MemberResolver {
     return domains.map((domain) => ({ ...domain, memberId: member.id }));
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The member access token: for API-key callers only.' })
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The member access token: for API-key callers only.',
+    deprecationReason: 'Use MemberSession.accessToken, the session memberLogin and memberRegister answer.',
+  })
   async accessToken(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
     if (context.caller.kind !== 'application') return null;
     const row = await context.loaders.members.rows.load(member.id);
@@ -150,4 +222,23 @@ export class MemberDomainResolver {
     if (domain.memberId === undefined) return null;
     return (await context.loaders.members.userAgents.load(domain.memberId)).get(domain.domain) ?? null;
   }
+}
+
+/** Strict single sign-on needs the website the member must have registered on; a website given must be one. */
+function strictSsoDomain(input: MemberLoginInput): void {
+  const domain = input.visit?.domain?.trim();
+  if (input.strictSso && !domain) throw missingParameter('domain', "The parameter 'domain' is required with strict_sso: the website the member must have registered on.");
+  if (domain) normaliseDomain(domain);
+}
+
+/**
+ * An unknown address refused as the application's sign-in errors say: under `uniform`, exactly as
+ * a wrong password is, after the same password check (the decoy hash), so neither the answer nor
+ * its time tells whether the address is registered. `login` keeps answering NO_ACCOUNT.
+ */
+async function refusedAsConfigured(error: unknown, caller: ApplicationCaller, input: MemberLoginInput): Promise<never> {
+  const unknownAddress = error instanceof AppError && error.extensions.code === 'NO_ACCOUNT' && error.extensions.param === 'email';
+  if (!unknownAddress || caller.settings.signInErrors !== 'uniform') throw error;
+  await checkDecoyPassword(input.credentials.password ?? '');
+  throw new AppError('WRONG_PASSWORD', 'The password is wrong.', 'password');
 }

@@ -8,7 +8,8 @@ import type { IdentityServices } from './identity-services.js';
 import type { AddressBudget } from '../identity/login-throttle.js';
 import { NetworkError } from '../networks/adapter.js';
 import { assertNewPassword, normaliseEmail, readCredentials, readNetwork, verifiedProfile, type Credentials } from './members.credentials.js';
-import { changedFields, extendedFields, profileValues, updateValues } from './members.profile.js';
+import { changedFields, profileValues, updateChecks } from './members.profile.js';
+import { validateAll } from '../../core/user-errors.js';
 import { endMemberSessions, renewOldAccessToken } from './members.sessions.js';
 import { endMemberLinks } from '../email/email-links.queries.js';
 import { giveUsername } from './usernames.js';
@@ -59,8 +60,7 @@ export async function requireMember(db: Executor, accountId: number, id: number,
  * password matches (otherwise CONFLICT, nothing changed); for a network, with its tokens updated.
  */
 export async function registerMember(scope: MemberScope, input: RegisterMemberInput): Promise<MemberResult> {
-  const credentials = readCredentials(input.credentials, 'register');
-  const profile = profileValues(input.profile);
+  const { credentials, profile } = registrationChecks(input);
   const visit = await readVisit(input.visit);
   if (credentials.network === 'email') {
     const existing = await q.findServiceForSignIn(scope.db, scope.accountId, 'email', credentials.uid);
@@ -105,6 +105,30 @@ export async function registerMember(scope: MemberScope, input: RegisterMemberIn
 }
 
 class IdentityTaken extends Error {}
+
+/**
+ * Every problem of a registration's input at once (validateAll), each under its path in the input
+ * (["credentials", "email"], ["profile", "birthDate"], ["visit", "domain"]), the credentials' first.
+ * `newPassword` checks the password as a new one here too (memberRegister: a sign-up form's every
+ * error in one answer); otherwise only a new member's password is, once the address is known new.
+ */
+export function registrationChecks(input: RegisterMemberInput, options: { newPassword?: boolean } = {}): { credentials: Credentials; profile: Partial<NewMemberRow> } {
+  const checks = {
+    credentials: () => readCredentials(input.credentials, 'register'),
+    password: () => {
+      const { network, password } = input.credentials;
+      if (options.newPassword && password && network.trim().toLowerCase() === 'email') assertNewPassword(password);
+    },
+    profile: () => profileValues(input.profile),
+    domain: () => {
+      const domain = input.visit?.domain?.trim();
+      if (domain) normaliseDomain(domain);
+    },
+  };
+  const paths: Record<keyof typeof checks, string[]> = { credentials: ['credentials'], password: ['credentials', 'password'], profile: ['profile'], domain: ['visit', 'domain'] };
+  const { credentials, profile } = validateAll(checks, (key) => paths[key]);
+  return { credentials, profile };
+}
 
 /** Adds an identity to a member, or updates it when the member already has it. */
 export async function attachService(
@@ -225,8 +249,7 @@ async function checkedCredentials(scope: MemberScope, credentials: Credentials):
 /** A profile change; the audit entry (when the scope has an origin) names the fields whose values changed, never the values. */
 export async function updateMemberProfile(scope: Pick<MemberScope, 'db' | 'accountId' | 'audit'>, id: number, input: UpdateMemberInput): Promise<MemberResult> {
   const member = await requireMember(scope.db, scope.accountId, id);
-  const values = updateValues(input);
-  const extendedInput = extendedFields(input.extended);
+  const { values, extended: extendedInput } = updateChecks(input);
   await scope.db.transaction(async (tx) => {
     if (values.email && values.email.toLowerCase() !== member.email?.toLowerCase()) {
       // The email identity follows the address, so the member signs in with the new one.

@@ -72,8 +72,11 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
   if (orderBy === MemberOrder.EXTENDED && !orderField) throw invalidParameter('orderField', 'EXTENDED needs orderField, such as extended.points');
   const path = orderBy === MemberOrder.SCORE ? undefined : extendedPath(orderField);
   if (orderBy === MemberOrder.LAST_LOGIN && filter?.activityIds?.length) throw invalidParameter('activityIds', 'an activity filter does not apply when listing by last login');
-  const limit = pageSize(first);
   const { position: cursor, before } = startPosition(args);
+  const last = args.last ?? null;
+  // A listing reads backward from a place only (its orders break ties one way in both directions).
+  if (last !== null && !before) throw invalidParameter('last', 'a members listing reads backward from a place: give before (a cursor), or from with before: true');
+  const limit = last !== null ? pageSize(last, 10, 'last') : pageSize(first);
   let scope = await scopeFor(context, filter, window, listingWindow);
   const db = context.database.db;
   const keyed = orderBy === MemberOrder.SCORE || orderBy === MemberOrder.ID;
@@ -140,6 +143,7 @@ export async function listMembers(context: Context, args: MemberListingArgs, inf
   });
   return {
     edges,
+    nodes: edges.map((edge) => edge.node),
     pageInfo: {
       hasNextPage: keyset?.before ? true : more,
       hasPreviousPage: keyset?.before ? more : Boolean(cursor) || start > 0,

@@ -1,13 +1,15 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Args, Authorized, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { decodeCursor, maxOffset, pageSize } from '../../core/connection.js';
+import { accountOf } from '../../core/auth.js';
+import { pageRequest, pageSize } from '../../core/connection.js';
 import type { Context } from '../../core/context.js';
 import { invalidParameter } from '../../core/errors.js';
-import { FilteredWindowArgs } from '../../filters/filter-args.js';
+import { FilteredWindowArgs, isDefaultFilter, isDefaultWindow } from '../../filters/filter-args.js';
 import { memberWindow } from '../../filters/window.js';
 import { assertMemberTokenFilter } from '../../filters/member-token.js';
-import { recordPage, toActivityRecord } from '../activities/activities.mapping.js';
+import { toActivityRecord } from '../activities/activities.mapping.js';
+import { keysetRecordPage, listDigest, openRecordList, readDirection } from '../activities/record-cursors.js';
 import { ActivityRecord, ActivityRecordConnection } from '../activities/activities.types.js';
 import { Member } from '../members/members.types.js';
 import * as q from './scoring.queries.js';
@@ -16,14 +18,13 @@ import { memberRank, memberRankInListing } from './member-rank.js';
 import type { ScoringScope } from './scoring.scope.js';
 import { BrandAffinity, MemberActivitiesArgs, MemberConnection, MemberEdge, MemberListingArgs, Score, TopBrandsArgs } from './scoring.types.js';
 
-const isOffsetCursor = (value: Record<string, unknown>): value is { o: number } => Number.isSafeInteger(value.o) && (value.o as number) >= 0 && (value.o as number) < maxOffset;
-
 /**
  * Member.activities costs what the list of records it replaced cost: the page size times what each
  * record selects. The connection's two wrapper levels (edges, node) are not priced, so member show
  * with `showactions` keeps its cost, and the largest `limit` the cost limit lets through.
  */
-const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) => 1 + Math.max(childComplexity - 2, 1) * (typeof args.first === 'number' ? args.first : 3);
+const recordPageCost: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + Math.max(childComplexity - 2, 1) * (typeof args.last === 'number' ? args.last : typeof args.first === 'number' ? args.first : 3);
 
 @Resolver(() => Member)
 export class ScoringResolver {
@@ -87,17 +88,19 @@ export class ScoringResolver {
     description: "The member's records in the window under the filter, newest first.",
     complexity: recordPageCost,
   })
-  async activities(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => MemberActivitiesArgs) { first, after, ...args }: MemberActivitiesArgs): Promise<ActivityRecordConnection> {
-    const limit = pageSize(first, 3);
-    const cursor = decodeCursor(after, 'after', isOffsetCursor);
-    const start = cursor ? cursor.o + 1 : 0;
+  async activities(@Root() member: ListedNode, @Ctx() context: Context, @Args(() => MemberActivitiesArgs) { first, after, last, before, ...args }: MemberActivitiesArgs): Promise<ActivityRecordConnection> {
+    const page = pageRequest({ first, after, last, before }, 3);
     const scope = await this.scope(member, context, args);
-    // One more record than the page tells whether another page follows.
-    const rows = await context.loaders.scoring
-      .of(scope)
-      .recordPage({ limit: limit + 1, offset: start })
-      .load(member.id);
-    return recordPage(rows, limit, start, () => context.loaders.scoring.of(scope).recordCount.load(member.id));
+    const listed = Boolean(member.listing) && isDefaultFilter(args.filter) && isDefaultWindow(args.window);
+    const digest = listDigest(['member-activities', listed, isDefaultFilter(args.filter) ? null : args.filter, isDefaultWindow(args.window) ? null : args.window]);
+    const sign = context.identity.cursorSigner;
+    // A page continued from a cursor reads the first page's window, among the records stored by then.
+    const list = openRecordList(sign, page, { accountId: accountOf(context), digest, window: scope.window });
+    const records = { window: list.window, recordedBy: list.recordedBy };
+    const loaders = context.loaders.scoring.of(scope);
+    // One more record than the page tells whether another page follows (or, backward, precedes).
+    const rows = await loaders.recordPage({ ...records, limit: page.size + 1, direction: readDirection('DESC', page) }).load({ memberId: member.id, after: list.from });
+    return keysetRecordPage(sign, list, page, rows, { totalCount: () => loaders.recordCount(records).load(member.id) });
   }
 
   private scope(member: ListedNode, context: Context, { filter, window }: FilteredWindowArgs): Promise<ScoringScope> {

@@ -8,7 +8,7 @@ import type { MemberFilter } from '../../filters/member-filter.types.js';
 import { resolveWindow, type ResolvedWindow, type WindowRules } from '../../filters/window.js';
 import type { WindowInput } from '../../filters/window.types.js';
 import type { RecordRow } from '../activities/activities.queries.js';
-import { countMemberRecords, memberRecordPages } from '../activities/feed.queries.js';
+import { countMemberRecords, memberRecordPages, type KeyedRecordRow, type MemberPageRequest } from '../activities/feed.queries.js';
 import { lastRecordsOf, scoresOf } from './scoring.queries.js';
 
 /** A compiled filter with its window: what a score, a ranking or a feed is computed under. */
@@ -28,11 +28,19 @@ export interface ScopeLoaders {
   score: DataLoader<number, ScoreValue>;
   /** The latest record of each member of a page, in one query. */
   lastRecord: DataLoader<number, RecordRow | null>;
-  /** How many records each member has (Member.activities' totalCount), in one query. */
-  recordCount: DataLoader<number, number>;
-  /** A page of each member's records (Member.activities), one loader per page asked. */
-  recordPage(page: { limit: number; offset: number }): DataLoader<number, RecordRow[]>;
+  /** How many records each member has in a list (Member.activities' totalCount), in one query per list. */
+  recordCount(list: MemberRecordList): DataLoader<number, number>;
+  /** A page of each member's records (Member.activities), each after its own place; one loader per page shape. */
+  recordPage(page: MemberRecordList & { limit: number; direction: 'ASC' | 'DESC' }): DataLoader<MemberPageRequest, KeyedRecordRow[], string>;
 }
+
+/** The records of Member.activities' list: its window (the first page's, on a page continued by cursor) and, continued, the first page's time. */
+export interface MemberRecordList {
+  window: ResolvedWindow;
+  recordedBy?: Date;
+}
+
+const listKey = (list: MemberRecordList) => `${list.window.start.getTime()}:${list.window.end.getTime()}:${list.recordedBy?.getTime() ?? ''}`;
 
 export type ScoringLoaders = ReturnType<typeof createScoringLoaders>;
 
@@ -74,8 +82,8 @@ export function createScoringLoaders(context: Context) {
 function createScopeLoaders(context: Context, scope: ScoringScope): ScopeLoaders {
   let score: ScopeLoaders['score'] | undefined;
   let lastRecord: ScopeLoaders['lastRecord'] | undefined;
-  let recordCount: ScopeLoaders['recordCount'] | undefined;
-  const pages = new Map<string, DataLoader<number, RecordRow[]>>();
+  const counts = new Map<string, DataLoader<number, number>>();
+  const pages = new Map<string, DataLoader<MemberPageRequest, KeyedRecordRow[], string>>();
   const db = () => context.database.db;
   return {
     get score() {
@@ -93,20 +101,34 @@ function createScopeLoaders(context: Context, scope: ScoringScope): ScopeLoaders
         return groupByKey(ids, rows, (row) => row.record.memberId).map((group) => group[0]?.record ?? null);
       }));
     },
-    get recordCount() {
-      return (recordCount ??= new DataLoader(async (ids: readonly number[]) => {
-        const rows = await countMemberRecords(db(), scope.filter, scope.window, ids);
-        return indexByKey(ids, rows, (row) => row.memberId).map((row) => row?.count ?? 0);
-      }));
-    },
-    recordPage(page) {
-      const key = `${page.limit}:${page.offset}`;
-      let loader = pages.get(key);
+    recordCount(list) {
+      const key = listKey(list);
+      let loader = counts.get(key);
       if (!loader) {
         loader = new DataLoader(async (ids: readonly number[]) => {
-          const rows = await memberRecordPages(db(), scope.filter, scope.window, ids, page);
-          return groupByKey(ids, rows, (row) => row.memberId);
+          const rows = await countMemberRecords(db(), scope.filter, list.window, ids, list.recordedBy);
+          return indexByKey(ids, rows, (row) => row.memberId).map((row) => row?.count ?? 0);
         });
+        counts.set(key, loader);
+      }
+      return loader;
+    },
+    recordPage(page) {
+      const key = `${page.limit}:${page.direction}:${listKey(page)}`;
+      let loader = pages.get(key);
+      if (!loader) {
+        loader = new DataLoader(
+          async (requests: readonly MemberPageRequest[]) => {
+            const rows = await memberRecordPages(db(), scope.filter, page.window, requests, page);
+            // Members asking from different places share the statement: each request has its own rows.
+            return groupByKey(
+              requests.map((_, index) => index),
+              rows,
+              (row) => row.request,
+            );
+          },
+          { cacheKeyFn: (request) => `${request.memberId}:${request.after?.key ?? ''}:${request.after?.id ?? ''}` },
+        );
         pages.set(key, loader);
       }
       return loader;

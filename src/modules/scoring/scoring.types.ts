@@ -46,10 +46,15 @@ export class MemberListingArgs extends FilteredWindowArgs {
   @Field(() => String, { nullable: true, description: 'The custom field EXTENDED orders by: extended.<name>.' }) orderField!: string | null;
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'DESC: the highest score, latest date, largest id or value first; ASC: the reverse.' })
   sort!: SortDirection;
-  @Field(() => Int, { defaultValue: 10, description: 'Members per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
+  @Field(() => Int, { defaultValue: 10, description: 'Members per page, 1 to 1000 (more is refused); the size of a backward page too when last is left out.' }) first!: number;
   @Field(() => String, { nullable: true, description: "A cursor (an edge's cursor, pageInfo.endCursor): the page continues after that member." }) after!: string | null;
   @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.startCursor): the page that ends just before that member (SCORE and ID orders).' })
   before!: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Members of a backward page (with before, or from with before: true), 1 to 1000; first is then not read. Without a place it is refused: read the end of a listing with sort reversed.',
+  })
+  last!: number | null;
   @Field(() => MemberKeyset, { nullable: true, description: 'Where the page starts, as a position rather than a cursor (SCORE and ID orders); not with after or before.' })
   from!: MemberKeyset | null;
   @Field(() => Int, {
@@ -63,14 +68,22 @@ export class MemberListingArgs extends FilteredWindowArgs {
 @ArgsType()
 export class TopBrandsArgs extends FilteredWindowArgs {
   @Field(() => Int, { defaultValue: 1, description: 'The least points a brand needs in the window; at least 1.' }) threshold!: number;
-  @Field(() => Int, { defaultValue: 3, description: 'How many brands, best first (ties by brand id); more than 1000 is cut to 1000.' }) first!: number;
+  @Field(() => Int, { defaultValue: 3, description: 'How many brands, best first (ties by brand id): 1 to 1000 (more is refused).' }) first!: number;
 }
 
 /** Member.activities: the filter and window, and a page of records. */
 @ArgsType()
 export class MemberActivitiesArgs extends FilteredWindowArgs {
-  @Field(() => Int, { defaultValue: 3, description: 'Records per page: at least 1; more than 1000 is cut to 1000.' }) first!: number;
-  @Field(() => String, { nullable: true, description: 'A cursor (pageInfo.endCursor of an earlier page): the page continues after it.' }) after!: string | null;
+  @Field(() => Int, { defaultValue: 3, description: 'Records per page, 1 to 1000 (more is refused); the size of a backward page too when last is left out.' }) first!: number;
+  @Field(() => String, {
+    nullable: true,
+    description: "A cursor (an edge's cursor, pageInfo.endCursor): the page continues after that record, in the first page's window and among the records stored by the first page's time.",
+  })
+  after!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Reads backward: the oldest records of the list (those before before, when given), 1 to 1000; first is then not read.' })
+  last!: number | null;
+  @Field(() => String, { nullable: true, description: "A cursor (an edge's cursor, pageInfo.startCursor): the page that ends just before that record; not with after." })
+  before!: string | null;
 }
 
 @ObjectType('Score', { description: 'Points and records of a member in a window, under a filter (docs/scoring.md).' })
@@ -108,6 +121,7 @@ export class MemberEdge {
 @ObjectType('MemberConnection', { description: "A page of a members listing, in the listing's order." })
 export class MemberConnection {
   @Field(() => [MemberEdge], { description: "The page's members, in order." }) edges!: MemberEdge[];
+  @Field(() => [Member], { description: 'The nodes of edges, in the same order.' }) nodes!: Member[];
   @Field(() => PageInfo, { description: 'Whether pages follow or precede this one, and the cursors to reach them.' }) pageInfo!: PageInfo;
   /** Resolved on request only: counting is a query of its own. */
   totalCount?: () => Promise<number>;

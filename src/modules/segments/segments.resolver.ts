@@ -26,7 +26,7 @@ export class SegmentResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Segment, { description: "Creates a segment (advanced plan); a FILTER segment's members are computed at once." })
+  @Mutation(() => Segment, { description: "Creates a segment (advanced plan); a FILTER segment's members are computed at once.", deprecationReason: 'Use segmentCreate.' })
   async createSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -36,7 +36,7 @@ export class SegmentResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Segment, { description: 'Changes the fields given of a segment (advanced plan); a new filter recomputes its members.' })
+  @Mutation(() => Segment, { description: 'Changes the fields given of a segment (advanced plan); a new filter recomputes its members.', deprecationReason: 'Use segmentUpdate.' })
   async editSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,
@@ -47,7 +47,7 @@ export class SegmentResolver {
   }
 
   @Authorized('advanced')
-  @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.' })
+  @Mutation(() => Boolean, { description: 'Deletes a segment; its opt-in history stays.', deprecationReason: 'Use segmentDelete.' })
   deleteSegment(
     @Ctx() context: Context,
     @CurrentApplication() caller: ApplicationCaller,

@@ -1,6 +1,8 @@
 import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
-import { invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { InputErrors } from '../../core/user-errors.js';
+import { validateAllAsync } from '../../core/validate-all-async.js';
 import { requireBrand } from '../brands/brands.service.js';
 import { checkSavedFilter, computeSegmentMembers } from './segment-membership.js';
 import * as q from './segments.queries.js';
@@ -53,20 +55,30 @@ export async function listSegments(scope: SegmentScope, brandIdValue?: string | 
 }
 
 export async function createSegment(scope: SegmentScope, input: SegmentInput): Promise<SegmentRow> {
-  const name = readName(input.name);
-  if (name === undefined) throw missingParameter('name');
   const kind = input.kind ?? SegmentKind.LIST;
-  const filter = readFilter(input.filter);
-  if (kind === SegmentKind.FILTER && !filter) throw missingParameter('filter', 'A filter segment needs a filter: a JSON object of MemberFilter fields.');
-  if (kind === SegmentKind.LIST && filter) throw invalidParameter('filter', 'only filter segments have a filter');
-  if (filter) await checkSavedFilter(scope.db, scope.accountId, filter);
+  // Every field is checked (each problem under its input path), in the order REST reports the first.
+  const checked = await validateAllAsync(
+    {
+      name: () => readName(input.name) ?? throwMissing('name'),
+      filter: async () => {
+        const filter = readFilter(input.filter);
+        if (kind === SegmentKind.FILTER && !filter) throw missingParameter('filter', 'A filter segment needs a filter: a JSON object of MemberFilter fields.');
+        if (kind === SegmentKind.LIST && filter) throw invalidParameter('filter', 'only filter segments have a filter');
+        if (filter) await checkFilter(scope, filter);
+        return filter;
+      },
+      label: () => readLabel(input.label),
+      brandId: () => readBrand(scope, input.brandId),
+    },
+    inputPath,
+  );
   const row = await q.insertSegment(scope.db, {
     accountId: scope.accountId,
-    name,
-    label: readLabel(input.label) ?? null,
+    name: checked.name,
+    label: checked.label ?? null,
     kind,
-    brandId: (await readBrand(scope, input.brandId)) ?? null,
-    filter: filter ?? null,
+    brandId: checked.brandId ?? null,
+    filter: checked.filter ?? null,
   });
   if (row.kind === 'filter') await computeSegmentMembers(scope.db, scope.accountId, row);
   return row;
@@ -74,28 +86,59 @@ export async function createSegment(scope: SegmentScope, input: SegmentInput): P
 
 export async function editSegment(scope: SegmentScope, id: number, input: SegmentInput): Promise<SegmentRow> {
   const current = await requireSegment(scope.db, scope.accountId, id);
+  const checked = await validateAllAsync(
+    {
+      name: () => (input.name === undefined ? undefined : (readName(input.name) ?? throwInvalid('name', 'a segment needs a name'))),
+      label: () => (input.label === undefined ? undefined : (readLabel(input.label) ?? null)),
+      kind: () => {
+        if (input.kind !== undefined && input.kind !== null && input.kind !== kindOf(current)) throw invalidParameter('type', 'the kind of a segment is fixed at creation');
+      },
+      brandId: async () => (input.brandId === undefined ? undefined : ((await readBrand(scope, input.brandId)) ?? null)),
+      filter: async () => {
+        if (input.filter === undefined) return undefined;
+        const filter = readFilter(input.filter);
+        if (current.kind === 'list' && filter) throw invalidParameter('filter', 'only filter segments have a filter');
+        if (current.kind === 'filter' && !filter) throw invalidParameter('filter', 'a filter segment needs a filter');
+        if (filter) await checkFilter(scope, filter);
+        return filter ?? null;
+      },
+    },
+    inputPath,
+  );
   const values: Partial<NewSegmentRow> = {};
-  if (input.name !== undefined) {
-    const name = readName(input.name);
-    if (name === undefined) throw invalidParameter('name', 'a segment needs a name');
-    values.name = name;
-  }
-  if (input.label !== undefined) values.label = readLabel(input.label) ?? null;
-  if (input.kind !== undefined && input.kind !== null && input.kind !== kindOf(current)) {
-    throw invalidParameter('type', 'the kind of a segment is fixed at creation');
-  }
-  if (input.brandId !== undefined) values.brandId = (await readBrand(scope, input.brandId)) ?? null;
-  if (input.filter !== undefined) {
-    const filter = readFilter(input.filter);
-    if (current.kind === 'list' && filter) throw invalidParameter('filter', 'only filter segments have a filter');
-    if (current.kind === 'filter' && !filter) throw invalidParameter('filter', 'a filter segment needs a filter');
-    if (filter) await checkSavedFilter(scope.db, scope.accountId, filter);
-    values.filter = filter ?? null;
-  }
+  if (checked.name !== undefined) values.name = checked.name;
+  if (checked.label !== undefined) values.label = checked.label;
+  if (checked.brandId !== undefined) values.brandId = checked.brandId;
+  if (checked.filter !== undefined) values.filter = checked.filter;
   const row = await q.updateSegment(scope.db, scope.accountId, id, values);
   if (!row) throw notFound('Segment');
   if (row.kind === 'filter' && values.filter) await computeSegmentMembers(scope.db, scope.accountId, row);
   return row;
+}
+
+/** The GraphQL path of a SegmentInput field (user errors). */
+const inputPath = (key: string) => ['input', key];
+
+function throwMissing(param: string): never {
+  throw missingParameter(param);
+}
+
+function throwInvalid(param: string, expected: string): never {
+  throw invalidParameter(param, expected);
+}
+
+/**
+ * A saved filter checked against the account; a problem with one of its fields (an unknown
+ * brandId, a bad country) is placed under that field, below the input's filter.
+ */
+async function checkFilter(scope: SegmentScope, filter: Record<string, unknown>): Promise<void> {
+  try {
+    await checkSavedFilter(scope.db, scope.accountId, filter);
+  } catch (error) {
+    const param = error instanceof AppError ? error.extensions.param : null;
+    if (!(error instanceof AppError) || error instanceof InputErrors || param === null || param === 'filter') throw error;
+    throw new InputErrors([{ path: [param], error }]);
+  }
 }
 
 /** Soft delete: opt-in history stays; the segment is not found any more and takes no opt-ins. */

@@ -88,11 +88,11 @@ export class BrandStatsResolver {
   }
 
   @FieldResolver(() => ActivityTotals, { description: "The brand's records in the window, grouped by activity, type or network, most records first." })
-  async activity(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, offset }: BrandActivityArgs): Promise<ActivityTotals> {
+  async activity(@Root() root: BrandStats, @Ctx() context: Context, @Args(() => BrandActivityArgs) { groupBy, filter, window, limit, first, offset }: BrandActivityArgs): Promise<ActivityTotals> {
     const scope = await brandScope(context, root, { filter, window });
     const grouping = groupBy === ActivityGrouping.ACTIVITY ? 'activity' : groupBy === ActivityGrouping.TYPE ? 'type' : 'service';
     const { plan, read } = await keptGroups(context, scope);
-    const page = { limit: pageSize(limit, 10, 'limit'), offset: pageOffset(offset) };
+    const page = { limit: first !== null && first !== undefined ? pageSize(first) : pageSize(limit, 10, 'limit'), offset: pageOffset(offset) };
     const totals = plan
       ? await read((db) => activityTotalsFromGroups(db, plan, grouping, page, (ids) => context.loaders.activities.definitions.loadMany(ids)))
       : await read((db) => q.activityTotals(db, { filter: scope.filter, window: scope.window, grouping, ...page }));

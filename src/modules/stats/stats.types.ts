@@ -24,7 +24,9 @@ registerEnumType(ActivityGrouping, {
 @ArgsType()
 export class BrandActivityArgs extends FilteredWindowArgs {
   @Field(() => ActivityGrouping, { defaultValue: ActivityGrouping.ACTIVITY, description: 'What a group is.' }) groupBy!: ActivityGrouping;
-  @Field(() => Int, { defaultValue: 10, description: 'Groups returned, most records first: at least 1; more than 1000 is cut to 1000.' }) limit!: number;
+  @Field(() => Int, { defaultValue: 10, description: 'Groups returned, most records first: 1 to 1000 (more is refused).', deprecationReason: 'Use first.' }) limit!: number;
+  @Field(() => Int, { nullable: true, description: 'Groups returned, most records first: 1 to 1000 (more is refused); 10 when left out. When given, limit is not read.' })
+  first!: number | null;
   @Field(() => Int, { nullable: true, description: 'Groups skipped before the first one returned (most records first).' }) offset!: number | null;
 }
 

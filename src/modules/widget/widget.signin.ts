@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { applications } from '../../db/schema/index.js';
 import { AppError, invalidParameter } from '../../core/errors.js';
-import { hashPassword, verifyPassword } from '../identity/passwords.js';
+import { checkDecoyPassword } from '../identity/passwords.js';
 import type { IdentityServices } from '../members/identity-services.js';
 import { findService, type MemberRow } from '../members/members.queries.js';
 import * as members from '../members/members.service.js';
@@ -48,14 +47,6 @@ const refusedCodes = new Set(['NO_ACCOUNT', 'WRONG_PASSWORD', 'CONFLICT', 'INVAL
 function refusal(error: unknown): never {
   if (error instanceof AppError && refusedCodes.has(error.extensions.code)) throw new SignInRefused(error);
   throw error;
-}
-
-let decoyHash: Promise<string> | undefined;
-
-/** An unknown address costs the same password check as a known one, so timing does not tell them apart. */
-async function checkDecoyPassword(password: string): Promise<void> {
-  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  await verifyPassword(await decoyHash, password);
 }
 
 export async function signInWithEmail(scope: members.MemberScope, email: string, password: string, visit: VisitInput): Promise<MemberRow> {
