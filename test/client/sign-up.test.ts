@@ -14,7 +14,10 @@ beforeAll(async () => {
 afterAll(() => g?.close());
 
 async function membersOfAccount(): Promise<number> {
-  const [row] = await g.t.database.db.select({ count: sql<number>`count(*)::int` }).from(members).where(eq(members.accountId, g.tenant.accountId));
+  const [row] = await g.t.database.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(members)
+    .where(eq(members.accountId, g.tenant.accountId));
   return row.count;
 }
 
@@ -26,12 +29,17 @@ describe('a sign-up form', () => {
       variables: { input: { credentials: { network: 'email', email: 'not-an-address', password: 'short' }, profile: { birthDate: '1815-13-40', country: 'XYZ' } } },
     });
     expect(data!.memberRegister).toMatchObject({ created: null, member: null, session: null });
-    expect(data!.memberRegister!.userErrors.map(({ field, code }) => ({ field, code }))).toEqual([]);
+    expect(data!.memberRegister!.userErrors.map(({ field, code }) => ({ field, code }))).toEqual([
+      { field: ['input', 'credentials', 'email'], code: 'INVALID' },
+      { field: ['input', 'credentials', 'password'], code: 'INVALID' },
+      { field: ['input', 'profile', 'birthDate'], code: 'INVALID' },
+      { field: ['input', 'profile', 'country'], code: 'INVALID' },
+    ]);
     expect(g.statuses.slice(before)).toEqual([200]);
     expect(await membersOfAccount()).toBe(0);
   });
 
-  it('signs a valid form up, and its session reads the fan on their own page', async () => {
+  it('signs a valid form up, its session reads the fan on their own page, and a wrong password is a user error in 200, not a 401', async () => {
     const email = `form-${Date.now()}@example.com`;
     const { data } = await g.client().mutate({
       mutation: SignUpDocument,
@@ -45,7 +53,7 @@ describe('a sign-up form', () => {
     const before = g.statuses.length;
     const refused = await g.client().mutate({ mutation: SignInDocument, variables: { input: { credentials: { network: 'email', email, password: 'wrong horse' } } } });
     expect(refused.data!.memberLogin).toMatchObject({ member: null, session: null });
-    expect(refused.data!.memberLogin!.userErrors.map(({ field, code }) => ({ field, code }))).toEqual([]);
+    expect(refused.data!.memberLogin!.userErrors.map(({ field, code }) => ({ field, code }))).toEqual([{ field: ['input', 'credentials', 'password'], code: 'WRONG_PASSWORD' }]);
     expect(g.statuses.slice(before)).toEqual([200]);
   });
 });
