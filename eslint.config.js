@@ -18,7 +18,7 @@ const unsafeAny = {
 
 export default defineConfig(
   // Generated (the typed operations, the migrations), built, installed or measured: not written here.
-  globalIgnores(['src/generated/', 'src/http/pages/console/browser/generated/', 'drizzle/', 'dist/', 'data/', 'coverage/', 'test-results/', 'bench/results/']),
+  globalIgnores(['src/generated/', 'test/client/generated/', 'src/http/pages/console/browser/generated/', 'drizzle/', 'dist/', 'data/', 'coverage/', 'test-results/', 'bench/results/']),
   {
     files: ['**/*.{ts,tsx,mts,js,mjs}'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
