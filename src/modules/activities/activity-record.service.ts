@@ -1,9 +1,8 @@
 import { AppError, missingParameter, notFound } from '../../core/errors.js';
-import { InputErrors } from '../../core/user-errors.js';
-import { validateAllAsync } from '../../core/user-errors.js';
+import { InputErrors, validateAllAsync } from '../../core/user-errors.js';
 import { filterId } from '../../filters/compile.js';
-import { lookupMember } from '../members/members.service.js';
-import { lookupOfRef, type MemberRef } from '../members/members.types.js';
+import { lookupMemberByRef, memberRefField } from '../members/member-ref.js';
+import type { MemberRef } from '../members/members.types.js';
 import * as q from './activities.queries.js';
 import type { ActivityRecordInput } from './activities.payloads.js';
 import { checkedBrand, inputColumns, recordActivity, type ActivityScope, type RecordOutcome } from './activities.service.js';
@@ -29,8 +28,10 @@ export async function recordActivityOfRef(scope: ActivityScope, input: ActivityR
     },
     (key) => (key === 'columns' ? ['input'] : ['input', key]),
   );
+  // The member is found: the writer takes its id (a record naming its member two ways is refused there).
   return recordActivity(scope, {
     ...input,
+    member: undefined,
     activityId: String(checked.activityId),
     memberId: String(checked.member),
     brandId: checked.brandId ? String(checked.brandId) : undefined,
@@ -39,12 +40,11 @@ export async function recordActivityOfRef(scope: ActivityScope, input: ActivityR
 
 /** The member a MemberRef names; a problem is placed under the way it was named (["member", "email"]). */
 async function memberOf(scope: ActivityScope, ref: MemberRef): Promise<number> {
-  const way = (['id', 'email', 'verifiedEmail', 'partner', 'networkUser'] as const).find((key) => ref[key] !== undefined && ref[key] !== null);
   try {
-    return (await lookupMember(scope.db, scope.accountId, lookupOfRef(ref))).id;
+    return (await lookupMemberByRef(scope.db, scope.accountId, ref)).id;
   } catch (error) {
-    if (!way || !(error instanceof AppError) || error instanceof InputErrors) throw error;
-    throw new InputErrors([{ path: [way], error }]);
+    if (!(error instanceof AppError) || error instanceof InputErrors) throw error;
+    throw new InputErrors([{ path: [memberRefField(ref)], error }]);
   }
 }
 

@@ -1,8 +1,7 @@
 import type { Caller, Context } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { withUserErrors, type InputPaths } from '../../core/user-errors.js';
+import { validateAll, withUserErrors, type InputPaths } from '../../core/user-errors.js';
 import { isId } from '../../lib/ids.js';
-import { checkArguments } from './members.forms.js';
 import { updateChecks } from './members.profile.js';
 import { findMember, lockMembers, type MemberRow } from './members.queries.js';
 import { updateMemberProfile } from './members.service.js';
@@ -70,7 +69,7 @@ export async function updateViewer(context: Context, input: ViewerUpdateInput) {
   return withUserErrors(async () => {
     // The profile's checks first, all of them, under ["input", …]: updateMemberProfile's own
     // problems are placed relative to the profile (["birthDate"]), not to this argument.
-    await checkArguments([[['input'], () => updateChecks(profile)]]);
+    validateAll({ input: () => updateChecks(profile) }, () => ['input']);
     const { member } = await updateMemberProfile({ db: context.database.db, accountId: caller.accountId }, caller.memberId, profile);
     context.loaders.members.rows.clear(member.id).prime(member.id, member);
     return member;
