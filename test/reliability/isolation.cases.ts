@@ -126,6 +126,9 @@ export const graphqlCases: Record<string, GraphqlCase> = {
     },
   },
   login: { vars: ({ own }) => ({ input: { credentials: { network: 'email', email: own.email, password: own.password } } }) },
+  memberRegister: { vars: ({ own }) => ({ input: { credentials: { network: 'email', email: newEmail(own), password: 'a-new-password' } } }) },
+  memberLogin: { vars: ({ own }) => ({ input: { credentials: { network: 'email', email: own.email, password: own.password } } }) },
+  memberUpdate: { kinds: { 'member.id': 'member' }, vars: ({ own }) => ({ member: { id: own.ids.member }, input: { city: 'Edited city' } }) },
   updateMember: { kinds: { id: 'member' }, vars: () => ({ input: { city: 'Edited city' } }) },
   resetPassword: {
     kinds: { id: 'member' },

@@ -114,6 +114,8 @@ function normalize(body: string, value: string): unknown {
   const walk = (node: unknown, key?: string): unknown => {
     if (typeof node === 'string') {
       if (key === 'requestId') return '<request>';
+      // Cursors are opaque and signed: they hash the list they page (its filter's ids) and carry its times.
+      if (key === 'cursor' || key === 'startCursor' || key === 'endCursor') return '<cursor>';
       // A whole value equal to the id is the id only under an id's name: counts are strings in /v1.1 too.
       if (node === value && !/^(id|ID)$|[a-z](Id|ID)s?$/.test(key ?? '')) return node;
       return node
