@@ -49,19 +49,24 @@ export class MemberRegisterInput {
 @InputType('MemberLoginInput', { description: 'A sign-in with an identity the account has.' })
 export class MemberLoginInput extends LoginInput {}
 
-@InputType('MemberUpdateInput', { description: 'The profile fields to change; a field left out, null or empty keeps its value.' })
-export class MemberUpdateInput extends MemberProfileFieldsInput {
-  @Field(() => String, {
-    nullable: true,
-    description: "A new contact address; the member's email identity moves to it too (TAKEN when another member signs in with it).",
-  })
-  email?: string;
+/** The profile fields and the contact fields registration does not ask for: what memberUpdate and viewerUpdate share. */
+@InputType('MemberContactFieldsInput', { description: 'Profile and contact fields (a base of MemberUpdateInput and ViewerUpdateInput).' })
+export class MemberContactFieldsInput extends MemberProfileFieldsInput {
   @Field(() => String, { nullable: true, description: 'Postal address, first line.' }) address?: string;
   @Field(() => String, { nullable: true, description: 'Postal address, second line.' }) addressLine2?: string;
   @Field(() => String, { nullable: true, description: 'Home phone number, at most 40 characters.' }) homePhone?: string;
   @Field(() => String, { nullable: true, description: 'Mobile phone number, at most 40 characters.' }) mobilePhone?: string;
   @Field(() => String, { nullable: true, description: "The member's website." }) website?: string;
   @Field(() => String, { nullable: true, description: 'Free text about the member, at most 5,000 characters.' }) bio?: string;
+}
+
+@InputType('MemberUpdateInput', { description: 'The profile fields to change; a field left out, null or empty keeps its value.' })
+export class MemberUpdateInput extends MemberContactFieldsInput {
+  @Field(() => String, {
+    nullable: true,
+    description: "A new contact address; the member's email identity moves to it too (TAKEN when another member signs in with it).",
+  })
+  email?: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom fields merged into the Extended node, nested at most 32 levels deep.' })
   extended?: Record<string, unknown>;
 }

@@ -1,7 +1,8 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { UserError } from '../../core/user-errors.js';
-import { Gender, Member } from './members.types.js';
+import { Member } from './members.types.js';
+import { MemberContactFieldsInput } from './members.payloads.js';
 
 /**
  * The profile fields a fan changes for themselves with a member JWT (viewerUpdate): those of
@@ -14,23 +15,7 @@ import { Gender, Member } from './members.types.js';
     "The signed-in member's own profile fields to change; a field left out, null or empty keeps its value. Text is trimmed, and refused above 500 characters unless said otherwise. " +
     'The same rules as memberUpdate. No email (changed through the application) and no custom fields (the application keeps them).',
 })
-export class ViewerUpdateInput {
-  @Field(() => String, { nullable: true, description: 'Given name.' }) firstName?: string;
-  @Field(() => String, { nullable: true, description: 'Family name.' }) surname?: string;
-  @Field(() => String, { nullable: true, description: "The member's name, stored as given." }) username?: string;
-  @Field(() => String, { nullable: true, description: 'Date of birth, YYYY-MM-DD: a real date, in the past, from 1900 (a malformed date is an INVALID user error).' }) birthDate?: string;
-  @Field(() => Gender, { nullable: true, description: 'M, F or OTHER.' }) gender?: Gender;
-  @Field(() => String, { nullable: true, description: 'City.' }) city?: string;
-  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2.' }) country?: string;
-  @Field(() => String, { nullable: true, description: 'State, province or region.' }) state?: string;
-  @Field(() => String, { nullable: true, description: 'Postal code, at most 20 characters.' }) postCode?: string;
-  @Field(() => String, { nullable: true, description: 'Postal address, first line.' }) address?: string;
-  @Field(() => String, { nullable: true, description: 'Postal address, second line.' }) addressLine2?: string;
-  @Field(() => String, { nullable: true, description: 'Home phone number, at most 40 characters.' }) homePhone?: string;
-  @Field(() => String, { nullable: true, description: 'Mobile phone number, at most 40 characters.' }) mobilePhone?: string;
-  @Field(() => String, { nullable: true, description: "The member's website." }) website?: string;
-  @Field(() => String, { nullable: true, description: 'Free text about the member, at most 5,000 characters.' }) bio?: string;
-}
+export class ViewerUpdateInput extends MemberContactFieldsInput {}
 
 @ObjectType('ViewerUpdatePayload', { description: 'The answer of viewerUpdate: the signed-in member as changed, or the problems with the input.' })
 export class ViewerUpdatePayload {

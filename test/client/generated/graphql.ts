@@ -136,7 +136,7 @@ export type ViewerUpdateInput = {
   addressLine2?: string | null | undefined;
   /** Free text about the member, at most 5,000 characters. */
   bio?: string | null | undefined;
-  /** Date of birth, YYYY-MM-DD: a real date, in the past, from 1900 (a malformed date is an INVALID user error). */
+  /** Date of birth as YYYY-MM-DD: a real date, in the past, from 1900. Text, so that what a form holds is answered as a user error (INVALID) when it is not such a date. */
   birthDate?: string | null | undefined;
   /** City. */
   city?: string | null | undefined;
@@ -156,7 +156,7 @@ export type ViewerUpdateInput = {
   state?: string | null | undefined;
   /** Family name. */
   surname?: string | null | undefined;
-  /** The member's name, stored as given. */
+  /** The member's name; stored as given. At registration, left out, one is made from the email address. */
   username?: string | null | undefined;
   /** The member's website. */
   website?: string | null | undefined;
