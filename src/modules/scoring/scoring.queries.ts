@@ -151,12 +151,7 @@ export async function countBeforeByScore(
   const { plan, lagging } = await chooseTotals(db, filter, window);
   return catchUpRead(db, { accountId: filter.accountId, lagging, window }, async () => {
     if (plan) return countBeforeFromTotals(db, plan, row, direction, cap);
-    const counted = countedRows(db, filter, window);
-    const totals = db
-      .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
-      .from(counted)
-      .groupBy(counted.memberId)
-      .as('totals');
+    const totals = pointsPerMember(db, filter, window);
     const ahead = direction === 'DESC' ? sql`${totals.points} > ${row.points}` : sql`${totals.points} < ${row.points}`;
     const before = db
       .select({ id: members.id })
@@ -377,16 +372,21 @@ export async function memberPassesFilter(db: Executor, filter: CompiledFilter, m
   return row !== undefined;
 }
 
+/** Each member's points over the window under the filter, from the rollups and raw edges: the subquery the counts of members ahead read. */
+function pointsPerMember(db: Executor, filter: CompiledFilter, window: ResolvedWindow) {
+  const counted = countedRows(db, filter, window);
+  return db
+    .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
+    .from(counted)
+    .groupBy(counted.memberId)
+    .as('totals');
+}
+
 export async function membersAhead(db: Executor, filter: CompiledFilter, window: ResolvedWindow, points: number): Promise<number> {
   const { plan, lagging } = await chooseTotals(db, filter, window);
   return catchUpRead(db, { accountId: filter.accountId, lagging, window }, async () => {
     if (plan) return countAboveFromTotals(db, plan, points, 1000);
-    const counted = countedRows(db, filter, window);
-    const totals = db
-      .select({ memberId: counted.memberId, points: sql<number>`sum(${counted.points})::int`.as('points') })
-      .from(counted)
-      .groupBy(counted.memberId)
-      .as('totals');
+    const totals = pointsPerMember(db, filter, window);
     const ahead = db
       .select({ id: members.id })
       .from(totals)
