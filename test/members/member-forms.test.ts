@@ -110,7 +110,7 @@ describe('memberRegister', () => {
       session: null,
       userErrors: [
         { field: ['input', 'credentials', 'email'], code: 'INVALID', message: "The parameter 'email' is invalid: expected an email address." },
-        { field: ['input', 'credentials', 'password'], code: 'INVALID', message: "The parameter 'password' is invalid: A password needs at least 8 characters.." },
+        { field: ['input', 'credentials', 'password'], code: 'INVALID', message: 'A password needs at least 8 characters.' },
         { field: ['input', 'profile', 'birthDate'], code: 'INVALID', message: "The parameter 'birthdate' is invalid: expected a real date of birth in the past." },
         { field: ['input', 'profile', 'country'], code: 'INVALID', message: "The parameter 'country' is invalid: expected an ISO 3166-1 alpha-2 code such as GB." },
         { field: ['input', 'profile', 'postCode'], code: 'INVALID', message: "The parameter 'postcode' is invalid: at most 20 characters." },

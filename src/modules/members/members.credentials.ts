@@ -85,7 +85,8 @@ export function readCredentials(input: ServiceCredentialsInput, set: 'register' 
 /** A new password must be acceptable; an existing one is only compared. */
 export function assertNewPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw invalidParameter('password', problem);
+  // The problem is a sentence of its own ("A password needs at least 8 characters."), the whole message.
+  if (problem) throw new AppError('INVALID_PARAMETER', problem, 'password');
 }
 
 /**
