@@ -26,7 +26,7 @@ export function assertAccess(caller: Caller, roles: readonly Role[]): void {
   }
   if (caller.kind === 'member') {
     if (roles.includes('member')) return;
-    throw new AppError('WRONG_APPLICATION', 'A member token reads only viewer; use an API key.', 'apiKey');
+    throw new AppError('WRONG_APPLICATION', 'A member token acts on its own member only (viewer and the viewer operations); use an API key.', 'apiKey');
   }
   if (caller.kind === 'account') {
     if (roles.includes('global')) return;

@@ -45,8 +45,8 @@ export function getSchema(): Promise<GraphQLSchema> {
 
 /** type-graphql names the root types but takes no description for them: the explorer shows these. */
 const rootDescriptions = {
-  Query: "Reads: call with an application's API key; a member JWT reads viewer only, and the account's global key usage only.",
-  Mutation: "Writes: call with an application's API key; some need an advanced or enterprise plan.",
+  Query: "Reads: call with an application's API key; a member JWT reads viewer and viewerSessions only, and the account's global key usage only.",
+  Mutation: "Writes: call with an application's API key; some need an advanced or enterprise plan. A member JWT calls the viewer mutations only (its own member).",
   Subscription: "Live events, over graphql-ws at /graphql: call with an application's API key.",
 };
 

@@ -110,7 +110,10 @@ export function registerSubscriptions(app: FastifyInstance, deps: SubscriptionDe
         if (!key) {
           const limited = await overLimit(limiter.addressBudget(address));
           if (limited) return refuse(closeCodes.tooManyRequests, limited);
-          return refuse(closeCodes.unauthorized, memberJwtOf(carried) ? 'A member token reads only viewer; use an API key.' : 'An API key is required: send x-api-key in connection_init.');
+          return refuse(
+            closeCodes.unauthorized,
+            memberJwtOf(carried) ? 'A member token acts on its own member only (viewer and the viewer operations); use an API key.' : 'An API key is required: send x-api-key in connection_init.',
+          );
         }
         if ((await limiter.unknownKeysBlockedFor(address)) > 0) return refuse(closeCodes.tooManyRequests, 'Too many unknown API keys from this address.');
         let caller: Caller | null;
