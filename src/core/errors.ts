@@ -76,6 +76,11 @@ export class AppError extends GraphQLError {
 
 export const missingParameter = (param: string, message = `The parameter '${param}' is required.`) => new AppError('MISSING_PARAMETER', message, param);
 
+/** Throws MISSING_PARAMETER: for the right side of `??` where a value is required (`readName(name) ?? throwMissing('name')`). */
+export function throwMissing(param: string): never {
+  throw missingParameter(param);
+}
+
 export const invalidParameter = (param: string, expected: string) => new AppError('INVALID_PARAMETER', `The parameter '${param}' is invalid: ${expected}.`, param);
 
 export const notFound = (what: string, param: string | null = 'id') => new AppError('NOT_FOUND', `${what} not found.`, param);

@@ -3,7 +3,7 @@ import { activityTypes } from './activity-types.js';
 import type { Executor } from '../../db/client.js';
 import type { ActivityTracking as TrackingRow } from '../../db/schema/index.js';
 import { filterId } from '../../filters/compile.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, invalidParameter, missingParameter, throwMissing, notFound } from '../../core/errors.js';
 import { validateAll } from '../../core/user-errors.js';
 import { validateAllAsync } from '../../core/user-errors.js';
 import { databaseUnavailable, memberMergedMeanwhile, retryTransaction } from '../../db/errors.js';
@@ -139,10 +139,6 @@ export async function editActivity(scope: ActivityScope, id: number, input: Edit
   });
   if (!row) throw notFound('Activity', 'id');
   return row;
-}
-
-function throwMissing(param: string): never {
-  throw missingParameter(param);
 }
 
 /** Deleting a definition keeps its records: scores and history still count them. */

@@ -1,4 +1,4 @@
-import { AppError, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, throwMissing, notFound } from '../../core/errors.js';
 import { InputErrors, validateAllAsync } from '../../core/user-errors.js';
 import { filterId } from '../../filters/compile.js';
 import { lookupMemberByRef, memberRefField } from '../members/member-ref.js';
@@ -46,8 +46,4 @@ async function memberOf(scope: ActivityScope, ref: MemberRef): Promise<number> {
     if (!(error instanceof AppError) || error instanceof InputErrors) throw error;
     throw new InputErrors([{ path: [memberRefField(ref)], error }]);
   }
-}
-
-function throwMissing(param: string): never {
-  throw missingParameter(param);
 }

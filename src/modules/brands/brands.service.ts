@@ -1,7 +1,7 @@
 import slugify from '@sindresorhus/slugify';
 import type { Database } from '../../db/client.js';
 import type { ApplicationSettings, BrandNetworkRef, Plan } from '../../db/schema/index.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, invalidParameter, throwMissing, notFound } from '../../core/errors.js';
 import { validateAll } from '../../core/user-errors.js';
 import { brandNetworkNames, brandNetworks, parseNetworkUrl, type BrandNetworkName } from './brand-urls.js';
 import { brandTypes } from './brand-types.js';
@@ -108,10 +108,6 @@ function readName(value: string | null | undefined): string | undefined {
 
 /** The GraphQL path of a BrandInput field (user errors, warnings). */
 const inputPath = (...path: string[]) => ['input', ...path];
-
-function throwMissing(param: string): never {
-  throw missingParameter(param);
-}
 
 function throwInvalid(param: string, expected: string): never {
   throw invalidParameter(param, expected);

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { filterId } from '../../filters/compile.js';
-import { AppError, invalidParameter, missingParameter, notFound } from '../../core/errors.js';
+import { AppError, invalidParameter, missingParameter, throwMissing, notFound } from '../../core/errors.js';
 import { InputErrors } from '../../core/user-errors.js';
 import { validateAllAsync } from '../../core/user-errors.js';
 import { requireBrand } from '../brands/brands.service.js';
@@ -118,10 +118,6 @@ export async function editSegment(scope: SegmentScope, id: number, input: Segmen
 
 /** The GraphQL path of a SegmentInput field (user errors). */
 const inputPath = (key: string) => ['input', key];
-
-function throwMissing(param: string): never {
-  throw missingParameter(param);
-}
 
 function throwInvalid(param: string, expected: string): never {
   throw invalidParameter(param, expected);
