@@ -24,7 +24,7 @@ describe('generated hostile requests', () => {
     const figures = await runFuzz(requests, httpSender(target.base));
     console.info(
       `fuzz (seed ${seed}): ${figures.requests} requests over ${figures.targets} targets ${JSON.stringify(figures.byKind)}; statuses ${JSON.stringify(figures.byStatus)}; ` +
-        `${figures.databaseRefusals} refused by the database's own checks; p99 ${figures.p99Ms} ms, slowest ${figures.slowestMs} ms (${figures.slowest})`,
+        `${figures.databaseRefusals} refused by the database's own checks; p99 ${figures.p99Ms} ms, slowest ${figures.slowestMs} ms (${figures.slowest}), ${figures.slowRetried} slow only under load`,
     );
     expect(
       figures.failures.map(({ request, problems }) => ({ request, problems })),

@@ -364,12 +364,25 @@ export interface FuzzFigures {
   p99Ms: number;
   /** Each failure with its request summarised, and whole in `full` (to send again). */
   failures: { request: string; problems: string[]; full: FuzzRequest }[];
+  /** Answers slow in the run and fast when sent again alone (see retrySlowAlone). */
+  slowRetried: number;
   targets: number;
 }
 
 /** Sends each request through `send`, a few at a time, judging every answer. */
 export async function runFuzz(requests: FuzzRequest[], send: (request: FuzzRequest) => Promise<FuzzAnswer>, concurrency = 4): Promise<FuzzFigures> {
-  const figures: FuzzFigures = { requests: 0, byKind: {}, byStatus: {}, databaseRefusals: 0, slowestMs: 0, slowest: '', p99Ms: 0, failures: [], targets: new Set(requests.map((r) => r.target)).size };
+  const figures: FuzzFigures = {
+    requests: 0,
+    byKind: {},
+    byStatus: {},
+    databaseRefusals: 0,
+    slowestMs: 0,
+    slowest: '',
+    p99Ms: 0,
+    failures: [],
+    slowRetried: 0,
+    targets: new Set(requests.map((r) => r.target)).size,
+  };
   const times: number[] = [];
   let next = 0;
   const worker = async () => {
@@ -392,9 +405,29 @@ export async function runFuzz(requests: FuzzRequest[], send: (request: FuzzReque
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  await retrySlowAlone(figures, send);
   times.sort((a, b) => a - b);
   figures.p99Ms = Math.round(times[Math.floor(times.length * 0.99)] ?? 0);
   return figures;
+}
+
+/**
+ * A request whose only fault was its time is sent again, alone: the suite runs beside files that
+ * load both cores (the noisy-neighbour run), and a moment's contention there is not the input's
+ * fault. An input that is slow in itself is slow again and stays a failure, with both times.
+ */
+async function retrySlowAlone(figures: FuzzFigures, send: (request: FuzzRequest) => Promise<FuzzAnswer>, slowMs = 2000) {
+  const kept: FuzzFigures['failures'] = [];
+  for (const failure of figures.failures) {
+    if (!failure.problems.every((problem) => problem.startsWith('took '))) {
+      kept.push(failure);
+      continue;
+    }
+    const again = await send(failure.full);
+    if (again.ms > slowMs) kept.push({ ...failure, problems: [...failure.problems, `took ${Math.round(again.ms)} ms again, alone`] });
+    else figures.slowRetried += 1;
+  }
+  figures.failures = kept;
 }
 
 /**
