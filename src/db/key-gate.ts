@@ -35,6 +35,19 @@ export class KeyGate {
    * A waiter whose `signal` aborts leaves the queue and throws the signal's reason: one whose
    * caller is gone neither holds a place that a live caller may need nor takes a turn.
    */
+  /**
+   * The release of one of the key's slots when one is free now, else undefined (nothing queued):
+   * what a caller tries before `acquire`, so that the usual case, a free slot, costs neither a
+   * promise nor an abort signal.
+   */
+  tryAcquire(key: string): (() => void) | undefined {
+    let load = this.keys.get(key);
+    if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
+    if (load.running >= this.limits.concurrent) return undefined;
+    load.running += 1;
+    return this.releaser(key, load);
+  }
+
   async acquire(key: string, { priority = 0, signal }: { priority?: number; signal?: AbortSignal } = {}): Promise<() => void> {
     signal?.throwIfAborted();
     let load = this.keys.get(key);
@@ -56,6 +69,10 @@ export class KeyGate {
         load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, waiter);
       });
     }
+    return this.releaser(key, load);
+  }
+
+  private releaser(key: string, load: KeyLoad): () => void {
     let released = false;
     return () => {
       if (released) return;

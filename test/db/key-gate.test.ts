@@ -2,6 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { KeyGate, KeyGateFull } from '../../src/db/key-gate.js';
 
 describe('KeyGate', () => {
+  it('tryAcquire takes a free slot at once, and none (queuing nothing) when the key has no free slot', async () => {
+    const gate = new KeyGate({ concurrent: 2, queued: 5 });
+    const first = gate.tryAcquire('a')!;
+    const second = await gate.acquire('a');
+    expect(gate.tryAcquire('a')).toBeUndefined();
+    expect(gate.load('a')).toEqual({ running: 2, waiting: 0 });
+    const waiting = gate.acquire('a');
+    expect(gate.load('a')).toEqual({ running: 2, waiting: 1 });
+    first();
+    first(); // once only
+    const third = await waiting;
+    expect(gate.load('a')).toEqual({ running: 2, waiting: 0 });
+    second();
+    third();
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
+    // A key nothing holds is forgotten again after a slot taken and given back.
+    gate.tryAcquire('b')!();
+    expect(gate.load('b')).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('admits `concurrent` holders per key, queues `queued` more in arrival order, refuses the rest', async () => {
     const gate = new KeyGate({ concurrent: 2, queued: 2 });
     const first = await gate.acquire('a');
