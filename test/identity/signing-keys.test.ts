@@ -1,5 +1,5 @@
 import { isNull } from 'drizzle-orm';
-import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { signingKeys } from '../../src/db/schema/index.js';
@@ -80,6 +80,24 @@ describe('sign and verify', () => {
     // Anyone holding the published keys can check the token too.
     const { payload } = await jwtVerify(jwt, createLocalJWKSet(keys.jwks()), { issuer, audience: 'app:5', currentDate: new Date(clock.ms) });
     expect(payload.sub).toBe('8');
+  });
+
+  it('signs byte for byte the token jose signs with the same key and claims', async () => {
+    const clock = testClock();
+    const keys = await load(clock);
+    const jwt = await keys.sign(claims);
+    const [row] = await activeRows();
+    const privateKey = await importJWK(JSON.parse(cipher.open(row.privateJwkSealed)), 'EdDSA');
+    const iat = clock.ms / 1000;
+    const byJose = await new SignJWT({ acc: 3, gen: 2 })
+      .setProtectedHeader({ alg: 'EdDSA', kid: row.kid, typ: 'JWT' })
+      .setIssuer(issuer)
+      .setSubject('8')
+      .setAudience('app:5')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 3600)
+      .sign(privateKey);
+    expect(jwt).toBe(byJose);
   });
 
   it('uses the configured lifetime', async () => {
