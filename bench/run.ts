@@ -263,13 +263,29 @@ async function main() {
     marqueeOverRawP50: ratio('members-page-100-plain-marquee', 'members-page-100-plain-raw'),
     memberShowOverRawP50: ratio('member-show-rest', 'member-show-raw'),
   };
-  console.error(JSON.stringify(ratios));
+  // The issue's terms: requests per second of ours over theirs, in the same run (1 = as fast).
+  const rate = (name: string) => results.find((row) => row.scenario === name && row.errors === 0 && 'requestsPerSecond' in row) as { requestsPerSecond: number } | undefined;
+  const throughput = (oursName: string, theirsName: string) => {
+    const ours = rate(oursName)?.requestsPerSecond;
+    const theirs = rate(theirsName)?.requestsPerSecond;
+    return ours && theirs ? Math.round((ours / theirs) * 100) / 100 : null;
+  };
+  const throughputRatios = {
+    memberShowRestOverRaw: throughput('member-show-rest', 'member-show-raw'),
+    memberShowGraphqlOverRaw: throughput('member-show-graphql', 'member-show-raw'),
+    memberShowRestOverGraphql: throughput('member-show-rest', 'member-show-graphql'),
+    memberShowRestOverPostgraphile: throughput('member-show-rest', 'member-show-postgraphile'),
+    memberShowGraphqlOverPostgraphile: throughput('member-show-graphql', 'member-show-postgraphile'),
+    page100OverRaw: throughput('members-page-100-plain-marquee', 'members-page-100-plain-raw'),
+    page100OverPostgraphile: throughput('members-page-100-plain-marquee', 'members-page-100-plain-postgraphile'),
+  };
+  console.error(JSON.stringify({ ...ratios, throughputRatios }));
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}${args.label ? `-${args.label}` : ''}.json`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, results }, null, 2)}\n`,
+    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, throughputRatios, results }, null, 2)}\n`,
   );
   console.error(`results written to ${path.relative(root, file)}`);
 }

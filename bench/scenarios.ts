@@ -117,6 +117,26 @@ export function scenarios(context: ScenarioContext): Scenario[] {
       requests: [{ method: 'GET', path: '/member/0', setupRequest: (request) => ({ ...request, path: `/member/${nextMember()}` }) }],
     },
     {
+      name: 'member-show-postgraphile',
+      description: 'the same member and services as the raw route, by its primary key (PostGraphile)',
+      target: 'postgraphile',
+      requests: [
+        {
+          method: 'POST',
+          path: '/graphql',
+          setupRequest: (request) => ({
+            ...request,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              query: `query($account: Int!, $id: Int!) { memberByAccountIdAndRowId(accountId: $account, rowId: $id) { rowId email firstName surname username gender country city verifiedEmail
+                memberServicesByAccountIdAndMemberId(orderBy: PRIMARY_KEY_ASC) { nodes { rowId network uid username valid activitySharing followers likes } } } }`,
+              variables: { account: context.accountId, id: nextMember() },
+            }),
+          }),
+        },
+      ],
+    },
+    {
       name: 'member-show-graphql',
       description: 'the same member data through GraphQL',
       requests: [
