@@ -100,6 +100,27 @@ describe('sign and verify', () => {
     expect(jwt).toBe(byJose);
   });
 
+  it('signRecent reuses a token for up to a minute, never across a session generation or a rotation', async () => {
+    const clock = testClock();
+    const keys = await load(clock);
+    const first = await keys.signRecent(claims);
+    clock.advance(59);
+    expect(await keys.signRecent(claims)).toBe(first);
+    // Another member, application or generation gets its own.
+    expect(await keys.signRecent({ ...claims, memberId: 9 })).not.toBe(first);
+    expect(await keys.signRecent({ ...claims, applicationId: 6 })).not.toBe(first);
+    const nextGeneration = await keys.signRecent({ ...claims, sessionGeneration: 3 });
+    expect(decodeJwt(nextGeneration).gen).toBe(3);
+    clock.advance(1);
+    const renewed = await keys.signRecent(claims);
+    expect(renewed).not.toBe(first);
+    expect(decodeJwt(renewed).iat).toBe(decodeJwt(first).iat! + 60);
+    await keys.rotate(database.db);
+    const afterRotation = await keys.signRecent(claims);
+    expect(kidOf(afterRotation)).not.toBe(kidOf(renewed));
+    expect(await keys.verify(afterRotation)).toEqual(claims);
+  });
+
   it('uses the configured lifetime', async () => {
     const keys = await load(testClock(), { tokenLifetimeSeconds: 60 });
     const { iat, exp } = decodeJwt(await keys.sign(claims));

@@ -46,6 +46,8 @@ interface LoadedKey {
 /** Ed25519: small keys and signatures, fast, and no parameters to get wrong. */
 const algorithm = 'EdDSA';
 const defaultLifetimeSeconds = 3600;
+/** About 4 MB of tokens: the members a busy front end shows within a minute. */
+const recentTokensKept = 10_000;
 
 /**
  * The keys that sign member JWTs. Exactly one key signs at a time; every key whose tokens may still
@@ -60,6 +62,8 @@ const defaultLifetimeSeconds = 3600;
 export class SigningKeys {
   /** Newest first: the first key with a private key is the one that signs. */
   private keys: LoadedKey[] = [];
+  /** signRecent's tokens by key, claims and generation, oldest first. */
+  private readonly recentTokens = new Map<string, { jwt: string; signedAt: number }>();
 
   private constructor(
     private readonly cipher: TokenCipher,
@@ -129,6 +133,27 @@ export class SigningKeys {
     });
     const signingInput = `${key.encodedHeader}.${payload}`;
     return `${signingInput}.${signBytes(null, Buffer.from(signingInput), key.privateKey).toString('base64url')}`;
+  }
+
+  /**
+   * A token for the claims signed at most `recentSeconds` ago by this process, else a new one. For
+   * reads that hand a member's token out with every answer (the seed's member show): an Ed25519
+   * signature was still 5 % of such a request's CPU, and a front end asks for the same member
+   * again and again. The reused token lives at most that much shorter; one of another session
+   * generation or signing key is never reused (both are in the cache key).
+   */
+  async signRecent(claims: MemberClaims, recentSeconds = 60): Promise<string> {
+    const key = this.signingKey();
+    const cacheKey = `${key?.kid}:${claims.accountId}:${claims.applicationId}:${claims.memberId}:${claims.sessionGeneration}`;
+    const now = this.now();
+    const kept = this.recentTokens.get(cacheKey);
+    if (kept && now - kept.signedAt < recentSeconds * 1000 && now >= kept.signedAt) return kept.jwt;
+    const jwt = await this.sign(claims);
+    this.recentTokens.delete(cacheKey);
+    this.recentTokens.set(cacheKey, { jwt, signedAt: now });
+    // Oldest first in a Map's order: the first entry is the one to drop.
+    if (this.recentTokens.size > recentTokensKept) this.recentTokens.delete(this.recentTokens.keys().next().value!);
+    return jwt;
   }
 
   /**

@@ -144,7 +144,7 @@ export class MemberResolver {
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: 'A fresh JWT for this member, signed for the calling application.',
+    description: 'A JWT for this member, signed for the calling application at most a minute ago.',
     deprecationReason: 'Use MemberSession.jwt, the session memberLogin and memberRegister answer.',
   })
   async jwt(@Root() member: Member, @Ctx() context: Context): Promise<string | null> {
@@ -153,7 +153,7 @@ export class MemberResolver {
     // The token carries the member's session generation, from the row the request reads anyway.
     const row = await context.loaders.members.rows.load(member.id);
     if (!row) return null;
-    return context.identity.signingKeys.sign({ accountId, applicationId, memberId: row.id, sessionGeneration: row.sessionGeneration });
+    return context.identity.signingKeys.signRecent({ accountId, applicationId, memberId: row.id, sessionGeneration: row.sessionGeneration });
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'Whole years since birthDate, in UTC today; null without a birth date.' })
