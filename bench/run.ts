@@ -3,7 +3,7 @@
  * autocannon, scenario by scenario: requests per second, latency percentiles, errors, SQL round
  * trips per request (from the gateway's own metrics) and the gateway's peak memory.
  *
- *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20] [--label name]
+ *   npm run bench -- --scale small [--api-key K --database URL] [--duration 10] [--warmup 3] [--connections 10] [--only name,name] [--peer-indexes] [--gateways N] [--pool-size 20] [--label name] [--gateway-root checkout]
  *
  * Without --api-key and --account-id it first runs bench/generate.ts at the scale and uses the account it made.
  * Results go to bench/results/<date>-<scale>.json. With --peer-indexes, the foreign-key indexes
@@ -50,18 +50,22 @@ const { values: args } = parseArgs({
     'pool-size': { type: 'string', default: '20' },
     // Names the results file (`<date>-<scale>-<label>.json`), so runs of one sitting keep their own.
     label: { type: 'string' },
+    // Another checkout whose built gateway (its dist/) is measured: a change's base, with this
+    // harness and these scenarios, in the same sitting.
+    'gateway-root': { type: 'string' },
   },
 });
 
 const root = path.resolve(import.meta.dirname, '..');
+const gatewayRoot = path.resolve(args['gateway-root'] ?? root);
 const gatewayPorts = Array.from({ length: Number(args.gateways) }, (_, i) => Number(args.port) + 10 * i);
 const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
 const peerPorts = { postgraphile: Number(args.port) + 1, raw: Number(args.port) + 2 };
 const targets: Record<Target, string[]> = { marquee: gatewayUrls, postgraphile: [`http://127.0.0.1:${peerPorts.postgraphile}`], raw: [`http://127.0.0.1:${peerPorts.raw}`] };
 
-function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+function run(command: string, argv: string[], env: NodeJS.ProcessEnv = {}, cwd = root): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${argv.join(' ')} exited with ${code}`))));
@@ -120,7 +124,7 @@ async function startRaw(accountId: number): Promise<ChildProcess> {
 }
 
 async function startGateway(port: number): Promise<ChildProcess> {
-  return startBenchGateway({ port, database: args.database, poolSize: args['pool-size'] });
+  return startBenchGateway({ port, database: args.database, poolSize: args['pool-size'], root: gatewayRoot });
 }
 
 /** Total SQL statements and requests so far, from the gateways' Prometheus metrics. */
@@ -190,7 +194,8 @@ async function main() {
     const admin = postgres(args.database, { max: 1, onnotice: () => {} });
     await createPeerIndexes(admin).finally(() => admin.end());
   }
-  await run('node', ['scripts/build.mjs']);
+  await run('node', ['scripts/build.mjs'], {}, gatewayRoot);
+  const gatewayCommit = (await run('git', ['rev-parse', '--short', 'HEAD'], {}, gatewayRoot)).trim();
   const gateways: ChildProcess[] = [];
   for (const port of gatewayPorts) gateways.push(await startGateway(port));
   const peers: ChildProcess[] = [];
@@ -285,7 +290,7 @@ async function main() {
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, throughputRatios, results }, null, 2)}\n`,
+    `${JSON.stringify({ gatewayCommit, scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, throughputRatios, results }, null, 2)}\n`,
   );
   console.error(`results written to ${path.relative(root, file)}`);
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Seals secrets kept at rest (network tokens, member access tokens, signing keys). */
 export interface TokenCipher {
@@ -29,7 +29,9 @@ export function createTokenCipher(secretKey: string): TokenCipher {
   if (!secretKey) throw new Error('The token cipher needs a secret key (SECRET_KEY).');
   // HKDF turns the configured secret (any printable string) into a uniform 256-bit key, and the
   // label keeps this key distinct from anything else derived from the same secret.
-  const key = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), keyLabel, 32));
+  // A key object made once: a raw buffer is wrapped into one on every call (a member show opens
+  // three sealed values).
+  const key = createSecretKey(Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), keyLabel, 32)));
 
   return {
     seal(plain) {
