@@ -6,11 +6,22 @@ import { sql, type SQL } from 'drizzle-orm';
  * the statement text, and the prepared statement, stay the same for every batch.
  */
 export function arrayLiteral(values: readonly (string | number | boolean | null | undefined)[]): string {
-  const items = values.map((value) => {
-    if (value === null || value === undefined) return 'NULL';
-    return `"${String(value).replace(/["\\]/g, '\\$&')}"`;
-  });
-  return `{${items.join(',')}}`;
+  let literal = '{';
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index];
+    if (index > 0) literal += ',';
+    literal += value === null || value === undefined ? 'NULL' : `"${escapedElement(String(value))}"`;
+  }
+  return `${literal}}`;
+}
+
+/**
+ * An element with its quotes and backslashes escaped. Most elements (ids, times, markers) have
+ * neither, and skip the regular expression: a batch of 1,000 records is 18,000 elements, and the
+ * replace on each was 6 % of the batch's CPU.
+ */
+function escapedElement(text: string): string {
+  return text.includes('"') || text.includes('\\') ? text.replace(/["\\]/g, '\\$&') : text;
 }
 
 type ArrayValue = string | number | boolean | null | undefined;
