@@ -29,46 +29,44 @@ export class KeyGate {
   constructor(private readonly limits: { concurrent: number; queued: number }) {}
 
   /**
+   * The release of one of the key's slots when one is free now, else undefined (nothing queued):
+   * what a caller tries before `acquire`, so that the usual case, a free slot, costs neither a
+   * promise nor an abort signal.
+   */
+  tryAcquire(key: string): (() => void) | undefined {
+    const load = this.keys.get(key) ?? { running: 0, waiting: [] };
+    if (load.running >= this.limits.concurrent) return undefined;
+    load.running += 1;
+    this.keys.set(key, load);
+    return this.releaser(key, load);
+  }
+
+  /**
    * Resolves with the release once one of the key's slots is free (call it exactly once, when the
    * work ends however it ends); throws KeyGateFull when the key's queue is full. A waiter with a
    * lower `priority` is admitted before those with a higher one; equal priorities in arrival order.
    * A waiter whose `signal` aborts leaves the queue and throws the signal's reason: one whose
    * caller is gone neither holds a place that a live caller may need nor takes a turn.
    */
-  /**
-   * The release of one of the key's slots when one is free now, else undefined (nothing queued):
-   * what a caller tries before `acquire`, so that the usual case, a free slot, costs neither a
-   * promise nor an abort signal.
-   */
-  tryAcquire(key: string): (() => void) | undefined {
-    let load = this.keys.get(key);
-    if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
-    if (load.running >= this.limits.concurrent) return undefined;
-    load.running += 1;
-    return this.releaser(key, load);
-  }
-
   async acquire(key: string, { priority = 0, signal }: { priority?: number; signal?: AbortSignal } = {}): Promise<() => void> {
     signal?.throwIfAborted();
+    const free = this.tryAcquire(key);
+    if (free) return free;
     let load = this.keys.get(key);
     if (!load) this.keys.set(key, (load = { running: 0, waiting: [] }));
-    if (load.running < this.limits.concurrent) {
-      load.running += 1;
-    } else {
-      if (load.waiting.length >= this.limits.queued) throw new KeyGateFull(key);
-      // The slot is handed over by the release, so running never drops below the limit meanwhile.
-      await new Promise<void>((admit, leave) => {
-        const waiter: Waiter = { admit: () => (signal?.removeEventListener('abort', onAbort), admit()), priority };
-        // The key stays: a waiter exists only while every slot is held, and the last release forgets it.
-        const onAbort = () => {
-          load.waiting.splice(load.waiting.indexOf(waiter), 1);
-          leave(signal!.reason);
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        const behind = load.waiting.findIndex((other) => other.priority > priority);
-        load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, waiter);
-      });
-    }
+    if (load.waiting.length >= this.limits.queued) throw new KeyGateFull(key);
+    // The slot is handed over by the release, so running never drops below the limit meanwhile.
+    await new Promise<void>((admit, leave) => {
+      const waiter: Waiter = { admit: () => (signal?.removeEventListener('abort', onAbort), admit()), priority };
+      // The key stays: a waiter exists only while every slot is held, and the last release forgets it.
+      const onAbort = () => {
+        load.waiting.splice(load.waiting.indexOf(waiter), 1);
+        leave(signal!.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const behind = load.waiting.findIndex((other) => other.priority > priority);
+      load.waiting.splice(behind === -1 ? load.waiting.length : behind, 0, waiter);
+    });
     return this.releaser(key, load);
   }
 
