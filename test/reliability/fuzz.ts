@@ -310,11 +310,15 @@ const leaks =
 
 const restErrorKeys = new Set(['code', 'type', 'message', 'param', 'requestId']);
 
+/** No answer may take longer, hostile input or not; judgeAnswer's problem for one that did starts with `tookPrefix`. */
+const slowMs = 2000;
+const tookPrefix = 'took ';
+
 /** Every rule an answer must keep; an empty list when it keeps them all. */
-export function judgeAnswer(request: FuzzRequest, answer: FuzzAnswer, slowMs = 2000): string[] {
+export function judgeAnswer(request: FuzzRequest, answer: FuzzAnswer): string[] {
   const problems: string[] = [];
   if (answer.status >= 500) problems.push(`answered ${answer.status}`);
-  if (answer.ms > slowMs) problems.push(`took ${Math.round(answer.ms)} ms`);
+  if (answer.ms > slowMs) problems.push(`${tookPrefix}${Math.round(answer.ms)} ms`);
   let body: any;
   try {
     body = JSON.parse(answer.body);
@@ -416,15 +420,15 @@ export async function runFuzz(requests: FuzzRequest[], send: (request: FuzzReque
  * load both cores (the noisy-neighbour run), and a moment's contention there is not the input's
  * fault. An input that is slow in itself is slow again and stays a failure, with both times.
  */
-async function retrySlowAlone(figures: FuzzFigures, send: (request: FuzzRequest) => Promise<FuzzAnswer>, slowMs = 2000) {
+async function retrySlowAlone(figures: FuzzFigures, send: (request: FuzzRequest) => Promise<FuzzAnswer>) {
   const kept: FuzzFigures['failures'] = [];
   for (const failure of figures.failures) {
-    if (!failure.problems.every((problem) => problem.startsWith('took '))) {
+    if (!failure.problems.every((problem) => problem.startsWith(tookPrefix))) {
       kept.push(failure);
       continue;
     }
     const again = await send(failure.full);
-    if (again.ms > slowMs) kept.push({ ...failure, problems: [...failure.problems, `took ${Math.round(again.ms)} ms again, alone`] });
+    if (again.ms > slowMs) kept.push({ ...failure, problems: [...failure.problems, `${tookPrefix}${Math.round(again.ms)} ms again, alone`] });
     else figures.slowRetried += 1;
   }
   figures.failures = kept;
