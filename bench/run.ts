@@ -201,7 +201,7 @@ async function main() {
   const peers: ChildProcess[] = [];
   if (wanted.some((scenario) => scenario.target === 'postgraphile')) peers.push(await startPostGraphile());
   if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
-  const results: { scenario: string; errors: number; latencyMs?: { p50: number } }[] = [];
+  const results: { scenario: string; errors: number; latencyMs?: { p50: number }; requestsPerSecond?: number }[] = [];
   let keptWindows: KeptWindowsWait | undefined;
   try {
     keptWindows = await waitForKeptWindows(args.database, accountId);
@@ -257,24 +257,22 @@ async function main() {
   }
 
   // A scenario that answered errors measured how fast errors come back: no ratio from it.
-  const latency = (name: string) => results.find((row) => row.scenario === name && row.errors === 0)?.latencyMs?.p50;
-  const ratio = (oursName: string, theirsName: string) => {
-    const ours = latency(oursName);
-    const theirs = latency(theirsName);
+  const ratioOf = (figure: (row: (typeof results)[number]) => number | undefined) => (oursName: string, theirsName: string) => {
+    const [ours, theirs] = [oursName, theirsName].map((name) => {
+      const row = results.find((candidate) => candidate.scenario === name && candidate.errors === 0);
+      return row && figure(row);
+    });
     return ours && theirs ? Math.round((ours / theirs) * 100) / 100 : null;
   };
+  const ratio = ratioOf((row) => row.latencyMs?.p50);
   const ratios = {
     marqueeOverPostgraphileP50: ratio('members-page-100-plain-marquee', 'members-page-100-plain-postgraphile'),
     marqueeOverRawP50: ratio('members-page-100-plain-marquee', 'members-page-100-plain-raw'),
     memberShowOverRawP50: ratio('member-show-rest', 'member-show-raw'),
   };
-  // The terms: requests per second of ours over theirs, in the same run (1 = as fast).
-  const rate = (name: string) => results.find((row) => row.scenario === name && row.errors === 0 && 'requestsPerSecond' in row) as { requestsPerSecond: number } | undefined;
-  const throughput = (oursName: string, theirsName: string) => {
-    const ours = rate(oursName)?.requestsPerSecond;
-    const theirs = rate(theirsName)?.requestsPerSecond;
-    return ours && theirs ? Math.round((ours / theirs) * 100) / 100 : null;
-  };
+  // Requests per second of ours over theirs, in the same run (1 = as fast): the figure a machine's
+  // capacity follows, where the p50 ratios above follow each request's wait.
+  const throughput = ratioOf((row) => row.requestsPerSecond);
   const throughputRatios = {
     memberShowRestOverRaw: throughput('member-show-rest', 'member-show-raw'),
     memberShowGraphqlOverRaw: throughput('member-show-graphql', 'member-show-raw'),
