@@ -15,7 +15,7 @@ import { keptTotalsExact } from '../support/kept-structures.js';
 /**
  * A burst of batch ingestion stores more records of now in a minute than a ranking corrects the
  * kept totals with. Before, totals less than 30 minutes behind served whatever they missed: every
- * ranking corrected the whole burst (seconds each at scale, docs/performance.md), and the worker's
+ * ranking corrected the whole burst (seconds each at scale, bench/results/HISTORY.md, "Rankings after a burst of batch ingestion"), and the worker's
  * steps, shared by the five windows, took in a tenth of their budget of the burst each.
  */
 let t: TestGateway;

@@ -67,7 +67,7 @@ export function groupsDelta(accountId: number, changes: SQL): SQL {
  * Working memory for a first coverage's aggregations, for the rest of the caller's transaction: an
  * account's records grouped by window and member at once. At medium scale the groups then fit in
  * memory; at large scale PostgreSQL sorts on disk either way, and more (3 GB) measured no faster
- * (docs/performance.md, "fourth round").
+ * (bench/results/HISTORY.md, "Rankings and generation, fourth round").
  */
 export async function roomToAggregate(db: Executor): Promise<void> {
   await db.execute(sql`set local work_mem = '256MB'`);

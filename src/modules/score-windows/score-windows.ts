@@ -61,7 +61,7 @@ export const maxCorrectionRecords = 20_000;
  * answers instead costs in proportion to the window's days, a correction in proportion to the
  * records it corrects: alone at large scale after a 24-hour stop, six months corrected 114,000
  * records in 1.0–1.3 s against 7.9–8.4 s on the rollup, a week 236,000 in 2.3–2.8 s against
- * 0.5–0.7 s (docs/performance.md, "Recovery after a stop, fourth round"). A correction past
+ * 0.5–0.7 s (bench/results/HISTORY.md, "Recovery after a stop, fourth round"). A correction past
  * `maxCorrectionRecords` takes a catch-up turn, as a rollup read does, and with the shortest
  * window's turns first, six months' corrections wait while the week's cliff lasts.
  */
@@ -76,7 +76,7 @@ export function correctionBound(windowId: number, now = new Date()): number {
  * on a quiet machine; 20,000 took 2–4 s a ranking under load). The worker catches windows up one
  * at a time, in `catchUpOrder`, until each corrects no more than this, before moving the next:
  * a window left at the rankings' own bound is served, but slowly, for the rest of the catch-up
- * (docs/performance.md, "Recovery after a stop, third round").
+ * (bench/results/HISTORY.md, "Recovery after a stop, third round").
  */
 export const cheapCorrectionRecords = 2_000;
 

@@ -15,15 +15,16 @@ import { KeyGate, KeyGateFull } from '../../db/key-gate.js';
  * Each such read takes seconds (every rollup row of the window summed per member, or the records
  * the totals miss), and every ranking of the window takes one until the fold has caught up. The
  * fold is one session: under ten such reads at once it had a small share of the two cores and
- * folded 1,300 records a second, and the cliff lasted minutes (docs/performance.md, "Rankings
- * after a burst of batch ingestion"; with the turns, its "second round": less than half as long).
+ * folded 1,300 records a second, and the cliff lasted minutes (bench/results/HISTORY.md, "Rankings
+ * after a burst of batch ingestion"; with the turns, "Rankings after a burst, second round": less than
+ * half as long).
  * Waiting their turn, the readers leave the fold the CPU that ends the cliff, and the rankings
  * answer from the totals again sooner; the answers are the same.
  *
  * Shorter windows take their turn first. A read's cost grows with its window's days of rollup
  * (at large scale, alone: one week 0.5–0.7 s, six months 8 s), and in arrival order a week's
  * reads waited behind six months' until the client gave up: for the first 40 s after a day's stop
- * no ranking answered at all (docs/performance.md, "Recovery after a stop, fifth round"). A longer
+ * no ranking answered at all (bench/results/HISTORY.md, "Recovery after a stop, fifth round"). A longer
  * window waits no longer than the catch-up takes: the worker folds the week first, and once a
  * window's totals answer, its rankings take no turn (six months' corrections so wait until the
  * week is folded: "Recovery after a stop, sixth round"). Meanwhile its waiters may outlast their
@@ -125,7 +126,7 @@ function forgetIfIdle(db: Executor, accountId: number, reads: AccountReads): voi
  * behind another, and most waited longer than their clients would; with the shortest window's
  * turns first, a week's page asked without pause took every turn and six months' none. Shared, a
  * page costs one read at a time however many ask for it, and the other turn is left for the other
- * windows' rankings (docs/performance.md, "Recovery after a stop, seventh round").
+ * windows' rankings (bench/results/HISTORY.md, "Recovery after a stop, seventh round").
  *
  * The read is no one request's: its statements run under statements of their own (timed out as a
  * request's are), cancelled once every request waiting for it has gone, and it leaves the queue
