@@ -12,6 +12,7 @@ import { listWhitelist } from './modules/tenancy/tenancy.service.js';
 import { widgetUrls } from './modules/widget/widget.urls.js';
 import { startMetricsListener } from './http/metrics-endpoint.js';
 import { startTracing } from './tracing.js';
+import { version } from './version.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -86,7 +87,7 @@ function printBanner(config: Config, address: string, demo: DemoCredentials | un
   const base = config.publicUrl ?? address.replace('://127.0.0.1', '://localhost');
   const lines = [
     '',
-    `Marquee is running (${config.env}, ${config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'})`,
+    `Marquee ${version} is running (${config.env}, ${config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL'})`,
     `  GraphQL:  ${base}/graphql`,
     config.env === 'production' ? undefined : `  Explorer: ${base}/graphql  (open it in a browser${demo ? '; the demo key is filled in' : '; add the header x-api-key'})`,
     `  Dashboard: ${base}/dashboard`,

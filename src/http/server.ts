@@ -51,6 +51,7 @@ import { tracer } from '../tracing.js';
 import { tracingPlugin } from '../graphql/tracing-plugin.js';
 import { startResponseDeadline } from './response-deadline.js';
 import { registerHttpTracing } from './tracing.js';
+import { version } from '../version.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -197,7 +198,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   });
 
   // Probes and metrics take no key and are never rate limited or metered.
-  app.get('/healthz', { config: { kind: 'plain' } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { kind: 'plain' } }, async () => ({ status: 'ok', version }));
   app.get('/readyz', { config: { kind: 'plain' } }, async (_request, reply) => {
     try {
       await database.ping();

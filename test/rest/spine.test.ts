@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { createApplicationKey } from '../../src/modules/tenancy/tenancy.service.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
+import packageJson from '../../package.json' with { type: 'json' };
+
+const packageVersion = packageJson.version;
 
 let t: TestGateway;
 let advanced: Tenant;
@@ -165,7 +168,7 @@ describe('routes', () => {
 
 describe('health and metrics', () => {
   it('healthz, readyz and metrics answer without a key', async () => {
-    expect((await t.request({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.request({ url: '/healthz' })).json()).toEqual({ status: 'ok', version: packageVersion });
     expect((await t.request({ url: '/readyz' })).json()).toMatchObject({ status: 'ready' });
     const metrics = await t.request({ url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
