@@ -1,12 +1,12 @@
 // Cuts a release: CHANGELOG.md's Unreleased section becomes the next version's, package.json (and
 // its lock) take the version, and the commit is tagged v<version>. The version follows semver from
-// what the section says: a major one when it names a **Breaking:** change, a minor one when it adds,
+// what the section says: a major one when a bullet begins **Breaking:**, a minor one when it adds,
 // changes, deprecates or removes anything, a patch otherwise. Refuses a dirty tree, an empty
 // section, and API changes check:api refuses.
 //   npm run release [-- --date YYYY-MM-DD]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { apiChanges, judge, unreleasedSection } from './api/api-changes.js';
+import { apiChanges, breakingLine, judge, unreleasedSection } from './api/api-changes.js';
 import { currentDocuments, documentsAt, packageVersion, releaseCommit } from './api/release-baseline.js';
 
 const root = new URL('../', import.meta.url);
@@ -30,7 +30,11 @@ const { problems } = judge(await apiChanges(released, released.openApi === null 
 if (problems.length) fail(`check:api refuses the API changes:\n  ${problems.join('\n  ')}`);
 
 const [major, minor, patch] = previous.split('.').map(Number);
-const next = section!.includes('**Breaking:**') ? `${major + 1}.0.0` : /^### (Added|Changed|Deprecated|Removed)\s*\n\s*- /m.test(section!) ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
+const next = section!.split('\n').some((line) => breakingLine.test(line))
+  ? `${major + 1}.0.0`
+  : /^### (Added|Changed|Deprecated|Removed)\s*\n\s*- /m.test(section!)
+    ? `${major}.${minor + 1}.0`
+    : `${major}.${minor}.${patch + 1}`;
 const dateArgument = process.argv.indexOf('--date');
 const date = dateArgument > 0 ? process.argv[dateArgument + 1] : new Date().toISOString().slice(0, 10);
 

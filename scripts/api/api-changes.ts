@@ -6,7 +6,7 @@ import { openApiChanges } from './openapi-changes.js';
  * What changed in the public API between the last release and now, and whether the change may be
  * released: the GraphQL schema (schema.graphql, compared by @graphql-inspector/core) and the /v1.1
  * interface (openapi.json, compared by openapi-changes.ts). A breaking change must be named in
- * CHANGELOG.md's Unreleased section, on a line marked `**Breaking:**` that quotes its coordinate in
+ * CHANGELOG.md's Unreleased section, on a bullet that begins `**Breaking:**` and quotes its coordinate in
  * backticks (`Member.activities`, `GET /v1.1/member/{id}`), and then releases as a major version
  * (scripts/release.ts refuses anything less). A field, input field or enum value is removed only
  * after a release that deprecated it.
@@ -60,11 +60,14 @@ export function unreleasedSection(changelog: string): string | undefined {
   return match?.[1];
 }
 
-/** The coordinates the Unreleased section names on its `**Breaking:**` lines. */
+/** A changelog bullet that declares a breaking change: `- **Breaking:** …`. */
+export const breakingLine = /^\s*[-*] \*\*Breaking:\*\*/;
+
+/** The coordinates the Unreleased section names on its `**Breaking:**` bullets. */
 export function namedBreakingChanges(changelog: string): Set<string> {
   const named = new Set<string>();
   for (const line of (unreleasedSection(changelog) ?? '').split('\n')) {
-    if (!line.includes('**Breaking:**')) continue;
+    if (!breakingLine.test(line)) continue;
     for (const [, coordinate] of line.matchAll(/`([^`]+)`/g)) named.add(coordinate);
   }
   return named;

@@ -51,6 +51,8 @@ describe('schema changes against the last release', () => {
   it('reads the names of breaking changes from the Unreleased section only', () => {
     expect(namedBreakingChanges(changelog('- **Breaking:** `A.b` and `C.d` changed.\n- `E.f` added.'))).toEqual(new Set(['A.b', 'C.d']));
     expect(namedBreakingChanges('# Changelog\n\n## 2.0.0\n\n- **Breaking:** `A.b`\n')).toEqual(new Set());
+    // Only a bullet that begins with the mark declares a breaking change, not one that mentions it.
+    expect(namedBreakingChanges(changelog('- `check:api`: a change must be named on a **Breaking:** line.'))).toEqual(new Set());
   });
 });
 
