@@ -10,8 +10,8 @@ import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { classifyError } from '../core/errors.js';
 import { stringifyResult } from '../core/json-text.js';
-import { memberPageAnswer } from '../modules/scoring/listing-json.js';
 import { CompiledDocuments } from './execution.js';
+import { documentAnswers } from './answers.js';
 import type { HeavyRequests } from './heavy-requests.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
 import { executedRequestStatusPlugin } from './http-status.js';
@@ -69,7 +69,7 @@ type Gateway = ApolloServerOptionsWithGateway<Context>['gateway'];
  * repeated query as a compiled function and anything else through graphql-js as before.
  */
 function compiledExecution(schema: GraphQLSchema): Gateway {
-  const documents = new CompiledDocuments(schema, { compileOnUse: 2, maxEntries: 500, answers: [memberPageAnswer] });
+  const documents = new CompiledDocuments(schema, { compileOnUse: 2, maxEntries: 500, answers: documentAnswers });
   return {
     async load() {
       return {

@@ -1,9 +1,10 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
-import { execute, getOperationAST, Kind, OperationTypeNode, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, OperationTypeNode, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.js';
-import { compileDocument } from '../graphql/execution.js';
+import { compileDocument, type SqlAnswer } from '../graphql/execution.js';
+import { documentAnswers } from '../graphql/answers.js';
 import { costKey, limitRules, operationCost, type Limits } from '../graphql/limits.js';
 import { AppError, invalidParameter } from '../core/errors.js';
 import type { Params } from './params.js';
@@ -117,12 +118,17 @@ export function routeCost(schema: GraphQLSchema, route: RestRoute, variables: Re
 }
 
 /**
- * Each route's document compiled once per schema (graphql-jit), on the route's first call; null
- * when it cannot be compiled, and the route then runs through graphql-js.
+ * Each route's document compiled once per schema (graphql-jit), on the route's first call, with the
+ * answer that may run it without its resolvers (graphql/answers.ts); `query` null when it cannot be
+ * compiled, and the route then runs through graphql-js.
  */
-const compiledRoutes = new WeakMap<GraphQLSchema, Map<RestRoute, CompiledQuery | null>>();
+interface CompiledRoute {
+  query: CompiledQuery | null;
+  answer: SqlAnswer | undefined;
+}
+const compiledRoutes = new WeakMap<GraphQLSchema, Map<RestRoute, CompiledRoute>>();
 
-function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery | null {
+function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
   let routes = compiledRoutes.get(schema);
   if (!routes) {
     routes = new Map();
@@ -130,9 +136,14 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
   }
   let compiled = routes.get(route);
   if (compiled === undefined) {
+    const document = route.document as DocumentNode;
     // Mutations keep graphql-js's execution: their fields run one after another, and the writes dominate.
-    const query = (route.document as DocumentNode).definitions.every((definition) => definition.kind !== Kind.OPERATION_DEFINITION || definition.operation === OperationTypeNode.QUERY);
-    compiled = (query && compileDocument(schema, route.document)) || null;
+    const operation = getOperationAST(document);
+    const query = operation?.operation === OperationTypeNode.QUERY;
+    compiled = {
+      query: (query && compileDocument(schema, document)) || null,
+      answer: query ? documentAnswers.reduce<SqlAnswer | undefined>((found, plan) => found ?? plan(schema, document, operation), undefined) : undefined,
+    };
     routes.set(route, compiled);
   }
   return compiled;
@@ -143,8 +154,10 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledQuery |
  * a lookup that found nothing answers the route's not found as before, not a null (RouteData).
  */
 export async function runRoute(schema: GraphQLSchema, route: RestRoute, context: Context, variables: Record<string, unknown>): Promise<RouteData<Record<string, unknown>>> {
-  const compiled = compiledRoute(schema, route);
-  const result: ExecutionResult = compiled ? await compiled.query(undefined, context, variables) : await execute({ schema, document: route.document, contextValue: context, variableValues: variables });
+  const { query, answer } = compiledRoute(schema, route);
+  const result: ExecutionResult =
+    (answer && (await answer(context as never, variables))) ??
+    (query ? await query.query(undefined, context, variables) : await execute({ schema, document: route.document, contextValue: context, variableValues: variables }));
   if (result.errors?.length) {
     const [first] = result.errors;
     throw first.originalError instanceof AppError ? first.originalError : (first.originalError ?? first);
