@@ -7,7 +7,7 @@ import { createTokenCipher } from '../src/modules/identity/token-cipher.js';
 import { createApplication } from '../src/modules/tenancy/tenancy.service.js';
 
 /**
- * One key's flood of large pages against another tenant's reads (issue 56, item 3): a basic key
+ * One key's flood of large pages against another tenant's reads (a memory bound per key): a basic key
  * sends `floods` concurrent `GET /v1.1/members/all?limit=150&extended=1`, each page 150 members
  * with several kilobytes of extended data, while another account's key reads one of its members
  * in a loop. What the gateway's resident memory grows by, and how long the other tenant's reads
