@@ -9,8 +9,8 @@ import {
   type FragmentDefinitionNode,
   type GraphQLObjectType,
   type GraphQLOutputType,
+  type DirectiveNode,
   type SelectionSetNode,
-  type ValueNode,
 } from 'graphql';
 
 /**
@@ -31,7 +31,8 @@ export interface PlainPlan {
 interface PlannedField {
   key: string;
   name: string;
-  type: GraphQLOutputType;
+  /** The field's type; none for `__typename`, which answers the object's type name. */
+  type?: GraphQLOutputType;
   /** The plan of the object (or list of objects) the field answers. */
   selection?: PlainPlan;
 }
@@ -61,7 +62,7 @@ export function planSelection(
     const name = node.name.value;
     const key = node.alias?.value ?? name;
     if (name === '__typename') {
-      fields.push({ key, name, type: definitions.__typename?.type ?? typenameType });
+      fields.push({ key, name });
       continue;
     }
     const definition = Object.hasOwn(definitions, name) ? definitions[name] : undefined;
@@ -81,15 +82,12 @@ export function planSelection(
   return { type, fields };
 }
 
-/** `__typename`, which no type lists among its fields. */
-const typenameType = { name: '__typename' } as unknown as GraphQLOutputType;
-
 /** The response object of `source` under `plan`; throws `Declined` where graphql-js would report an error. */
 export function completePlan(plan: PlainPlan, source: Record<string, unknown>, standIns: StandIns): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   const own = standIns[plan.type.name];
   for (const field of plan.fields) {
-    if (field.name === '__typename') {
+    if (!field.type) {
       result[field.key] = plan.type.name;
       continue;
     }
@@ -151,7 +149,7 @@ function collectFields(
 }
 
 /** Whether `@include`/`@skip` keep a selection; undefined for any other directive. */
-function isIncluded(directives: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: ValueNode }[] }[], variables: Record<string, unknown>): boolean | undefined {
+function isIncluded(directives: readonly DirectiveNode[], variables: Record<string, unknown>): boolean | undefined {
   let included = true;
   for (const directive of directives) {
     const name = directive.name.value;
