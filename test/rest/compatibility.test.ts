@@ -285,6 +285,10 @@ describe('7. lenient where the old interface was lenient', () => {
     expect(withActions.actions).toEqual([]);
     expectError(await t.rest(app, 'GET', `/member/${member.id}`, { limit: 'lots' }), 400, 4, 'limit');
     expectError(await t.rest(app, 'GET', `/member/${member.id}`, { threshold: 0 }), 400, 4, 'threshold');
+    // Past GraphQL's Int, as many activities as any member can have.
+    const beyond = await ok(t.rest(app, 'GET', `/member/${member.id}`, { threshold: '2147483648', showbrands: 1 }));
+    expect(beyond.brands).toEqual([]);
+    expect(await ok(t.rest(app, 'GET', `/member/${member.id}`, { threshold: '99999999999999' }))).toEqual({ ...plain, jwt: expect.any(String) });
   });
 
   it('reads yes/no and on/off as booleans, and refuses other words naming the parameter', async () => {

@@ -275,6 +275,8 @@ function showVariables(params: Params, request: FastifyRequest) {
   };
 }
 
+const maxThreshold = 2 ** 31 - 1;
+
 /** Latest actions, top brands and rank, under the shared filters and member show's window (3 months at most). */
 function showContext(params: Params) {
   const showActions = params.boolean('showactions');
@@ -289,7 +291,9 @@ function showContext(params: Params) {
     showActions,
     showBrands,
     showPosition: params.boolean('showposition'),
-    threshold: threshold ?? 1,
+    // GraphQL's Int ends at 2^31 - 1, and no member has more activities with a brand: a larger
+    // threshold reads as that (it left the document's variable invalid, a 500).
+    threshold: Math.min(threshold ?? 1, maxThreshold),
     limit: params.limit('limit', { limit: 3, max: 1000 }).limit,
   };
 }
