@@ -2,10 +2,10 @@
 // check:generated) with the last release's, and fails on a breaking change that CHANGELOG.md's
 // Unreleased section does not name, or on a removal no release deprecated first (scripts/api).
 import { readFileSync } from 'node:fs';
-import { apiChanges, judge } from './api/api-changes.js';
-import { currentDocuments, documentsAt, isShallowClone, packageVersion, releaseCommit } from './api/release-baseline.js';
+import { version } from '../src/version.js';
+import { judge } from './api/api-changes.js';
+import { changesSince, isShallowClone, releaseCommit } from './api/release-baseline.js';
 
-const version = packageVersion();
 const commit = releaseCommit(version);
 if (!commit) {
   if (isShallowClone()) {
@@ -16,15 +16,12 @@ if (!commit) {
   process.exit(1);
 }
 
-const released = documentsAt(commit);
-const current = currentDocuments();
-// Before openapi.json was kept, the REST side is compared from the next release on.
-const changes = await apiChanges(released, released.openApi === null ? { ...current, openApi: null } : current);
+const { changes, restCompared } = await changesSince(commit);
 const { problems, breaking } = judge(changes, readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8'));
 
 const graphql = changes.filter((change) => change.api === 'graphql').length;
 console.log(`API changes since ${version} (${commit.slice(0, 7)}): ${graphql} in schema.graphql, ${changes.length - graphql} in openapi.json; ${breaking.length} breaking`);
-if (released.openApi === null) console.log(`  openapi.json was not kept at ${version}: the REST interface is compared from the next release on`);
+if (!restCompared) console.log(`  openapi.json was not kept at ${version}: the REST interface is compared from the next release on`);
 for (const change of breaking) console.log(`  breaking: ${change.api === 'graphql' ? 'schema.graphql' : 'openapi.json'} \`${change.coordinate}\`: ${change.message}`);
 if (problems.length) {
   console.error(`\n${problems.length} API change(s) cannot be released as they are:`);

@@ -6,8 +6,9 @@
 //   npm run release [-- --date YYYY-MM-DD]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { apiChanges, breakingLine, judge, unreleasedSection } from './api/api-changes.js';
-import { currentDocuments, documentsAt, packageVersion, releaseCommit } from './api/release-baseline.js';
+import { version as previous } from '../src/version.js';
+import { breakingLine, judge, unreleasedHeading, unreleasedSection } from './api/api-changes.js';
+import { changesSince, releaseCommit } from './api/release-baseline.js';
 
 const root = new URL('../', import.meta.url);
 const run = (command: string, ...args: string[]) => execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
@@ -22,11 +23,8 @@ const changelog = readFileSync(changelogUrl, 'utf8');
 const section = unreleasedSection(changelog)?.trim();
 if (!section || !/^- /m.test(section)) fail("CHANGELOG.md's Unreleased section lists nothing to release");
 
-const previous = packageVersion();
 const commit = releaseCommit(previous) ?? fail(`no commit of release ${previous}`);
-const released = documentsAt(commit);
-const current = currentDocuments();
-const { problems } = judge(await apiChanges(released, released.openApi === null ? { ...current, openApi: null } : current), changelog);
+const { problems } = judge((await changesSince(commit)).changes, changelog);
 if (problems.length) fail(`check:api refuses the API changes:\n  ${problems.join('\n  ')}`);
 
 const [major, minor, patch] = previous.split('.').map(Number);
@@ -40,7 +38,7 @@ const date = dateArgument > 0 ? process.argv[dateArgument + 1] : new Date().toIS
 
 writeFileSync(
   changelogUrl,
-  changelog.replace(/^## \[?Unreleased\]?[^\n]*\n/im, (heading) => `${heading}\n## ${next} - ${date}\n`),
+  changelog.replace(unreleasedHeading, (heading) => `${heading}\n## ${next} - ${date}\n`),
 );
 run('npm', 'version', next, '--no-git-tag-version', '--allow-same-version');
 run('git', 'commit', '--quiet', '-m', `Release ${next}`, '--', 'CHANGELOG.md', 'package.json', 'package-lock.json');

@@ -54,10 +54,16 @@ export async function apiChanges(released: ApiDocuments, current: ApiDocuments):
   return [...graphql, ...openApiChanges(released.openApi, current.openApi)];
 }
 
+/** The heading of a Keep a Changelog file's Unreleased section (`## Unreleased` or `## [Unreleased]`). */
+export const unreleasedHeading = /^## \[?Unreleased\]?[^\n]*\n/im;
+
 /** The Unreleased section of a Keep a Changelog file (its text up to the next version heading). */
 export function unreleasedSection(changelog: string): string | undefined {
-  const match = /^## \[?Unreleased\]?[^\n]*\n([\s\S]*?)(?=^## |(?![\s\S]))/im.exec(changelog);
-  return match?.[1];
+  const heading = unreleasedHeading.exec(changelog);
+  if (!heading) return undefined;
+  const rest = changelog.slice(heading.index + heading[0].length);
+  const next = rest.search(/^## /m);
+  return next === -1 ? rest : rest.slice(0, next);
 }
 
 /** A changelog bullet that declares a breaking change: `- **Breaking:** …`. */
