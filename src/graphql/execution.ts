@@ -9,6 +9,15 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 export type SqlAnswer = (contextValue: never, variables: Record<string, unknown> | undefined) => Promise<ExecutionResult | undefined>;
 export type SqlAnswerPlanner = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => SqlAnswer | undefined;
 
+/** The answer of the first planner that takes the document, if any. */
+export function planAnswer(planners: readonly SqlAnswerPlanner[], schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): SqlAnswer | undefined {
+  for (const plan of planners) {
+    const answer = plan(schema, document, operation);
+    if (answer) return answer;
+  }
+  return undefined;
+}
+
 /** What a repeated document runs as: its compiled function, and the statement that may answer it whole. */
 interface Compiled {
   query: CompiledQuery | undefined;
@@ -81,7 +90,7 @@ export class CompiledDocuments {
     }
     const compiled: Compiled = {
       query: compileDocument(this.schema, document, operationName),
-      answer: this.options.answers?.reduce<SqlAnswer | undefined>((found, plan) => found ?? plan(this.schema, document, operation), undefined),
+      answer: planAnswer(this.options.answers ?? [], this.schema, document, operation),
     };
     this.remember(key, compiled);
     return compiled;

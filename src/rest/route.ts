@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { execute, getOperationAST, OperationTypeNode, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Context } from '../core/context.js';
-import { compileDocument, type SqlAnswer } from '../graphql/execution.js';
+import { compileDocument, planAnswer, type SqlAnswer } from '../graphql/execution.js';
 import { documentAnswers } from '../graphql/answers.js';
 import { costKey, limitRules, operationCost, type Limits } from '../graphql/limits.js';
 import { AppError, invalidParameter } from '../core/errors.js';
@@ -142,7 +142,7 @@ function compiledRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
     const query = operation?.operation === OperationTypeNode.QUERY;
     compiled = {
       query: (query && compileDocument(schema, document)) || null,
-      answer: query ? documentAnswers.reduce<SqlAnswer | undefined>((found, plan) => found ?? plan(schema, document, operation), undefined) : undefined,
+      answer: query ? planAnswer(documentAnswers, schema, document, operation) : undefined,
     };
     routes.set(route, compiled);
   }

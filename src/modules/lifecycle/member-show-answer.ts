@@ -10,6 +10,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import type { ApplicationCaller } from '../../core/auth.js';
 import type { Context } from '../../core/context.js';
 import { completePlan, directiveVariables, planSelection, type PlainPlan, type StandIns } from '../../core/plain-answer.js';
 import { openForAnswer, serviceSummaryFields, toMember, toServiceLink, toServiceSummary } from '../members/members.mapping.js';
@@ -58,7 +59,8 @@ export function memberShowAnswer(schema: GraphQLSchema, document: DocumentNode, 
   const selectionSet = root.selectionSet;
 
   return async (context, variables) => {
-    if (context.caller.kind !== 'application') return undefined;
+    const caller = context.caller;
+    if (caller.kind !== 'application') return undefined;
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
     if (coerced.errors) return undefined;
     let args: { lookup?: MemberLookupInput | null; ref?: MemberRef | null; refresh?: boolean };
@@ -80,7 +82,7 @@ export function memberShowAnswer(schema: GraphQLSchema, document: DocumentNode, 
     }
     if (!plan) return undefined;
     try {
-      return { data: { [key]: await answer(context, plan, lookup, args.ref ? 'ref' : 'id') } };
+      return { data: { [key]: await answer(context, caller, plan, lookup, args.ref ? 'ref' : 'id') } };
     } catch {
       // The resolvers run the lookup again and report the failure as every other field does.
       return undefined;
@@ -88,9 +90,7 @@ export function memberShowAnswer(schema: GraphQLSchema, document: DocumentNode, 
   };
 }
 
-async function answer(context: Context, plan: PlainPlan, lookup: MemberLookupInput, idParam: 'id' | 'ref') {
-  const caller = context.caller;
-  if (caller.kind !== 'application') return undefined;
+async function answer(context: Context, caller: ApplicationCaller, plan: PlainPlan, lookup: MemberLookupInput, idParam: 'id' | 'ref') {
   const asked = new Map(plan.fields.map((field) => [field.name, field]));
   const services = asked.get('services')?.selection;
   const serviceFields = new Set(services?.fields.map((field) => field.name));

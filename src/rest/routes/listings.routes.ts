@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ListMembersDocument, type ListMembersQuery, type ListMembersQueryVariables, type MemberOrder } from '../../generated/graphql.js';
 import { invalidParameter } from '../../core/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
-import type { Params } from '../params.js';
+import { maxGraphqlInt, type Params } from '../params.js';
 import { defineRoute } from '../route.js';
 import { maxIntegerId } from '../../lib/ids.js';
 import { extendedVariables } from '../fields.js';
@@ -98,9 +98,6 @@ function listBody(items: unknown[], data: ListMembersQuery, paged: unknown) {
 
 const orders: Record<string, MemberOrder> = { score: 'SCORE', created: 'CREATED', lastlogin: 'LAST_LOGIN' };
 
-/** The largest score a listing can hold (GraphQL's Int): a bound above it reads as the bound itself. */
-const maxScore = 2 ** 31 - 1;
-
 /** `score_lessthan` / `score_greaterthan` with `after` / `before`: a position in the score ranking. */
 function scorePosition(params: Params): Pick<ListMembersQueryVariables, 'from'> {
   const below = params.int('score_lessthan', { min: 0 });
@@ -111,7 +108,8 @@ function scorePosition(params: Params): Pick<ListMembersQueryVariables, 'from'> 
   // Walking the ranking's direction is "after"; against it, "before".
   const forwardScore = sort === 'DESC' ? below : above;
   const backwardScore = sort === 'DESC' ? above : below;
-  const at = (points: number, memberId: number, backward: boolean) => ({ from: { points: Math.min(points, maxScore), memberId, before: backward } });
+  // No listing holds a score past GraphQL's Int: a bound above it reads as the bound itself.
+  const at = (points: number, memberId: number, backward: boolean) => ({ from: { points: Math.min(points, maxGraphqlInt), memberId, before: backward } });
   if (before !== undefined && backwardScore !== undefined) return at(backwardScore, before, true);
   if (after !== undefined && forwardScore !== undefined) return at(forwardScore, after, false);
   if (below !== undefined || above !== undefined || after !== undefined || before !== undefined) {

@@ -24,7 +24,7 @@ import { feedItem } from '../records/feed.js';
 import { envelopeBody, memberRecord, serviceRecord } from '../records/members.js';
 import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
-import type { Params } from '../params.js';
+import { maxGraphqlInt, type Params } from '../params.js';
 import { defineRoute, pathId, type RestRoute, type RouteData } from '../route.js';
 import { idFromPath, rootField } from '../route-forms.js';
 
@@ -275,8 +275,6 @@ function showVariables(params: Params, request: FastifyRequest) {
   };
 }
 
-const maxThreshold = 2 ** 31 - 1;
-
 /** Latest actions, top brands and rank, under the shared filters and member show's window (3 months at most). */
 function showContext(params: Params) {
   const showActions = params.boolean('showactions');
@@ -291,9 +289,9 @@ function showContext(params: Params) {
     showActions,
     showBrands,
     showPosition: params.boolean('showposition'),
-    // GraphQL's Int ends at 2^31 - 1, and no member has more activities with a brand: a larger
-    // threshold reads as that (it left the document's variable invalid, a 500).
-    threshold: Math.min(threshold ?? 1, maxThreshold),
+    // No member has more activities with a brand than GraphQL's Int holds: a larger threshold reads
+    // as that bound (it left the document's variable invalid, a 500).
+    threshold: Math.min(threshold ?? 1, maxGraphqlInt),
     limit: params.limit('limit', { limit: 3, max: 1000 }).limit,
   };
 }
