@@ -402,6 +402,22 @@ describe('GET /v1.1/member/[id]', () => {
     expect(trimmed.data).toEqual({ Email: envelope.data.Email, Extended: { givenName: 'Ext' } });
   });
 
+  it('puts the stored custom fields first in Extended, the profile’s over them, and keeps a stored "__proto__" as a field', async () => {
+    const { envelope } = await registerEmail(app, { firstname: 'Own' });
+    const stored = JSON.parse('{"tier":"gold","givenName":"Stored","__proto__":{"polluted":true}}') as Record<string, unknown>;
+    await t.database.db
+      .update(members)
+      .set({ extended: stored })
+      .where(sql`${members.id} = ${envelope.data.ID}`);
+    const answer = await call(app, 'GET', `/member/${envelope.data.ID}`, { extended: 1 });
+    const extended = answer.json.data.Extended as Record<string, unknown>;
+    // jsonb keeps keys in its own order (shorter first); the profile's fields follow them.
+    expect(Object.keys(extended).slice(0, 4)).toEqual(['tier', '__proto__', 'givenName', 'aeid']);
+    expect(extended).toMatchObject({ tier: 'gold', givenName: 'Own' });
+    expect(answer.body).toContain('"__proto__":{"polluted":true}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('lists the member’s domains, with the user agent given on the latest visit', async () => {
     const { envelope } = await registerEmail(app, { domain: 'fans.example.com' });
     const domains = (await call(app, 'GET', `/member/${envelope.data.ID}/domains`)).json;
