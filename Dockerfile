@@ -24,7 +24,10 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 FROM node:20-bookworm-slim
 # Production refuses to start with /metrics public on the API port: by default it is served on a
 # port of its own, 9464, which `docker run -p 4000:4000` does not publish (docs/configuration.md).
+# The heap ceiling keeps V8 from growing the heap to 4× its live data between collections
+# (src/heap-ceiling.ts; docs/operations.md, Memory); `-e NODE_OPTIONS=…` replaces it.
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-old-space-size=1536 \
     HOST=0.0.0.0 \
     PORT=4000 \
     METRICS_ADDRESS=0.0.0.0:9464 \

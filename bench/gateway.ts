@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { heapCeilingOption } from '../src/heap-ceiling.js';
 import { benchDefaults } from './settings.js';
 
 /**
@@ -21,6 +22,8 @@ export async function startBenchGateway(options: {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // As the container image runs it (src/heap-ceiling.ts).
+      NODE_OPTIONS: heapCeilingOption,
       PORT: String(options.port),
       HOST: '127.0.0.1',
       DATABASE_URL: options.database,

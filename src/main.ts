@@ -13,6 +13,7 @@ import { widgetUrls } from './modules/widget/widget.urls.js';
 import { startMetricsListener } from './http/metrics-endpoint.js';
 import { startTracing } from './tracing.js';
 import { version } from './version.js';
+import { heapCeilingAdvice } from './heap-ceiling.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
   }
   // A rejection nobody awaited is logged and survived; an uncaught exception ends the process (see there).
   installProcessHandlers(logger);
+  // A production process started without the image's heap ceiling is told so once (src/heap-ceiling.ts).
+  const heapAdvice = config.env === 'production' ? heapCeilingAdvice() : undefined;
+  if (heapAdvice) logger.warn(heapAdvice);
   const releaseLock = config.database.kind === 'pglite' ? lockDataDir(config.dataDir, 'the gateway') : () => {};
   if (envFile) logger.info({ file: envFile }, 'settings read from the env file (the environment wins)');
   const database = await openDatabase(config.database, { progress: (message, details) => logger.info(details ?? {}, message) });

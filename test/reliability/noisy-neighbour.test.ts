@@ -14,8 +14,9 @@ import { freePort } from '../support/pg-cluster.js';
  * One basic key sends 600 pages of 150 members with their extended data at once (issue 56, item
  * 3): each priced under the heavy threshold, they all ran at once and took the gateway from 239 MB
  * to 1.9 GB while another tenant waited 50 s. The gateway runs as its own process (its resident
- * memory is what is measured) with the default settings, on PGlite or on PostgreSQL
- * (TEST_DATABASE_URL). How long the other tenant waits is the benchmark's to measure
+ * memory is what is measured) with the default settings and the image's heap ceiling
+ * (src/heap-ceiling.ts: without it, V8 alone took the growth anywhere from 230 to 490 MB), on
+ * PGlite or on PostgreSQL (TEST_DATABASE_URL). How long the other tenant waits is the benchmark's to measure
  * (bench/noisy-neighbour.ts); here it must be answered, every time, while the flood runs.
  */
 let child: ChildProcess | undefined;
@@ -52,11 +53,11 @@ afterAll(async () => {
 });
 
 describe('one key flooding pages priced under the heavy threshold', () => {
-  it('leaves the gateway under +450 MB, refuses past its queue, and answers another tenant throughout', async () => {
+  it('leaves the gateway under +300 MB, refuses past its queue, and answers another tenant throughout', async () => {
     const result = await runFlood({ port, pid: child!.pid!, tenants, floods: 600 });
     // Shown with the failure: what the flood did.
     const summary = JSON.stringify(result);
-    expect(result.rss.growthMb, summary).toBeLessThan(450);
+    expect(result.rss.growthMb, summary).toBeLessThan(300);
     // The key's queue is bounded: the rest are refused (429), none fail otherwise.
     expect(result.statuses['429'] ?? 0, summary).toBeGreaterThan(0);
     expect(Object.keys(result.statuses).sort(), summary).toEqual(['200', '429']);

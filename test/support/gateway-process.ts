@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { projectRoot } from '../../src/db/paths.js';
+import { heapCeilingOption } from '../../src/heap-ceiling.js';
 import { testSecretKey } from './gateway.js';
 import { killAtEnd } from './leftovers.js';
 
@@ -33,6 +34,8 @@ export async function startGatewayProcess(script: string, port: number, env: Rec
       env: {
         ...process.env,
         NODE_ENV: 'test',
+        // As the container image runs it (src/heap-ceiling.ts).
+        NODE_OPTIONS: heapCeilingOption,
         HOST: '127.0.0.1',
         PORT: String(port),
         SECRET_KEY: testSecretKey,
