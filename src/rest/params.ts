@@ -14,9 +14,6 @@ const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
  * unknown names are ignored (a route may read them with `others`: brand custom fields). Each reader
  * reports the parameter by the name the caller knows.
  */
-/** The largest value of GraphQL's `Int`: a count or score parameter past it reads as this bound. */
-export const maxGraphqlInt = 2 ** 31 - 1;
-
 export class Params {
   private constructor(
     private readonly values: Map<string, string>,

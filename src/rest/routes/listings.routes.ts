@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
+import { GRAPHQL_MAX_INT } from 'graphql';
 import { ListMembersDocument, type ListMembersQuery, type ListMembersQueryVariables, type MemberOrder } from '../../generated/graphql.js';
 import { invalidParameter } from '../../core/errors.js';
 import { memberFilterOf, windowOf } from '../filter-params.js';
-import { maxGraphqlInt, type Params } from '../params.js';
+import type { Params } from '../params.js';
 import { defineRoute } from '../route.js';
 import { maxIntegerId } from '../../lib/ids.js';
 import { extendedVariables } from '../fields.js';
@@ -109,7 +110,7 @@ function scorePosition(params: Params): Pick<ListMembersQueryVariables, 'from'> 
   const forwardScore = sort === 'DESC' ? below : above;
   const backwardScore = sort === 'DESC' ? above : below;
   // No listing holds a score past GraphQL's Int: a bound above it reads as the bound itself.
-  const at = (points: number, memberId: number, backward: boolean) => ({ from: { points: Math.min(points, maxGraphqlInt), memberId, before: backward } });
+  const at = (points: number, memberId: number, backward: boolean) => ({ from: { points: Math.min(points, GRAPHQL_MAX_INT), memberId, before: backward } });
   if (before !== undefined && backwardScore !== undefined) return at(backwardScore, before, true);
   if (after !== undefined && forwardScore !== undefined) return at(forwardScore, after, false);
   if (below !== undefined || above !== undefined || after !== undefined || before !== undefined) {

@@ -1,3 +1,4 @@
+import { GRAPHQL_MAX_INT } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -24,7 +25,7 @@ import { feedItem } from '../records/feed.js';
 import { envelopeBody, memberRecord, serviceRecord } from '../records/members.js';
 import { extendedVariables, keepFields } from '../fields.js';
 import { formatOptionalTimestamp as time } from '../../lib/time.js';
-import { maxGraphqlInt, type Params } from '../params.js';
+import type { Params } from '../params.js';
 import { defineRoute, pathId, type RestRoute, type RouteData } from '../route.js';
 import { idFromPath, rootField } from '../route-forms.js';
 
@@ -291,7 +292,7 @@ function showContext(params: Params) {
     showPosition: params.boolean('showposition'),
     // No member has more activities with a brand than GraphQL's Int holds: a larger threshold reads
     // as that bound (it left the document's variable invalid, a 500).
-    threshold: Math.min(threshold ?? 1, maxGraphqlInt),
+    threshold: Math.min(threshold ?? 1, GRAPHQL_MAX_INT),
     limit: params.limit('limit', { limit: 3, max: 1000 }).limit,
   };
 }
