@@ -16,8 +16,8 @@ import { freePort } from '../support/pg-cluster.js';
  * to 1.9 GB while another tenant waited 50 s. The gateway runs as its own process (its resident
  * memory is what is measured) with the default settings and the image's heap ceiling
  * (src/heap-ceiling.ts: without it, V8 alone took the growth anywhere from 230 to 490 MB), on
- * PGlite or on PostgreSQL (TEST_DATABASE_URL). How long the other tenant waits is the benchmark's to measure
- * (bench/noisy-neighbour.ts); here it must be answered, every time, while the flood runs.
+ * PGlite or on PostgreSQL (TEST_DATABASE_URL). How long the other tenant waits is the benchmark's
+ * to measure (bench/noisy-neighbour.ts); here it must be answered, every time, while the flood runs.
  */
 let child: ChildProcess | undefined;
 let database: DatabaseHandle | undefined;
