@@ -45,7 +45,7 @@ export class ActivityQueue {
     setImmediate(() => this.passes.tick());
   }
 
-  /** Works through the queue until it is empty; concurrent calls share one pass. Returns records stored. */
+  /** Works through the queue until it is empty, from after this call (PeriodicPass.run); concurrent calls share one pass. Returns records stored. */
   drain(): Promise<number> {
     return this.passes.run();
   }
