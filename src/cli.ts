@@ -31,6 +31,7 @@ import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
 import { recordAudit, systemOrigin } from './modules/audit/audit.js';
 import { addStaff, inviteLink, listStaff, removeStaff, staffIdByEmail } from './modules/staff/staff.service.js';
+import { expireRecords, minRetentionMonths, recordRetention, setRecordRetention } from './modules/retention/retention.js';
 import type { SeedSize } from './demo-seed.js';
 
 /**
@@ -125,6 +126,35 @@ account
         rows.map((row) => ({ accountId: row.id, name: row.name })),
         () => rows.map((row) => `${row.id}\t${row.name}`).join('\n'),
       );
+    }),
+  );
+
+account
+  .command('retention')
+  .description('how long the account keeps its activity records; without --months or --keep-all, the current setting (docs/operations.md, "Record retention")')
+  .requiredOption('--account <name|id>', 'account name or id')
+  .option('--months <n>', `keep the records of this many months (at least ${minRetentionMonths})`, positiveId)
+  .option('--keep-all', 'keep every record (the default)')
+  .option('--now', "remove the records past the retention now, rather than at the gateways' next hourly pass")
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      if (options.months !== undefined && options.keepAll) throw new Error('Give --months or --keep-all, not both.');
+      const accountId = await accountIdOf(db, options.account);
+      const changing = options.months !== undefined || options.keepAll;
+      const months = changing ? await setRecordRetention(db, accountId, options.keepAll ? null : options.months, cli) : await recordRetention(db, accountId);
+      let removed: number | undefined;
+      if (options.now && months !== null) {
+        removed = 0;
+        for (let done = false; !done;) {
+          const outcome = await expireRecords(db, accountId, months);
+          removed += outcome.removed;
+          done = outcome.done;
+          note(`removed ${removed} records${outcome.before ? ` completed before ${outcome.before.toISOString()}` : ''}`);
+        }
+      }
+      const setting = months === null ? 'keeps every record' : `keeps ${months} months of records`;
+      printer(options)({ accountId, months, removed }, () => `account ${accountId} ${setting}` + (removed === undefined ? '' : `; ${removed} records removed now`));
     }),
   );
 

@@ -75,6 +75,11 @@ export const allowedStatements: AllowedStatement[] = [
     reason: 'the same worker (brand-members.queries.ts accountsToSettle) lists the accounts with brand members to settle, then settles each alone',
   },
   {
+    contains: 'select "id", "record_retention_months" from "accounts" where "accounts"."record_retention_months" is not null',
+    tables: ['accounts'],
+    reason: "the record retention worker (retention.queries.ts accountsWithRetention) lists the accounts that keep their records for a number of months, then removes each one's records alone",
+  },
+  {
     contains: 'from "activity_queue" where ("activity_queue"."account_id" between $1::int and $2::int and "activity_queue"."attempts" < $3) order by "activity_queue"."account_id"',
     tables: ['activity_queue'],
     reason: 'the asynchronous recording queue (activities.queue.queries.ts nextQueuedAccount) reads which account is next in turn, without a lock; the claim then locks a row of that account alone',

@@ -4,6 +4,7 @@ import { ConsoleAuditResolver } from './audit.resolver.js';
 import { ConsoleDashboardResolver } from './fans/dashboard.resolver.js';
 import { FanSearchResolver } from './fans/fan-search.resolver.js';
 import { FanResolver } from './fans/fan.resolver.js';
+import { ConsoleRetentionResolver } from './retention.resolver.js';
 import { StaffResolver } from './staff.resolver.js';
 
 /**
@@ -13,4 +14,12 @@ import { StaffResolver } from './staff.resolver.js';
  * with `staffCaller(context)` or `@CurrentStaff()`.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's buildSchema takes the classes as Function
-export const consoleResolvers: NonEmptyArray<Function> = [StaffResolver, FanSearchResolver, FanResolver, ConsoleDashboardResolver, ConsoleAuditResolver, ConsoleApplicationsResolver];
+export const consoleResolvers: NonEmptyArray<Function> = [
+  StaffResolver,
+  FanSearchResolver,
+  FanResolver,
+  ConsoleDashboardResolver,
+  ConsoleAuditResolver,
+  ConsoleApplicationsResolver,
+  ConsoleRetentionResolver,
+];

@@ -24,6 +24,7 @@ import type { SubscriptionSlots } from '../graphql/subscription-slots.js';
 import { HeavyRequests } from '../graphql/heavy-requests.js';
 import { RequestSlots } from './request-slots.js';
 import { ScoreWindowsWorker } from '../modules/lifecycle/kept-data.worker.js';
+import { RecordRetentionWorker } from '../modules/retention/retention.worker.js';
 import type { EmailOutbox } from '../modules/email/outbox.js';
 import { errorBody, toRestFailure } from '../rest/errors.js';
 import { registerRestRoutes } from '../rest/plugin.js';
@@ -83,6 +84,8 @@ export interface Gateway {
   meter: UsageMeter;
   activityQueue: ActivityQueue;
   scoreWindows: ScoreWindowsWorker;
+  /** Removes the records past each account's retention, hourly (modules/retention). */
+  retention: RecordRetentionWorker;
   /** The outbox of the emails sent to fans, and its worker. */
   mail: EmailOutbox;
   /** Subscriptions to committed records (activityRecorded), over WebSocket at /graphql. */
@@ -133,6 +136,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   if (database.kind === 'postgres' && (await citusRole(database.db)) === 'coordinator') storeRecordGroupsAs(database.db, 'steps');
   const liveFeed = await LiveFeed.open(database, logger, { statementTimeoutMs: config.statementTimeoutMs });
   const scoreWindows = new ScoreWindowsWorker(database.db, logger);
+  const retention = new RecordRetentionWorker(database.db, logger);
   let subscriptionSlots: SubscriptionSlots | undefined;
   const metrics = createMetrics({
     scoreWindowLag: () => scoreWindows.lagSeconds(),
@@ -282,6 +286,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
   meter.start();
   activityQueue.start();
   scoreWindows.start();
+  retention.start();
   identity.mail.start();
   return {
     app,
@@ -289,6 +294,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
     meter,
     activityQueue,
     scoreWindows,
+    retention,
     mail: identity.mail,
     liveFeed,
     subscriptionSlots,
@@ -302,6 +308,7 @@ export async function buildGateway({ config, database, logger, networks, demoApi
       await meter.stop();
       await activityQueue.stop();
       await scoreWindows.stop();
+      await retention.stop();
       await liveFeed.close();
       await limiter.close();
       await identity.close();

@@ -12,6 +12,11 @@ export const accounts = pgTable(
     name: text('name').notNull(),
     /** The account's owners require a second factor (TOTP) of every staff member signing in to the console. */
     staffTotpRequired: boolean('staff_totp_required').notNull().default(false),
+    /**
+     * How many months of activity records the account keeps (src/modules/retention/); null keeps
+     * everything. The daily rollup and the kept totals are kept whatever this says.
+     */
+    recordRetentionMonths: integer('record_retention_months'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('accounts_name_key').on(t.name)],

@@ -24,6 +24,8 @@ export const auditActions = {
   'staff.totp': 'A staff member enabled or reset their second factor, or the owner changed whether it is required.',
   'staff.sign_in': 'A staff member signed in to the console.',
   'staff.sign_in_failed': 'A sign-in to the console failed (wrong password or code).',
+  'account.retention': "The account's record retention was changed (details: months, null keeping every record, and the setting before).",
+  'records.expired': "Records past the account's retention were removed by the gateway (details: before, records, months).",
   'permission.denied': 'A staff member asked for an operation their role does not allow.',
 } as const;
 

@@ -3,6 +3,7 @@ import { ChangePasswordDocument, ConfirmTotpDocument, RequireTotpDocument, Start
 import { Field, FormError, Status, fieldError, formText } from '../ui.js';
 import { useMutation } from '../use-query.js';
 import { useCan, useViewer } from '../viewer.js';
+import { RecordRetention } from './retention.js';
 
 /** The viewer's own settings (second factor, password) and, for owners, the account's requirement of a second factor. */
 export function AccountPage() {
@@ -15,6 +16,7 @@ export function AccountPage() {
         Signed in as {viewer.email}, {viewer.role} of {viewer.account.name}.
       </p>
       {manages && <RequireTwoFactor />}
+      <RecordRetention manages={manages} />
       <TwoFactorSetup />
       <PasswordChange />
     </>

@@ -241,6 +241,18 @@ export type ChangePasswordMutationVariables = Exact<{
 
 export type ChangePasswordMutation = { changePassword: { id: string } };
 
+export type RecordRetentionQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RecordRetentionQuery = { recordRetention: { months: number | null, minimumMonths: number, maximumMonths: number } };
+
+export type SetRecordRetentionMutationVariables = Exact<{
+  months?: number | null | undefined;
+}>;
+
+
+export type SetRecordRetentionMutation = { setRecordRetention: { months: number | null, minimumMonths: number, maximumMonths: number } };
+
 export type StatsQueryVariables = Exact<{
   days?: number | null | undefined;
 }>;
@@ -644,6 +656,24 @@ export const ChangePasswordDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const RecordRetentionDocument = new TypedDocumentString(`
+    query RecordRetention {
+  recordRetention {
+    months
+    minimumMonths
+    maximumMonths
+  }
+}
+    `) as unknown as TypedDocumentString<RecordRetentionQuery, RecordRetentionQueryVariables>;
+export const SetRecordRetentionDocument = new TypedDocumentString(`
+    mutation SetRecordRetention($months: Int) {
+  setRecordRetention(months: $months) {
+    months
+    minimumMonths
+    maximumMonths
+  }
+}
+    `) as unknown as TypedDocumentString<SetRecordRetentionMutation, SetRecordRetentionMutationVariables>;
 export const StatsDocument = new TypedDocumentString(`
     query Stats($days: Int) {
   stats(days: $days) {
