@@ -57,6 +57,14 @@ describe('npm run cli', { timeout: 180_000 }, () => {
     // Each call starts a CLI process and opens the embedded database: slow on a busy machine.
   }, 90_000);
 
+  it('account retention shows and sets how long records are kept, and refuses too short a one, writing nothing', async () => {
+    expect(await cli('account', 'retention', '--account', 'Label One')).toEqual({ accountId: created.accountId, months: null });
+    await expect(cli('account', 'retention', '--account', 'Label One', '--months', '3')).rejects.toMatchObject({ stderr: expect.stringMatching(/at least 6/) });
+    await expect(cli('account', 'retention', '--account', 'No Such Label', '--months', '9')).rejects.toMatchObject({ stderr: expect.stringMatching(/No account No Such Label/) });
+    expect(await cli('account', 'retention', '--account', String(created.accountId), '--months', '9', '--now')).toEqual({ accountId: created.accountId, months: 9, removed: 0 });
+    expect(await cli('account', 'retention', '--account', 'Label One', '--keep-all')).toEqual({ accountId: created.accountId, months: null });
+  }, 120_000);
+
   it('app sign-in-errors switches how the on-page sign-in refuses, and refuses an unknown mode or application, writing nothing', async () => {
     const application = String(created.applicationId);
     expect(await cli('app', 'sign-in-errors', '--application', application, '--mode', 'uniform')).toEqual({ applicationId: created.applicationId, signInErrors: 'uniform' });

@@ -246,6 +246,42 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
     await context.close();
   });
 
+  it('lets an owner set how long records are kept, refusing too short a retention before it is sent', { timeout: 120_000 }, async () => {
+    const own = await t.tenant();
+    const owner = await signInStaff(t, { accountId: own.accountId, role: 'owner' });
+    const retention = async () => (await consoleGraphql(t, owner, '{ recordRetention { months } }')).body.data.recordRetention.months;
+    const { context, blocked } = await phoneContext(browser, base);
+    await addSessionCookie(context, base, cookieOf(owner.cookie));
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${base}/console/account`);
+    const section = page.getByRole('region', { name: 'Record retention' });
+    await section.getByText('Every activity record is kept.').waitFor();
+    const months = section.getByLabel('Months of records to keep');
+
+    // Under the minimum, the browser holds the form back (the server refuses it too: retention.test.ts).
+    await months.fill('3');
+    await section.getByRole('button', { name: 'Save retention' }).click();
+    expect(await months.evaluate((input: HTMLInputElement) => input.validity.rangeUnderflow)).toBe(true);
+    expect(await retention()).toBeNull();
+
+    await months.fill('18');
+    await section.getByRole('button', { name: 'Save retention' }).click();
+    await section.getByText('Records older than 18 months leave within the hour.').waitFor();
+    await section.getByText('Activity records older than 18 months are removed.', { exact: false }).waitFor();
+    expect(await retention()).toBe(18);
+    await checkScreen(page, 'account-retention');
+
+    await months.fill('');
+    await section.getByRole('button', { name: 'Save retention' }).click();
+    await section.getByText('Every record is kept.').waitFor();
+    expect(await retention()).toBeNull();
+
+    expect(blocked).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   // What each role is shown. Hiding is never the control: the same operation sent straight to the
   // server by that role is refused (the server's own per-role tests cover every operation).
   const views: Record<StaffRole, { sections: string[]; requireTotp: boolean }> = {
@@ -284,6 +320,9 @@ describe.skipIf(!hasChromium)('the console in a browser', () => {
       await page.goto(`${base}/console/account`);
       await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
       expect(await page.getByLabel('Require two-factor sign-in').count()).toBe(views[role].requireTotp ? 1 : 0);
+      // Every role reads the record retention; only an owner's page has the field that changes it.
+      await page.getByRole('region', { name: 'Record retention' }).getByText('Every activity record is kept.').waitFor();
+      expect(await page.getByLabel('Months of records to keep').count()).toBe(role === 'owner' ? 1 : 0);
       expect(await page.getByRole('button', { name: 'Change password' }).count()).toBe(1);
       await checkScreen(page, `account-${role}`);
 
