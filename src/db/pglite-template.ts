@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, projectRoot } from './paths.js';
+import { applyMigrations } from './migrations.js';
 
 /**
  * A fresh PGlite spends about five seconds in initdb. `npm install` (the `prepare` script) saves a
@@ -78,7 +78,8 @@ async function ensureTemplateFile(): Promise<string> {
   if (fs.existsSync(file)) return file;
   const client = await PGlite.create();
   try {
-    await migrate(drizzle(client), { migrationsFolder });
+    // As every start applies them (a concurrent index's migration runs outside a transaction).
+    await applyMigrations(drizzle(client));
     const dump = await client.dumpDataDir('none');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     // Written under a temporary name and renamed, so a concurrent reader never sees half a file.

@@ -126,7 +126,7 @@ describe.skipIf(!runnable)('an upgrade under traffic', () => {
     const answeredBefore = load.answered();
     // This version's migrations, as its first gateway to start applies them.
     const messages: string[] = [];
-    const upgraded = await openDatabase({ kind: 'postgres', url, poolSize: 2 }, { progress: (message) => messages.push(message) });
+    const upgraded = await openDatabase({ kind: 'postgres', url, readUrl: undefined, poolSize: 2 }, { progress: (message) => messages.push(message) });
     await upgraded.close();
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await load.stop();

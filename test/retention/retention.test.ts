@@ -159,7 +159,7 @@ describe("the console's record retention", () => {
     expect((await consoleGraphql(t, analyst, read)).body.data.recordRetention).toEqual({ months: null, minimumMonths: 6, maximumMonths: 1200 });
     for (const staff of [analyst, admin]) {
       const denied = await consoleGraphql(t, staff, set, { months: 12 });
-      expect(denied.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(denied.body.errors![0].extensions.code).toBe('FORBIDDEN');
     }
     expect(await recordRetention(t.database.db, tenant.accountId)).toBeNull();
 
@@ -170,7 +170,7 @@ describe("the console's record retention", () => {
     expect(await recordRetention(t.database.db, other.accountId)).toBeNull();
 
     const refused = await consoleGraphql(t, owner, set, { months: 2 });
-    expect(refused.body.errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'months' });
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'INVALID_PARAMETER', param: 'months' });
     expect((await consoleGraphql(t, owner, set, { months: null })).body.data.setRecordRetention).toEqual({ months: null });
     const [row] = await t.database.db.select({ months: accounts.recordRetentionMonths }).from(accounts).where(eq(accounts.id, tenant.accountId));
     expect(row.months).toBeNull();
