@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runsOutsideTransaction } from '../src/db/migrations.js';
+import { runsOutsideTransaction, statementsBesideConcurrentOnes } from '../src/db/migrations.js';
 import { migrationsFolder } from '../src/db/paths.js';
 
 /**
@@ -14,8 +14,10 @@ import { migrationsFolder } from '../src/db/paths.js';
  *
  * Squawk is told how the runner (src/db/migrations.ts) applies each one: in a transaction, where a
  * table the migration creates is new and empty and a rerun starts clean, or, for a migration with
- * a concurrent index statement, statement by statement, where each must pass a rerun
- * (prefer-robust-stmts: IF NOT EXISTS).
+ * a concurrent index statement, statement by statement. Such a migration must hold concurrent index
+ * statements only: the runner knows whether each did its work in an interrupted run (so
+ * drizzle-kit's `CREATE INDEX CONCURRENTLY` without IF NOT EXISTS passes a rerun, and Squawk's
+ * prefer-robust-stmts is left out for it), and nothing else would.
  */
 
 /**
@@ -43,16 +45,41 @@ function migrationsToLint(folder: string): string[] {
     .map((name) => path.join(folder, name));
 }
 
-/** Whether the runner applies the file outside a transaction: its statements, split as drizzle splits them. */
+/** The file's statements, split as drizzle splits them. */
+const statementsOf = (file: string) => fs.readFileSync(file, 'utf8').split('--> statement-breakpoint');
+
+/** Whether the runner applies the file outside a transaction. */
 function appliedOutsideTransaction(file: string): boolean {
-  return runsOutsideTransaction(fs.readFileSync(file, 'utf8').split('--> statement-breakpoint'));
+  return runsOutsideTransaction(statementsOf(file));
+}
+
+/** True when every migration run outside a transaction holds concurrent index statements only; each other statement is reported. */
+function concurrentMigrationsHoldIndexesOnly(files: string[]): boolean {
+  let clean = true;
+  for (const file of files) {
+    for (const statement of statementsBesideConcurrentOnes(statementsOf(file))) {
+      clean = false;
+      console.error(
+        `${path.basename(file)}: a migration with a concurrent index statement holds index statements only (it is run again from its start after an interruption); move this to a migration of its own:\n  ${statement.trim().split('\n')[0]}`,
+      );
+    }
+  }
+  return clean;
+}
+
+/** The rules .squawk.toml leaves out (its `excluded_rules`, one quoted name after another). */
+function configuredExclusions(): string[] {
+  const list = /^excluded_rules\s*=\s*\[([^\]]*)\]/m.exec(fs.readFileSync(path.join(root, '.squawk.toml'), 'utf8'))?.[1] ?? '';
+  return [...list.replace(/#[^\n]*/g, '').matchAll(/"([a-z-]+)"/g)].map(([, rule]) => rule);
 }
 
 /** Runs Squawk on `files`; true when none breaks a rule. Its report goes to this process's output. */
 function squawk(files: string[], inTransaction: boolean): boolean {
   if (!files.length) return true;
   const bin = path.join(path.dirname(createRequire(import.meta.url).resolve('squawk-cli/package.json')), 'js', 'bin', 'squawk');
-  const args = [bin, '--config', path.join(root, '.squawk.toml'), inTransaction ? '--assume-in-transaction' : '--no-assume-in-transaction', ...files.map((file) => path.relative(process.cwd(), file))];
+  // An --exclude given on the command line replaces the configuration's list rather than adding to it.
+  const mode = inTransaction ? ['--assume-in-transaction'] : ['--no-assume-in-transaction', `--exclude=${[...configuredExclusions(), 'prefer-robust-stmts'].join(',')}`];
+  const args = [bin, '--config', path.join(root, '.squawk.toml'), ...mode, ...files.map((file) => path.relative(process.cwd(), file))];
   const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
   if (result.error) throw result.error;
   return result.status === 0;
@@ -68,7 +95,7 @@ function main(): void {
   const outside = files.filter(appliedOutsideTransaction);
   const inside = files.filter((file) => !outside.includes(file));
   // Both runs, so one report names every migration that fails.
-  const passed = [squawk(inside, true), squawk(outside, false)].every(Boolean);
+  const passed = [squawk(inside, true), squawk(outside, false), concurrentMigrationsHoldIndexesOnly(outside)].every(Boolean);
   const names = files.map((file) => path.basename(file, '.sql')).join(', ');
   if (!passed) {
     console.error(`migrations newer than ${baseline} break the rules above (docs/operations.md, "Migrations on a live database"); checked: ${names}`);

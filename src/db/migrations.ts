@@ -126,10 +126,11 @@ async function applyInTransaction(db: Migratable, migration: MigrationMeta): Pro
 /**
  * A migration with a concurrent index statement, which PostgreSQL refuses in a transaction block:
  * its statements one by one, then its record. A failure between them leaves the earlier ones
- * applied and the migration unrecorded, so it runs again from its first statement: each must be
- * one a rerun passes (IF NOT EXISTS, which `npm run check:migrations` asks for), and an index whose
- * concurrent build failed half way, left INVALID, is dropped before it is built again (`IF NOT
- * EXISTS` would keep it).
+ * applied and the migration unrecorded, so it runs again from its first statement. Such a
+ * migration holds index statements only (`npm run check:migrations` refuses others beside them),
+ * and each passes a rerun as drizzle-kit writes it (`index(…).concurrently()`, no IF NOT EXISTS):
+ * a build whose index exists and is valid is skipped, one an interrupted build left INVALID is
+ * dropped and built again (IF NOT EXISTS would keep it), a drop of an index already gone is skipped.
  *
  * The concurrent statements wait for their lock without a timeout: theirs (SHARE UPDATE
  * EXCLUSIVE) blocks no read or write while it waits, and a build waits for every transaction
@@ -143,7 +144,7 @@ async function applyOutsideTransaction(db: Migratable, migration: MigrationMeta,
     for (const statement of migration.sql) {
       const concurrent = isConcurrentStatement(statement);
       await db.execute(sql.raw(`set lock_timeout = ${concurrent ? 0 : lockTimeoutMs}`));
-      if (concurrent) await dropInvalidIndex(db, statement, name, progress);
+      if (concurrent && (await doneBefore(db, statement, name, progress))) continue;
       await db.execute(sql.raw(statement));
     }
     await record(db, migration);
@@ -159,14 +160,26 @@ async function record(db: Executor, migration: MigrationMeta): Promise<void> {
   await db.execute(sql`insert into "drizzle"."__drizzle_migrations" ("hash", "created_at") values (${migration.hash}, ${migration.folderMillis})`);
 }
 
-/** Drops the index `statement` builds when an interrupted build left it INVALID. */
-async function dropInvalidIndex(db: Executor, statement: string, name: string, progress: Progress): Promise<void> {
-  const index = builtIndex(statement);
-  if (!index) return;
+/**
+ * Whether a concurrent index statement did its work in an earlier, interrupted run: its index
+ * built and valid, or dropped. An index whose build was interrupted (INVALID) is dropped first,
+ * and the statement builds it again.
+ */
+async function doneBefore(db: Executor, statement: string, name: string, progress: Progress): Promise<boolean> {
+  const built = builtIndex(statement);
+  const dropped = droppedIndex(statement);
+  const index = built ?? dropped;
+  if (!index) return false;
   const rows = rowsOf<{ valid: boolean }>(await db.execute(sql`select indisvalid as valid from pg_index where indexrelid = to_regclass(${index})`));
-  if (!rows.length || rows[0].valid) return;
+  if (dropped) return rows.length === 0;
+  if (!rows.length) return false;
+  if (rows[0].valid) {
+    progress(`migration ${name}: the index ${index} is built already`, { migration: name, index });
+    return true;
+  }
   progress(`migration ${name}: dropping the invalid index ${index} an interrupted build left`, { migration: name, index });
   await db.execute(sql.raw(`drop index concurrently if exists ${index}`));
+  return false;
 }
 
 const identifier = String.raw`(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)`;
@@ -185,6 +198,14 @@ function builtIndex(statement: string): string | undefined {
   return schema ? `${schema}.${index}` : index;
 }
 
+/** DROP INDEX CONCURRENTLY [IF EXISTS] [schema.]name, of one index. */
+const dropIndexConcurrently = new RegExp(String.raw`^drop\s+index\s+concurrently\s+(?:if\s+exists\s+)?((?:${identifier}\s*\.\s*)?${identifier})\s*(?:cascade|restrict)?\s*;?\s*$`, 'i');
+
+/** The index a concurrent drop removes; none for a statement that drops several. */
+function droppedIndex(statement: string): string | undefined {
+  return dropIndexConcurrently.exec(withoutComments(statement))?.[1];
+}
+
 /** The statements PostgreSQL refuses inside a transaction block, of those a migration holds. */
 const concurrentStatement = /^(?:create\s+(?:unique\s+)?index\s+concurrently|drop\s+index\s+concurrently|reindex\s+(?:\([^)]*\)\s*)?(?:index|table|schema|database|system)\s+concurrently)\b/i;
 
@@ -195,6 +216,16 @@ function isConcurrentStatement(statement: string): boolean {
 /** True when a migration must run outside a transaction: it holds a concurrent index statement. */
 export function runsOutsideTransaction(statements: readonly string[]): boolean {
   return statements.some(isConcurrentStatement);
+}
+
+/**
+ * The statements of a migration run outside a transaction that are not concurrent index
+ * statements: such a migration is run again from its start after an interruption, and only those
+ * know (applyOutsideTransaction) whether they did their work before. `npm run check:migrations` refuses them.
+ */
+export function statementsBesideConcurrentOnes(statements: readonly string[]): string[] {
+  if (!runsOutsideTransaction(statements)) return [];
+  return statements.filter((statement) => withoutComments(statement) !== '' && !isConcurrentStatement(statement));
 }
 
 /** The statement without its comments, leading blanks trimmed (a hand-written migration explains itself). */

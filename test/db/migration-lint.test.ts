@@ -63,12 +63,15 @@ describe('npm run check:migrations', { timeout: 30_000 }, () => {
     expect(status).toBe(0);
   });
 
-  it('asks a concurrent migration, run outside a transaction, for statements a rerun passes', async () => {
+  it('takes a concurrent index as drizzle-kit writes it, and refuses any other statement beside it', async () => {
+    const drizzleKit = 'CREATE INDEX CONCURRENTLY "members_nickname_idx" ON "members" USING btree ("account_id","nickname");';
+    expect(await checkMigrations({ '0038_members_nickname_index.sql': drizzleKit })).toMatchObject({ status: 0 });
     const { status, output } = await checkMigrations({
-      '0038_members_nickname_index.sql': 'CREATE INDEX CONCURRENTLY "members_nickname_idx" ON "members" USING btree ("account_id","nickname");',
+      '0038_members_nickname.sql': ['ALTER TABLE "members" ADD COLUMN "nickname_length" integer;', drizzleKit].join('--> statement-breakpoint\n'),
     });
     expect(status).toBe(1);
-    expect(output).toContain('warning[prefer-robust-stmts]');
+    expect(output).toContain('0038_members_nickname.sql: a migration with a concurrent index statement holds index statements only');
+    expect(output).toContain('ALTER TABLE "members" ADD COLUMN "nickname_length" integer;');
   });
 
   it('leaves the migrations up to the baseline as they were written', async () => {

@@ -135,6 +135,29 @@ describe('a migration with a concurrent index', () => {
     expect(await indexValid(session, 'things_name_key')).toBe(true);
     expect(await records(session)).toEqual(expectedRecords(folder, ['0000_things', '0001_things_name_key']));
   });
+
+  it('runs again from its start after an interruption, as drizzle-kit writes it: an index built already is kept, one dropped already passes', async () => {
+    session = await openSession();
+    // drizzle-kit's `index(…).concurrently()`: no IF NOT EXISTS.
+    const indexes: [string, string[]] = [
+      '0001_things_indexes',
+      [
+        'CREATE INDEX CONCURRENTLY "things_name_idx" ON "things" USING btree ("name")',
+        'DROP INDEX CONCURRENTLY "things_old_idx"',
+        'CREATE INDEX CONCURRENTLY "things_id_name_idx" ON "things" USING btree ("id","name")',
+      ],
+    ];
+    await apply(migrationsFolder([things]));
+    // A start stopped after the first two statements: the first index is built, the old one gone.
+    await session.query('CREATE INDEX CONCURRENTLY "things_name_idx" ON "things" USING btree ("name")');
+    const folder = migrationsFolder([things, indexes]);
+
+    const messages = await apply(folder);
+    expect(messages).toContain('migration 0001_things_indexes: the index "things_name_idx" is built already');
+    expect(await indexValid(session, 'things_name_idx')).toBe(true);
+    expect(await indexValid(session, 'things_id_name_idx')).toBe(true);
+    expect(await records(session)).toEqual(expectedRecords(folder, ['0000_things', '0001_things_indexes']));
+  });
 });
 
 /**
