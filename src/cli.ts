@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
+import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, loadEnvFile, type Config } from './config.js';
 import { openDatabase, type Database, type DatabaseHandle } from './db/client.js';
@@ -31,6 +32,8 @@ import { readLook, shownLook } from './modules/widget/look.js';
 import { withSecretKey } from './secret.js';
 import { recordAudit, systemOrigin } from './modules/audit/audit.js';
 import { addStaff, inviteLink, listStaff, removeStaff, staffIdByEmail } from './modules/staff/staff.service.js';
+import { exportAccountToFile, importAccountFromFile } from './modules/account-transfer/account-files.js';
+import type { TransferProgress } from './modules/account-transfer/transfer-format.js';
 import { expireRecords, minRetentionMonths, recordRetention, setRecordRetention } from './modules/retention/retention.js';
 import type { SeedSize } from './demo-seed.js';
 
@@ -64,6 +67,21 @@ function recordSettings(db: Database, application: { accountId: number; id: numb
 
 function note(message: string): void {
   if (process.stderr.isTTY) console.error(message);
+}
+
+/** A progress bar on stderr, at a terminal only, for a transfer's rows; its table named as it goes. */
+function progressBar(doing: string): { update: TransferProgress; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({ format: `${doing} [{bar}] {percentage}% | {value}/{total} rows | {table}`, stream: process.stderr, etaBuffer: 50 }, Presets.shades_classic);
+  let started = false;
+  return {
+    update: ({ table, rows, total }) => {
+      if (!started) bar.start(total, 0, { table });
+      started = true;
+      bar.update(rows, { table });
+    },
+    stop: () => bar.stop(),
+  };
 }
 
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
@@ -155,6 +173,37 @@ account
       }
       const setting = months === null ? 'keeps every record' : `keeps ${months} months of records`;
       printer(options)({ accountId, months, removed }, () => `account ${accountId} ${setting}` + (removed === undefined ? '' : `; ${removed} records removed now`));
+    }),
+  );
+
+account
+  .command('export')
+  .description('write the account, with everything of it, to a file another database imports (docs/operations.md, "Moving an account")')
+  .requiredOption('--account <name|id>', 'account name or id')
+  .requiredOption('--out <file>', 'the file to write: gzip-compressed JSON lines, readable by you alone; refused when it exists')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const accountId = await accountIdOf(db, options.account);
+      const bar = progressBar('exporting');
+      const header = await exportAccountToFile(db, accountId, options.out, { progress: bar.update, origin: cli }).finally(bar.stop);
+      const rows = Object.values(header.counts).reduce((sum, n) => sum + n, 0);
+      printer(options)(
+        { accountId, name: header.account.name, file: options.out, rows, counts: header.counts },
+        () => `account ${accountId} ${header.account.name}: ${rows} rows written to ${options.out}`,
+      );
+    }),
+  );
+account
+  .command('import')
+  .description('store an account exported by `account export` in this database, in one transaction; refused when the database holds an account of its name')
+  .requiredOption('--in <file>', 'the file `account export` wrote')
+  .option('--json', 'print JSON')
+  .action((options) =>
+    withDatabase(async (db) => {
+      const bar = progressBar('importing');
+      const summary = await importAccountFromFile(db, options.in, { progress: bar.update, origin: cli }).finally(bar.stop);
+      printer(options)(summary, () => `account ${summary.accountId} ${summary.name} imported (id ${summary.exportedId} where it was exported): ${summary.rows} rows`);
     }),
   );
 

@@ -65,6 +65,19 @@ describe('npm run cli', { timeout: 180_000 }, () => {
     expect(await cli('account', 'retention', '--account', 'Label One', '--keep-all')).toEqual({ accountId: created.accountId, months: null });
   }, 120_000);
 
+  it('account export and import move an account to another database, once', async () => {
+    const file = path.join(temporaryDirectory('cli-export'), 'label-one.jsonl.gz');
+    const exported = await cli('account', 'export', '--account', 'Label One', '--out', file);
+    expect(exported).toMatchObject({ accountId: created.accountId, name: 'Label One', file, counts: { accounts: 1, api_keys: expect.any(Number) } });
+    await expect(cli('account', 'export', '--account', 'Label One', '--out', file)).rejects.toMatchObject({ stderr: expect.stringMatching(/exists already/) });
+    const elsewhere = { ...env, DATA_DIR: temporaryDirectory('cli-import') };
+    const imported = JSON.parse((await run('npm', ['run', '-s', 'cli', '--', 'account', 'import', '--in', file, '--json'], { env: elsewhere, cwd: process.cwd() })).stdout);
+    expect(imported).toMatchObject({ name: 'Label One', exportedId: created.accountId, rows: exported.rows });
+    await expect(run('npm', ['run', '-s', 'cli', '--', 'account', 'import', '--in', file, '--json'], { env: elsewhere, cwd: process.cwd() })).rejects.toMatchObject({
+      stderr: expect.stringMatching(/already holds an account named "Label One"/),
+    });
+  }, 180_000);
+
   it('app sign-in-errors switches how the on-page sign-in refuses, and refuses an unknown mode or application, writing nothing', async () => {
     const application = String(created.applicationId);
     expect(await cli('app', 'sign-in-errors', '--application', application, '--mode', 'uniform')).toEqual({ applicationId: created.applicationId, signInErrors: 'uniform' });

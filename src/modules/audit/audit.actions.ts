@@ -26,6 +26,8 @@ export const auditActions = {
   'staff.sign_in_failed': 'A sign-in to the console failed (wrong password or code).',
   'account.retention': "The account's record retention was changed (details: months, null keeping every record, and the setting before).",
   'records.expired': "Records past the account's retention were removed by the gateway (details: before, records, months).",
+  'account.export': 'The whole account was exported to a file, to move it to another database (details: rows).',
+  'account.import': 'The account was imported from another database (details: the id it had there, rows, when it was exported).',
   'permission.denied': 'A staff member asked for an operation their role does not allow.',
 } as const;
 
