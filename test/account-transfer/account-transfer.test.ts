@@ -170,6 +170,11 @@ describe('moving an account', () => {
       fs.writeFileSync(older, zlib.gzipSync([JSON.stringify({ ...header, migration: header.migration - 1 }), ...lines.slice(1)].join('\n')));
       await expect(importAccount(other.db, fs.createReadStream(older).pipe(zlib.createGunzip()))).rejects.toThrow(/at another migration/);
       expect(await rowsIn(other.db)).toEqual(counts);
+      // A row lost from the middle: the header's count and the last line's say so.
+      const lossy = path.join(folder, 'lossy.jsonl.gz');
+      fs.writeFileSync(lossy, zlib.gzipSync([...lines.slice(0, 5), ...lines.slice(6)].join('\n')));
+      await expect(importAccount(other.db, fs.createReadStream(lossy).pipe(zlib.createGunzip()))).rejects.toThrow(/holds \d+: the file is damaged/);
+      expect(await rowsIn(other.db)).toEqual(counts);
     } finally {
       await other.close();
     }

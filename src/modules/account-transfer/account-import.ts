@@ -13,7 +13,7 @@ const insertRows = 1_000;
 
 type Row = Record<string, unknown>;
 
-/** What an import refuses before it writes anything, with what to do about it. */
+/** What an import refuses, with what to do about it; it has written nothing (or rolled it back). */
 export class ImportRefused extends Error {}
 
 export interface ImportSummary {
@@ -52,6 +52,7 @@ export async function importAccount(db: Database, input: Readable, { progress = 
       const ids = new IdMaps();
       let buffered: { table: TransferTable; rows: Row[] } | undefined;
       let rows = 0;
+      let read = 0;
       let ended: ExportEnd | undefined;
       const flush = async () => {
         if (!buffered?.rows.length) return;
@@ -70,6 +71,7 @@ export async function importAccount(db: Database, input: Readable, { progress = 
         }
         const table = tables.get(line.t ?? '');
         if (!table || !line.r) throw new ImportRefused(`the export holds a row of ${JSON.stringify(line.t)}, which this version does not move`);
+        read += 1;
         if (buffered?.table !== table) {
           await flush();
           buffered = { table, rows: [] };
@@ -82,7 +84,8 @@ export async function importAccount(db: Database, input: Readable, { progress = 
       await flush();
       // A file cut short (a copy that stopped, a disk that filled) ends before its last line.
       if (!ended) throw new ImportRefused('the export ends before its last line: the file is incomplete, and nothing was imported');
-      if (ended.rows !== total) throw new ImportRefused(`the export says ${ended.rows} rows and its header ${total}: the file is damaged, and nothing was imported`);
+      if (ended.rows !== total || read !== total)
+        throw new ImportRefused(`the export's header says ${total} rows, its last line ${ended.rows}, and it holds ${read}: the file is damaged, and nothing was imported`);
       for (const table of transferTables) if (table.identity) await advanceIdentity(tx, table, ids.accountId);
       const accountId = ids.accountId;
       if (origin) {
