@@ -9,7 +9,7 @@
  *   members do most of the activity and the busiest are spread over the id range;
  * - the brand is the member's favourite 70 % of the time, otherwise any brand;
  * - the activity is Listened, Watched, Shared or Visited in the proportions 10 : 5 : 2 : 3;
- * - the day is one of the last 182 (26 whole weeks), with weekends weighing 1, Fridays 0.85 and
+ * - the day is one of the last `weeks` whole weeks (26 unless the plan says: 182 days), with weekends weighing 1, Fridays 0.85 and
  *   other days 0.6; the hour is min(23, ⌊8 + 10u + 6u′⌋), minute and second uniform. A time later
  *   than now (today, late hours) moves one week back, to the same weekday;
  * - a listen carries `{ track: "Track 1…500", artist: "Brand <id>" }`; recorded one second after.
@@ -29,6 +29,8 @@ export interface RecordsPlan {
   now: number;
   /** Schema holding `ranks (rank, member_id, favourite)` and `definitions (brand_index, kind, …)`. */
   scratch: string;
+  /** How many whole weeks back the records go; 26 (six months) by default. */
+  weeks?: number;
 }
 
 /** The kinds of repeatable activity, in the order the `definitions` table numbers them. */
@@ -62,8 +64,9 @@ export function recordsStatement(plan: RecordsPlan, from: number, to: number): s
   const midnight = Math.floor(plan.now / dayMs) * 86_400;
   const nowSeconds = plan.now / 1000;
   const today = new Date(plan.now).getUTCDay();
-  // Day offsets 7w + k (w < 26, k < 7) cover 182 days, every weekday 26 times: pick the week
-  // uniformly and k in proportion to the weight of the weekday it falls on.
+  // Day offsets 7w + k (w < weeks, k < 7) cover the weeks' days, every weekday once a week: pick
+  // the week uniformly and k in proportion to the weight of the weekday it falls on.
+  const weeks = plan.weeks ?? 26;
   const weekdayWeights = Array.from({ length: 7 }, (_, k) => dayWeight((today - k + 7) % 7));
   return `
     insert into activity_records (account_id, member_id, activity_id, brand_id, service, points, one_time, content, completed_at, recorded_at)
@@ -78,7 +81,7 @@ export function recordsStatement(plan: RecordsPlan, from: number, to: number): s
           ${slice('h2', 0)} < 0.7 as favourite,
           floor(${plan.brandCount} * ${slice('h2', 1)})::int as other,
           ${bucket(slice('h2', 2), kindWeights)} as kind,
-          ${midnight} - 86400 * (7 * floor(26 * ${slice('h3', 0)}) + ${bucket(slice('h3', 1), weekdayWeights)})
+          ${midnight} - 86400 * (7 * floor(${weeks} * ${slice('h3', 0)}) + ${bucket(slice('h3', 1), weekdayWeights)})
             + 3600 * least(23, floor(8 + 10 * ${slice('h3', 2)} + 6 * ${slice('h4', 0)}))
             + 60 * floor(60 * ${slice('h4', 1)}) + floor(60 * ${slice('h4', 2)}) as at
         from (

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Database, Executor } from '../../db/client.js';
 import { invalidParameter } from '../../core/errors.js';
 import { shiftByPeriod } from '../../lib/time.js';
@@ -74,27 +75,41 @@ export interface RetentionOutcome {
   done: boolean;
 }
 
-/** A pass's bounds: the clock, and how many records of how many batches it removes at most. */
+/** A pass's bounds: the clock, how many records of how many batches it removes at most, and its pace. */
 export interface RetentionBounds {
   now?: Date;
   batch?: number;
   maxBatches?: number;
+  /**
+   * After each batch, a pause of this many times the batch's own time: at 1, the pass takes half
+   * of what one database session can give while the gateways serve (0: batches back to back).
+   */
+  pause?: number;
 }
+
+/**
+ * The worker's pace. Back to back, a pass removing 504,000 records at medium scale took 5 s and
+ * halved the answers per second of the rankings, member shows and records served meanwhile on two
+ * cores (bench/results/2026-12-03-retention-medium*.json); a policy counted in months has the time.
+ */
+export const workerPause = 1;
 
 /**
  * One account's share of a retention pass: up to `maxBatches` batches of the records past its
  * retention, each its own statement (and transaction). The removal is in the audit log.
  */
 export async function expireRecords(db: Database, accountId: number, months: number, bounds: RetentionBounds = {}): Promise<RetentionOutcome> {
-  const { now = new Date(), batch = retentionBatch, maxBatches = maxBatchesPerPass } = bounds;
+  const { now = new Date(), batch = retentionBatch, maxBatches = maxBatchesPerPass, pause = 0 } = bounds;
   const before = await retentionCutoff(db, accountId, months, now);
   if (!before) return { removed: 0, done: true };
   let removed = 0;
   let done = false;
   for (let taken = 0; taken < maxBatches && !done; taken += 1) {
+    const started = performance.now();
     const deleted = await deleteExpiredRecords(db, accountId, before, batch);
     removed += deleted;
     done = deleted < batch;
+    if (pause > 0 && !done) await setTimeout((performance.now() - started) * pause);
   }
   if (removed) {
     await recordAudit(db, accountId, systemOrigin('retention'), {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { databaseUnavailable } from '../../db/errors.js';
 import { PeriodicPass } from '../../lib/periodic-pass.js';
-import { expireRecords, type RetentionOutcome } from './retention.js';
+import { expireRecords, workerPause, type RetentionOutcome } from './retention.js';
 import { accountsWithRetention } from './retention.queries.js';
 
 /**
@@ -39,7 +39,7 @@ export class RecordRetentionWorker {
     for (const { accountId, months } of await accountsWithRetention(this.db)) {
       if (this.passes.stopped) break;
       try {
-        const outcome = await expireRecords(this.db, accountId, months);
+        const outcome = await expireRecords(this.db, accountId, months, { pause: workerPause });
         outcomes.set(accountId, outcome);
         if (outcome.removed) this.log.info({ accountId, removed: outcome.removed, before: outcome.before, done: outcome.done }, 'records past their retention removed');
       } catch (error) {
