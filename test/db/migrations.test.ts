@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyMigrations, lockTimeoutMs, type MigrationOptions } from '../../src/db/migrations.js';
 import { temporaryDirectory } from '../support/leftovers.js';
+import { holdInTransaction } from '../support/lock-waits.js';
 
 /**
  * The runner on folders of its own, on the test database (PGlite, or a new PostgreSQL database next
@@ -164,23 +165,8 @@ describe('a migration with a concurrent index', () => {
  * Holds ACCESS SHARE on `things` from another session until `release` (a report reading the table
  * in a long transaction); any ALTER TABLE of it waits.
  */
-async function holdTable(other: postgres.Sql): Promise<{ release(): Promise<void> }> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const held = new Promise<void>((resolve) => (locked = resolve));
-  const transaction = other.begin(async (tx) => {
-    await tx`lock table things in access share mode`;
-    locked();
-    await released;
-  });
-  await Promise.race([held, transaction]);
-  return {
-    async release() {
-      release();
-      await transaction;
-    },
-  };
+function holdTable(other: postgres.Sql): Promise<{ release(): Promise<void> }> {
+  return holdInTransaction(other, (tx) => tx`lock table things in access share mode`);
 }
 
 const addNote: [string, string[]] = ['0001_things_note', ['ALTER TABLE "things" ADD COLUMN "note" text']];

@@ -27,17 +27,16 @@ export async function lockWaits(db: Executor): Promise<number> {
 }
 
 /**
- * Holds a member's row locked on the test's own connection until `release` is called; resolves
- * once the lock is held. The account is named, as every statement of the gateway does: Citus locks
- * rows only in a statement routed to one shard.
+ * Runs `take` in a transaction of its own on `db` and keeps the transaction open, with whatever
+ * locks `take` took, until `release` is called; resolves once they are held.
  */
-export async function holdMemberRow(db: postgres.Sql, accountId: number, memberId: number): Promise<{ release(): Promise<void> }> {
+export async function holdInTransaction(db: postgres.Sql, take: (tx: postgres.TransactionSql) => Promise<unknown>): Promise<{ release(): Promise<void> }> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
   const held = new Promise<void>((resolve) => (locked = resolve));
   const transaction = db.begin(async (tx) => {
-    await tx`select id from members where account_id = ${accountId} and id = ${memberId} for update`;
+    await take(tx);
     locked();
     await released;
   });
@@ -48,4 +47,13 @@ export async function holdMemberRow(db: postgres.Sql, accountId: number, memberI
       await transaction;
     },
   };
+}
+
+/**
+ * Holds a member's row locked on the test's own connection until `release` is called; resolves
+ * once the lock is held. The account is named, as every statement of the gateway does: Citus locks
+ * rows only in a statement routed to one shard.
+ */
+export function holdMemberRow(db: postgres.Sql, accountId: number, memberId: number): Promise<{ release(): Promise<void> }> {
+  return holdInTransaction(db, (tx) => tx`select id from members where account_id = ${accountId} and id = ${memberId} for update`);
 }
