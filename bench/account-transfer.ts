@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
+import { rowsOf } from '../src/modules/account-transfer/account-export.js';
 import { transferTables } from '../src/modules/account-transfer/transfer-tables.js';
 import { benchDefaults } from './settings.js';
 
@@ -50,8 +51,7 @@ async function rowCounts(url: string, account: number): Promise<Record<string, n
   try {
     const counts: Record<string, number> = {};
     for (const table of transferTables) {
-      const where = table.rowsOf === 'account' ? `id = ${account}` : table.rowsOf === 'staff' ? `id in (select staff_id from staff_roles where account_id = ${account})` : `account_id = ${account}`;
-      counts[table.name] = Number((await sql.unsafe(`select count(*)::bigint as n from "${table.name}" where ${where}`))[0].n);
+      counts[table.name] = Number((await sql.unsafe(`select count(*)::bigint as n from "${table.name}" where ${rowsOf(table, account)}`))[0].n);
     }
     return counts;
   } finally {

@@ -33,7 +33,7 @@ import { withSecretKey } from './secret.js';
 import { recordAudit, systemOrigin } from './modules/audit/audit.js';
 import { addStaff, inviteLink, listStaff, removeStaff, staffIdByEmail } from './modules/staff/staff.service.js';
 import { exportAccountToFile, importAccountFromFile } from './modules/account-transfer/account-files.js';
-import type { TransferProgress } from './modules/account-transfer/transfer-format.js';
+import { exportRows, type TransferProgress } from './modules/account-transfer/transfer-format.js';
 import { expireRecords, minRetentionMonths, recordRetention, setRecordRetention } from './modules/retention/retention.js';
 import type { SeedSize } from './demo-seed.js';
 
@@ -187,7 +187,7 @@ account
       const accountId = await accountIdOf(db, options.account);
       const bar = progressBar('exporting');
       const header = await exportAccountToFile(db, accountId, options.out, { progress: bar.update, origin: cli }).finally(bar.stop);
-      const rows = Object.values(header.counts).reduce((sum, n) => sum + n, 0);
+      const rows = exportRows(header);
       printer(options)(
         { accountId, name: header.account.name, file: options.out, rows, counts: header.counts },
         () => `account ${accountId} ${header.account.name}: ${rows} rows written to ${options.out}`,

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
 import { hasSqlState } from './errors.js';
+import { executeRows } from './rows.js';
 import { migrationsFolder as defaultMigrationsFolder } from './paths.js';
 
 /** Where start-up reports what it does (main.ts logs it; tests and the CLI stay quiet). */
@@ -170,7 +171,7 @@ async function doneBefore(db: Executor, statement: string, name: string, progres
   const dropped = droppedIndex(statement);
   const index = built ?? dropped;
   if (!index) return false;
-  const rows = rowsOf<{ valid: boolean }>(await db.execute(sql`select indisvalid as valid from pg_index where indexrelid = to_regclass(${index})`));
+  const rows = await executeRows<{ valid: boolean }>(db, sql`select indisvalid as valid from pg_index where indexrelid = to_regclass(${index})`);
   if (dropped) return rows.length === 0;
   if (!rows.length) return false;
   if (rows[0].valid) {
@@ -242,14 +243,17 @@ async function lastApplied(db: Migratable): Promise<number | undefined> {
   // fails at planning, even in a branch that would not run).
   await db.execute(sql`create schema if not exists drizzle`);
   await db.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
-  const rows = rowsOf<{ last: unknown }>(await db.execute(sql`select max(created_at) as last from drizzle.__drizzle_migrations`));
-  const value = rows[0]?.last;
-  return value === null || value === undefined ? undefined : Number(value);
+  return appliedMigration(db);
 }
 
-/** postgres.js answers `execute` with an array of rows, PGlite with `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+/**
+ * The creation time of the newest migration a migrated database has applied, as drizzle records it
+ * (undefined before the first): a read alone, for a read-only transaction too. Two databases at the
+ * same one have the same schema.
+ */
+export async function appliedMigration(db: Executor): Promise<number | undefined> {
+  const [row] = await executeRows<{ last: unknown }>(db, sql`select max(created_at) as last from drizzle.__drizzle_migrations`);
+  return row?.last === null || row?.last === undefined ? undefined : Number(row.last);
 }
 
 /** The journal of the migrations folder names each migration (its tag) by the time drizzle records. */

@@ -2,15 +2,16 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
+import { appliedMigration } from '../../db/migrations.js';
 import { executeRows } from '../../db/rows.js';
-import { exportFormat, exportVersion, type ExportEnd, type ExportHeader, type TransferProgress } from './transfer-format.js';
+import { exportFormat, exportRows, exportVersion, type ExportEnd, type ExportHeader, type TransferProgress } from './transfer-format.js';
 import { transferTables, type TransferTable } from './transfer-tables.js';
 
 /** Rows one fetch of a table's cursor reads: a few hundred kilobytes of JSON held at once. */
 const fetchRows = 1_000;
 
 /** The statement's condition that picks the account's rows of `table`; the id is a checked integer. */
-function rowsOf(table: TransferTable, accountId: number): string {
+export function rowsOf(table: TransferTable, accountId: number): string {
   if (table.rowsOf === 'account') return `id = ${accountId}`;
   if (table.rowsOf === 'staff') return `id in (select staff_id from staff_roles where account_id = ${accountId})`;
   return `account_id = ${accountId}`;
@@ -31,7 +32,8 @@ export async function exportAccount(db: Database, accountId: number, out: Writab
     async (tx) => {
       const [account] = await executeRows<{ id: number; name: string }>(tx, sql.raw(`select id, name from accounts where id = ${accountId}`));
       if (!account) throw new Error(`No account ${accountId}.`);
-      const [{ migration }] = await executeRows<{ migration: string }>(tx, sql`select max(created_at)::text as migration from drizzle.__drizzle_migrations`);
+      const migration = await appliedMigration(tx);
+      if (migration === undefined) throw new Error('The database has no migration applied: there is no account to export.');
       const counts: Record<string, number> = {};
       for (const table of transferTables) {
         const [row] = await executeRows<{ n: string }>(tx, sql.raw(`select count(*)::text as n from "${table.name}" where ${rowsOf(table, accountId)}`));
@@ -40,13 +42,13 @@ export async function exportAccount(db: Database, accountId: number, out: Writab
       const header: ExportHeader = {
         format: exportFormat,
         version: exportVersion,
-        migration: Number(migration),
+        migration,
         exportedAt: new Date().toISOString(),
         account: { id: Number(account.id), name: account.name },
         counts,
       };
       await write(out, JSON.stringify(header));
-      const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      const total = exportRows(header);
       let rows = 0;
       for (const table of transferTables) {
         rows = await exportTable(tx, table, accountId, out, (done) => progress({ table: table.name, rows: rows + done, total }), rows);

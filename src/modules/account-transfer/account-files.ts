@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { recordAudit, type AuditOrigin } from '../audit/audit.js';
 import { exportAccount } from './account-export.js';
 import { importAccount, type ImportSummary } from './account-import.js';
-import type { ExportHeader, TransferProgress } from './transfer-format.js';
+import { exportRows, type ExportHeader, type TransferProgress } from './transfer-format.js';
 
 /**
  * An account's export as a file (`marquee account export`, `marquee account import`): gzip over the
@@ -28,7 +28,7 @@ export async function exportAccountToFile(db: Database, accountId: number, file:
     await recordAudit(db, accountId, origin, {
       action: 'account.export',
       target: { type: 'account', id: String(accountId) },
-      details: { rows: Object.values(header.counts).reduce((sum, n) => sum + n, 0) },
+      details: { rows: exportRows(header) },
     });
     return header;
   } catch (error) {

@@ -2,10 +2,11 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
+import { appliedMigration } from '../../db/migrations.js';
 import { executeRows } from '../../db/rows.js';
 import { recordAudit, type AuditOrigin } from '../audit/audit.js';
 import { findAccountByName } from '../tenancy/tenancy.queries.js';
-import { exportFormat, exportVersion, type ExportEnd, type ExportHeader, type TransferProgress } from './transfer-format.js';
+import { exportFormat, exportRows, exportVersion, type ExportEnd, type ExportHeader, type TransferProgress } from './transfer-format.js';
 import { transferTables, type GlobalTable, type TransferTable } from './transfer-tables.js';
 
 /** Rows one insert statement takes. */
@@ -46,7 +47,7 @@ export async function importAccount(db: Database, input: Readable, { progress = 
   if (failure) throw failure;
   const header = parseHeader(first.done ? '' : first.value);
   await checkTarget(db, header);
-  const total = Object.values(header.counts).reduce((sum, n) => sum + n, 0);
+  const total = exportRows(header);
   try {
     return await db.transaction(async (tx) => {
       const ids = new IdMaps();
@@ -116,8 +117,8 @@ function parseHeader(line: string): ExportHeader {
 
 /** Refuses a database at another migration, or one that holds an account of the name already. */
 async function checkTarget(db: Database, header: ExportHeader): Promise<void> {
-  const [{ migration }] = await executeRows<{ migration: string }>(db, sql`select max(created_at)::text as migration from drizzle.__drizzle_migrations`);
-  if (Number(migration) !== header.migration) {
+  const migration = await appliedMigration(db);
+  if (migration !== header.migration) {
     throw new ImportRefused(
       `the export was made by a gateway at another migration (${header.migration}) than this database's (${migration}): upgrade the older of the two to the other's version, then export or import again`,
     );

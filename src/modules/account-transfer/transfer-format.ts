@@ -18,6 +18,11 @@ export interface ExportHeader {
   counts: Record<string, number>;
 }
 
+/** Every row the export holds, by its header's counts. */
+export function exportRows(header: Pick<ExportHeader, 'counts'>): number {
+  return Object.values(header.counts).reduce((sum, n) => sum + n, 0);
+}
+
 export interface ExportEnd {
   end: true;
   rows: number;
