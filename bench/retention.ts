@@ -120,17 +120,15 @@ async function main() {
     const batchMs: number[] = [];
     let removed = 0;
     const started = performance.now();
-    const pass = (async () => {
-      for (let done = false; !done;) {
-        const begun = performance.now();
-        const outcome = await expireRecords(database.db, accountId, months, { maxBatches: 1 });
-        if (!outcome.done && Number(args.pause) > 0) await new Promise((resolve) => setTimeout(resolve, (performance.now() - begun) * Number(args.pause)));
-        batchMs.push(performance.now() - begun);
-        removed += outcome.removed;
-        done = outcome.done;
-      }
-      return (performance.now() - started) / 1000;
-    })();
+    // The pass as the worker runs it (its pause after each batch), without its bound on batches.
+    const pass = expireRecords(database.db, accountId, months, {
+      maxBatches: Infinity,
+      pause: Number(args.pause),
+      onBatch: ({ deleted, ms }) => {
+        batchMs.push(ms);
+        removed += deleted;
+      },
+    }).then(() => (performance.now() - started) / 1000);
     const phase = await drive(context, duration);
     const passSeconds = await pass;
     const passEnded = started + passSeconds * 1000;
