@@ -30,6 +30,7 @@ import { createPeerIndexes, dropPeerIndexes } from './indexes.js';
 import { serverSettings } from './server-settings.js';
 import { cancelLeftoverStatements } from './leftovers.js';
 import { waitForKeptWindows, type KeptWindowsWait } from './kept-windows.js';
+import { keptExactness, type KeptExactness } from './kept-exactness.js';
 import { startBenchGateway } from './gateway.js';
 import { benchDefaults } from './settings.js';
 import { scenarios, type ScenarioContext, type Target } from './scenarios.js';
@@ -203,6 +204,7 @@ async function main() {
   if (wanted.some((scenario) => scenario.target === 'raw')) peers.push(await startRaw(accountId));
   const results: { scenario: string; errors: number; latencyMs?: { p50: number }; requestsPerSecond?: number }[] = [];
   let keptWindows: KeptWindowsWait | undefined;
+  let keptAfterIngestion: (KeptWindowsWait & KeptExactness) | undefined;
   try {
     keptWindows = await waitForKeptWindows(args.database, accountId);
     console.error(`kept windows: ${JSON.stringify(keptWindows)}`);
@@ -220,6 +222,11 @@ async function main() {
         console.error(`cancelled ${leftovers.length} statement(s) left running after ${scenario.name}: ${JSON.stringify(leftovers)}`);
         Object.assign(results.at(-1)!, { leftoverStatementsCancelled: leftovers.length });
       }
+    }
+    // Stored records must leave what is kept exact: checked once the gateway's worker has folded them.
+    if (wanted.some((scenario) => scenario.itemsPerRequest)) {
+      keptAfterIngestion = { ...(await waitForKeptWindows(args.database, accountId)), ...(await keptExactness(args.database, accountId)) };
+      console.error(`kept data after ingestion: ${JSON.stringify(keptAfterIngestion)}`);
     }
   } finally {
     for (const gateway of gateways) gateway.kill('SIGTERM');
@@ -281,6 +288,7 @@ async function main() {
     memberShowGraphqlOverPostgraphile: throughput('member-show-graphql', 'member-show-postgraphile'),
     page100OverRaw: throughput('members-page-100-plain-marquee', 'members-page-100-plain-raw'),
     page100OverPostgraphile: throughput('members-page-100-plain-marquee', 'members-page-100-plain-postgraphile'),
+    ingestOverRaw: throughput('ingest-batch-1000', 'ingest-batch-1000-raw'),
   };
   console.error(JSON.stringify({ ...ratios, throughputRatios }));
   const file = path.join(root, 'bench', 'results', `${new Date().toISOString().slice(0, 10)}-${args.scale}${args.label ? `-${args.label}` : ''}.json`);
@@ -288,7 +296,7 @@ async function main() {
   const machine = { cpus: (await import('node:os')).cpus().length, memoryGb: Math.round((await import('node:os')).totalmem() / 2 ** 30), node: process.version };
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ gatewayCommit, scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, ratios, throughputRatios, results }, null, 2)}\n`,
+    `${JSON.stringify({ gatewayCommit, scale: args.scale, duration: Number(args.duration), warmup: Number(args.warmup), connections: Number(args.connections), gateways: gatewayUrls.length, peerIndexes, machine, postgres: settings, keptWindows, keptAfterIngestion, ratios, throughputRatios, results }, null, 2)}\n`,
   );
   console.error(`results written to ${path.relative(root, file)}`);
 }

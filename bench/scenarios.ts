@@ -52,6 +52,15 @@ export function scenarios(context: ScenarioContext): Scenario[] {
   let member = 0;
   const nextMember = () => context.memberIds[member++ % context.memberIds.length];
   let batch = 0;
+  /** The next batch of 1,000 records of now, spread over the members, each with a marker of its own. */
+  const nextBatch = (by: string) => {
+    batch += 1;
+    return Array.from({ length: 1000 }, (_, index) => ({
+      activityId: String(context.activityId),
+      memberId: String(context.memberIds[(batch * 1000 + index) % context.memberIds.length]),
+      marker: `bench-${by}-${process.pid}-${batch}-${index}`,
+    }));
+  };
 
   // PostGraphile cannot filter opt-ins by an unindexed column, so it lists past ones too; the
   // generated data has none, so all three answer the same members, services and opt-ins.
@@ -174,15 +183,22 @@ export function scenarios(context: ScenarioContext): Scenario[] {
       requests: [
         {
           ...graphql(''),
-          setupRequest: (request) => {
-            batch += 1;
-            const input = Array.from({ length: 1000 }, (_, index) => ({
-              activityId: String(context.activityId),
-              memberId: String(context.memberIds[(batch * 1000 + index) % context.memberIds.length]),
-              marker: `bench-${process.pid}-${batch}-${index}`,
-            }));
-            return { ...request, ...graphql('mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }', { input }) };
-          },
+          setupRequest: (request) => ({ ...request, ...graphql('mutation($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }', { input: nextBatch('gateway') }) }),
+        },
+      ],
+    },
+    {
+      name: 'ingest-batch-1000-raw',
+      description: 'the same batches stored by one hand-written statement: records, rollup and kept data as the gateway writes them (raw)',
+      target: 'raw',
+      connections: 4,
+      itemsPerRequest: 1000,
+      requests: [
+        {
+          method: 'POST',
+          path: '/records',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ input: nextBatch('raw') }) }),
         },
       ],
     },

@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { executeRows } from '../../src/db/rows.js';
 
+export { rollupAgainstRecords, totalsAgainstRecords } from './kept-differences.js';
+
 /**
  * The kept structures of an account's standard windows against brute-force queries over its raw
  * records: totals, member counts, activity totals and groups over each covered span, and the
@@ -119,32 +121,4 @@ export async function keptDaysExact(db: Database, accountId: number): Promise<nu
     group by r.brand_id, (r.completed_at at time zone 'UTC')::date, r.service`);
   expect(kept).toEqual(brute);
   return kept.length;
-}
-
-/**
- * The daily rollup against the raw records grouped by its key (member, UTC day, activity, brand,
- * network): how many rows differ, either way, and how many rollup rows there are. Of the account,
- * or of `memberIds` only.
- */
-export async function rollupAgainstRecords(db: Database, accountId: number, memberIds?: readonly number[]): Promise<{ differences: number; rows: number }> {
-  const ofMembers = memberIds
-    ? sql`and member_id in (${sql.join(
-        memberIds.map((id) => sql`${id}::int`),
-        sql`, `,
-      )})`
-    : sql``;
-  const [row] = await executeRows<{ differences: number; rows: number }>(
-    db,
-    sql`
-    with records as (
-      select member_id, (completed_at at time zone 'UTC')::date as day, activity_id, brand_id, service, count(*)::int as count, sum(points)::int as points
-      from activity_records where account_id = ${accountId} ${ofMembers} group by 1, 2, 3, 4, 5
-    ), rollup as (
-      select member_id, day, activity_id, brand_id, service, count, points from member_activity_daily where account_id = ${accountId} ${ofMembers}
-    )
-    select ((select count(*) from (select * from records except all select * from rollup) a)
-      + (select count(*) from (select * from rollup except all select * from records) b))::int as differences,
-      (select count(*) from rollup)::int as rows`,
-  );
-  return { differences: Number(row.differences), rows: Number(row.rows) };
 }
