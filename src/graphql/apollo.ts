@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Context } from '../core/context.js';
 import { classifyError } from '../core/errors.js';
 import { stringifyResult } from '../core/json-text.js';
-import { CompiledDocuments } from './execution.js';
+import { CompiledDocuments, markedRequestErrors } from './execution.js';
 import { documentAnswers } from './answers.js';
 import type { HeavyRequests } from './heavy-requests.js';
 import { costLimitPlugin, limitRules, parseOptions } from './limits.js';
@@ -85,7 +85,7 @@ function compiledExecution(schema: GraphQLSchema): Gateway {
             });
           // Traced: the resolvers and their statements run inside the operation's span (graphql/tracing-plugin.ts).
           const traced = operationContext(request.context);
-          return traced ? context.with(traced, run) : run();
+          return markedRequestErrors(await (traced ? context.with(traced, run) : run()));
         },
       };
     },

@@ -1,4 +1,16 @@
-import { execute, getOperationAST, isInputType, OperationTypeNode, typeFromAST, valueFromAST, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  isInputType,
+  OperationTypeNode,
+  typeFromAST,
+  valueFromAST,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
@@ -8,6 +20,30 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  */
 export type SqlAnswer = (contextValue: never, variables: Record<string, unknown> | undefined) => Promise<ExecutionResult | undefined>;
 export type SqlAnswerPlanner = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) => SqlAnswer | undefined;
+
+/**
+ * A result without `data` is a request whose execution never started: its variables did not
+ * coerce to the operation's types. Those errors are the caller's, and are marked as Apollo marks
+ * them when it executes itself (BAD_USER_INPUT, HTTP 400); left bare, the error formatting would
+ * take them for internal ones. The cost limit (graphql/limits.ts) leaves such variables to
+ * execution rather than coercing every request's variables a second time.
+ */
+export function markedRequestErrors(result: ExecutionResult): ExecutionResult {
+  if ('data' in result || !result.errors?.length) return result;
+  return {
+    errors: result.errors.map(
+      (error) =>
+        new GraphQLError(error.message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          originalError: error.originalError,
+          extensions: { ...error.extensions, code: 'BAD_USER_INPUT', http: { status: 400 } },
+        }),
+    ),
+  };
+}
 
 /** The answer of the first planner that takes the document, if any. */
 export function planAnswer(planners: readonly SqlAnswerPlanner[], schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): SqlAnswer | undefined {

@@ -88,16 +88,29 @@ function requestError(message: string): GraphQLError {
 /**
  * The operation's cost. The estimator coerces the variables to the operation's types (execution
  * does the same later), and the GraphQLError it throws for a wrong or missing variable is the
- * caller's error, reported as such rather than as an internal one.
+ * caller's error, reported as such rather than as an internal one. With `variablesToExecution`,
+ * wrong variables are left to execution instead, which refuses them before any resolver runs:
+ * the cost is then undefined.
  */
-function costOf(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown>): number {
+function costOf(schema: GraphQLSchema, operation: OperationDefinitionNode, query: DocumentNode, variables: Record<string, unknown>, variablesToExecution: boolean): number | undefined {
   try {
     return operationCost(schema, query, variables);
   } catch (error) {
-    if (error instanceof GraphQLError) throw requestError(error.message);
-    throw error;
+    if (!(error instanceof GraphQLError)) throw error;
+    if (variablesToExecution && getVariableValues(schema, operation.variableDefinitions ?? [], variables).errors?.length) return undefined;
+    throw requestError(error.message);
   }
 }
+
+/**
+ * Whether execution coerces the operation's variables by graphql-js's rules. Mutations run through
+ * graphql-js (graphql/execution.ts), which refuses wrong variables before any resolver runs
+ * (markedRequestErrors makes them the caller's errors), so the cost limit need not coerce them a
+ * second time: a batch of a thousand records was coerced twice a request. Repeated queries may run
+ * compiled by graphql-jit, whose coercion is not graphql-js's (it lets a @oneOf input with two
+ * fields through), so their variables are coerced here on every request.
+ */
+const coercedByExecution = (operation: OperationDefinitionNode) => operation.operation === OperationTypeNode.MUTATION;
 
 /**
  * Costs of the operations seen lately. Working a cost out walks the whole document, which for a
@@ -208,10 +221,11 @@ export function costLimit<T extends BaseContext>(schema: GraphQLSchema, limits: 
             const literal = documentListRefusal(document);
             if (literal) throw literal;
             const query = operationName ? (separateOperations(document)[operationName] ?? document) : document;
-            cost = costOf(schema, query, variables);
+            cost = costOf(schema, operation, query, variables, coercedByExecution(operation));
+            if (cost === undefined) return; // execution refuses the variables
             costs.set(key, cost);
             if (costs.size > costCacheSize) costs.delete(costs.keys().next().value!);
-          } else {
+          } else if (!coercedByExecution(operation)) {
             // The variables are still checked on every request, as working the cost out did: a wrong
             // or missing variable is the caller's error (the last one found, as the estimator reports it).
             const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { activityRecords } from '../../src/db/schema/index.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 
 let t: TestGateway;
@@ -68,5 +70,28 @@ describe('GraphQL limits', () => {
     const body = (response: typeof first) => ({ ...response.body, errors: response.body.errors.map(({ extensions: { requestId: _id, ...rest }, ...error }: any) => ({ ...error, extensions: rest })) });
     expect(body(again)).toEqual(body(first));
     expect(again.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', aeCode: 4 });
+  });
+
+  it("leaves a mutation's wrong variables to execution, which refuses them alike before and after the price is kept", async () => {
+    const advanced = await t.tenant('advanced'); // batches need the advanced plan
+    const record = 'mutation ($input: [RecordActivityInput!]!) { recordActivities(input: $input) { created } }';
+    const wrong = {
+      input: [
+        { activityId: { not: 'an id' }, memberId: '1' },
+        { activityId: '1', memberId: '1', member: { id: '1', email: 'a@example.com' } },
+      ],
+    };
+    const first = await t.graphql(advanced.apiKey, record, wrong); // not priced: execution refuses the variables
+    expect((await t.graphql(advanced.apiKey, record, { input: [] })).body).toEqual({ data: { recordActivities: { created: 0 } } }); // now priced and kept
+    const again = await t.graphql(advanced.apiKey, record, wrong); // the kept price: execution refuses them again
+    const body = (response: typeof first) => ({ ...response.body, errors: response.body.errors.map(({ extensions: { requestId: _id, ...rest }, ...error }: any) => ({ ...error, extensions: rest })) });
+    expect(again.status).toBe(400);
+    expect(first.status).toBe(400);
+    expect(body(again)).toEqual(body(first));
+    // Both of the input's faults, the @oneOf included, each the caller's error.
+    expect(again.body.errors.map((error: any) => error.extensions.code)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);
+    expect(again.body.errors.map((error: any) => error.message).join('\n')).toMatch(/ID cannot represent[\s\S]*Exactly one key must be specified for OneOf type "MemberRef"/);
+    const stored = await t.database.db.select({ n: count() }).from(activityRecords).where(eq(activityRecords.accountId, advanced.accountId));
+    expect(stored).toEqual([{ n: 0 }]);
   });
 });
