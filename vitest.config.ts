@@ -8,6 +8,14 @@ import { defineConfig } from 'vitest/config';
  */
 const ownModules = ['test/tenancy/statement-log.test.ts', 'test/reliability/reset-race.test.ts'];
 
+/**
+ * Files that run the CLI or the README's commands as processes on the embedded database of a
+ * temporary DATA_DIR, whatever TEST_DATABASE_URL says: the PostgreSQL run (TEST_DATABASE_URL set)
+ * would repeat them unchanged, at a quarter of its time, so only the embedded run takes them.
+ */
+const embeddedOnly = ['test/cli/cli.test.ts', 'test/cli/staff.test.ts', 'test/config/readme.test.ts'];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
 export default defineConfig({
   resolve: {
     // Node resolves `graphql` to its CommonJS build for type-graphql and Apollo; Vite would hand
@@ -28,7 +36,7 @@ export default defineConfig({
     projects: [
       // Files share their worker's loaded modules: loading the gateway's took 1.5 s a file, a third
       // of the suite's time. A file restores the environment and the timers it changes.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ownModules, isolate: false } },
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...ownModules, ...(onPostgres ? embeddedOnly : [])], isolate: false } },
       { extends: true, test: { name: 'isolated', include: ownModules, isolate: true } },
     ],
   },
