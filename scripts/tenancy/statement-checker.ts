@@ -45,6 +45,29 @@ export function checkStatement(text: string, tables: TenancyTables): Violation[]
   return checker.violations;
 }
 
+/**
+ * The data-modifying CTEs of a statement text (`with x as (insert … returning …)`), as
+ * `INSERT x`, `UPDATE x`, `DELETE x`, at any depth. Citus routes a statement with an UPDATE or
+ * DELETE CTE of one account to its shard, and plans one with an INSERT CTE through the
+ * coordinator, as distributed subplans, whatever account its rows belong to.
+ */
+export function modifyingCtes(text: string): string[] {
+  const parsed = parseSync(text) as { stmts?: { stmt: AstNode }[] };
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const cte = (node as AstNode).CommonTableExpr;
+    if (cte) {
+      const kind = typeOf(cte.ctequery ?? {});
+      if (kind === 'InsertStmt' || kind === 'UpdateStmt' || kind === 'DeleteStmt') found.push(`${kind.replace('Stmt', '').toUpperCase()} ${cte.ctename}`);
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(parsed.stmts ?? []);
+  return found;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The parse tree is JSON: each node an object with one key, its type (`{ SelectStmt: {...} }`).
 

@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkStatement, loadStatementParser } from '../../scripts/tenancy/statement-checker.js';
+import { checkStatement, loadStatementParser, modifyingCtes } from '../../scripts/tenancy/statement-checker.js';
 import { tenancyTablesFromSchema } from '../../scripts/tenancy/tenant-tables.js';
+import { temporaryDirectory } from '../support/leftovers.js';
 
 // The checker behind `npm run check:tenancy` (docs/tenancy.md), on statements written here: it
 // must accept the shapes the gateway sends and name the one reference a statement leaves open.
@@ -169,5 +174,40 @@ describe('statement shapes Citus refuses on distributed tables', () => {
       ),
     ).toEqual(["subquery in an INSERT's values (read it first, pass it as a parameter)"]);
     expect(problems('insert into "optins" ("account_id", "member_id", "kind", "opted_in_at") values ($1, $2, $3, $4::timestamptz) on conflict do nothing')).toEqual([]);
+  });
+});
+
+describe('data-modifying CTEs, which Citus plans through the coordinator', () => {
+  it('names each, at any depth, and nothing in a statement of plain writes or a reading CTE', () => {
+    expect(
+      modifyingCtes(`with inserted as (insert into activity_records (account_id, member_id) values ($1, $2) returning *),
+        rolled_up as (update member_activity_daily set count = count + 1 where account_id = $1 returning 1)
+        select * from (with gone as (delete from timeline_days_stale where account_id = $1 returning day) select day from gone) d`).sort(),
+    ).toEqual(['DELETE gone', 'INSERT inserted', 'UPDATE rolled_up']);
+    expect(modifyingCtes('with picked as (select member_id from optins where account_id = $1) select * from picked')).toEqual([]);
+    expect(modifyingCtes('insert into score_window_counts (account_id, window_id, brand_id, members) select $1, w, b, m from unnest($2::int[], $3::int[], $4::int[]) as c(w, b, m)')).toEqual([]);
+  });
+});
+
+describe('npm run check:tenancy on a record', () => {
+  it("fails on an INSERT in a CTE sent by the kept data's writers, and on no other's", async () => {
+    const record = temporaryDirectory('statements');
+    const insertInCte = (table: string) =>
+      `with added as (insert into ${table} (account_id, day) select $1::int, d from unnest($2::date[]) d on conflict do nothing returning day) select count(*) from added`;
+    const lines = [
+      { sql: insertInCte('timeline_days_stale'), from: 'src/modules/scoring/timeline-days.queries.ts:10' },
+      { sql: `${insertInCte('timeline_days_stale')} -- stored with records`, from: 'src/modules/activities/activities.queries.ts:10' },
+      { sql: 'with gone as (delete from brand_member_rechecks where account_id = $1 returning member_id) select count(*) from gone', from: 'src/modules/brands/brand-members.queries.ts:10' },
+    ];
+    fs.writeFileSync(path.join(record, 'statements-1-0.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n'));
+    const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/tenancy/check-statements.ts', record]).then(
+      () => undefined,
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stdout).toContain('✗ from src/modules/scoring/timeline-days.queries.ts:10');
+    expect(failure?.stdout).toContain('an INSERT in a CTE (INSERT added)');
+    expect(failure?.stdout).toContain('3 distinct statements');
+    expect(failure?.stdout).toContain('1 failed');
   });
 });
