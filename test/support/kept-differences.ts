@@ -36,6 +36,19 @@ export async function rollupAgainstRecords(db: Database, accountId: number, memb
   return { differences: Number(row.differences), rows: Number(row.rows) };
 }
 
+/** The kept windows' totals of an account, as rows (window_id, brand_id, member_id, points, activity_count). */
+export const keptTotals = (accountId: number) => sql`select window_id, brand_id, member_id, points, activity_count from score_window_totals where account_id = ${accountId}`;
+
+/** The same rows summed by brute force from the raw records of each window's covered span (brand 0: every brand). */
+export const bruteForceTotals = (accountId: number) => sql`
+  select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
+  from score_windows w
+  join activity_records r on r.account_id = w.account_id and not r.one_time
+    and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
+  cross join lateral (values (0), (r.brand_id)) as b(brand_id)
+  where w.account_id = ${accountId} and b.brand_id is not null
+  group by 1, 2, 3`;
+
 /**
  * The kept windows' totals against the sums of the raw records of each window's covered span, as
  * keptTotalsExact compares them, counted in one statement (one snapshot, so a worker may go on
@@ -45,17 +58,7 @@ export async function totalsAgainstRecords(db: Database, accountId: number): Pro
   const [row] = await executeRows<{ differences: number; rows: number }>(
     db,
     sql`
-    with kept as (
-      select window_id, brand_id, member_id, points, activity_count from score_window_totals where account_id = ${accountId}
-    ), brute as (
-      select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
-      from score_windows w
-      join activity_records r on r.account_id = w.account_id and not r.one_time
-        and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
-      cross join lateral (values (0), (r.brand_id)) as b(brand_id)
-      where w.account_id = ${accountId} and b.brand_id is not null
-      group by 1, 2, 3
-    )
+    with kept as (${keptTotals(accountId)}), brute as (${bruteForceTotals(accountId)})
     select ((select count(*) from (select * from kept except all select * from brute) a)
       + (select count(*) from (select * from brute except all select * from kept) b))::int as differences,
       (select count(*) from kept)::int as rows`,

@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { executeRows } from '../../src/db/rows.js';
 
+import { bruteForceTotals, keptTotals } from './kept-differences.js';
+
 export { rollupAgainstRecords, totalsAgainstRecords } from './kept-differences.js';
 
 /**
@@ -24,22 +26,8 @@ const sorted = (rows: Row[]) =>
 
 /** Totals and member counts as kept, against the sums of the raw records over each covered span. */
 export async function keptTotalsExact(db: Database, accountId: number): Promise<number> {
-  const kept = await executeRows<Row>(
-    db,
-    sql`select window_id, brand_id, member_id, points, activity_count
-    from score_window_totals where account_id = ${accountId}`,
-  );
-  const brute = await executeRows<Row>(
-    db,
-    sql`
-    select w.window_id, b.brand_id, r.member_id, sum(r.points)::int as points, count(*)::int as activity_count
-    from score_windows w
-    join activity_records r on r.account_id = w.account_id and not r.one_time
-      and r.completed_at >= w.covered_from and r.completed_at < w.covered_until
-    cross join lateral (values (0), (r.brand_id)) as b(brand_id)
-    where w.account_id = ${accountId} and b.brand_id is not null
-    group by 1, 2, 3`,
-  );
+  const kept = await executeRows<Row>(db, keptTotals(accountId));
+  const brute = await executeRows<Row>(db, bruteForceTotals(accountId));
   expect(sorted(kept)).toEqual(sorted(brute));
   const counts = await executeRows<{ window_id: number; brand_id: number; members: number; rows: number }>(
     db,
