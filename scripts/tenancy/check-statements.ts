@@ -17,6 +17,7 @@ import { tenancyTablesFromSchema } from './tenant-tables.js';
  * coordinator, as distributed subplans, on every fold step.
  * A test's own statements (setting up or inspecting rows) are left out.
  */
+
 /**
  * The files that build the kept data's statements: the fold of the score windows, their groups
  * and activity totals, the timeline's kept days and the brand members the worker settles (and the

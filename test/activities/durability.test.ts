@@ -15,7 +15,7 @@ import type { Tenant, TestGateway } from '../support/gateway.js';
 import { bundleGateway, startGatewayProcess } from '../support/gateway-process.js';
 import { freePort } from '../support/pg-cluster.js';
 import { temporaryDirectory } from '../support/leftovers.js';
-import { rollupAgainstRecords } from '../support/kept-structures.js';
+import { rollupAgainstRecords } from '../support/kept-differences.js';
 
 /**
  * Nothing acknowledged is lost, nothing is stored twice: the gateway runs as a child process (on a

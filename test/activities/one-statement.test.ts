@@ -6,7 +6,7 @@ import { prepareRecords, storeRecordGroupsAs } from '../../src/modules/activitie
 import type { RecordActivityInput } from '../../src/modules/activities/activities.types.js';
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import type { GraphqlAnswer } from '../support/rest.js';
-import { rollupAgainstRecords } from '../support/kept-structures.js';
+import { rollupAgainstRecords } from '../support/kept-differences.js';
 import { createActivity, insertBrand, insertMembers } from '../support/activity-data.js';
 
 let t: TestGateway;

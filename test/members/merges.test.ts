@@ -5,7 +5,7 @@ import { findMember, maxMergeHops } from '../../src/modules/members/members.quer
 import { startTestGateway, type Tenant, type TestGateway } from '../support/gateway.js';
 import type { RestAnswer } from '../support/rest.js';
 import { createActivity } from '../support/activity-data.js';
-import { rollupAgainstRecords } from '../support/kept-structures.js';
+import { rollupAgainstRecords } from '../support/kept-differences.js';
 
 /**
  * Merges under concurrency: two opposite merges of one pair, sent at once, leave exactly one

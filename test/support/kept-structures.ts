@@ -2,10 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { executeRows } from '../../src/db/rows.js';
-
 import { bruteForceTotals, keptTotals } from './kept-differences.js';
-
-export { rollupAgainstRecords, totalsAgainstRecords } from './kept-differences.js';
 
 /**
  * The kept structures of an account's standard windows against brute-force queries over its raw
