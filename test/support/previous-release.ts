@@ -26,15 +26,29 @@ export function previousRelease(): PreviousRelease | { missing: string } {
   const commit = releaseCommit(version);
   if (!commit) return { missing: isShallowClone() ? `release ${version} is not in this shallow clone (git fetch --unshallow)` : `no commit of release ${version}` };
   const root = path.join(os.tmpdir(), `marquee-release-${version}-${commit.slice(0, 12)}`);
-  if (!fs.existsSync(path.join(root, 'dist', 'main.js'))) {
+  const ownPackages = path.join(projectRoot, 'node_modules');
+  if (!fs.existsSync(path.join(root, 'dist', 'main.js')) || !packagesPresent(root, ownPackages)) {
     fs.rmSync(root, { recursive: true, force: true });
     fs.mkdirSync(root, { recursive: true });
     execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C '${root}'`], { cwd: projectRoot });
-    if (sameProductionPackages(commit)) fs.symlinkSync(path.join(projectRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+    if (sameProductionPackages(commit)) fs.symlinkSync(ownPackages, path.join(root, 'node_modules'), 'dir');
     else execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   return { version, commit, root };
+}
+
+/**
+ * Whether a build left by an earlier run still has its packages. The build outlives the checkout
+ * that made it (it sits in the temporary folder), and a link to that checkout's packages dangles
+ * once the checkout is gone, or names another checkout's, whose lock may differ.
+ */
+function packagesPresent(root: string, ownPackages: string): boolean {
+  const packages = path.join(root, 'node_modules');
+  const entry = fs.lstatSync(packages, { throwIfNoEntry: false });
+  if (!entry) return false;
+  if (!entry.isSymbolicLink()) return true;
+  return fs.readlinkSync(packages) === ownPackages && fs.existsSync(packages);
 }
 
 /** Whether every package the release runs with (not its dev tools) is at the same version in this project's lock. */
