@@ -1,4 +1,4 @@
-import { reportDriverSocketFault } from './db/errors.js';
+import { isDriverTypeFetchFault, reportDriverSocketFault } from './db/errors.js';
 
 interface ProcessLog {
   error(object: object, message: string): void;
@@ -16,7 +16,8 @@ export interface ProcessHandlerOptions {
  *
  * - An unhandled rejection is logged and the process keeps running. A promise nobody awaited is a
  *   bug in one code path (a background timer, say), not a corrupted process, and stopping the whole
- *   gateway — every request in flight — for it turns a database blip into an outage.
+ *   gateway — every request in flight — for it turns a database blip into an outage. The driver's
+ *   own type fetch on a lost connection (`isDriverTypeFetchFault`), known and harmless, is a warning.
  * - An uncaught exception is different: it was thrown through a stack that did not expect it, so
  *   whatever that code was doing (a half-updated structure, a socket in an unknown state) cannot be
  *   trusted; Node documents that resuming is unsafe. It is logged and the process exits with 1, for
@@ -29,6 +30,10 @@ export interface ProcessHandlerOptions {
 export function installProcessHandlers(log: ProcessLog, options: ProcessHandlerOptions = {}): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const onRejection = (reason: unknown) => {
+    if (isDriverTypeFetchFault(reason)) {
+      log.warn({ err: reason }, "database driver's type fetch failed on a lost connection (porsager/postgres#1192); the statements after it are answered on their own");
+      return;
+    }
     log.error({ err: reason }, 'unhandled promise rejection; the process keeps running');
   };
   const onException = (error: Error, origin: string) => {

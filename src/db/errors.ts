@@ -126,6 +126,19 @@ export function isDriverSocketFault(error: unknown): boolean {
   return /nextWrite/.test(stack) && /postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(stack);
 }
 
+/**
+ * postgres.js 3.4.x (up to 3.4.9, the latest) sends its own first statement on every new
+ * connection, a read of the server's array types, and never awaits it: when the connection is lost
+ * before the answer (a server restarting while the pool reconnects), that statement's rejection is
+ * unhandled (porsager/postgres#1192, #1223). The statements queued behind it fail or succeed on
+ * their own and their callers are told; the rejection itself carries nothing to act on. It is
+ * known by its statement, which postgres.js attaches to the error as `query`.
+ */
+export function isDriverTypeFetchFault(reason: unknown): boolean {
+  const query = (reason as { query?: unknown } | null)?.query;
+  return typeof query === 'string' && /\bb\.typarray\b/.test(query) && /from pg_catalog\.pg_type a\b/.test(query);
+}
+
 const socketFaultListeners = new Set<() => void>();
 
 /** Called (once per fault) when a driver socket fault was caught; returns a function that unsubscribes. */

@@ -8,6 +8,11 @@ installProcessHandlers({ error: line('error'), warn: line('warn'), fatal: line('
 const mode = process.argv[2];
 if (mode === 'rejection') {
   void Promise.reject(new Error('nobody awaited this'));
+} else if (mode === 'type-fetch') {
+  // What postgres.js 3.4.9 rejects when a new connection is lost during its type fetch (porsager/postgres#1192).
+  const lost = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  Object.defineProperty(lost, 'query', { value: 'select b.oid, b.typarray from pg_catalog.pg_type a left join pg_catalog.pg_type b on b.oid = a.typelem' });
+  void Promise.reject(lost);
 } else if (mode === 'driver-fault' || mode === 'exception') {
   setImmediate(() => {
     if (mode === 'exception') throw new Error('a bug');

@@ -28,6 +28,15 @@ describe('process handlers', () => {
     expect(code).toBe(0);
   });
 
+  it("log postgres.js's unawaited type fetch on a lost connection as a warning, and keep running", async () => {
+    const { code, lines } = await runChild('type-fetch');
+    expect(lines).toEqual([
+      { level: 'warn', message: expect.stringContaining('porsager/postgres#1192'), err: 'read ECONNRESET' },
+      { level: 'info', message: 'alive' },
+    ]);
+    expect(code).toBe(0);
+  });
+
   it("survive postgres.js's write to a closed socket, logged as a warning", async () => {
     const { code, lines } = await runChild('driver-fault');
     expect(lines[0]).toMatchObject({ level: 'warn', message: expect.stringContaining('porsager/postgres#1208') });
