@@ -68,6 +68,52 @@ export function modifyingCtes(text: string): string[] {
   return found;
 }
 
+/**
+ * The `INSERT … SELECT`s of a statement text that Citus pulls through the coordinator, as
+ * `INSERT INTO table (account_id from …)`, at any depth. Citus runs one on the account's shard
+ * only when the inserted `account_id` is a column read from a table (a colocated one, held to the
+ * account: the tenancy check proves that part) and not from a data-modifying CTE; a parameter or a
+ * constant there makes it evaluate the SELECT on the coordinator and send its rows on. `INSERT …
+ * VALUES` is routed row by row and is not one of these.
+ */
+export function insertsPulledThroughCoordinator(text: string): string[] {
+  const parsed = parseSync(text) as { stmts?: { stmt: AstNode }[] };
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const insert = (node as AstNode).InsertStmt;
+    if (insert?.selectStmt?.SelectStmt && !insert.selectStmt.SelectStmt.valuesLists) {
+      const table = insert.relation?.relname as string;
+      const column = (insert.cols ?? []).findIndex((target: AstNode) => target.ResTarget?.name === 'account_id');
+      const fromModifyingCte = (insert.withClause?.ctes ?? []).some((cte: AstNode) => typeOf(cte.CommonTableExpr?.ctequery ?? {}) !== 'SelectStmt');
+      const sources = column < 0 ? [] : selectedAt(insert.selectStmt.SelectStmt, column);
+      const pulled = sources.filter((source) => source !== 'a column');
+      if (fromModifyingCte) found.push(`INSERT INTO ${table} (rows from a data-modifying CTE)`);
+      else if (pulled.length) found.push(`INSERT INTO ${table} (account_id from ${pulled[0]})`);
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit(parsed.stmts ?? []);
+  return found;
+}
+
+/** What a SELECT (each arm of a UNION) gives at a position of its select list: 'a column', 'a parameter', … */
+function selectedAt(select: AstNode, position: number): string[] {
+  if (select.op && select.op !== 'SETOP_NONE') return [...selectedAt(select.larg, position), ...selectedAt(select.rarg, position)];
+  const value = select.targetList?.[position]?.ResTarget?.val;
+  if (!value) return ['nothing'];
+  const cast = value.TypeCast?.arg ?? value;
+  if (cast.ColumnRef) {
+    const fields = cast.ColumnRef.fields as AstNode[];
+    // `r.*` names no column: what it gives depends on the subquery, which Citus reads the same way.
+    return fields.at(-1)?.A_Star ? ['a star'] : ['a column'];
+  }
+  if (cast.ParamRef) return ['a parameter'];
+  if (cast.A_Const) return ['a constant'];
+  return ['an expression'];
+}
+
 // ---------------------------------------------------------------------------------------------
 // The parse tree is JSON: each node an object with one key, its type (`{ SelectStmt: {...} }`).
 

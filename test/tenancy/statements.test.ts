@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkStatement, loadStatementParser, modifyingCtes } from '../../scripts/tenancy/statement-checker.js';
+import { checkStatement, insertsPulledThroughCoordinator, loadStatementParser, modifyingCtes } from '../../scripts/tenancy/statement-checker.js';
 import { tenancyTablesFromSchema } from '../../scripts/tenancy/tenant-tables.js';
 import { temporaryDirectory } from '../support/leftovers.js';
 
@@ -189,15 +189,56 @@ describe('data-modifying CTEs, which Citus plans through the coordinator', () =>
   });
 });
 
+describe('INSERT … SELECT statements that Citus pulls through the coordinator', () => {
+  it('names those whose account_id is a parameter, a constant, an expression or a data-modifying CTE’s, in either arm of a union', () => {
+    const unnested = 'from unnest($2::smallint[], $3::int[], $4::int[]) as c(window_id, brand_id, members)';
+    expect(insertsPulledThroughCoordinator(`insert into score_window_counts (account_id, window_id, brand_id, members) select $1::int, c.* ${unnested}`)).toEqual([
+      'INSERT INTO score_window_counts (account_id from a parameter)',
+    ]);
+    expect(insertsPulledThroughCoordinator("insert into timeline_days_kept (account_id, day) select 7, d from (values ('2026-01-01'::date)) as v(d)")).toEqual([
+      'INSERT INTO timeline_days_kept (account_id from a constant)',
+    ]);
+    expect(
+      insertsPulledThroughCoordinator(
+        'with gone as (delete from brand_members where account_id = $1 returning account_id, brand_id) insert into brand_member_counts (account_id, brand_id, members) select account_id, brand_id, -count(*) from gone group by 1, 2',
+      ),
+    ).toEqual(['INSERT INTO brand_member_counts (rows from a data-modifying CTE)']);
+    expect(
+      insertsPulledThroughCoordinator(
+        'insert into brand_members (account_id, brand_id, member_id) select account_id, brand_id, member_id from member_activity_daily where account_id = $1 union select $1, brand_id, member_id from optins where account_id = $1',
+      ),
+    ).toEqual(['INSERT INTO brand_members (account_id from a parameter)']);
+  });
+
+  it('passes an account_id read from a table, INSERT … VALUES, and statements without an INSERT', () => {
+    expect(
+      insertsPulledThroughCoordinator(
+        'insert into score_window_counts (account_id, window_id, brand_id, members) select k.account_id, c.* from score_window_claims k cross join unnest($2::smallint[], $3::int[], $4::int[]) as c(window_id, brand_id, members) where k.account_id = $1 on conflict do nothing',
+      ),
+    ).toEqual([]);
+    expect(
+      insertsPulledThroughCoordinator(
+        'insert into brand_members (account_id, brand_id, member_id) select account_id, brand_id, member_id from member_activity_daily where account_id = $1 union select account_id, brand_id, member_id from optins where account_id = $1',
+      ),
+    ).toEqual([]);
+    expect(insertsPulledThroughCoordinator('insert into timeline_days_stale (account_id, day) values ($1, $2), ($1, $3)')).toEqual([]);
+    expect(insertsPulledThroughCoordinator('with gone as (delete from brand_members where account_id = $1 returning brand_id) select brand_id, count(*) from gone group by 1')).toEqual([]);
+  });
+});
+
 describe('npm run check:tenancy on a record', () => {
-  it("fails on an INSERT in a CTE sent by the kept data's writers, and on no other's", async () => {
+  it("fails on an INSERT in a CTE, and an INSERT … SELECT pulled through the coordinator, sent by the kept data's writers, and on no other's", async () => {
     const record = temporaryDirectory('statements');
+    const pulledInsert =
+      'insert into score_window_counts (account_id, window_id, brand_id, members) select $1::int, c.* from unnest($2::smallint[], $3::int[], $4::int[]) as c(window_id, brand_id, members)';
     const insertInCte = (table: string) =>
       `with added as (insert into ${table} (account_id, day) select $1::int, d from unnest($2::date[]) d on conflict do nothing returning day) select count(*) from added`;
     const lines = [
       { sql: insertInCte('timeline_days_stale'), from: 'src/modules/scoring/timeline-days.queries.ts:10' },
       { sql: `${insertInCte('timeline_days_stale')} -- stored with records`, from: 'src/modules/activities/activities.queries.ts:10' },
       { sql: 'with gone as (delete from brand_member_rechecks where account_id = $1 returning member_id) select count(*) from gone', from: 'src/modules/brands/brand-members.queries.ts:10' },
+      { sql: pulledInsert, from: 'src/modules/score-windows/score-windows.queries.ts:10' },
+      { sql: `${pulledInsert} -- stored with records`, from: 'src/modules/activities/activities.queries.ts:10' },
     ];
     fs.writeFileSync(path.join(record, 'statements-1-0.jsonl'), lines.map((line) => JSON.stringify(line)).join('\n'));
     const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/tenancy/check-statements.ts', record]).then(
@@ -207,7 +248,9 @@ describe('npm run check:tenancy on a record', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stdout).toContain('✗ from src/modules/scoring/timeline-days.queries.ts:10');
     expect(failure?.stdout).toContain('an INSERT in a CTE (INSERT added)');
-    expect(failure?.stdout).toContain('3 distinct statements');
-    expect(failure?.stdout).toContain('1 failed');
+    expect(failure?.stdout).toContain('✗ from src/modules/score-windows/score-windows.queries.ts:10');
+    expect(failure?.stdout).toContain('INSERT INTO score_window_counts (account_id from a parameter) in a kept-data statement');
+    expect(failure?.stdout).toContain('5 distinct statements');
+    expect(failure?.stdout).toContain('2 failed');
   });
 });

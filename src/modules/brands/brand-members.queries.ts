@@ -1,11 +1,12 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { typedArray } from '../../db/arrays.js';
+import { typedArray, unnestRows } from '../../db/arrays.js';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
+import { rowsOfAccount } from '../kept-data/account-rows.js';
 
 /**
  * A brand's members: opted into it now, or active on it at any time (a daily rollup row on it).
@@ -81,7 +82,9 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
       free.map((row) => Number(row.id)),
       'int',
     );
-    await tx.execute(sql`
+    const removed = await executeRows<CountRow>(
+      tx,
+      sql`
       with due as (
         delete from ${brandMemberRechecks} r
         where r.account_id = ${accountId}
@@ -92,18 +95,50 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
         delete from ${brandMembers} bm using due
         where bm.account_id = ${accountId} and bm.brand_id = due.brand_id and bm.member_id = due.member_id and not ${stillMember('bm', accountId)}
         returning bm.brand_id)
-      insert into ${brandMemberCounts} (account_id, brand_id, members)
-      select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
+      select brand_id, -count(*)::int as members from gone group by brand_id`,
+    );
+    await addCountRows(tx, accountId, removed);
     // Count rows removed by a concurrent summing are skipped by this one, so each is summed once.
-    await tx.execute(sql`
-      with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),
-      gone as (
-        delete from ${brandMemberCounts} c using several
-        where c.account_id = ${accountId} and c.brand_id = several.brand_id
-        returning c.brand_id, c.members)
-      insert into ${brandMemberCounts} (account_id, brand_id, members)
-      select ${accountId}, brand_id, sum(members) from gone group by brand_id`);
+    await addCountRows(
+      tx,
+      accountId,
+      await executeRows<CountRow>(
+        tx,
+        sql`
+        with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),
+        gone as (
+          delete from ${brandMemberCounts} c using several
+          where c.account_id = ${accountId} and c.brand_id = several.brand_id
+          returning c.brand_id, c.members)
+        select brand_id, sum(members)::int as members from gone group by brand_id`,
+      ),
+    );
   });
+}
+
+interface CountRow {
+  brand_id: number;
+  members: number;
+}
+
+/**
+ * Adds count rows (a brand's change of members), which readers sum. The rows come back from the
+ * statement that removed what they count, one per brand, and are inserted by a statement of their
+ * own: an `INSERT` that reads a data-modifying CTE is planned through the coordinator on Citus,
+ * where this one runs on the account's shard (kept-data/account-rows.ts).
+ */
+async function addCountRows(db: Executor, accountId: number, rows: readonly CountRow[]): Promise<void> {
+  if (!rows.length) return;
+  await db.execute(sql`
+    insert into ${brandMemberCounts} (account_id, brand_id, members)
+    select k.account_id, c.brand_id, c.members
+    from ${rowsOfAccount(
+      accountId,
+      unnestRows(rows, 'c', [
+        ['brand_id', 'int'],
+        ['members', 'int'],
+      ]),
+    )}`);
 }
 
 /** Accounts with queued pairs or a brand of several count rows: what `settleBrandMembers` has to do. */
@@ -149,10 +184,13 @@ export async function forgetMemberPairs(db: Executor, accountId: number, memberI
   if (!memberIds.length) return;
   const ids = typedArray(memberIds, 'int');
   await db.execute(sql`delete from ${brandMemberRechecks} where account_id = ${accountId} and member_id = any(${ids})`);
-  await db.execute(sql`
+  const removed = await executeRows<CountRow>(
+    db,
+    sql`
     with gone as (
       delete from ${brandMembers} where account_id = ${accountId} and member_id = any(${ids})
       returning brand_id)
-    insert into ${brandMemberCounts} (account_id, brand_id, members)
-    select ${accountId}, brand_id, -count(*) from gone group by brand_id`);
+    select brand_id, -count(*)::int as members from gone group by brand_id`,
+  );
+  await addCountRows(db, accountId, removed);
 }

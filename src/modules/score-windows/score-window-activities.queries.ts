@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { unnestRows } from '../../db/arrays.js';
+import { rowsOfAccount } from '../kept-data/account-rows.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { timestampParam } from '../../db/timestamps.js';
@@ -111,8 +112,8 @@ export async function applyActivityDelta(tx: Transaction, accountId: number, del
   if (upserted.length) {
     await tx.execute(sql`
       insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
-      select ${accountId}::int, d.window_id, d.brand_id, d.member_id, d.activity_id, d.service, d.activity_count
-      from ${unnestRows(upserted, 'd', [...activityKeyColumns, ['activity_count', 'int']])}
+      select k.account_id, d.window_id, d.brand_id, d.member_id, d.activity_id, d.service, d.activity_count
+      from ${rowsOfAccount(accountId, unnestRows(upserted, 'd', [...activityKeyColumns, ['activity_count', 'int']]))}
       on conflict (account_id, window_id, brand_id, member_id, activity_id, service) do update
         set activity_count = ${a}.activity_count + excluded.activity_count`);
   }
@@ -147,11 +148,11 @@ export async function buildActivityTotals(db: Executor, accountId: number, start
   await roomToAggregate(db);
   await db.execute(sql`
     insert into ${a} (account_id, window_id, brand_id, member_id, activity_id, service, activity_count)
-    select ${accountId}, w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)::int
+    select r.account_id, w.window_id, r.brand_id, r.member_id, r.activity_id, coalesce(r.service, ''), count(*)::int
     from activity_records r
     cross join lateral (select window_id from ${starts} where r.completed_at >= s.start_at) w
     where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestampParam(until)} and r.brand_id is not null
-    group by 2, 3, 4, 5, 6
+    group by 1, 2, 3, 4, 5, 6
     order by 2, 3, 4, 5, 6`);
   // The groups are counted member by member in the table's key order, which its index gives
   // without sorting; without statistics on the rows just written the planner cannot know that,

@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { members, scoreWindowGroups, scoreWindowTotals } from '../../db/schema/index.js';
 import type { TotalsScope } from './score-windows.queries.js';
+import { rowsOfAccount } from '../kept-data/account-rows.js';
 import { holdTotalsLock } from './score-windows.locks.js';
 
 /**
@@ -38,7 +39,7 @@ export const groupedBrand = (brandColumn: SQL) => sql`${brandColumn} <> 0`;
 export function addToGroups(accountId: number, rows: SQL): SQL {
   const g = scoreWindowGroups;
   return sql`insert into ${g} (account_id, window_id, brand_id, dimension, key, members, activity_count)
-    select ${accountId}, r.* from (${rows}) as r(window_id, brand_id, dimension, key, members, activity_count)
+    select k.account_id, r.* from ${rowsOfAccount(accountId, sql`(${rows}) as r(window_id, brand_id, dimension, key, members, activity_count)`)}
     order by r.window_id, r.brand_id, r.dimension, r.key
     on conflict (account_id, window_id, brand_id, dimension, key) do update
       set members = ${g}.members + excluded.members, activity_count = ${g}.activity_count + excluded.activity_count`;

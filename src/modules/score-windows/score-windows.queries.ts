@@ -8,6 +8,7 @@ import { activityRecords, scoreWindowActivityTotals, scoreWindowClaims, scoreWin
 import type { CoveredWindow, SignedSpan } from './score-windows.js';
 import { buildGroups, groupsDelta, roomToAggregate } from './score-window-groups.queries.js';
 import { activityDeltaOf, applyActivityDelta, memberActivityTotals } from './score-window-activities.queries.js';
+import { rowsOfAccount } from '../kept-data/account-rows.js';
 import { holdCoverageLock, holdTotalsLock, tryMoverLock } from './score-windows.locks.js';
 import { accountsWhere } from '../tenancy/tenancy.queries.js';
 
@@ -218,12 +219,15 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
   }
   await tx.execute(sql`
     insert into ${scoreWindowCounts} (account_id, window_id, brand_id, members)
-    select ${accountId}::int, c.window_id, c.brand_id, c.members
-    from ${unnestRows([...counts.values()], 'c', [
-      ['window_id', 'smallint'],
-      ['brand_id', 'int'],
-      ['members', 'int'],
-    ])}
+    select k.account_id, c.window_id, c.brand_id, c.members
+    from ${rowsOfAccount(
+      accountId,
+      unnestRows([...counts.values()], 'c', [
+        ['window_id', 'smallint'],
+        ['brand_id', 'int'],
+        ['members', 'int'],
+      ]),
+    )}
     on conflict (account_id, window_id, brand_id) do update set members = ${scoreWindowCounts}.members + excluded.members`);
 
   const grouped = rows.filter((row) => row.brand_id !== 0);
@@ -246,14 +250,17 @@ async function applyTotalsDelta(tx: Transaction, accountId: number, delta: SQL):
   if (upserted.length) {
     await tx.execute(sql`
       insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
-      select ${accountId}::int, d.window_id, d.brand_id, d.member_id, d.points, d.activity_count
-      from ${unnestRows(upserted, 'd', [
-        ['window_id', 'smallint'],
-        ['brand_id', 'int'],
-        ['member_id', 'int'],
-        ['points', 'int'],
-        ['activity_count', 'int'],
-      ])}
+      select k.account_id, d.window_id, d.brand_id, d.member_id, d.points, d.activity_count
+      from ${rowsOfAccount(
+        accountId,
+        unnestRows(upserted, 'd', [
+          ['window_id', 'smallint'],
+          ['brand_id', 'int'],
+          ['member_id', 'int'],
+          ['points', 'int'],
+          ['activity_count', 'int'],
+        ]),
+      )}
       on conflict (account_id, window_id, brand_id, member_id) do update
         set points = ${t}.points + excluded.points, activity_count = ${t}.activity_count + excluded.activity_count`);
   }
@@ -296,12 +303,12 @@ export async function buildMemberTotals(db: Executor, accountId: number, windows
   const t = scoreWindowTotals;
   await db.execute(sql`
     insert into ${t} (account_id, window_id, brand_id, member_id, points, activity_count)
-    select ${accountId}, w.window_id, case when grouping(r.brand_id) = 1 then 0 else r.brand_id end, r.member_id,
+    select r.account_id, w.window_id, case when grouping(r.brand_id) = 1 then 0 else r.brand_id end, r.member_id,
       sum(r.points)::int, count(*)::int
     from ${activityRecords} r
     cross join lateral (select window_id from ${windowStarts(windows)} where r.completed_at >= s.start_at) w
     where r.account_id = ${accountId} and not r.one_time and r.completed_at < ${timestampParam(windows[0].until)}
-    group by grouping sets ((w.window_id, r.member_id, r.brand_id), (w.window_id, r.member_id))
+    group by r.account_id, grouping sets ((w.window_id, r.member_id, r.brand_id), (w.window_id, r.member_id))
     having grouping(r.brand_id) = 1 or r.brand_id is not null
     -- In key order, so the primary key grows at its end instead of splitting pages everywhere.
     order by 2, 3, 4`);

@@ -8,6 +8,7 @@ import { activityRecords, memberActivityDaily, timelineDays, timelineDaysKept, t
 import type { ResolvedWindow } from '../../filters/window.js';
 import { bucketStarts, formatDay, shiftByPeriod, truncate } from '../../lib/time.js';
 import { lastPartialDay, splitWindow } from './counted-rows.queries.js';
+import { rowsOfAccount } from '../kept-data/account-rows.js';
 import { holdTimelineDaysLock } from '../score-windows/score-windows.locks.js';
 import { standardWindows } from '../score-windows/score-windows.js';
 
@@ -84,16 +85,19 @@ export async function makeTimelineDays(db: Executor, accountId: number, days: re
   await db.execute(sql`delete from ${timelineDays} where account_id = ${accountId} and day in ${list}`);
   await db.execute(sql`
     insert into ${timelineDays} (account_id, brand_id, day, service, records, members)
-    select ${accountId}, ${daily.brandId}, ${daily.day}, coalesce(${daily.service}, ''), sum(${daily.count})::int, count(distinct ${daily.memberId})::int
+    select ${daily.accountId}, ${daily.brandId}, ${daily.day}, coalesce(${daily.service}, ''), sum(${daily.count})::int, count(distinct ${daily.memberId})::int
     from ${daily}
     where ${daily.accountId} = ${accountId} and ${daily.day} in ${list} and not ${daily.oneTime} and ${daily.brandId} is not null
-    group by 2, 3, 4
+    group by 1, 2, 3, 4
     order by 2, 3, 4`);
   await db.execute(
-    sql`insert into ${timelineDaysKept} (account_id, day) select ${accountId}, d from (values ${sql.join(
-      days.map((day) => sql`(${day}::date)`),
-      sql`, `,
-    )}) as v(d) on conflict do nothing`,
+    sql`insert into ${timelineDaysKept} (account_id, day) select k.account_id, d from ${rowsOfAccount(
+      accountId,
+      sql`(values ${sql.join(
+        days.map((day) => sql`(${day}::date)`),
+        sql`, `,
+      )}) as v(d)`,
+    )} on conflict do nothing`,
   );
 }
 
