@@ -52,19 +52,13 @@ export function checkStatement(text: string, tables: TenancyTables): Violation[]
  * coordinator, as distributed subplans, whatever account its rows belong to.
  */
 export function modifyingCtes(text: string): string[] {
-  const parsed = parseSync(text) as { stmts?: { stmt: AstNode }[] };
   const found: string[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== 'object') return;
-    const cte = (node as AstNode).CommonTableExpr;
-    if (cte) {
-      const kind = typeOf(cte.ctequery ?? {});
-      if (kind === 'InsertStmt' || kind === 'UpdateStmt' || kind === 'DeleteStmt') found.push(`${kind.replace('Stmt', '').toUpperCase()} ${cte.ctename}`);
-    }
-    Object.values(node).forEach(visit);
-  };
-  visit(parsed.stmts ?? []);
+  forEachNode(text, (node) => {
+    const cte = node.CommonTableExpr;
+    if (!cte) return;
+    const kind = typeOf(cte.ctequery ?? {});
+    if (kind === 'InsertStmt' || kind === 'UpdateStmt' || kind === 'DeleteStmt') found.push(`${kind.replace('Stmt', '').toUpperCase()} ${cte.ctename}`);
+  });
   return found;
 }
 
@@ -77,25 +71,29 @@ export function modifyingCtes(text: string): string[] {
  * VALUES` is routed row by row and is not one of these.
  */
 export function insertsPulledThroughCoordinator(text: string): string[] {
-  const parsed = parseSync(text) as { stmts?: { stmt: AstNode }[] };
   const found: string[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== 'object') return;
-    const insert = (node as AstNode).InsertStmt;
-    if (insert?.selectStmt?.SelectStmt && !insert.selectStmt.SelectStmt.valuesLists) {
-      const table = insert.relation?.relname as string;
-      const column = (insert.cols ?? []).findIndex((target: AstNode) => target.ResTarget?.name === 'account_id');
-      const fromModifyingCte = (insert.withClause?.ctes ?? []).some((cte: AstNode) => typeOf(cte.CommonTableExpr?.ctequery ?? {}) !== 'SelectStmt');
-      const sources = column < 0 ? [] : selectedAt(insert.selectStmt.SelectStmt, column);
-      const pulled = sources.filter((source) => source !== 'a column');
-      if (fromModifyingCte) found.push(`INSERT INTO ${table} (rows from a data-modifying CTE)`);
-      else if (pulled.length) found.push(`INSERT INTO ${table} (account_id from ${pulled[0]})`);
-    }
-    Object.values(node).forEach(visit);
-  };
-  visit(parsed.stmts ?? []);
+  forEachNode(text, (node) => {
+    const insert = node.InsertStmt;
+    if (!insert?.selectStmt?.SelectStmt || insert.selectStmt.SelectStmt.valuesLists) return;
+    const table = insert.relation?.relname as string;
+    const column = (insert.cols ?? []).findIndex((target: AstNode) => target.ResTarget?.name === 'account_id');
+    const fromModifyingCte = (insert.withClause?.ctes ?? []).some((cte: AstNode) => typeOf(cte.CommonTableExpr?.ctequery ?? {}) !== 'SelectStmt');
+    const pulled = (column < 0 ? [] : selectedAt(insert.selectStmt.SelectStmt, column)).filter((source) => source !== 'a column');
+    if (fromModifyingCte) found.push(`INSERT INTO ${table} (rows from a data-modifying CTE)`);
+    else if (pulled.length) found.push(`INSERT INTO ${table} (account_id from ${pulled[0]})`);
+  });
   return found;
+}
+
+/** Calls `visit` on every node of the statements' parse trees, parents before their children. */
+function forEachNode(text: string, visit: (node: AstNode) => void): void {
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    visit(node);
+    Object.values(node).forEach(walk);
+  };
+  walk((parseSync(text) as { stmts?: { stmt: AstNode }[] }).stmts ?? []);
 }
 
 /** What a SELECT (each arm of a UNION) gives at a position of its select list: 'a column', 'a parameter', … */
