@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { typedArray, unnestRows } from '../../db/arrays.js';
+import { typedArray } from '../../db/arrays.js';
 import type { Database, Executor } from '../../db/client.js';
 import { executeRows } from '../../db/rows.js';
 import { preparedRowsOf } from '../../db/statements.js';
 import { keptDataWorkName, nameTransaction } from '../../db/work-names.js';
 import { brandMemberCounts, brandMemberRechecks, brandMembers, memberActivityDaily, members, optins } from '../../db/schema/index.js';
 import type { CompiledFilter } from '../../filters/compile.js';
-import { rowsOfAccount } from '../kept-data/account-rows.js';
+import { addBrandMemberCounts } from '../kept-data/kept-writes.js';
 
 /**
  * A brand's members: opted into it now, or active on it at any time (a daily rollup row on it).
@@ -99,47 +99,36 @@ export async function settleBrandMembers(db: Database, accountId: number): Promi
     );
     await addCountRows(tx, accountId, removed);
     // Count rows removed by a concurrent summing are skipped by this one, so each is summed once.
-    await addCountRows(
+    const summed = await executeRows<CountRow>(
       tx,
-      accountId,
-      await executeRows<CountRow>(
-        tx,
-        sql`
-        with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),
-        gone as (
-          delete from ${brandMemberCounts} c using several
-          where c.account_id = ${accountId} and c.brand_id = several.brand_id
-          returning c.brand_id, c.members)
-        select brand_id, sum(members)::int as members from gone group by brand_id`,
-      ),
+      sql`
+      with several as (select brand_id from ${brandMemberCounts} where account_id = ${accountId} group by brand_id having count(*) > 1),
+      gone as (
+        delete from ${brandMemberCounts} c using several
+        where c.account_id = ${accountId} and c.brand_id = several.brand_id
+        returning c.brand_id, c.members)
+      select brand_id, sum(members)::int as members from gone group by brand_id`,
     );
+    await addCountRows(tx, accountId, summed);
   });
 }
 
+/** A brand's change of members, one row per brand, as the statement that removed what it counts returns it. */
 interface CountRow {
   brand_id: number;
   members: number;
 }
 
 /**
- * Adds count rows (a brand's change of members), which readers sum. The rows come back from the
- * statement that removed what they count, one per brand, and are inserted by a statement of their
- * own: an `INSERT` that reads a data-modifying CTE is planned through the coordinator on Citus,
- * where this one runs on the account's shard (kept-data/account-rows.ts).
+ * Adds the count rows a removal returned, by a statement of its own: an `INSERT` that reads a
+ * data-modifying CTE is pulled through the coordinator on Citus (docs/scaling.md).
  */
-async function addCountRows(db: Executor, accountId: number, rows: readonly CountRow[]): Promise<void> {
-  if (!rows.length) return;
-  await db.execute(sql`
-    insert into ${brandMemberCounts} (account_id, brand_id, members)
-    select k.account_id, c.brand_id, c.members
-    from ${rowsOfAccount(
-      accountId,
-      unnestRows(rows, 'c', [
-        ['brand_id', 'int'],
-        ['members', 'int'],
-      ]),
-    )}`);
-}
+const addCountRows = (db: Executor, accountId: number, rows: readonly CountRow[]) =>
+  addBrandMemberCounts(
+    db,
+    accountId,
+    rows.map((row) => ({ brandId: Number(row.brand_id), members: Number(row.members) })),
+  );
 
 /** Accounts with queued pairs or a brand of several count rows: what `settleBrandMembers` has to do. */
 export async function accountsToSettle(db: Executor): Promise<number[]> {

@@ -162,8 +162,20 @@ export async function addBrandMembers(db: Executor, accountId: number, pairs: re
       .returning({ brandId: brandMembers.brandId });
     for (const { brandId } of added) perBrand.set(brandId, (perBrand.get(brandId) ?? 0) + 1);
   }
-  if (!perBrand.size) return;
-  await db.insert(brandMemberCounts).values([...perBrand].map(([brandId, members]) => ({ accountId, brandId, members })));
+  await addBrandMemberCounts(
+    db,
+    accountId,
+    [...perBrand].map(([brandId, members]) => ({ brandId, members })),
+  );
+}
+
+/**
+ * Count rows: a brand's change of members, one row per brand, which readers sum and the worker
+ * sums into one. Rows of values, which Citus routes to the account's shard.
+ */
+export async function addBrandMemberCounts(db: Executor, accountId: number, counts: readonly { brandId: number; members: number }[]): Promise<void> {
+  if (!counts.length) return;
+  await db.insert(brandMemberCounts).values(counts.map(({ brandId, members }) => ({ accountId, brandId, members })));
 }
 
 /** Pairs that may have ended (a rollup row or an opt-in gone): queued for the worker to recheck. */
