@@ -73,9 +73,10 @@ for (const [text, from] of statements) {
     return !entry;
   });
   // Citus: "only SELECT, UPDATE, or DELETE common table expressions may be router planned".
-  const routedThroughCoordinator = fromKeptDataWriter(from) ? modifyingCtes(text).filter((cte) => cte.startsWith('INSERT')) : [];
+  const keptData = fromKeptDataWriter(from);
+  const routedThroughCoordinator = keptData ? modifyingCtes(text).filter((cte) => cte.startsWith('INSERT')) : [];
   // Citus: an INSERT … SELECT whose account_id is not a table's column goes "pull to coordinator".
-  const pulled = fromKeptDataWriter(from) ? insertsPulledThroughCoordinator(text) : [];
+  const pulled = keptData ? insertsPulledThroughCoordinator(text) : [];
   if (!remaining.length && !routedThroughCoordinator.length && !pulled.length) continue;
   failures++;
   console.log(`\n✗ ${from ? `from ${from}` : 'from an unknown caller'}:\n  ${oneLine(text)}`);

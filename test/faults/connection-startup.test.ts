@@ -27,7 +27,7 @@ function droppingProxy(upstream: URL) {
   const server = net.createServer((client) => {
     const dropThis = armed;
     armed = false;
-    const server = net.connect(Number(upstream.port || 5432), upstream.hostname);
+    const toServer = net.connect(Number(upstream.port || 5432), upstream.hostname);
     let messages = 0;
     client.on('data', (chunk) => {
       messages += 1;
@@ -36,16 +36,16 @@ function droppingProxy(upstream: URL) {
       if (dropThis && messages === 2) {
         dropped += 1;
         client.resetAndDestroy();
-        server.destroy();
+        toServer.destroy();
         return;
       }
-      server.write(chunk);
+      toServer.write(chunk);
     });
-    server.on('data', (chunk) => client.write(chunk));
-    client.on('error', () => server.destroy());
-    server.on('error', () => client.destroy());
-    client.on('close', () => server.destroy());
-    server.on('close', () => client.destroy());
+    toServer.on('data', (chunk) => client.write(chunk));
+    client.on('error', () => toServer.destroy());
+    toServer.on('error', () => client.destroy());
+    client.on('close', () => toServer.destroy());
+    toServer.on('close', () => client.destroy());
   });
   return {
     async listen(): Promise<number> {
